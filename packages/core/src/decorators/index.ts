@@ -1,0 +1,4 @@
+export { Tool, TOOL_KIND, type ToolOptions, type ToolAnnotations, type Icon, type SchemaSource } from './tool.js';
+export { Arg, type ArgOptions } from './arg.js';
+export { classRecords, type ClassRecord, type MemberRecord, type ArgRecord, type MemberKey } from './metadata.js';
+export { methodDecorator, type MethodDecorator } from './method-decorator.js';

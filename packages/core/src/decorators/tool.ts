@@ -1,0 +1,63 @@
+import type { JsonSchema, StandardSchemaV1 } from '../schema/index.js';
+import { methodDecorator, type MethodDecorator } from './method-decorator.js';
+
+/** A zod schema, any Standard Schema, or a JSON Schema object. */
+export type SchemaSource = StandardSchemaV1 | JsonSchema;
+
+/** Hints about a tool's behaviour (MCP `ToolAnnotations`); clients must not trust them blindly. */
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+/** An icon a client may show next to the tool (MCP `Icon`, 2025-11-25 and later). */
+export interface Icon {
+  src: string;
+  mimeType?: string;
+  sizes?: string[];
+  theme?: 'light' | 'dark';
+}
+
+/** Options of {@link Tool}. Every field is optional. */
+export interface ToolOptions {
+  /** The tool's name on the wire; defaults to the method name. 1–128 of `A-Za-z0-9_-.`. */
+  name?: string;
+  /** A human-readable name (2025-06-18 and later). */
+  title?: string;
+  /** What the tool does, for the model. */
+  description?: string;
+  /** The arguments object: a zod object, any Standard Schema, or a JSON Schema object. */
+  input?: SchemaSource;
+  /** The structured result; when set, results are validated and sent as `structuredContent`. */
+  output?: SchemaSource;
+  annotations?: ToolAnnotations;
+  icons?: Icon[];
+  _meta?: Record<string, unknown>;
+}
+
+export const TOOL_KIND = 'tool';
+
+/**
+ * Exposes a method as an MCP tool. The method receives the validated arguments object and the
+ * request's {@link Context} — or, with {@link Arg} parameters, those parameters followed by the
+ * context. A string is shorthand for `{ description }`.
+ *
+ * Works with `experimentalDecorators` and with standard (TC39) decorators.
+ *
+ * @example
+ * ```ts
+ * class Calculator {
+ *   @Tool({ description: 'Adds two numbers', input: z.object({ a: z.number(), b: z.number() }) })
+ *   add({ a, b }: { a: number; b: number }) {
+ *     return String(a + b);
+ *   }
+ * }
+ * ```
+ */
+export function Tool(options: ToolOptions | string = {}): MethodDecorator {
+  const copy = typeof options === 'string' ? { description: options } : { ...options };
+  return methodDecorator(TOOL_KIND, '@Tool', copy);
+}

@@ -1,0 +1,229 @@
+import type { Channel } from './channel.js';
+import { JsonRpcCode } from './codes.js';
+import { RawJson } from './error.js';
+import { InboundRequest } from './inbound-request.js';
+import { errorFrame, isValidId, parseFrame, resultFrame, type JsonRpcId } from './messages.js';
+import { OutboundRequests } from './outbound-requests.js';
+
+export interface WireError {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+/** What the layer above the engine provides. The engine itself knows no method names. */
+export interface EngineHandlers {
+  /** Serves a request; returns (or resolves to) the result, or throws. */
+  request(request: InboundRequest): unknown;
+  notification(method: string, params: unknown): void;
+  /** The one mapping from anything thrown to a JSON-RPC error (and the place that logs it). */
+  mapError(error: unknown, request?: InboundRequest): WireError;
+  /** Whether a JSON array of messages is accepted right now. */
+  acceptBatch(): boolean;
+  /** An outbound request was given up (timeout or abort): the peer may be told to stop. */
+  outboundAbandoned?(id: JsonRpcId, reason: unknown): void;
+}
+
+export interface OutboundOptions {
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+type Reply = string | undefined | Promise<string | undefined>;
+
+const DEFAULT_OUTBOUND_TIMEOUT_MS = 60_000;
+
+/**
+ * A JSON-RPC 2.0 peer over one channel: checks envelopes, routes requests and notifications to
+ * the handlers, answers each request exactly once (never a notification, never a cancelled
+ * request), and correlates responses to the requests it sent itself.
+ */
+export class Engine {
+  readonly #channel: Channel;
+  readonly #handlers: EngineHandlers;
+  readonly #inbound = new Map<JsonRpcId, InboundRequest>();
+  readonly #outbound = new OutboundRequests();
+  readonly #endListeners: (() => void)[] = [];
+  #idle?: () => void;
+  #closed = false;
+
+  constructor(channel: Channel, handlers: EngineHandlers) {
+    this.#channel = channel;
+    this.#handlers = handlers;
+    channel.start({
+      frame: (text) => this.#onFrame(text),
+      oversize: (bytes, limit) =>
+        this.#send(
+          errorFrame(null, {
+            code: JsonRpcCode.InvalidRequest,
+            message: `Invalid Request: message of ${bytes} bytes exceeds the limit of ${limit} bytes (maxMessageBytes)`,
+          }),
+        ),
+      ended: () => {
+        for (const listener of this.#endListeners) listener();
+      },
+    });
+  }
+
+  /** Sends a request to the peer and resolves with its result (rejects with its error). */
+  request(method: string, params: unknown, options: OutboundOptions = {}): Promise<unknown> {
+    const timeoutMs = options.timeoutMs ?? DEFAULT_OUTBOUND_TIMEOUT_MS;
+    const { id, done } = this.#outbound.open(timeoutMs, (timedOut) =>
+      this.#handlers.outboundAbandoned?.(timedOut, 'timeout'),
+    );
+    const signal = options.signal;
+    if (signal) {
+      const onAbort = () => {
+        if (this.#outbound.abandon(id, signal.reason)) this.#handlers.outboundAbandoned?.(id, signal.reason);
+      };
+      if (signal.aborted) queueMicrotask(onAbort);
+      else signal.addEventListener('abort', onAbort, { once: true });
+    }
+    this.#send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
+    return done;
+  }
+
+  notify(method: string, params?: unknown): void {
+    this.#send(JSON.stringify(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params }));
+  }
+
+  /** Aborts an inbound request's signal; its response, whatever it is, will not be sent. */
+  cancel(id: JsonRpcId, reason: unknown): void {
+    this.#inbound.get(id)?.abort(reason);
+  }
+
+  get inFlight(): number {
+    return this.#inbound.size;
+  }
+
+  /** Called when the peer's input ends; the owner decides when to {@link close}. */
+  onInputEnded(listener: () => void): void {
+    this.#endListeners.push(listener);
+  }
+
+  /** Waits until no request is in flight, or `graceMs` passed; then aborts what is left and closes. */
+  async close(graceMs = 0): Promise<void> {
+    if (this.#inbound.size > 0 && graceMs > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, graceMs);
+        this.#idle = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+    this.#shutdown('server shutting down');
+    await this.#channel.close();
+  }
+
+  #shutdown(reason: string): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const request of this.#inbound.values()) request.abort(reason);
+    this.#outbound.rejectAll(new Error(reason));
+  }
+
+  #send(frame: string): void {
+    if (!this.#closed) this.#channel.send(frame);
+  }
+
+  #onFrame(text: string): void {
+    let message: unknown;
+    try {
+      message = parseFrame(text);
+    } catch (error) {
+      const detail = error instanceof Error ? error.message : String(error);
+      this.#send(errorFrame(null, { code: JsonRpcCode.ParseError, message: `Parse error: ${detail}` }));
+      return;
+    }
+    const reply = Array.isArray(message) ? this.#batch(message) : this.#message(message);
+    if (typeof reply === 'string') this.#send(reply);
+    else if (reply) void reply.then((frame) => frame && this.#send(frame));
+  }
+
+  #batch(items: unknown[]): Reply {
+    if (!this.#handlers.acceptBatch()) {
+      return invalid(null, 'batches are not supported by the negotiated protocol revision');
+    }
+    if (items.length === 0) return invalid(null, 'empty batch');
+    return Promise.all(items.map((item) => this.#message(item))).then((frames) => {
+      const answered = frames.filter((f): f is string => f !== undefined);
+      return answered.length ? `[${answered.join(',')}]` : undefined;
+    });
+  }
+
+  #message(message: unknown): Reply {
+    if (typeof message !== 'object' || message === null || Array.isArray(message)) {
+      return invalid(null, 'a JSON-RPC message must be an object');
+    }
+    const m = message as Record<string, unknown>;
+    const hasId = Object.hasOwn(m, 'id');
+    const id = isValidId(m.id) ? m.id : null;
+    if (m.jsonrpc !== '2.0') return invalid(id, '"jsonrpc" must be "2.0"');
+    if (typeof m.method === 'string') {
+      const params = m.params;
+      const structured = params === undefined || (typeof params === 'object' && params !== null);
+      if (!hasId) {
+        if (structured) this.#notification(m.method, params);
+        return undefined;
+      }
+      if (id === null) return invalid(null, '"id" must be a string or an integer');
+      if (!structured) return invalid(id, '"params" must be an object');
+      return this.#request(new InboundRequest(id, m.method, params as Record<string, unknown> | undefined));
+    }
+    if (hasId && id !== null && (Object.hasOwn(m, 'result') || Object.hasOwn(m, 'error'))) {
+      this.#outbound.settle(id, m.error as WireError | undefined, m.result);
+      return undefined;
+    }
+    return invalid(id, 'expected a request, a notification or a response');
+  }
+
+  #notification(method: string, params: unknown): void {
+    try {
+      this.#handlers.notification(method, params);
+    } catch (error) {
+      this.#handlers.mapError(error);
+    }
+  }
+
+  #request(request: InboundRequest): Reply {
+    this.#inbound.set(request.id, request);
+    let result: unknown;
+    try {
+      result = this.#handlers.request(request);
+    } catch (error) {
+      return this.#fail(request, error);
+    }
+    if (result instanceof Promise) {
+      return result.then(
+        (value) => this.#succeed(request, value),
+        (error) => this.#fail(request, error),
+      );
+    }
+    return this.#succeed(request, result);
+  }
+
+  #finish(request: InboundRequest): boolean {
+    if (this.#inbound.get(request.id) === request) this.#inbound.delete(request.id);
+    if (this.#inbound.size === 0 && this.#idle) this.#idle();
+    return !request.aborted;
+  }
+
+  #succeed(request: InboundRequest, result: unknown): string | undefined {
+    if (!this.#finish(request)) return undefined;
+    try {
+      return resultFrame(request.id, result instanceof RawJson ? result.json : JSON.stringify(result ?? {}));
+    } catch (error) {
+      return errorFrame(request.id, this.#handlers.mapError(error, request));
+    }
+  }
+
+  #fail(request: InboundRequest, error: unknown): string | undefined {
+    if (!this.#finish(request)) return undefined;
+    return errorFrame(request.id, this.#handlers.mapError(error, request));
+  }
+}
+
+function invalid(id: JsonRpcId | null, why: string): string {
+  return errorFrame(id, { code: JsonRpcCode.InvalidRequest, message: `Invalid Request: ${why}` });
+}

@@ -1,0 +1,22 @@
+/** An error that goes on the wire as a JSON-RPC error object, exactly as constructed. */
+export class JsonRpcError extends Error {
+  override name = 'JsonRpcError';
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+
+  toJSON(): { code: number; message: string; data?: unknown } {
+    return this.data === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, data: this.data };
+  }
+}
+
+/** A result that is already JSON text: written into the response without re-serialising. */
+export class RawJson {
+  constructor(readonly json: string) {}
+}

@@ -1,0 +1,36 @@
+import type { JsonRpcId } from './messages.js';
+
+/**
+ * One request being served. The AbortController is created only when a handler reads `signal`:
+ * most calls never do, and constructing one per call is measurable on the hot path.
+ */
+export class InboundRequest {
+  #controller?: AbortController;
+  #aborted = false;
+  #reason: unknown;
+
+  constructor(
+    readonly id: JsonRpcId,
+    readonly method: string,
+    readonly params: Record<string, unknown> | undefined,
+  ) {}
+
+  get signal(): AbortSignal {
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.#aborted) this.#controller.abort(this.#reason);
+    }
+    return this.#controller.signal;
+  }
+
+  get aborted(): boolean {
+    return this.#aborted;
+  }
+
+  abort(reason: unknown): void {
+    if (this.#aborted) return;
+    this.#aborted = true;
+    this.#reason = reason;
+    this.#controller?.abort(reason);
+  }
+}

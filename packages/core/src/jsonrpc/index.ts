@@ -1,0 +1,7 @@
+export { Engine, type EngineHandlers, type OutboundOptions, type WireError } from './engine.js';
+export { InboundRequest } from './inbound-request.js';
+export { JsonRpcError, RawJson } from './error.js';
+export { JsonRpcCode } from './codes.js';
+export { REQUEST_TIMEOUT_CODE } from './outbound-requests.js';
+export type { Channel, ChannelSink } from './channel.js';
+export type { JsonRpcId, JsonRpcRequest, JsonRpcNotification } from './messages.js';

@@ -1,0 +1,44 @@
+export type JsonRpcId = string | number;
+
+export interface JsonRpcRequest {
+  jsonrpc: '2.0';
+  id: JsonRpcId;
+  method: string;
+  params?: Record<string, unknown>;
+}
+
+export interface JsonRpcNotification {
+  jsonrpc: '2.0';
+  method: string;
+  params?: Record<string, unknown>;
+}
+
+export function isValidId(id: unknown): id is JsonRpcId {
+  return typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id));
+}
+
+/** `{"jsonrpc":"2.0","id":…,"result":…}` built as text, splicing pre-serialised results. */
+export function resultFrame(id: JsonRpcId, json: string): string {
+  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${json}}`;
+}
+
+export function errorFrame(id: JsonRpcId | null, error: { code: number; message: string; data?: unknown }): string {
+  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"error":${JSON.stringify(error)}}`;
+}
+
+/**
+ * Parses one frame. JSON.parse keeps `"__proto__"` as an own key, which turns into a prototype
+ * write the moment user code spreads or assigns the arguments; such keys are dropped here so
+ * nothing downstream can be polluted. The scan only runs when the text contains the key.
+ */
+export function parseFrame(text: string): unknown {
+  const value: unknown = JSON.parse(text);
+  if (text.includes('"__proto__"')) dropProtoKeys(value);
+  return value;
+}
+
+function dropProtoKeys(value: unknown): void {
+  if (typeof value !== 'object' || value === null) return;
+  if (Object.hasOwn(value, '__proto__')) delete (value as Record<string, unknown>)['__proto__'];
+  for (const child of Object.values(value)) dropProtoKeys(child);
+}

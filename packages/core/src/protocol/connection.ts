@@ -1,0 +1,56 @@
+import { Engine, JsonRpcError, type Channel, type InboundRequest } from '../jsonrpc/index.js';
+import { ErrorCode } from './error-codes.js';
+import { mapError } from './error-mapping.js';
+import { LegacySession } from './legacy-session.js';
+import { METHODS } from './method-table.js';
+import { featuresOf } from './revisions.js';
+import type { Scope, ServerCore } from './server-core.js';
+
+/**
+ * One client connection: an engine on a channel, the connection's era state, and dispatch
+ * through the method table. Holds no behaviour of any method family itself.
+ */
+export class ServerConnection {
+  readonly engine: Engine;
+  readonly #scope: Scope;
+
+  constructor(core: ServerCore, channel: Channel) {
+    const session = new LegacySession();
+    this.engine = new Engine(channel, {
+      request: (request) => this.#request(request),
+      notification: (method, params) => this.#notification(method, params),
+      mapError: (error) => mapError(error, core.logger),
+      acceptBatch: () => {
+        const version = session.handshake?.protocolVersion;
+        return version !== undefined && featuresOf(version).batching;
+      },
+      outboundAbandoned: (requestId, reason) =>
+        this.engine.notify('notifications/cancelled', { requestId, reason: String(reason) }),
+    });
+    this.#scope = { core, session, engine: this.engine };
+  }
+
+  #request(request: InboundRequest): unknown {
+    const method = METHODS.get(request.method);
+    if (!method) throw new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
+    const record = this.#scope.session.record(request, !method.beforeInitialize);
+    return method.handle(request.params, record, this.#scope);
+  }
+
+  #notification(method: string, params: unknown): void {
+    const p = params as Record<string, unknown> | undefined;
+    switch (method) {
+      case 'notifications/initialized':
+        this.#scope.session.initializedNotified = true;
+        return;
+      case 'notifications/cancelled': {
+        const id = p?.requestId;
+        if (typeof id === 'string' || typeof id === 'number') this.engine.cancel(id, p?.reason ?? 'cancelled by client');
+        return;
+      }
+      default:
+        // Unknown notifications are ignored, as JSON-RPC requires (no response to notifications).
+        return;
+    }
+  }
+}

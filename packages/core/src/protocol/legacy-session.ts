@@ -1,0 +1,47 @@
+import { JsonRpcError, type InboundRequest } from '../jsonrpc/index.js';
+import { ErrorCode } from './error-codes.js';
+import { progressTokenOf, type ClientCapabilities, type ClientInfo, type RequestRecord } from './request-record.js';
+
+/** What an `initialize` handshake fixed for the rest of a legacy connection. */
+export interface Handshake {
+  readonly protocolVersion: string;
+  readonly clientCapabilities: ClientCapabilities;
+  readonly clientInfo: ClientInfo;
+}
+
+/** The state a legacy (initialize-era) connection carries between requests. */
+export class LegacySession {
+  #handshake?: Handshake;
+  logLevel?: string;
+  initializedNotified = false;
+
+  get handshake(): Handshake | undefined {
+    return this.#handshake;
+  }
+
+  begin(handshake: Handshake): void {
+    if (this.#handshake) {
+      throw new JsonRpcError(ErrorCode.InvalidRequest, 'Invalid Request: this connection is already initialized');
+    }
+    this.#handshake = handshake;
+  }
+
+  /** Builds the request record, refusing requests that need a handshake first. */
+  record(request: InboundRequest, needsHandshake: boolean): RequestRecord {
+    const handshake = this.#handshake;
+    if (!handshake && needsHandshake) {
+      throw new JsonRpcError(
+        ErrorCode.InvalidRequest,
+        `Invalid Request: ${request.method} before initialize; the client must send initialize first`,
+      );
+    }
+    return {
+      request,
+      protocolVersion: handshake?.protocolVersion ?? '',
+      clientCapabilities: handshake?.clientCapabilities ?? {},
+      clientInfo: handshake?.clientInfo ?? { name: 'unknown', version: '' },
+      logLevel: this.logLevel,
+      progressToken: progressTokenOf(request.params),
+    };
+  }
+}

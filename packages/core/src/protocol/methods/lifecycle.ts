@@ -1,0 +1,39 @@
+import { JsonRpcError } from '../../jsonrpc/index.js';
+import { serverCapabilities } from '../capabilities.js';
+import { ErrorCode } from '../error-codes.js';
+import { isLegacyRevision, LATEST_LEGACY } from '../revisions.js';
+import type { MethodSpec } from '../server-core.js';
+import type { ClientInfo } from '../request-record.js';
+
+export const initialize: MethodSpec = {
+  beforeInitialize: true,
+  handle(params, _record, { core, session }) {
+    const requested = params?.protocolVersion;
+    const capabilities = params?.capabilities;
+    if (typeof requested !== 'string') {
+      throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid params: initialize needs params.protocolVersion (a string)');
+    }
+    if (typeof capabilities !== 'object' || capabilities === null || Array.isArray(capabilities)) {
+      throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid params: initialize needs params.capabilities (an object)');
+    }
+    // Echo a version we speak; otherwise answer our latest and let the client decide (spec:
+    // lifecycle, "Version Negotiation").
+    const protocolVersion = isLegacyRevision(requested) ? requested : LATEST_LEGACY;
+    const clientInfo = (params?.clientInfo as ClientInfo | undefined) ?? { name: 'unknown', version: '' };
+    session.begin({ protocolVersion, clientCapabilities: capabilities as Record<string, unknown>, clientInfo });
+    const { name, version, title, instructions } = core.identity;
+    const serverInfo = title !== undefined && protocolVersion >= '2025-06-18' ? { name, title, version } : { name, version };
+    const result: Record<string, unknown> = {
+      protocolVersion,
+      capabilities: serverCapabilities(core.registry),
+      serverInfo,
+    };
+    if (instructions !== undefined) result.instructions = instructions;
+    return result;
+  },
+};
+
+export const ping: MethodSpec = {
+  beforeInitialize: true,
+  handle: () => ({}),
+};

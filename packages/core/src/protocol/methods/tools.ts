@@ -1,0 +1,36 @@
+import { JsonRpcError } from '../../jsonrpc/index.js';
+import { invokeTool, ToolExecutionError, UserError } from '../../registry/index.js';
+import { callResultForRevision } from '../call-result.js';
+import { Context } from '../context.js';
+import { ErrorCode } from '../error-codes.js';
+import { toolErrorResult } from '../error-mapping.js';
+import { featuresOf } from '../revisions.js';
+import type { MethodSpec } from '../server-core.js';
+
+export const toolsList: MethodSpec = {
+  handle(params, record, { core }) {
+    return core.toolLists.get(core.registry, record.protocolVersion, params?.cursor, core.pageSize);
+  },
+};
+
+export const toolsCall: MethodSpec = {
+  async handle(params, record, { core }) {
+    const name = params?.name;
+    if (typeof name !== 'string') {
+      throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid params: tools/call needs params.name (a string)');
+    }
+    const tool = core.registry.tool(name);
+    if (!tool) throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    const features = featuresOf(record.protocolVersion);
+    try {
+      return callResultForRevision(await invokeTool(tool, params?.arguments, new Context(record)), features);
+    } catch (error) {
+      const inBand = toolErrorResult(error, features);
+      if (!inBand) throw error;
+      if (error instanceof ToolExecutionError && !(error.cause instanceof UserError) && !record.request.aborted) {
+        core.logger.error(`tool ${name} threw`, error.cause);
+      }
+      return inBand;
+    }
+  },
+};

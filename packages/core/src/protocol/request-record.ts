@@ -1,0 +1,29 @@
+import type { InboundRequest } from '../jsonrpc/index.js';
+
+export interface ClientInfo {
+  name: string;
+  version: string;
+  title?: string;
+  [key: string]: unknown;
+}
+
+export type ClientCapabilities = Record<string, unknown>;
+
+/**
+ * The era-independent description of one request. A legacy session and (later) a 2026-07-28
+ * envelope are two ways of building it; everything after dispatch reads only this.
+ */
+export interface RequestRecord {
+  readonly request: InboundRequest;
+  readonly protocolVersion: string;
+  readonly clientCapabilities: ClientCapabilities;
+  readonly clientInfo: ClientInfo;
+  readonly logLevel?: string;
+  readonly progressToken?: string | number;
+}
+
+export function progressTokenOf(params: Record<string, unknown> | undefined): string | number | undefined {
+  const meta = params?._meta as { progressToken?: unknown } | undefined;
+  const token = meta?.progressToken;
+  return typeof token === 'string' || typeof token === 'number' ? token : undefined;
+}

@@ -1,0 +1,38 @@
+/** The legacy-family revisions served through `initialize`, newest first. */
+export const LEGACY_REVISIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
+export type LegacyRevision = (typeof LEGACY_REVISIONS)[number];
+export const LATEST_LEGACY: LegacyRevision = LEGACY_REVISIONS[0];
+
+export function isLegacyRevision(value: unknown): value is LegacyRevision {
+  return (LEGACY_REVISIONS as readonly unknown[]).includes(value);
+}
+
+/** What each revision's wire can carry (protocol.md §2.3); handlers never see these. */
+export interface RevisionFeatures {
+  readonly batching: boolean;
+  readonly toolAnnotations: boolean;
+  readonly audio: boolean;
+  /** title, outputSchema, structuredContent, resource_link, _meta on tools. */
+  readonly structured: boolean;
+  readonly icons: boolean;
+  /** Invalid tool arguments are an `isError` result instead of a -32602 error. */
+  readonly validationAsToolError: boolean;
+}
+
+const FEATURES = new Map<string, RevisionFeatures>(
+  LEGACY_REVISIONS.map((r) => [
+    r,
+    Object.freeze({
+      batching: r === '2025-03-26',
+      toolAnnotations: r >= '2025-03-26',
+      audio: r >= '2025-03-26',
+      structured: r >= '2025-06-18',
+      icons: r >= '2025-11-25',
+      validationAsToolError: r >= '2025-11-25',
+    }),
+  ]),
+);
+
+export function featuresOf(revision: string): RevisionFeatures {
+  return FEATURES.get(revision) ?? FEATURES.get(LATEST_LEGACY)!;
+}

@@ -1,0 +1,43 @@
+import type { Engine } from '../jsonrpc/index.js';
+import type { Registry } from '../registry/index.js';
+import type { LegacySession } from './legacy-session.js';
+import type { Logger } from './logger.js';
+import type { RequestRecord } from './request-record.js';
+import type { ToolListCache } from './tool-list.js';
+
+/** Who the server says it is (the `serverInfo` and `instructions` of the handshake). */
+export interface ServerIdentity {
+  readonly name: string;
+  readonly version: string;
+  readonly title?: string;
+  readonly instructions?: string;
+}
+
+/** What every connection of one server shares: identity, registry, settings, caches. */
+export interface ServerCore {
+  readonly identity: ServerIdentity;
+  readonly registry: Registry;
+  readonly logger: Logger;
+  /** Items per list page; Infinity sends every item in one page. */
+  readonly pageSize: number;
+  readonly toolLists: ToolListCache;
+}
+
+/** What a method handler may touch: the shared core, this connection's session and engine. */
+export interface Scope {
+  readonly core: ServerCore;
+  readonly session: LegacySession;
+  readonly engine: Engine;
+}
+
+export type MethodHandler = (
+  params: Record<string, unknown> | undefined,
+  record: RequestRecord,
+  scope: Scope,
+) => unknown;
+
+export interface MethodSpec {
+  readonly handle: MethodHandler;
+  /** Served before the handshake completes (initialize and ping). */
+  readonly beforeInitialize?: boolean;
+}

@@ -1,0 +1,71 @@
+import { formatIssues, type ValidationIssue } from '../schema/index.js';
+
+/**
+ * An error whose message is meant for the client. Thrown from a tool it becomes an `isError`
+ * result (as any error thrown by a tool does); from other handlers it keeps its message on the
+ * wire where an unexpected error would be reported as an internal error.
+ *
+ * @example
+ * ```ts
+ * if (!order) throw new UserError(`No order ${orderId}; order ids look like ORD-1001`);
+ * ```
+ */
+export class UserError extends Error {
+  override name = 'UserError';
+}
+
+/** Codes of the errors the registry raises at startup, each with its own fix in the message. */
+export type StartupErrorCode =
+  | 'INVALID_NAME'
+  | 'DUPLICATE_NAME'
+  | 'MISSING_SCHEMA'
+  | 'INVALID_SCHEMA'
+  | 'INVALID_PROVIDER'
+  | 'CONFLICTING_OPTIONS';
+
+/**
+ * A problem in the decorated classes, found while the registry is built: the server refuses to
+ * start, and the message names the class, the member and the fix.
+ */
+export class StartupError extends Error {
+  override name = 'StartupError';
+  constructor(
+    readonly code: StartupErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The arguments of a call did not match the tool's input schema. */
+export class InvalidArgumentsError extends Error {
+  override name = 'InvalidArgumentsError';
+  constructor(
+    readonly toolName: string,
+    readonly issues: readonly ValidationIssue[],
+  ) {
+    super(`Invalid arguments for tool ${toolName}: ${formatIssues(issues)}`);
+  }
+}
+
+/** A tool handler threw; `cause` is what it threw. */
+export class ToolExecutionError extends Error {
+  override name = 'ToolExecutionError';
+  constructor(
+    readonly toolName: string,
+    override readonly cause: unknown,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause));
+  }
+}
+
+/** A tool returned structured output that does not match its own output schema (a server bug). */
+export class OutputValidationError extends Error {
+  override name = 'OutputValidationError';
+  constructor(
+    readonly toolName: string,
+    readonly issues: readonly ValidationIssue[],
+  ) {
+    super(`Tool ${toolName} returned output that does not match its outputSchema: ${formatIssues(issues)}`);
+  }
+}

@@ -1,0 +1,20 @@
+import type { Icon, ToolAnnotations } from '../decorators/index.js';
+import type { JsonSchema, Validator } from '../schema/index.js';
+
+/** A tool resolved from its decorator: schemas converted, validators compiled, frozen. */
+export interface ToolDefinition {
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly inputSchema: JsonSchema;
+  readonly outputSchema?: JsonSchema;
+  readonly annotations?: ToolAnnotations;
+  readonly icons?: readonly Icon[];
+  readonly _meta?: Record<string, unknown>;
+  /** `Class.method`, for messages. */
+  readonly origin: string;
+  readonly validateInput: Validator;
+  readonly validateOutput?: Validator;
+  /** Calls the user's method with validated arguments and the request context. */
+  readonly handler: (args: unknown, ctx: unknown) => unknown;
+}

@@ -1,0 +1,147 @@
+import type { ArgRecord } from '../decorators/index.js';
+import {
+  schemaFromDesignType,
+  toJsonSchema,
+  type JsonSchema,
+  type Validation,
+  type ValidationIssue,
+  type Validator,
+  type ValidatorCompiler,
+} from '../schema/index.js';
+import { StartupError } from './errors.js';
+import { schemaOrStartupError } from './schema-source.js';
+
+/** How a tool's method takes its arguments, plus the advertised schema and its validator. */
+export interface ToolInput {
+  readonly schema: JsonSchema;
+  readonly validate: Validator;
+  /** Positional parameter names for `@Arg` methods; absent when the method takes `(args, ctx)`. */
+  readonly positional?: readonly string[];
+}
+
+export interface ToolInputSpec {
+  readonly origin: string;
+  readonly input: unknown;
+  readonly args: readonly ArgRecord[];
+  readonly arity: number;
+  readonly paramTypes: readonly unknown[];
+  readonly compiler: ValidatorCompiler;
+}
+
+const EMPTY_OBJECT_SCHEMA: JsonSchema = Object.freeze({ type: 'object', properties: {} });
+
+/** Resolves a tool's input from `input:`, from `@Arg` parameters, or to "no arguments". */
+export function resolveToolInput(spec: ToolInputSpec): ToolInput {
+  const { origin, input, args, compiler } = spec;
+  if (input !== undefined && args.length > 0) {
+    throw new StartupError(
+      'CONFLICTING_OPTIONS',
+      `${origin} declares both @Tool({ input }) and @Arg parameters; use one of them.`,
+    );
+  }
+  if (input !== undefined) {
+    const schema = objectSchema(schemaOrStartupError(() => toJsonSchema(input, 'input'), origin, 'input'), origin, 'input');
+    return { schema, validate: compiler.compile(input, schema) };
+  }
+  if (args.length > 0) return fromArgs(spec);
+  if (spec.arity > 0) {
+    throw new StartupError(
+      'MISSING_SCHEMA',
+      `${origin} takes parameters but declares no schema for them. Fix: add ` +
+        "@Tool({ input: z.object({ ... }) }), or name each parameter with @Arg('name', schema).",
+    );
+  }
+  return { schema: EMPTY_OBJECT_SCHEMA, validate: compiler.compile(EMPTY_OBJECT_SCHEMA, EMPTY_OBJECT_SCHEMA) };
+}
+
+/** Input schemas always describe an object (MCP requires it; clients break on `{}`). */
+export function objectSchema(schema: JsonSchema, origin: string, what: string): JsonSchema {
+  if (schema.type === 'object') return schema;
+  if (schema.type === undefined) return { type: 'object', ...schema };
+  throw new StartupError(
+    'INVALID_SCHEMA',
+    `${origin}: the ${what} schema must describe an object (it has type ${JSON.stringify(schema.type)}). ` +
+      'Fix: wrap it, e.g. z.object({ value: ... }).',
+  );
+}
+
+interface ResolvedArg {
+  readonly name: string;
+  readonly required: boolean;
+  readonly validate: Validator;
+}
+
+function fromArgs(spec: ToolInputSpec): ToolInput {
+  const { origin, args, paramTypes, compiler } = spec;
+  const byIndex = new Map(args.map((a) => [a.index, a]));
+  const count = Math.max(spec.arity, ...args.map((a) => a.index + 1));
+  const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
+  const resolved: ResolvedArg[] = [];
+  for (let index = 0; index < count; index++) {
+    const arg = byIndex.get(index);
+    if (!arg) {
+      // The last unnamed parameter is where the context goes.
+      if (index === count - 1 && index >= args.length) break;
+      throw new StartupError(
+        'MISSING_SCHEMA',
+        `${origin}: parameter #${index + 1} has no @Arg. Fix: decorate every argument parameter ` +
+          "with @Arg('name', schema); only the last parameter may be left for the context.",
+      );
+    }
+    const source = arg.schema ?? schemaFromDesignType(paramTypes[index]);
+    if (source === undefined) {
+      throw new StartupError(
+        'MISSING_SCHEMA',
+        `@Arg('${arg.name}') of ${origin} (parameter #${index + 1}) needs a schema: no schema was given ` +
+          'and the compiler emitted no usable type for it. Fix: pass one, e.g. ' +
+          `@Arg('${arg.name}', z.string()), or compile with "emitDecoratorMetadata" (tsc) and a ` +
+          'string, number, boolean or array type.',
+      );
+    }
+    const json = schemaOrStartupError(() => toJsonSchema(source, 'input'), origin, `@Arg('${arg.name}')`);
+    const { $schema: _dialect, ...property } = json;
+    properties[arg.name] = arg.description ? { ...property, description: arg.description } : property;
+    const isRequired = !(arg.optional ?? acceptsUndefined(source));
+    if (isRequired) required.push(arg.name);
+    resolved.push({ name: arg.name, required: isRequired, validate: compiler.compile(source, json) });
+  }
+  const schema: JsonSchema = { type: 'object', properties, ...(required.length ? { required } : {}) };
+  return { schema, validate: validateArgs(resolved), positional: resolved.map((a) => a.name) };
+}
+
+function acceptsUndefined(source: unknown): boolean {
+  const std = (source as { '~standard'?: { validate: (v: unknown) => unknown } })['~standard'];
+  if (!std) return false;
+  const result = std.validate(undefined) as { issues?: unknown } | Promise<unknown>;
+  return !(result instanceof Promise) && !result.issues;
+}
+
+function validateArgs(args: readonly ResolvedArg[]): Validator {
+  return (value) => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      return { ok: false, issues: [{ path: '', message: 'arguments must be an object' }] };
+    }
+    const input = value as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    const issues: ValidationIssue[] = [];
+    const pending: Promise<void>[] = [];
+    const collect = (name: string, r: Validation) => {
+      if (r.ok) out[name] = r.value;
+      else for (const i of r.issues) issues.push({ path: i.path ? `${name}.${i.path}` : name, message: i.message });
+    };
+    for (const arg of args) {
+      const present = Object.hasOwn(input, arg.name) && input[arg.name] !== undefined;
+      if (!present && arg.required) {
+        issues.push({ path: arg.name, message: 'is required' });
+        continue;
+      }
+      if (!present) continue;
+      const r = arg.validate(input[arg.name]);
+      if (r instanceof Promise) pending.push(r.then((v) => collect(arg.name, v)));
+      else collect(arg.name, r);
+    }
+    const finish = (): Validation => (issues.length ? { ok: false, issues } : { ok: true, value: out });
+    return pending.length ? Promise.all(pending).then(finish) : finish();
+  };
+}

@@ -1,0 +1,89 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { isDraft07, type JsonSchema } from './json-schema.js';
+import { isStandardSchema, type StandardIssue, type StandardResult } from './standard-schema.js';
+
+/** One validation problem: where (a dotted path, empty for the root) and what. */
+export interface ValidationIssue {
+  readonly path: string;
+  readonly message: string;
+}
+
+export type Validation =
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly issues: readonly ValidationIssue[] };
+
+/** A compiled check: synchronous for JSON Schema, possibly async for a Standard Schema. */
+export type Validator = (value: unknown) => Validation | Promise<Validation>;
+
+/**
+ * Compiles validators once, at registry build. A Standard Schema validates through its own
+ * `~standard.validate` (so defaults and transforms apply); JSON Schema through Ajv, picking the
+ * class that matches the schema's dialect (toolchain.md §6: each class rejects the other's).
+ */
+export class ValidatorCompiler {
+  #ajv2020?: Ajv2020;
+  #ajv07?: Ajv;
+
+  compile(source: unknown, json: JsonSchema): Validator {
+    if (isStandardSchema(source)) {
+      const validate = source['~standard'].validate;
+      return (value) => {
+        const result = validate(value);
+        return result instanceof Promise ? result.then(fromStandard) : fromStandard(result);
+      };
+    }
+    const check = this.#ajvFor(json).compile(json);
+    return (value) => (check(value) ? { ok: true, value } : { ok: false, issues: fromAjv(check) });
+  }
+
+  #ajvFor(json: JsonSchema): Ajv | Ajv2020 {
+    if (isDraft07(json)) return (this.#ajv07 ??= withFormats(new Ajv(AJV_OPTIONS)));
+    return (this.#ajv2020 ??= withFormats(new Ajv2020(AJV_OPTIONS)));
+  }
+}
+
+// strict: false because user schemas legitimately carry annotations Ajv does not know
+// (x-mcp-header, title on every node, vendor keywords).
+const AJV_OPTIONS = { strict: false, allErrors: false, useDefaults: true } as const;
+
+function withFormats<T extends Ajv | Ajv2020>(ajv: T): T {
+  (addFormats as unknown as { default: (a: T) => void }).default(ajv);
+  return ajv;
+}
+
+function fromStandard(result: StandardResult<unknown>): Validation {
+  if (!result.issues) return { ok: true, value: result.value };
+  return { ok: false, issues: result.issues.map(standardIssue) };
+}
+
+function standardIssue(issue: StandardIssue): ValidationIssue {
+  const path = (issue.path ?? [])
+    .map((p) => String(typeof p === 'object' && p !== null ? p.key : p))
+    .join('.');
+  return { path, message: issue.message };
+}
+
+function fromAjv(check: ValidateFunction): ValidationIssue[] {
+  return (check.errors ?? []).map((error: ErrorObject) => {
+    const base = error.instancePath.slice(1).replaceAll('/', '.');
+    const params = error.params as { missingProperty?: string; additionalProperty?: string };
+    if (params.missingProperty !== undefined) {
+      return { path: join(base, params.missingProperty), message: 'is required' };
+    }
+    if (params.additionalProperty !== undefined) {
+      return { path: join(base, params.additionalProperty), message: 'is not an allowed property' };
+    }
+    return { path: base, message: error.message ?? 'is invalid' };
+  });
+}
+
+function join(base: string, key: string): string {
+  return base ? `${base}.${key}` : key;
+}
+
+/** Renders issues as one line: `a: expected number; b: is required`. */
+export function formatIssues(issues: readonly ValidationIssue[]): string {
+  return issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ');
+}

@@ -1,0 +1,120 @@
+import type { Readable } from 'node:stream';
+import type { Channel, ChannelSink } from '../jsonrpc/index.js';
+
+/** Where frames are written: stdout's own write, kept aside before stdout is guarded. */
+export interface FrameOutput {
+  write(chunk: string): boolean;
+  once(event: 'drain', listener: () => void): unknown;
+}
+
+export interface StdioChannelOptions {
+  readonly input: Readable;
+  readonly output: FrameOutput;
+  /** Longest accepted line, in bytes; longer lines are discarded as they stream in. */
+  readonly maxMessageBytes: number;
+}
+
+const NEWLINE = 0x0a;
+
+/**
+ * Newline-delimited JSON over a pair of streams (the MCP stdio transport). Reading never buffers
+ * more than `maxMessageBytes` of one line; writes issued in the same turn of the event loop
+ * leave as one chunk, and reading pauses while the output is backed up.
+ */
+export class StdioChannel implements Channel {
+  readonly #options: StdioChannelOptions;
+  #sink?: ChannelSink;
+  #parts: Buffer[] = [];
+  #size = 0;
+  #discarding = false;
+  #queue: string[] = [];
+  #flushScheduled = false;
+  #blocked = false;
+  #ended = false;
+  #drained?: () => void;
+
+  constructor(options: StdioChannelOptions) {
+    this.#options = options;
+  }
+
+  start(sink: ChannelSink): void {
+    this.#sink = sink;
+    const { input } = this.#options;
+    input.on('data', (chunk: Buffer) => this.#read(chunk));
+    input.once('end', () => this.#end());
+    input.once('close', () => this.#end());
+    input.once('error', () => this.#end());
+  }
+
+  send(frame: string): void {
+    this.#queue.push(frame);
+    if (!this.#flushScheduled && !this.#blocked) {
+      this.#flushScheduled = true;
+      setImmediate(() => this.#flush());
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#flush();
+    if (this.#blocked) await new Promise<void>((resolve) => (this.#drained = resolve));
+  }
+
+  #flush(): void {
+    this.#flushScheduled = false;
+    if (this.#blocked || this.#queue.length === 0) return;
+    const chunk = this.#queue.length === 1 ? `${this.#queue[0]}\n` : `${this.#queue.join('\n')}\n`;
+    this.#queue = [];
+    if (!this.#options.output.write(chunk)) {
+      this.#blocked = true;
+      this.#options.input.pause();
+      this.#options.output.once('drain', () => {
+        this.#blocked = false;
+        if (!this.#ended) this.#options.input.resume();
+        this.#flush();
+        if (!this.#blocked) this.#drained?.();
+      });
+    }
+  }
+
+  #read(chunk: Buffer): void {
+    const limit = this.#options.maxMessageBytes;
+    let start = 0;
+    while (start < chunk.length) {
+      const newline = chunk.indexOf(NEWLINE, start);
+      const end = newline === -1 ? chunk.length : newline;
+      this.#size += end - start;
+      if (this.#size > limit) {
+        this.#discarding = true;
+        this.#parts = [];
+      } else if (end > start) {
+        this.#parts.push(start === 0 && end === chunk.length ? chunk : chunk.subarray(start, end));
+      }
+      if (newline === -1) return;
+      this.#emitLine();
+      start = newline + 1;
+    }
+  }
+
+  #emitLine(): void {
+    const size = this.#size;
+    const parts = this.#parts;
+    this.#parts = [];
+    this.#size = 0;
+    if (this.#discarding) {
+      this.#discarding = false;
+      this.#sink?.oversize(size, this.#options.maxMessageBytes);
+      return;
+    }
+    let line = parts.length === 1 ? parts[0].toString('utf8') : Buffer.concat(parts).toString('utf8');
+    if (line.endsWith('\r')) line = line.slice(0, -1);
+    if (line.trim() === '') return;
+    this.#sink?.frame(line);
+  }
+
+  #end(): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    if (this.#size > 0 || this.#discarding) this.#emitLine();
+    this.#sink?.ended();
+  }
+}
