@@ -1,0 +1,53 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  connectOfficialClient,
+  LEGACY_REVISIONS,
+  negotiatedVersion,
+  OFFICIAL_CLIENTS,
+  type OfficialClient,
+} from '../../../packages/core/test/support/official-clients.ts';
+import { checkServerLines } from '../../../packages/core/test/support/wire-log.ts';
+
+let client: OfficialClient | undefined;
+afterEach(async () => {
+  await client?.close();
+  client = undefined;
+});
+
+describe.each(OFFICIAL_CLIENTS)('logistics with %s over stdio', (kind) => {
+  it.each(LEGACY_REVISIONS)('negotiates %s, tracks orders; every server message is schema-valid', async (revision) => {
+    client = await connectOfficialClient(kind, revision, 'examples/logistics');
+
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(['query_logistics', 'list_orders']);
+    expect(tools[0].inputSchema).toEqual({
+      type: 'object',
+      properties: { order_id: { type: 'string', minLength: 1, description: 'The order id, e.g. ORD-1001' } },
+      required: ['order_id'],
+    });
+
+    const tracked = await client.callTool('query_logistics', { order_id: 'ORD-1001' });
+    expect(tracked.isError).toBeFalsy();
+    expect(tracked.content).toHaveLength(1);
+    expect(tracked.content[0].text).toBe(
+      [
+        'Order ORD-1001 (SwiftShip SS123456789) to Berlin, DE: delivered',
+        '- 2026-11-17T08:12:00Z Rotterdam, NL: Picked up',
+        '- 2026-11-18T14:40:00Z Duisburg, DE: Arrived at sorting center',
+        '- 2026-11-19T06:05:00Z Berlin, DE: Out for delivery',
+        '- 2026-11-19T11:32:00Z Berlin, DE: Delivered, signed by J. Weber',
+      ].join('\n'),
+    );
+
+    const unknown = await client.callTool('query_logistics', { order_id: 'ORD-9' });
+    expect(unknown).toMatchObject({ isError: true, content: [{ text: expect.stringContaining('Known orders: ORD-1001') }] });
+
+    const list = await client.callTool('list_orders');
+    expect(list.content[0].text).toBe('ORD-1001: delivered\nORD-1002: in_transit\nORD-1003: exception');
+
+    const wire = client.wire();
+    expect(negotiatedVersion(wire)).toBe(revision);
+    expect(wire.filter((r) => r.dir === 's2c')).toHaveLength(5);
+    expect(checkServerLines(wire, revision)).toEqual([]);
+  });
+});
