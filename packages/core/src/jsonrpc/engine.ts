@@ -138,7 +138,13 @@ export class Engine {
     }
     const reply = Array.isArray(message) ? this.#batch(message) : this.#message(message);
     if (typeof reply === 'string') this.#send(reply);
-    else if (reply) void reply.then((frame) => frame && this.#send(frame));
+    else if (reply) void reply.then((frame) => this.#sendAndCheckIdle(frame));
+  }
+
+  // Idle is signalled only after the last answer went out, so a graceful close cannot drop it.
+  #sendAndCheckIdle(frame: string | undefined): void {
+    if (frame) this.#send(frame);
+    if (this.#inbound.size === 0) this.#idle?.();
   }
 
   #batch(items: unknown[]): Reply {
@@ -205,7 +211,6 @@ export class Engine {
 
   #finish(request: InboundRequest): boolean {
     if (this.#inbound.get(request.id) === request) this.#inbound.delete(request.id);
-    if (this.#inbound.size === 0 && this.#idle) this.#idle();
     return !request.aborted;
   }
 

@@ -1,0 +1,156 @@
+import { describe, expect, it } from 'vitest';
+import { Engine, JsonRpcError, type Channel, type ChannelSink, type EngineHandlers } from '../src/jsonrpc/index.ts';
+
+/** A channel driven by the test: frames go in with `deliver`, frames out land in `sent`. */
+function testChannel() {
+  let sink!: ChannelSink;
+  const sent: unknown[] = [];
+  const channel: Channel = {
+    start: (s) => (sink = s),
+    send: (frame) => sent.push(JSON.parse(frame)),
+    close: async () => {},
+  };
+  return { channel, sent, deliver: (frame: string) => sink.frame(frame), end: () => sink.ended() };
+}
+
+function handlers(overrides: Partial<EngineHandlers> = {}): EngineHandlers {
+  return {
+    request: (r) => ({ echoed: r.method }),
+    notification: () => {},
+    mapError: (e) => (e instanceof JsonRpcError ? e.toJSON() : { code: -32603, message: 'Internal error' }),
+    acceptBatch: () => false,
+    ...overrides,
+  };
+}
+
+const tick = () => new Promise((r) => setTimeout(r, 5));
+
+describe('JSON-RPC engine', () => {
+  it('correlates responses to its own requests by id, results and errors alike', async () => {
+    const t = testChannel();
+    const engine = new Engine(t.channel, handlers());
+    const first = engine.request('a', { x: 1 });
+    const second = engine.request('b', undefined);
+    expect(t.sent).toEqual([
+      { jsonrpc: '2.0', id: 0, method: 'a', params: { x: 1 } },
+      { jsonrpc: '2.0', id: 1, method: 'b' },
+    ]);
+    t.deliver('{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"nope","data":{"k":1}}}');
+    t.deliver('{"jsonrpc":"2.0","id":0,"result":{"ok":true}}');
+    await expect(first).resolves.toEqual({ ok: true });
+    await expect(second).rejects.toMatchObject({ code: -32601, message: 'nope', data: { k: 1 } });
+    // A response nobody waits for is dropped without an answer.
+    t.deliver('{"jsonrpc":"2.0","id":99,"result":{}}');
+    await tick();
+    expect(t.sent).toHaveLength(2);
+  });
+
+  it('times out an outbound request with -32001 and reports it as abandoned', async () => {
+    const t = testChannel();
+    const abandoned: unknown[] = [];
+    const engine = new Engine(t.channel, handlers({ outboundAbandoned: (id, reason) => abandoned.push([id, reason]) }));
+    await expect(engine.request('slow', {}, { timeoutMs: 20 })).rejects.toMatchObject({ code: -32001 });
+    expect(abandoned).toEqual([[0, 'timeout']]);
+    // A late answer after the timeout is ignored.
+    t.deliver('{"jsonrpc":"2.0","id":0,"result":{}}');
+    await tick();
+    expect(t.sent).toHaveLength(1);
+  });
+
+  it('abandons an outbound request when its signal aborts', async () => {
+    const t = testChannel();
+    const abandoned: unknown[] = [];
+    const engine = new Engine(t.channel, handlers({ outboundAbandoned: (id) => abandoned.push(id) }));
+    const controller = new AbortController();
+    const pending = engine.request('x', {}, { signal: controller.signal });
+    controller.abort('user gave up');
+    await expect(pending).rejects.toBe('user gave up');
+    expect(abandoned).toEqual([0]);
+  });
+
+  it('never answers notifications, even when their handler throws', async () => {
+    const t = testChannel();
+    const seen: string[] = [];
+    new Engine(
+      t.channel,
+      handlers({
+        notification: (method) => {
+          seen.push(method);
+          throw new Error('ignored');
+        },
+        mapError: () => ({ code: -32603, message: 'x' }),
+      }),
+    );
+    t.deliver('{"jsonrpc":"2.0","method":"notifications/anything","params":{}}');
+    await tick();
+    expect(seen).toEqual(['notifications/anything']);
+    expect(t.sent).toEqual([]);
+  });
+
+  it('aborts the signal of a cancelled request and sends no response for it', async () => {
+    const t = testChannel();
+    let signal: AbortSignal | undefined;
+    const engine = new Engine(
+      t.channel,
+      handlers({
+        request: (r) =>
+          new Promise((resolve) => {
+            signal = r.signal;
+            r.signal.addEventListener('abort', () => resolve('late result'));
+          }),
+      }),
+    );
+    t.deliver('{"jsonrpc":"2.0","id":"c1","method":"work"}');
+    expect(engine.inFlight).toBe(1);
+    engine.cancel('c1', 'client cancelled');
+    await tick();
+    expect(signal?.aborted).toBe(true);
+    expect(signal?.reason).toBe('client cancelled');
+    expect(t.sent).toEqual([]);
+    expect(engine.inFlight).toBe(0);
+  });
+
+  it('waits for in-flight requests on close, up to the grace period', async () => {
+    const t = testChannel();
+    const engine = new Engine(
+      t.channel,
+      handlers({ request: () => new Promise((resolve) => setTimeout(() => resolve({ done: true }), 30)) }),
+    );
+    t.deliver('{"jsonrpc":"2.0","id":7,"method":"slow"}');
+    await engine.close(2000);
+    expect(t.sent).toEqual([{ jsonrpc: '2.0', id: 7, result: { done: true } }]);
+  });
+
+  it('answers a batch with an array when batches are accepted, and with -32600 otherwise', async () => {
+    const on = testChannel();
+    new Engine(on.channel, handlers({ acceptBatch: () => true }));
+    on.deliver('[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"2.0","method":"n"},{"jsonrpc":"2.0","id":2,"method":"b"}]');
+    await tick();
+    expect(on.sent).toEqual([
+      [
+        { jsonrpc: '2.0', id: 1, result: { echoed: 'a' } },
+        { jsonrpc: '2.0', id: 2, result: { echoed: 'b' } },
+      ],
+    ]);
+    const off = testChannel();
+    new Engine(off.channel, handlers());
+    off.deliver('[{"jsonrpc":"2.0","id":1,"method":"a"}]');
+    expect(off.sent).toEqual([
+      {
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32600, message: 'Invalid Request: batches are not supported by the negotiated protocol revision' },
+      },
+    ]);
+  });
+
+  it('maps a result that cannot be serialised through mapError instead of crashing', async () => {
+    const t = testChannel();
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    new Engine(t.channel, handlers({ request: () => circular }));
+    t.deliver('{"jsonrpc":"2.0","id":3,"method":"x"}');
+    await tick();
+    expect(t.sent).toEqual([{ jsonrpc: '2.0', id: 3, error: { code: -32603, message: 'Internal error' } }]);
+  });
+});
