@@ -2,7 +2,14 @@ import type { Channel } from './jsonrpc/index.js';
 import { ServerConnection, stderrLogger, ToolListCache, type Logger, type ServerCore } from './protocol/index.js';
 import { Registry, type Provider, type ToolDefinition } from './registry/index.js';
 
-/** Options of {@link createServer}. */
+/**
+ * Options of {@link createServer}.
+ *
+ * @example
+ * ```ts
+ * createServer({ name: 'shop', version: '2.1.0', instructions: 'Use find_order first.', providers: [new Orders(db)], pageSize: 50 });
+ * ```
+ */
 export interface ServerOptions {
   /** `serverInfo.name` */
   name: string;
@@ -24,6 +31,12 @@ export interface ServerOptions {
  * A server built from decorated classes. The registry is built and checked when the server is
  * created, so a bad schema or a duplicate name fails at startup, not on the first call. One
  * server can serve any number of connections (see `serveStdio` in `@mcp-fw/core/stdio`).
+ *
+ * @example
+ * ```ts
+ * const server = new McpServer({ name: 'calc', version: '1.0.0', providers: [Calculator] });
+ * console.error(server.tools.map((t) => t.name)); // ['add', ...]
+ * ```
  */
 export class McpServer {
   readonly #core: ServerCore;

@@ -1,4 +1,12 @@
-/** An error that goes on the wire as a JSON-RPC error object, exactly as constructed. */
+/**
+ * An error that goes on the wire as a JSON-RPC error object, exactly as constructed. Throw it
+ * from a handler when the client must see a protocol error rather than a tool failure.
+ *
+ * @example
+ * ```ts
+ * throw new JsonRpcError(-32602, 'Invalid params: unknown region "mars"', { region: 'mars' });
+ * ```
+ */
 export class JsonRpcError extends Error {
   override name = 'JsonRpcError';
   constructor(

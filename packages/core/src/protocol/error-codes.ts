@@ -1,6 +1,13 @@
 import { JsonRpcCode, REQUEST_TIMEOUT_CODE } from '../jsonrpc/index.js';
 
-/** Every error code mcp-fw puts on the wire, in one table (protocol.md §2.1 "Error codes"). */
+/**
+ * Every error code mcp-fw puts on the wire, in one table (protocol.md §2.1 "Error codes").
+ *
+ * @example
+ * ```ts
+ * throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid params: cursor is malformed');
+ * ```
+ */
 export const ErrorCode = {
   ...JsonRpcCode,
   /** SDK convention for a server→client request that got no answer in time. */

@@ -1,4 +1,12 @@
-/** Where the framework reports what the client must not see. Never stdout (stdio frames live there). */
+/**
+ * Where the framework reports what the client must not see. Never stdout (stdio frames live there).
+ *
+ * @example
+ * ```ts
+ * const logger: Logger = { error: (m, e) => pino.error({ err: e }, m), warn: (m) => pino.warn(m) };
+ * createServer({ name: 'x', version: '1', providers: [Tools], logger });
+ * ```
+ */
 export interface Logger {
   error(message: string, error?: unknown): void;
   warn(message: string): void;

@@ -1,4 +1,11 @@
-/** The legacy-family revisions served through `initialize`, newest first. */
+/**
+ * The legacy-family revisions served through `initialize`, newest first.
+ *
+ * @example
+ * ```ts
+ * for (const protocolVersion of LEGACY_REVISIONS) await connectTestClient(server, { protocolVersion });
+ * ```
+ */
 export const LEGACY_REVISIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
 export type LegacyRevision = (typeof LEGACY_REVISIONS)[number];
 export const LATEST_LEGACY: LegacyRevision = LEGACY_REVISIONS[0];

@@ -26,6 +26,15 @@ export type StartupErrorCode =
 /**
  * A problem in the decorated classes, found while the registry is built: the server refuses to
  * start, and the message names the class, the member and the fix.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   createServer({ name: 'x', version: '1', providers: [Broken] });
+ * } catch (error) {
+ *   if (error instanceof StartupError) console.error(error.code, error.message); // 'DUPLICATE_NAME' ...
+ * }
+ * ```
  */
 export class StartupError extends Error {
   override name = 'StartupError';
