@@ -1,10 +1,45 @@
 // The runtime-neutral entry point: decorators, server construction, content helpers, errors.
 // Node-specific transports live behind subpaths (`@mcp-fw/core/stdio`, `@mcp-fw/core/testing`).
-export { Tool, Arg } from './decorators/index.js';
-export type { ToolOptions, ToolAnnotations, Icon, SchemaSource, ArgOptions } from './decorators/index.js';
+export { Tool, Arg, Resource, Prompt } from './decorators/index.js';
+export type {
+  ToolOptions,
+  ToolAnnotations,
+  Icon,
+  SchemaSource,
+  ArgOptions,
+  ResourceOptions,
+  ResourceEntry,
+  ResourceAnnotations,
+  PromptOptions,
+  Completer,
+} from './decorators/index.js';
 export { createServer, McpServer, type ServerOptions } from './server.js';
-export { Context, ErrorCode, LEGACY_REVISIONS, type Logger, type ClientInfo, type ClientCapabilities } from './protocol/index.js';
-export { UserError, StartupError, type StartupErrorCode, type Provider, type ToolDefinition } from './registry/index.js';
+export { MemberControl, ResourceControl } from './server-members.js';
+export {
+  Context,
+  ClientCapabilityError,
+  ErrorCode,
+  LEGACY_REVISIONS,
+  LOG_LEVELS,
+  type LogLevel,
+  type ContextLog,
+  type ClientRequestOptions,
+  type ElicitResult,
+  type SampleRequest,
+  type Logger,
+  type ClientInfo,
+  type ClientCapabilities,
+} from './protocol/index.js';
+export {
+  UserError,
+  StartupError,
+  ResourceNotFoundError,
+  type StartupErrorCode,
+  type Provider,
+  type ToolDefinition,
+  type GetPromptResult,
+  type PromptMessage,
+} from './registry/index.js';
 export { text, image, audio, resourceLink, embeddedResource } from './registry/index.js';
 export type {
   CallToolResult,

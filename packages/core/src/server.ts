@@ -1,6 +1,7 @@
 import type { Channel } from './jsonrpc/index.js';
-import { ServerConnection, stderrLogger, ToolListCache, type Logger, type ServerCore } from './protocol/index.js';
-import { Registry, type Provider, type ToolDefinition } from './registry/index.js';
+import { ConnectionHub, ListCache, ServerConnection, stderrLogger, type ListName, type Logger, type ServerCore } from './protocol/index.js';
+import { Registry, type Provider } from './registry/index.js';
+import { MemberControl, ResourceControl } from './server-members.js';
 
 /**
  * Options of {@link createServer}.
@@ -25,36 +26,65 @@ export interface ServerOptions {
   pageSize?: number;
   /** Where internal errors are reported; stderr by default, never stdout. */
   logger?: Logger;
+  /** How long `ctx.elicit`, `ctx.sample` and `ctx.roots` wait for the client (default 120 s). */
+  clientRequestTimeoutMs?: number;
 }
 
 /**
  * A server built from decorated classes. The registry is built and checked when the server is
  * created, so a bad schema or a duplicate name fails at startup, not on the first call. One
- * server can serve any number of connections (see `serveStdio` in `@mcp-fw/core/stdio`).
+ * server can serve any number of connections (see `serveStdio` in `@mcp-fw/core/stdio`), and
+ * its tools, prompts and resources can change at runtime.
  *
  * @example
  * ```ts
  * const server = new McpServer({ name: 'calc', version: '1.0.0', providers: [Calculator] });
- * console.error(server.tools.map((t) => t.name)); // ['add', ...]
+ * server.add(new AdminTools(db)); // clients get notifications/tools/list_changed
+ * server.tools.disable('reset');
  * ```
  */
 export class McpServer {
   readonly #core: ServerCore;
+  /** Runtime control of the tools. */
+  readonly tools: MemberControl;
+  /** Runtime control of the prompts. */
+  readonly prompts: MemberControl;
+  /** Runtime control of the resources and templates, and `updated(uri)` for subscribers. */
+  readonly resources: ResourceControl;
 
   constructor(options: ServerOptions) {
     const { name, version, title, instructions } = options;
-    this.#core = Object.freeze({
+    this.#core = {
       identity: Object.freeze({ name, version, title, instructions }),
       registry: Registry.build(options.providers),
       logger: options.logger ?? stderrLogger,
       pageSize: options.pageSize ?? Number.POSITIVE_INFINITY,
-      toolLists: new ToolListCache(),
-    });
+      lists: new ListCache(),
+      hub: new ConnectionHub(),
+      clientRequestTimeoutMs: options.clientRequestTimeoutMs ?? 120_000,
+    };
+    this.tools = new MemberControl(this.#core, ['tool'], 'tools');
+    this.prompts = new MemberControl(this.#core, ['prompt'], 'prompts');
+    this.resources = new ResourceControl(this.#core);
   }
 
-  /** The tools this server serves, in `tools/list` order. */
-  get tools(): readonly ToolDefinition[] {
-    return this.#core.registry.tools;
+  /** The registry being served now (replaced, never mutated, by runtime changes). */
+  get registry(): Registry {
+    return this.#core.registry;
+  }
+
+  /**
+   * Adds the decorated members of more providers while serving; names are checked as at
+   * startup, and clients are told which lists changed.
+   */
+  add(...providers: Provider[]): void {
+    const { registry, added } = this.#core.registry.withProviders(providers);
+    this.#core.registry = registry;
+    const changed: ListName[] = [];
+    if (added.tools.length) changed.push('tools');
+    if (added.prompts.length) changed.push('prompts');
+    if (added.resources.length || added.templates.length) changed.push('resources');
+    for (const list of changed) this.#core.hub.listChanged(list);
   }
 
   /** Serves one client over `channel` until it closes. Transports call this. */
@@ -79,7 +109,7 @@ export class McpServer {
  *   }
  * }
  *
- * await serveStdio(createServer({ name: 'greeter', version: '1.0.0', providers: [Greeter] }));
+ * serveStdio(createServer({ name: 'greeter', version: '1.0.0', providers: [Greeter] }));
  * ```
  */
 export function createServer(options: ServerOptions): McpServer {

@@ -1,4 +1,4 @@
-import { Engine, JsonRpcError } from './jsonrpc/index.js';
+import { Engine, JsonRpcError, type Channel } from './jsonrpc/index.js';
 import { LATEST_LEGACY, type ServerConnection } from './protocol/index.js';
 import type { McpServer } from './server.js';
 import { createInMemoryPair } from './transports/in-memory.js';
@@ -9,6 +9,11 @@ export interface TestClientOptions {
   protocolVersion?: string;
   capabilities?: Record<string, unknown>;
   clientInfo?: { name: string; version: string };
+  /**
+   * Answers to the server's requests, by method (`elicitation/create`, `sampling/createMessage`,
+   * `roots/list`, `ping`). Declare the matching capability too, as a real client would.
+   */
+  handlers?: Record<string, (params: any) => unknown | Promise<unknown>>;
 }
 
 /** A notification the server sent to the test client. */
@@ -23,11 +28,15 @@ export interface TestClient {
   readonly initializeResult: Record<string, unknown>;
   /** Every notification received so far, in order. */
   readonly notifications: readonly ReceivedNotification[];
+  /** Every frame that crossed the connection, verbatim, in order. */
+  readonly wire: readonly { dir: 'c2s' | 's2c'; line: string }[];
   /** Sends any request; rejects with a `JsonRpcError` carrying the server's error. */
   request(method: string, params?: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<any>;
   notify(method: string, params?: Record<string, unknown>): void;
   listTools(cursor?: string): Promise<{ tools: any[]; nextCursor?: string }>;
-  callTool(name: string, args?: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<any>;
+  callTool(name: string, args?: Record<string, unknown>, options?: { signal?: AbortSignal; progressToken?: string | number }): Promise<any>;
+  readResource(uri: string): Promise<{ contents: any[] }>;
+  getPrompt(name: string, args?: Record<string, string>): Promise<{ description?: string; messages: any[] }>;
   close(): Promise<void>;
 }
 
@@ -45,12 +54,14 @@ export interface TestClient {
  * ```
  */
 export async function connectTestClient(server: McpServer, options: TestClientOptions = {}): Promise<TestClient> {
-  const [clientSide, serverSide] = createInMemoryPair();
+  const [clientSide, serverSide] = recorded(createInMemoryPair());
   const connection: ServerConnection = server.connect(serverSide);
   const notifications: ReceivedNotification[] = [];
   const engine = new Engine(clientSide, {
     request: (request) => {
-      throw new JsonRpcError(-32601, `Method not found: ${request.method} (the test client answers no requests)`);
+      const handler = options.handlers?.[request.method];
+      if (!handler) throw new JsonRpcError(-32601, `Method not found: ${request.method} (no handler in the test client)`);
+      return handler(request.params);
     },
     notification: (method, params) => notifications.push({ method, params: params as Record<string, unknown> }),
     mapError: (error) => (error instanceof JsonRpcError ? error.toJSON() : { code: -32603, message: String(error) }),
@@ -70,10 +81,17 @@ export async function connectTestClient(server: McpServer, options: TestClientOp
   return {
     initializeResult,
     notifications,
+    wire: (clientSide as RecordingChannel).wire,
     request,
     notify: (method, params) => engine.notify(method, params),
     listTools: (cursor) => request('tools/list', cursor === undefined ? {} : { cursor }),
-    callTool: (name, args, opts) => request('tools/call', args === undefined ? { name } : { name, arguments: args }, opts),
+    callTool: (name, args, opts = {}) => {
+      const params: Record<string, unknown> = args === undefined ? { name } : { name, arguments: args };
+      if (opts.progressToken !== undefined) params._meta = { progressToken: opts.progressToken };
+      return request('tools/call', params, opts);
+    },
+    readResource: (uri) => request('resources/read', { uri }),
+    getPrompt: (name, args) => request('prompts/get', args === undefined ? { name } : { name, arguments: args }),
     close: async () => {
       await engine.close();
       await connection.engine.close();
@@ -82,3 +100,28 @@ export async function connectTestClient(server: McpServer, options: TestClientOp
 }
 
 export { JsonRpcError };
+
+type WireLine = { dir: 'c2s' | 's2c'; line: string };
+type RecordingChannel = Channel & { wire: WireLine[] };
+
+/** Records what the client side sends and receives, for assertions on the exact frames. */
+function recorded([client, server]: [Channel, Channel]): [Channel, Channel] {
+  const wire: WireLine[] = [];
+  const channel: RecordingChannel = {
+    wire,
+    start: (sink) =>
+      client.start({
+        ...sink,
+        frame: (text, origin) => {
+          wire.push({ dir: 's2c', line: text });
+          sink.frame(text, origin);
+        },
+      }),
+    send: (frame, route) => {
+      wire.push({ dir: 'c2s', line: frame });
+      client.send(frame, route);
+    },
+    close: () => client.close(),
+  };
+  return [channel, server];
+}

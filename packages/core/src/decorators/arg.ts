@@ -1,3 +1,4 @@
+import type { Completer } from './completion.js';
 import type { SchemaSource } from './tool.js';
 import { recordArg, type MemberKey } from './metadata.js';
 
@@ -7,6 +8,8 @@ export interface ArgOptions {
   description?: string;
   /** Marks a JSON-Schema or design-type argument as optional (zod optionals are detected). */
   optional?: boolean;
+  /** Completion for prompt arguments and resource-template variables. */
+  complete?: Completer;
 }
 
 /**

@@ -23,6 +23,7 @@ export interface ArgRecord {
   readonly schema: unknown;
   readonly description?: string;
   readonly optional?: boolean;
+  readonly complete?: unknown;
 }
 
 /** Raw records of one class (not its parents): per-kind member lists and `@Arg`s per method. */
@@ -49,7 +50,8 @@ export function classRecords(ctor: Function): ClassRecord[] {
   for (let c: unknown = ctor; typeof c === 'function' && c !== Function.prototype; ) {
     const fn = c as Function & Record<symbol, object | undefined>;
     if (Object.hasOwn(fn, RECORD)) records.push(ownRecord(fn));
-    const tc39 = fn[METADATA];
+    // Own only: a subclass without decorators inherits its parent's Symbol.metadata property.
+    const tc39 = Object.hasOwn(fn, METADATA) ? fn[METADATA] : undefined;
     if (tc39 && Object.hasOwn(tc39, RECORD)) records.push(ownRecord(tc39));
     c = Object.getPrototypeOf(c);
   }
@@ -59,7 +61,11 @@ export function classRecords(ctor: Function): ClassRecord[] {
 export function recordMember(holder: object, kind: string, member: MemberRecord<unknown>): void {
   const { members } = ownRecord(holder);
   const list = members.get(kind) ?? [];
-  list.push(member);
+  // Instance members first, then static ones, each in declaration order: the order legacy
+  // decorators run in. TC39 decorators run the static ones first; this keeps lists the same.
+  const firstStatic = member.isStatic ? -1 : list.findIndex((m) => m.isStatic);
+  if (firstStatic === -1) list.push(member);
+  else list.splice(firstStatic, 0, member);
   members.set(kind, list);
 }
 

@@ -4,14 +4,31 @@
  */
 export interface Channel {
   start(sink: ChannelSink): void;
-  /** Queues one frame; the transport handles backpressure. */
-  send(frame: string): void;
+  /**
+   * Queues one frame; the transport handles backpressure. `route` ties the frame to the inbound
+   * frame it belongs to (a response, or a notification or request sent while serving it), so
+   * transports with one stream per request (HTTP) can put it on the right one.
+   */
+  send(frame: string, route?: FrameRoute): void;
+  /**
+   * Everything the engine will ever send for the inbound frame with this `origin` has been
+   * sent (its response, or nothing at all for notifications). Optional: stream-less transports
+   * ignore it.
+   */
+  settle?(origin: unknown): void;
   /** Flushes what was sent and releases the I/O. */
   close(): Promise<void>;
 }
 
+/** Where an outgoing frame belongs. */
+export interface FrameRoute {
+  /** The `origin` the transport gave with the inbound frame this one relates to. */
+  readonly origin: unknown;
+}
+
 export interface ChannelSink {
-  frame(text: string): void;
+  /** One inbound frame; `origin` is the transport's own token, handed back in {@link FrameRoute}. */
+  frame(text: string, origin?: unknown): void;
   /** A frame longer than the transport's limit arrived and was discarded unread. */
   oversize(bytes: number, limit: number): void;
   /** The peer will send nothing more (EOF). Requests in flight may still be answered. */

@@ -1,4 +1,4 @@
-import type { Channel } from './channel.js';
+import type { Channel, FrameRoute } from './channel.js';
 import { JsonRpcCode } from './codes.js';
 import { RawJson } from './error.js';
 import { InboundRequest } from './inbound-request.js';
@@ -27,6 +27,8 @@ export interface EngineHandlers {
 export interface OutboundOptions {
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** The inbound request this one is sent on behalf of (it travels on that request's stream). */
+  relatedTo?: InboundRequest;
 }
 
 type Reply = string | undefined | Promise<string | undefined>;
@@ -51,7 +53,7 @@ export class Engine {
     this.#channel = channel;
     this.#handlers = handlers;
     channel.start({
-      frame: (text) => this.#onFrame(text),
+      frame: (text, origin) => this.#onFrame(text, origin),
       oversize: (bytes, limit) =>
         this.#send(
           errorFrame(null, {
@@ -79,12 +81,14 @@ export class Engine {
       if (signal.aborted) queueMicrotask(onAbort);
       else signal.addEventListener('abort', onAbort, { once: true });
     }
-    this.#send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
+    this.#send(JSON.stringify({ jsonrpc: '2.0', id, method, params }), related(options.relatedTo));
     return done;
   }
 
-  notify(method: string, params?: unknown): void {
-    this.#send(JSON.stringify(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params }));
+  /** Sends a notification, on the stream of `relatedTo` when given. */
+  notify(method: string, params?: unknown, relatedTo?: InboundRequest): void {
+    const message = params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
+    this.#send(JSON.stringify(message), related(relatedTo));
   }
 
   /** Aborts an inbound request's signal; its response, whatever it is, will not be sent. */
@@ -123,42 +127,44 @@ export class Engine {
     this.#outbound.rejectAll(new Error(reason));
   }
 
-  #send(frame: string): void {
-    if (!this.#closed) this.#channel.send(frame);
+  #send(frame: string, route?: FrameRoute): void {
+    if (!this.#closed) this.#channel.send(frame, route);
   }
 
-  #onFrame(text: string): void {
+  #onFrame(text: string, origin: unknown): void {
+    const route: FrameRoute = { origin };
     let message: unknown;
     try {
       message = parseFrame(text);
     } catch (error) {
       const detail = error instanceof Error ? error.message : String(error);
-      this.#send(errorFrame(null, { code: JsonRpcCode.ParseError, message: `Parse error: ${detail}` }));
+      this.#sendAndCheckIdle(errorFrame(null, { code: JsonRpcCode.ParseError, message: `Parse error: ${detail}` }), route);
       return;
     }
-    const reply = Array.isArray(message) ? this.#batch(message) : this.#message(message);
-    if (typeof reply === 'string') this.#send(reply);
-    else if (reply) void reply.then((frame) => this.#sendAndCheckIdle(frame));
+    const reply = Array.isArray(message) ? this.#batch(message, origin) : this.#message(message, origin);
+    if (reply instanceof Promise) void reply.then((frame) => this.#sendAndCheckIdle(frame, route));
+    else this.#sendAndCheckIdle(reply, route);
   }
 
   // Idle is signalled only after the last answer went out, so a graceful close cannot drop it.
-  #sendAndCheckIdle(frame: string | undefined): void {
-    if (frame) this.#send(frame);
+  #sendAndCheckIdle(frame: string | undefined, route: FrameRoute): void {
+    if (frame) this.#send(frame, route);
+    this.#channel.settle?.(route.origin);
     if (this.#inbound.size === 0) this.#idle?.();
   }
 
-  #batch(items: unknown[]): Reply {
+  #batch(items: unknown[], origin: unknown): Reply {
     if (!this.#handlers.acceptBatch()) {
       return invalid(null, 'batches are not supported by the negotiated protocol revision');
     }
     if (items.length === 0) return invalid(null, 'empty batch');
-    return Promise.all(items.map((item) => this.#message(item))).then((frames) => {
+    return Promise.all(items.map((item) => this.#message(item, origin))).then((frames) => {
       const answered = frames.filter((f): f is string => f !== undefined);
       return answered.length ? `[${answered.join(',')}]` : undefined;
     });
   }
 
-  #message(message: unknown): Reply {
+  #message(message: unknown, origin: unknown): Reply {
     if (typeof message !== 'object' || message === null || Array.isArray(message)) {
       return invalid(null, 'a JSON-RPC message must be an object');
     }
@@ -175,12 +181,15 @@ export class Engine {
       }
       if (id === null) return invalid(null, '"id" must be a string or an integer');
       if (!structured) return invalid(id, '"params" must be an object');
-      return this.#request(new InboundRequest(id, m.method, params as Record<string, unknown> | undefined));
+      return this.#request(new InboundRequest(id, m.method, params as Record<string, unknown> | undefined, origin));
     }
     if (hasId && id !== null && (Object.hasOwn(m, 'result') || Object.hasOwn(m, 'error'))) {
       this.#outbound.settle(id, m.error as WireError | undefined, m.result);
       return undefined;
     }
+    // An error response whose id the peer could not read settles nothing and is never answered:
+    // replying to it could make two peers trade error responses forever.
+    if (Object.hasOwn(m, 'error') && (!hasId || m.id === null)) return undefined;
     return invalid(id, 'expected a request, a notification or a response');
   }
 
@@ -227,6 +236,10 @@ export class Engine {
     if (!this.#finish(request)) return undefined;
     return errorFrame(request.id, this.#handlers.mapError(error, request));
   }
+}
+
+function related(request: InboundRequest | undefined): FrameRoute | undefined {
+  return request && { origin: request.origin };
 }
 
 function invalid(id: JsonRpcId | null, why: string): string {

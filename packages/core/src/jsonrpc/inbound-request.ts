@@ -13,6 +13,8 @@ export class InboundRequest {
     readonly id: JsonRpcId,
     readonly method: string,
     readonly params: Record<string, unknown> | undefined,
+    /** The transport's token for the frame this request came in (see `FrameRoute`). */
+    readonly origin?: unknown,
   ) {}
 
   get signal(): AbortSignal {

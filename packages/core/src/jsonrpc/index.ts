@@ -3,5 +3,5 @@ export { InboundRequest } from './inbound-request.js';
 export { JsonRpcError, RawJson } from './error.js';
 export { JsonRpcCode } from './codes.js';
 export { REQUEST_TIMEOUT_CODE } from './outbound-requests.js';
-export type { Channel, ChannelSink } from './channel.js';
+export type { Channel, ChannelSink, FrameRoute } from './channel.js';
 export type { JsonRpcId, JsonRpcRequest, JsonRpcNotification } from './messages.js';

@@ -7,13 +7,14 @@ import type { RevisionFeatures } from './revisions.js';
  */
 export function callResultForRevision(result: CallToolResult, f: RevisionFeatures): CallToolResult {
   if (f.structured) return result;
-  const content = result.content.map((block) => downgrade(block, f));
+  const content = result.content.map((block) => contentForRevision(block, f));
   const { structuredContent: _dropped, ...rest } = result;
   return { ...rest, content };
 }
 
-function downgrade(block: ContentBlock, f: RevisionFeatures): ContentBlock {
-  if (block.type === 'resource_link') {
+/** One content block as the revision can carry it (prompt messages use this too). */
+export function contentForRevision(block: ContentBlock, f: RevisionFeatures): ContentBlock {
+  if (block.type === 'resource_link' && !f.structured) {
     return { type: 'text', text: `Resource: ${block.name} <${block.uri}>` };
   }
   if (block.type === 'audio' && !f.audio) {

@@ -1,8 +1,18 @@
 import type { Registry } from '../registry/index.js';
+import { featuresOf } from './revisions.js';
 
-/** Server capabilities derived from what is registered: nothing is advertised that is not served. */
-export function serverCapabilities(registry: Registry): Record<string, unknown> {
-  const capabilities: Record<string, unknown> = {};
-  if (registry.tools.length > 0) capabilities.tools = { listChanged: false };
+/**
+ * Server capabilities derived from what is registered: nothing is advertised that is not
+ * served. Lists can change at runtime, so each advertises `listChanged`.
+ */
+export function serverCapabilities(registry: Registry, revision: string): Record<string, unknown> {
+  const capabilities: Record<string, unknown> = { logging: {} };
+  if (registry.tools.length > 0) capabilities.tools = { listChanged: true };
+  if (registry.resources.length > 0 || registry.templates.length > 0) {
+    capabilities.resources = { subscribe: true, listChanged: true };
+  }
+  if (registry.prompts.length > 0) capabilities.prompts = { listChanged: true };
+  const completes = registry.prompts.some((p) => p.completers.size > 0) || registry.templates.some((t) => t.completers.size > 0);
+  if (completes && featuresOf(revision).completions) capabilities.completions = {};
   return capabilities;
 }

@@ -1,6 +1,7 @@
 import { Engine, JsonRpcError, type Channel, type InboundRequest } from '../jsonrpc/index.js';
 import { ErrorCode } from './error-codes.js';
 import { mapError } from './error-mapping.js';
+import type { HubMember, ListName } from './hub.js';
 import { LegacySession } from './legacy-session.js';
 import { METHODS } from './method-table.js';
 import { featuresOf } from './revisions.js';
@@ -10,7 +11,7 @@ import type { Scope, ServerCore } from './server-core.js';
  * One client connection: an engine on a channel, the connection's era state, and dispatch
  * through the method table. Holds no behaviour of any method family itself.
  */
-export class ServerConnection {
+export class ServerConnection implements HubMember {
   readonly engine: Engine;
   readonly #scope: Scope;
 
@@ -28,6 +29,22 @@ export class ServerConnection {
         this.engine.notify('notifications/cancelled', { requestId, reason: String(reason) }),
     });
     this.#scope = { core, session, engine: this.engine };
+    core.hub.add(this);
+    this.engine.onInputEnded(() => core.hub.delete(this));
+  }
+
+  /** Stops serving: waits up to `graceMs` for calls in flight, then closes the channel. */
+  async close(graceMs = 0): Promise<void> {
+    this.#scope.core.hub.delete(this);
+    await this.engine.close(graceMs);
+  }
+
+  listChanged(list: ListName): void {
+    if (this.#scope.session.handshake) this.engine.notify(`notifications/${list}/list_changed`);
+  }
+
+  resourceUpdated(uri: string): void {
+    if (this.#scope.session.subscriptions.has(uri)) this.engine.notify('notifications/resources/updated', { uri });
   }
 
   #request(request: InboundRequest): unknown {

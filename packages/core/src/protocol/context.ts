@@ -1,25 +1,49 @@
 import type { JsonRpcId } from '../jsonrpc/index.js';
+import {
+  elicitForm,
+  elicitUrl,
+  listRoots,
+  sample,
+  type ClientRequestOptions,
+  type ElicitResult,
+  type SampleRequest,
+} from './client-requests.js';
+import { contextLog, type ContextLog } from './context-log.js';
+import { ProgressReporter } from './progress.js';
 import type { ClientCapabilities, ClientInfo, RequestRecord } from './request-record.js';
+import type { Scope } from './server-core.js';
 
 /**
- * What a handler is handed with each call: the request's identity, the client, and the signal
- * that fires when the client cancels or disconnects. Everything a handler sends to the client
- * goes through this object; its shape is the same in every protocol era.
+ * What a handler is handed with each call: the request's identity, the client, the signal that
+ * fires when the client cancels, and every way of talking back to the client — progress, logs,
+ * and questions (elicitation, sampling, roots). Its shape is the same in every protocol era, and
+ * all per-call state lives here, never on the class instance, so concurrent calls cannot mix.
  *
  * @example
  * ```ts
- * @Tool({ input: z.object({ url: z.string() }) })
- * async fetchPage({ url }: { url: string }, ctx: Context) {
- *   const res = await fetch(url, { signal: ctx.signal });
- *   return res.text();
+ * @Tool({ input: z.object({ files: z.array(z.string()) }) })
+ * async deleteFiles({ files }: { files: string[] }, ctx: Context) {
+ *   const answer = await ctx.elicit(`Delete ${files.length} files?`, z.object({ confirm: z.boolean() }));
+ *   if (answer.action !== 'accept' || !answer.content.confirm) return 'Nothing deleted.';
+ *   for (const [i, file] of files.entries()) {
+ *     if (ctx.signal.aborted) break;
+ *     await rm(file);
+ *     ctx.progress(i + 1, files.length, file);
+ *   }
+ *   ctx.log.info(`deleted ${files.length} files`);
+ *   return 'Done.';
  * }
  * ```
  */
 export class Context {
   readonly #record: RequestRecord;
+  readonly #scope: Scope;
+  #progress?: ProgressReporter;
+  #log?: ContextLog;
 
-  constructor(record: RequestRecord) {
+  constructor(record: RequestRecord, scope: Scope) {
     this.#record = record;
+    this.#scope = scope;
   }
 
   /** Fires when the client cancels the request or the connection closes. */
@@ -40,5 +64,47 @@ export class Context {
   /** Who is calling and what it can do. */
   get client(): { readonly info: ClientInfo; readonly capabilities: ClientCapabilities } {
     return { info: this.#record.clientInfo, capabilities: this.#record.clientCapabilities };
+  }
+
+  /**
+   * Reports progress, if the client asked for it (sent only when the request carried a progress
+   * token; a value that does not increase is dropped).
+   */
+  progress(progress: number, total?: number, message?: string): void {
+    (this.#progress ??= new ProgressReporter(this.#record, this.#scope)).report(progress, total, message);
+  }
+
+  /** Log messages for the client, filtered by its `logging/setLevel`. */
+  get log(): ContextLog {
+    return (this.#log ??= contextLog(this.#record, this.#scope));
+  }
+
+  /**
+   * Asks the user to fill a form (elicitation, form mode) and waits for the answer; accepted
+   * content is validated against `schema`. Fails with a clear error when the client cannot
+   * elicit, or does not answer within the timeout.
+   */
+  elicit<T = Record<string, unknown>>(message: string, schema: object, options?: ClientRequestOptions): Promise<ElicitResult<T>> {
+    return elicitForm<T>(this.#record, this.#scope, message, schema, options);
+  }
+
+  /** Sends the user to a URL (elicitation, URL mode; 2025-11-25 and later). */
+  elicitUrl(message: string, url: string, options?: ClientRequestOptions): Promise<{ action: 'accept' | 'decline' | 'cancel'; elicitationId: string }> {
+    return elicitUrl(this.#record, this.#scope, message, url, options);
+  }
+
+  /** Asks the client's model for a completion (`sampling/createMessage`). */
+  sample(request: SampleRequest, options?: ClientRequestOptions): Promise<any> {
+    return sample(this.#record, this.#scope, request, options);
+  }
+
+  /** The client's roots (`roots/list`). */
+  roots(options?: ClientRequestOptions): Promise<{ uri: string; name?: string }[]> {
+    return listRoots(this.#record, this.#scope, options);
+  }
+
+  /** Tells every session subscribed to `uri` that the resource changed. */
+  resourceUpdated(uri: string): void {
+    this.#scope.core.hub.resourceUpdated(uri);
   }
 }

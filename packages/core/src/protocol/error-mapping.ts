@@ -2,6 +2,7 @@ import { JsonRpcError, type WireError } from '../jsonrpc/index.js';
 import {
   InvalidArgumentsError,
   OutputValidationError,
+  ResourceNotFoundError,
   ToolExecutionError,
   UserError,
   type CallToolResult,
@@ -17,6 +18,9 @@ import type { RevisionFeatures } from './revisions.js';
 export function mapError(error: unknown, logger: Logger): WireError {
   if (error instanceof JsonRpcError) return error.toJSON();
   if (error instanceof InvalidArgumentsError) return { code: ErrorCode.InvalidParams, message: error.message };
+  if (error instanceof ResourceNotFoundError) {
+    return { code: ErrorCode.ResourceNotFound, message: error.message, data: { uri: error.uri } };
+  }
   if (error instanceof UserError) return { code: ErrorCode.InternalError, message: error.message };
   if (error instanceof OutputValidationError) {
     logger.error(error.message);

@@ -1,6 +1,11 @@
 export { ServerConnection } from './connection.js';
 export { Context } from './context.js';
-export { ToolListCache } from './tool-list.js';
+export { ClientCapabilityError } from './client-capability.js';
+export type { ClientRequestOptions, ElicitResult, SampleRequest } from './client-requests.js';
+export type { ContextLog } from './context-log.js';
+export { LOG_LEVELS, type LogLevel } from './log-levels.js';
+export { ListCache } from './list-cache.js';
+export { ConnectionHub, type ListName } from './hub.js';
 export { stderrLogger, type Logger } from './logger.js';
 export { ErrorCode } from './error-codes.js';
 export { LEGACY_REVISIONS, LATEST_LEGACY, type LegacyRevision } from './revisions.js';

@@ -14,6 +14,8 @@ export class LegacySession {
   #handshake?: Handshake;
   logLevel?: string;
   initializedNotified = false;
+  /** URIs this session subscribed to with `resources/subscribe`. */
+  readonly subscriptions = new Set<string>();
 
   get handshake(): Handshake | undefined {
     return this.#handshake;

@@ -24,6 +24,14 @@ export interface RevisionFeatures {
   readonly icons: boolean;
   /** Invalid tool arguments are an `isError` result instead of a -32602 error. */
   readonly validationAsToolError: boolean;
+  /** `notifications/progress` may carry `message`; the `completions` capability exists. */
+  readonly progressMessage: boolean;
+  readonly completions: boolean;
+  /** `elicitation/create` (form mode). */
+  readonly elicitation: boolean;
+  /** URL-mode elicitation, sampling with tools. */
+  readonly urlElicitation: boolean;
+  readonly samplingTools: boolean;
 }
 
 const FEATURES = new Map<string, RevisionFeatures>(
@@ -36,6 +44,11 @@ const FEATURES = new Map<string, RevisionFeatures>(
       structured: r >= '2025-06-18',
       icons: r >= '2025-11-25',
       validationAsToolError: r >= '2025-11-25',
+      progressMessage: r >= '2025-03-26',
+      completions: r >= '2025-03-26',
+      elicitation: r >= '2025-06-18',
+      urlElicitation: r >= '2025-11-25',
+      samplingTools: r >= '2025-11-25',
     }),
   ]),
 );

@@ -3,7 +3,8 @@ import type { Registry } from '../registry/index.js';
 import type { LegacySession } from './legacy-session.js';
 import type { Logger } from './logger.js';
 import type { RequestRecord } from './request-record.js';
-import type { ToolListCache } from './tool-list.js';
+import type { ConnectionHub } from './hub.js';
+import type { ListCache } from './list-cache.js';
 
 /** Who the server says it is (the `serverInfo` and `instructions` of the handshake). */
 export interface ServerIdentity {
@@ -16,11 +17,15 @@ export interface ServerIdentity {
 /** What every connection of one server shares: identity, registry, settings, caches. */
 export interface ServerCore {
   readonly identity: ServerIdentity;
-  readonly registry: Registry;
+  /** Replaced (never mutated) by runtime changes; see `Registry`. */
+  registry: Registry;
   readonly logger: Logger;
   /** Items per list page; Infinity sends every item in one page. */
   readonly pageSize: number;
-  readonly toolLists: ToolListCache;
+  readonly lists: ListCache;
+  readonly hub: ConnectionHub;
+  /** Default timeout of server→client requests (elicitation, sampling, roots). */
+  readonly clientRequestTimeoutMs: number;
 }
 
 /** What a method handler may touch: the shared core, this connection's session and engine. */

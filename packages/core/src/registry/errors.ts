@@ -46,14 +46,36 @@ export class StartupError extends Error {
   }
 }
 
-/** The arguments of a call did not match the tool's input schema. */
+/** The arguments of a call did not match the member's input schema. */
 export class InvalidArgumentsError extends Error {
   override name = 'InvalidArgumentsError';
   constructor(
     readonly toolName: string,
     readonly issues: readonly ValidationIssue[],
+    readonly kind: 'tool' | 'prompt' | 'resource' = 'tool',
   ) {
-    super(`Invalid arguments for tool ${toolName}: ${formatIssues(issues)}`);
+    super(`Invalid arguments for ${kind} ${toolName}: ${formatIssues(issues)}`);
+  }
+}
+
+/**
+ * No resource has this URI. Throw it from a template handler when the variables name nothing;
+ * the client gets the revision's not-found error with the URI in `data`.
+ *
+ * @example
+ * ```ts
+ * @Resource('db://orders/{id}')
+ * order({ id }: { id: string }) {
+ *   const row = db.find(id);
+ *   if (!row) throw new ResourceNotFoundError(`db://orders/${id}`);
+ *   return JSON.stringify(row);
+ * }
+ * ```
+ */
+export class ResourceNotFoundError extends Error {
+  override name = 'ResourceNotFoundError';
+  constructor(readonly uri: string, detail?: string) {
+    super(`Resource not found: ${uri}${detail ? ` (${detail})` : ''}`);
   }
 }
 

@@ -1,13 +1,20 @@
-export { Registry } from './registry.js';
-export type { Provider } from './scan.js';
+export { Registry, type MemberKind } from './registry.js';
+export type { Provider, Members } from './scan.js';
 export type { ToolDefinition } from './tool-definition.js';
+export type { ResourceDefinition, TemplateDefinition } from './resource-definition.js';
+export type { ResourceEntry, Completer } from '../decorators/index.js';
+export type { PromptDefinition, PromptArgument } from './prompt-definition.js';
+export type { GetPromptResult, PromptMessage } from './normalise-prompt.js';
 export { invokeTool } from './invoke-tool.js';
+export { readResource, getPrompt, complete } from './invoke-member.js';
 export {
   UserError,
   StartupError,
   InvalidArgumentsError,
   ToolExecutionError,
   OutputValidationError,
+  ResourceNotFoundError,
   type StartupErrorCode,
 } from './errors.js';
 export * from './content.js';
+export { compileElicitation, type CompiledElicitation } from './elicitation-schema.js';

@@ -1,40 +1,144 @@
 import { StartupError } from './errors.js';
-import { scanProviders, type Provider } from './scan.js';
+import type { PromptDefinition } from './prompt-definition.js';
+import type { ResourceDefinition, TemplateDefinition } from './resource-definition.js';
+import { scanProviders, type Members, type Provider } from './scan.js';
 import type { ToolDefinition } from './tool-definition.js';
 
+/** The four member tables; each change to one of them is announced by its own `list_changed`. */
+export type MemberKind = 'tool' | 'resource' | 'template' | 'prompt';
+
+const TABLE: Record<MemberKind, keyof Members> = {
+  tool: 'tools',
+  resource: 'resources',
+  template: 'templates',
+  prompt: 'prompts',
+};
+
+function keyOf(kind: MemberKind, member: object): string {
+  const m = member as { name?: string; uri?: string; uriTemplate?: string };
+  return (kind === 'resource' ? m.uri : kind === 'template' ? m.uriTemplate : m.name) as string;
+}
+
+const EMPTY: Members = { tools: [], resources: [], templates: [], prompts: [] };
+
 /**
- * The frozen tables a server serves. Built once at startup; `version` changes whenever the
- * tables do, so list results can be serialised once per version.
+ * The frozen tables a server serves. Never mutated: a runtime change builds a new registry with
+ * a higher `version`, so list results can be serialised once per version and a request that is
+ * being served keeps the tables it started with.
  */
 export class Registry {
-  readonly version = 1;
+  readonly version: number;
   readonly tools: readonly ToolDefinition[];
-  readonly #toolsByName: ReadonlyMap<string, ToolDefinition>;
+  readonly resources: readonly ResourceDefinition[];
+  readonly templates: readonly TemplateDefinition[];
+  readonly prompts: readonly PromptDefinition[];
+  readonly #all: Members;
+  readonly #disabled: ReadonlySet<string>;
+  readonly #tools = new Map<string, ToolDefinition>();
+  readonly #prompts = new Map<string, PromptDefinition>();
+  readonly #resources = new Map<string, ResourceDefinition>();
 
-  private constructor(tools: readonly ToolDefinition[]) {
-    const byName = new Map<string, ToolDefinition>();
-    for (const tool of tools) {
-      const existing = byName.get(tool.name);
-      if (existing) {
-        throw new StartupError(
-          'DUPLICATE_NAME',
-          `Duplicate tool name "${tool.name}": ${existing.origin} and ${tool.origin}. ` +
-            "Tool names must be unique; rename one with @Tool({ name: '...' }).",
-        );
-      }
-      byName.set(tool.name, tool);
-    }
-    this.tools = Object.freeze([...tools]);
-    this.#toolsByName = byName;
+  private constructor(all: Members, disabled: ReadonlySet<string>, version: number) {
+    for (const kind of Object.keys(TABLE) as MemberKind[]) checkUnique(kind, all[TABLE[kind]]);
+    const enabled = <T extends object>(kind: MemberKind, list: readonly T[]) =>
+      Object.freeze(list.filter((m) => !disabled.has(`${kind}:${keyOf(kind, m)}`)));
+    this.#all = all;
+    this.#disabled = disabled;
+    this.version = version;
+    this.tools = enabled('tool', all.tools);
+    this.resources = enabled('resource', all.resources);
+    this.templates = enabled('template', all.templates);
+    this.prompts = enabled('prompt', all.prompts);
+    for (const t of this.tools) this.#tools.set(t.name, t);
+    for (const p of this.prompts) this.#prompts.set(p.name, p);
+    for (const r of this.resources) this.#resources.set(r.uri, r);
     Object.freeze(this);
   }
 
   /** Scans the providers and builds the registry; throws {@link StartupError} on any problem. */
   static build(providers: readonly Provider[]): Registry {
-    return new Registry(scanProviders(providers).tools);
+    return new Registry(scanProviders(providers), new Set(), 1);
+  }
+
+  /** A registry with the providers' members added (names checked as at startup). */
+  withProviders(providers: readonly Provider[]): { registry: Registry; added: Members } {
+    const added = scanProviders(providers);
+    const all: Members = {
+      tools: [...this.#all.tools, ...added.tools],
+      resources: [...this.#all.resources, ...added.resources],
+      templates: [...this.#all.templates, ...added.templates],
+      prompts: [...this.#all.prompts, ...added.prompts],
+    };
+    return { registry: new Registry(all, this.#disabled, this.version + 1), added };
+  }
+
+  /** A registry without the given member; undefined when there is no such member. */
+  without(kind: MemberKind, key: string): Registry | undefined {
+    const table = TABLE[kind];
+    const list = this.#all[table] as readonly object[];
+    if (!list.some((m) => keyOf(kind, m) === key)) return undefined;
+    const disabled = new Set(this.#disabled);
+    disabled.delete(`${kind}:${key}`);
+    return new Registry({ ...this.#all, [table]: list.filter((m) => keyOf(kind, m) !== key) }, disabled, this.version + 1);
+  }
+
+  /** A registry with the member enabled or disabled; undefined when nothing changes. */
+  withEnabled(kind: MemberKind, key: string, enabled: boolean): Registry | undefined {
+    const list = this.#all[TABLE[kind]] as readonly object[];
+    if (!list.some((m) => keyOf(kind, m) === key)) {
+      throw new Error(`No ${kind} ${JSON.stringify(key)} is registered.`);
+    }
+    const id = `${kind}:${key}`;
+    if (this.#disabled.has(id) === !enabled) return undefined;
+    const disabled = new Set(this.#disabled);
+    if (enabled) disabled.delete(id);
+    else disabled.add(id);
+    return new Registry(this.#all, disabled, this.version + 1);
   }
 
   tool(name: string): ToolDefinition | undefined {
-    return this.#toolsByName.get(name);
+    return this.#tools.get(name);
+  }
+
+  prompt(name: string): PromptDefinition | undefined {
+    return this.#prompts.get(name);
+  }
+
+  resource(uri: string): ResourceDefinition | undefined {
+    return this.#resources.get(uri);
+  }
+
+  /** The first template (in registration order) that matches `uri`, with its decoded variables. */
+  matchTemplate(uri: string): { template: TemplateDefinition; variables: Record<string, string> } | undefined {
+    for (const template of this.templates) {
+      const variables = template.template.match(uri);
+      if (variables) return { template, variables };
+    }
+    return undefined;
+  }
+
+  static empty(): Registry {
+    return new Registry(EMPTY, new Set(), 1);
+  }
+}
+
+const HOW_TO_RENAME: Record<MemberKind, string> = {
+  tool: "Tool names must be unique; rename one with @Tool({ name: '...' }).",
+  prompt: "Prompt names must be unique; rename one with @Prompt({ name: '...' }).",
+  resource: 'Each resource URI may be registered once; change one of the URIs.',
+  template: 'Each URI template may be registered once; change one of them.',
+};
+
+function checkUnique(kind: MemberKind, members: readonly object[]): void {
+  const seen = new Map<string, string>();
+  for (const member of members) {
+    const key = keyOf(kind, member);
+    const origin = (member as { origin: string }).origin;
+    const existing = seen.get(key);
+    if (existing !== undefined) {
+      const what = kind === 'tool' || kind === 'prompt' ? `${kind} name` : kind === 'resource' ? 'resource URI' : 'URI template';
+      throw new StartupError('DUPLICATE_NAME', `Duplicate ${what} "${key}": ${existing} and ${origin}. ${HOW_TO_RENAME[kind]}`);
+    }
+    seen.set(key, origin);
   }
 }

@@ -1,52 +1,74 @@
-import { classRecords, TOOL_KIND, type ArgRecord, type MemberKey } from '../decorators/index.js';
+import {
+  classRecords,
+  PROMPT_KIND,
+  RESOURCE_KIND,
+  TOOL_KIND,
+  type ArgRecord,
+  type MemberKey,
+} from '../decorators/index.js';
 import { ValidatorCompiler } from '../schema/index.js';
+import { buildPrompt } from './build-prompt.js';
+import { buildResource } from './build-resource.js';
 import { buildTool } from './build-tool.js';
 import { StartupError } from './errors.js';
+import type { MemberSource } from './member-method.js';
+import type { PromptDefinition } from './prompt-definition.js';
+import type { ResourceDefinition, TemplateDefinition } from './resource-definition.js';
 import type { ToolDefinition } from './tool-definition.js';
 
 /** A class to instantiate with no arguments, or an instance the user built with its dependencies. */
 export type Provider = (new () => object) | object;
 
 /** Everything the registry learned from the providers, in registration order. */
-export interface ScanResult {
+export interface Members {
   readonly tools: readonly ToolDefinition[];
+  readonly resources: readonly ResourceDefinition[];
+  readonly templates: readonly TemplateDefinition[];
+  readonly prompts: readonly PromptDefinition[];
 }
 
 /**
  * Turns providers into definitions: resolves decorator records (parents first, so subclasses
- * inherit and may add tools), converts schemas and compiles validators, once.
+ * inherit and may add members), converts schemas and compiles validators, once.
  */
-export function scanProviders(providers: readonly Provider[]): ScanResult {
+export function scanProviders(providers: readonly Provider[]): Members {
   const compiler = new ValidatorCompiler();
-  const tools: ToolDefinition[] = [];
+  const members = { tools: [] as ToolDefinition[], resources: [] as ResourceDefinition[], templates: [] as TemplateDefinition[], prompts: [] as PromptDefinition[] };
   for (const provider of providers) {
     const instance = instantiate(provider);
     const ctor = instance.constructor as Function;
     const records = classRecords(ctor);
-    if (records.length === 0) {
+    if (records.length === 0 || records.every((r) => r.members.size === 0)) {
       throw new StartupError(
         'INVALID_PROVIDER',
-        `${ctor.name || 'an anonymous class'} has no @Tool methods. Fix: decorate at least one method, ` +
+        `${ctor.name || 'an anonymous class'} has no @Tool, @Resource or @Prompt methods. Fix: decorate at least one method, ` +
           'or check that "experimentalDecorators" in tsconfig.json matches how the file is compiled.',
       );
     }
     const args = new Map<MemberKey, ArgRecord[]>();
     for (const record of records) for (const [key, list] of record.args) args.set(key, [...(args.get(key) ?? []), ...list]);
     for (const record of records) {
-      for (const member of record.members.get(TOOL_KIND) ?? []) {
-        tools.push(
-          buildTool({
+      for (const [kind, list] of record.members) {
+        for (const member of list) {
+          const source: MemberSource = {
             className: ctor.name,
             receiver: member.isStatic ? ctor : instance,
             record: member,
             args: args.get(member.key) ?? [],
             compiler,
-          }),
-        );
+          };
+          if (kind === TOOL_KIND) members.tools.push(buildTool(source));
+          else if (kind === PROMPT_KIND) members.prompts.push(buildPrompt(source));
+          else if (kind === RESOURCE_KIND) {
+            const built = buildResource(source);
+            if ('uriTemplate' in built) members.templates.push(built);
+            else members.resources.push(built);
+          }
+        }
       }
     }
   }
-  return { tools };
+  return members;
 }
 
 function instantiate(provider: Provider): object {

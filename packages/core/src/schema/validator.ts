@@ -1,6 +1,6 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { isDraft07, type JsonSchema } from './json-schema.js';
 import { isStandardSchema, type StandardIssue, type StandardResult } from './standard-schema.js';
 
@@ -31,7 +31,7 @@ export class ValidatorCompiler {
       const validate = source['~standard'].validate;
       return (value) => {
         const result = validate(value);
-        return result instanceof Promise ? result.then(fromStandard) : fromStandard(result);
+        return result instanceof Promise ? result.then((r) => fromStandard(r, value)) : fromStandard(result, value);
       };
     }
     const check = this.#ajvFor(json).compile(json);
@@ -39,30 +39,46 @@ export class ValidatorCompiler {
   }
 
   #ajvFor(json: JsonSchema): Ajv | Ajv2020 {
-    if (isDraft07(json)) return (this.#ajv07 ??= withFormats(new Ajv(AJV_OPTIONS)));
-    return (this.#ajv2020 ??= withFormats(new Ajv2020(AJV_OPTIONS)));
+    // (Each constructor is read into a local first: TS 7 drops the parentheses of
+    // `new (require(x) as T).C()`, which then calls require with `new`.)
+    if (isDraft07(json)) {
+      const { Ajv: Draft07 } = lazyRequire('ajv') as AjvModule;
+      return (this.#ajv07 ??= withFormats(new Draft07(AJV_OPTIONS)));
+    }
+    const { Ajv2020: Draft2020 } = lazyRequire('ajv/dist/2020.js') as Ajv2020Module;
+    return (this.#ajv2020 ??= withFormats(new Draft2020(AJV_OPTIONS)));
   }
 }
+
+// Ajv and ajv-formats are about 95 CommonJS files, a third of a server's startup. Servers whose
+// schemas are all Standard Schemas (zod, ...) never use them, so they load on the first JSON
+// Schema compiled instead of at import (bench/README.md, cold start).
+const lazyRequire = createRequire(import.meta.url);
+type AjvModule = typeof import('ajv');
+type Ajv2020Module = typeof import('ajv/dist/2020.js');
 
 // strict: false because user schemas legitimately carry annotations Ajv does not know
 // (x-mcp-header, title on every node, vendor keywords).
 const AJV_OPTIONS = { strict: false, allErrors: false, useDefaults: true } as const;
 
 function withFormats<T extends Ajv | Ajv2020>(ajv: T): T {
-  (addFormats as unknown as { default: (a: T) => void }).default(ajv);
+  (lazyRequire('ajv-formats') as { default: (a: T) => void }).default(ajv);
   return ajv;
 }
 
-function fromStandard(result: StandardResult<unknown>): Validation {
+function fromStandard(result: StandardResult<unknown>, input: unknown): Validation {
   if (!result.issues) return { ok: true, value: result.value };
-  return { ok: false, issues: result.issues.map(standardIssue) };
+  return { ok: false, issues: result.issues.map((issue) => standardIssue(issue, input)) };
 }
 
-function standardIssue(issue: StandardIssue): ValidationIssue {
-  const path = (issue.path ?? [])
-    .map((p) => String(typeof p === 'object' && p !== null ? p.key : p))
-    .join('.');
-  return { path, message: issue.message };
+// Libraries word a missing field as a type error ("expected string, received undefined"); the
+// input tells whether the field was there at all, so a missing one reads "is required".
+function standardIssue(issue: StandardIssue, input: unknown): ValidationIssue {
+  const keys = (issue.path ?? []).map((p) => (typeof p === 'object' && p !== null ? p.key : p));
+  let node = input;
+  for (const key of keys) node = typeof node === 'object' && node !== null ? (node as Record<PropertyKey, unknown>)[key] : undefined;
+  const message = keys.length > 0 && node === undefined ? 'is required' : issue.message;
+  return { path: keys.map(String).join('.'), message };
 }
 
 function fromAjv(check: ValidateFunction): ValidationIssue[] {

@@ -18,6 +18,8 @@ const RESULT_TYPES: Record<string, string> = {
   'prompts/get': 'GetPromptResult',
   'completion/complete': 'CompleteResult',
   'logging/setLevel': 'EmptyResult',
+  'resources/subscribe': 'EmptyResult',
+  'resources/unsubscribe': 'EmptyResult',
 };
 
 export interface SchemaValidator {
@@ -67,8 +69,8 @@ export function mcpSchema(revision: string): SchemaValidator {
         return problems;
       }
       if ('error' in m) return run(errorType, m);
-      if ('id' in m) return run('ServerRequest', { method: m.method, params: m.params }).concat(run('JSONRPCRequest', m));
-      return run('ServerNotification', { method: m.method, params: m.params }).concat(run('JSONRPCNotification', m));
+      if ('id' in m) return run('ServerRequest', m).concat(run('JSONRPCRequest', m));
+      return run('ServerNotification', m).concat(run('JSONRPCNotification', m));
     },
   };
   cache.set(revision, validator);

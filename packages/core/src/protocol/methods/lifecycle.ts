@@ -1,6 +1,7 @@
 import { JsonRpcError } from '../../jsonrpc/index.js';
 import { serverCapabilities } from '../capabilities.js';
 import { ErrorCode } from '../error-codes.js';
+import { isLogLevel, LOG_LEVELS } from '../log-levels.js';
 import { isLegacyRevision, LATEST_LEGACY } from '../revisions.js';
 import type { MethodSpec } from '../server-core.js';
 import type { ClientInfo } from '../request-record.js';
@@ -25,7 +26,7 @@ export const initialize: MethodSpec = {
     const serverInfo = title !== undefined && protocolVersion >= '2025-06-18' ? { name, title, version } : { name, version };
     const result: Record<string, unknown> = {
       protocolVersion,
-      capabilities: serverCapabilities(core.registry),
+      capabilities: serverCapabilities(core.registry, protocolVersion),
       serverInfo,
     };
     if (instructions !== undefined) result.instructions = instructions;
@@ -36,4 +37,15 @@ export const initialize: MethodSpec = {
 export const ping: MethodSpec = {
   beforeInitialize: true,
   handle: () => ({}),
+};
+
+export const setLevel: MethodSpec = {
+  handle(params, _record, { session }) {
+    const level = params?.level;
+    if (!isLogLevel(level)) {
+      throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid params: level must be one of ${LOG_LEVELS.join(', ')}`);
+    }
+    session.logLevel = level;
+    return {};
+  },
 };

@@ -6,29 +6,33 @@ import { ErrorCode } from '../error-codes.js';
 import { toolErrorResult } from '../error-mapping.js';
 import { featuresOf } from '../revisions.js';
 import type { MethodSpec } from '../server-core.js';
+import { toolForRevision } from '../wire-shapes.js';
 
 export const toolsList: MethodSpec = {
   handle(params, record, { core }) {
-    return core.toolLists.get(core.registry, record.protocolVersion, params?.cursor, core.pageSize);
+    const registry = core.registry;
+    const features = featuresOf(record.protocolVersion);
+    const key = { list: 'tools', revision: record.protocolVersion, cursor: params?.cursor, pageSize: core.pageSize };
+    return core.lists.get(registry, key, () => registry.tools, (t) => toolForRevision(t, features));
   },
 };
 
 export const toolsCall: MethodSpec = {
-  async handle(params, record, { core }) {
+  async handle(params, record, scope) {
     const name = params?.name;
     if (typeof name !== 'string') {
       throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid params: tools/call needs params.name (a string)');
     }
-    const tool = core.registry.tool(name);
+    const tool = scope.core.registry.tool(name);
     if (!tool) throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
     const features = featuresOf(record.protocolVersion);
     try {
-      return callResultForRevision(await invokeTool(tool, params?.arguments, new Context(record)), features);
+      return callResultForRevision(await invokeTool(tool, params?.arguments, new Context(record, scope)), features);
     } catch (error) {
       const inBand = toolErrorResult(error, features);
       if (!inBand) throw error;
       if (error instanceof ToolExecutionError && !(error.cause instanceof UserError) && !record.request.aborted) {
-        core.logger.error(`tool ${name} threw`, error.cause);
+        scope.core.logger.error(`tool ${name} threw`, error.cause);
       }
       return inBand;
     }

@@ -1,4 +1,4 @@
-import type { ArgRecord } from '../decorators/index.js';
+import type { ArgRecord, Completer } from '../decorators/index.js';
 import {
   schemaFromDesignType,
   toJsonSchema,
@@ -11,27 +11,42 @@ import {
 import { StartupError } from './errors.js';
 import { schemaOrStartupError } from './schema-source.js';
 
-/** How a tool's method takes its arguments, plus the advertised schema and its validator. */
-export interface ToolInput {
+/** How a member's method takes its arguments, plus the advertised schema and its validator. */
+export interface MemberInput {
   readonly schema: JsonSchema;
   readonly validate: Validator;
   /** Positional parameter names for `@Arg` methods; absent when the method takes `(args, ctx)`. */
   readonly positional?: readonly string[];
+  /** Completion per argument name, from `@Arg(..., { complete })` and the decorator's `complete`. */
+  readonly completers: ReadonlyMap<string, Completer>;
 }
 
-export interface ToolInputSpec {
+export interface MemberInputSpec {
   readonly origin: string;
   readonly input: unknown;
   readonly args: readonly ArgRecord[];
   readonly arity: number;
   readonly paramTypes: readonly unknown[];
   readonly compiler: ValidatorCompiler;
+  readonly complete?: Record<string, Completer>;
+  /**
+   * The schema when nothing declares one (resource templates: every variable a string). Without
+   * it, a method that takes parameters but declares no schema is a startup error.
+   */
+  readonly fallback?: JsonSchema;
 }
 
 const EMPTY_OBJECT_SCHEMA: JsonSchema = Object.freeze({ type: 'object', properties: {} });
 
-/** Resolves a tool's input from `input:`, from `@Arg` parameters, or to "no arguments". */
-export function resolveToolInput(spec: ToolInputSpec): ToolInput {
+/** Resolves a member's input from `input:`, from `@Arg` parameters, or to its fallback. */
+export function resolveMemberInput(spec: MemberInputSpec): MemberInput {
+  const resolved = resolveSchema(spec);
+  const completers = new Map<string, Completer>(Object.entries(spec.complete ?? {}));
+  for (const arg of spec.args) if (arg.complete) completers.set(arg.name, arg.complete as Completer);
+  return { ...resolved, completers };
+}
+
+function resolveSchema(spec: MemberInputSpec): Omit<MemberInput, 'completers'> {
   const { origin, input, args, compiler } = spec;
   if (input !== undefined && args.length > 0) {
     throw new StartupError(
@@ -44,6 +59,7 @@ export function resolveToolInput(spec: ToolInputSpec): ToolInput {
     return { schema, validate: compiler.compile(input, schema) };
   }
   if (args.length > 0) return fromArgs(spec);
+  if (spec.fallback) return { schema: spec.fallback, validate: compiler.compile(spec.fallback, spec.fallback) };
   if (spec.arity > 0) {
     throw new StartupError(
       'MISSING_SCHEMA',
@@ -71,7 +87,7 @@ interface ResolvedArg {
   readonly validate: Validator;
 }
 
-function fromArgs(spec: ToolInputSpec): ToolInput {
+function fromArgs(spec: MemberInputSpec): Omit<MemberInput, 'completers'> {
   const { origin, args, paramTypes, compiler } = spec;
   const byIndex = new Map(args.map((a) => [a.index, a]));
   const count = Math.max(spec.arity, ...args.map((a) => a.index + 1));

@@ -1,0 +1,38 @@
+import type { Completer } from './completion.js';
+import { methodDecorator, type MethodDecorator } from './method-decorator.js';
+import type { Icon, SchemaSource } from './tool.js';
+
+/** Options of {@link Prompt}. */
+export interface PromptOptions {
+  /** Defaults to the method name. */
+  name?: string;
+  title?: string;
+  description?: string;
+  /** The arguments object (prompt arguments are strings on the wire; coerce in the schema). */
+  input?: SchemaSource;
+  /** Completion of arguments, by argument name (or use `@Arg(name, schema, { complete })`). */
+  complete?: Record<string, Completer>;
+  icons?: Icon[];
+  _meta?: Record<string, unknown>;
+}
+
+export const PROMPT_KIND = 'prompt';
+
+/**
+ * Exposes a method as an MCP prompt (a template clients offer as a slash command). Return a
+ * string (one user message), a message, or a list of messages.
+ *
+ * @example
+ * ```ts
+ * class Prompts {
+ *   @Prompt({ description: 'Write a commit message', input: z.object({ diff: z.string() }) })
+ *   git_commit({ diff }: { diff: string }) {
+ *     return `Write a concise commit message for:\n\n${diff}`;
+ *   }
+ * }
+ * ```
+ */
+export function Prompt(options: PromptOptions | string = {}): MethodDecorator {
+  const copy = typeof options === 'string' ? { description: options } : { ...options };
+  return methodDecorator(PROMPT_KIND, '@Prompt', copy);
+}

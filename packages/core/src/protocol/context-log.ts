@@ -1,0 +1,23 @@
+import { LOG_LEVELS, passes, type LogLevel } from './log-levels.js';
+import type { RequestRecord } from './request-record.js';
+import type { Scope } from './server-core.js';
+
+/** `ctx.log.info(data, logger?)` and the other syslog levels. */
+export type ContextLog = { [L in LogLevel]: (data: unknown, logger?: string) => void };
+
+/**
+ * Log messages to the client as `notifications/message`, filtered by the session's
+ * `logging/setLevel` threshold (everything before one is set), sent on the request's stream.
+ */
+export function contextLog(record: RequestRecord, scope: Scope): ContextLog {
+  const log = {} as ContextLog;
+  for (const level of LOG_LEVELS) {
+    log[level] = (data, logger) => {
+      if (record.request.aborted || !passes(level, scope.session.logLevel)) return;
+      const params: Record<string, unknown> = { level, data };
+      if (logger !== undefined) params.logger = logger;
+      scope.engine.notify('notifications/message', params, record.request);
+    };
+  }
+  return log;
+}

@@ -1,0 +1,35 @@
+/** What the hub needs of a connection: a way to pass on server-wide events. */
+export interface HubMember {
+  listChanged(list: ListName): void;
+  resourceUpdated(uri: string): void;
+}
+
+export type ListName = 'tools' | 'prompts' | 'resources';
+
+/**
+ * The open connections of one server, so that server-wide events (a list changed, a resource
+ * was updated) reach every session; each connection decides what its client may receive.
+ */
+export class ConnectionHub {
+  readonly #members = new Set<HubMember>();
+
+  add(member: HubMember): void {
+    this.#members.add(member);
+  }
+
+  delete(member: HubMember): void {
+    this.#members.delete(member);
+  }
+
+  get size(): number {
+    return this.#members.size;
+  }
+
+  listChanged(list: ListName): void {
+    for (const member of this.#members) member.listChanged(list);
+  }
+
+  resourceUpdated(uri: string): void {
+    for (const member of this.#members) member.resourceUpdated(uri);
+  }
+}

@@ -1,0 +1,14 @@
+/** Syslog severities, lowest first (spec: "Logging"). */
+export const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+const RANK = new Map<string, number>(LOG_LEVELS.map((level, i) => [level, i]));
+
+export function isLogLevel(value: unknown): value is LogLevel {
+  return typeof value === 'string' && RANK.has(value);
+}
+
+/** Whether a message at `level` passes the session's threshold (no threshold: everything). */
+export function passes(level: LogLevel, threshold: string | undefined): boolean {
+  return threshold === undefined || RANK.get(level)! >= RANK.get(threshold)!;
+}

@@ -1,0 +1,35 @@
+import { JsonRpcError } from '../../jsonrpc/index.js';
+import { getPrompt } from '../../registry/index.js';
+import { Context } from '../context.js';
+import { ErrorCode } from '../error-codes.js';
+import { featuresOf } from '../revisions.js';
+import type { MethodSpec } from '../server-core.js';
+import { promptForRevision } from '../wire-shapes.js';
+import { contentForRevision } from '../call-result.js';
+
+export const promptsList: MethodSpec = {
+  handle(params, record, { core }) {
+    const registry = core.registry;
+    const features = featuresOf(record.protocolVersion);
+    const key = { list: 'prompts', revision: record.protocolVersion, cursor: params?.cursor, pageSize: core.pageSize };
+    return core.lists.get(registry, key, () => registry.prompts, (p) => promptForRevision(p, features));
+  },
+};
+
+export const promptsGet: MethodSpec = {
+  async handle(params, record, scope) {
+    const name = params?.name;
+    if (typeof name !== 'string') {
+      throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid params: prompts/get needs params.name (a string)');
+    }
+    const prompt = scope.core.registry.prompt(name);
+    if (!prompt) throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`);
+    const args = params?.arguments;
+    if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
+      throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid params: prompts/get arguments must be an object');
+    }
+    const result = await getPrompt(prompt, args, new Context(record, scope));
+    const features = featuresOf(record.protocolVersion);
+    return { ...result, messages: result.messages.map((m) => ({ ...m, content: contentForRevision(m.content, features) })) };
+  },
+};

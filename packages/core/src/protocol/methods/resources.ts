@@ -1,0 +1,57 @@
+import { readResource } from '../../registry/index.js';
+import { Context } from '../context.js';
+import { page } from '../pagination.js';
+import { featuresOf } from '../revisions.js';
+import type { MethodSpec } from '../server-core.js';
+import { validateUri } from '../uri-guard.js';
+import { resourceForRevision } from '../wire-shapes.js';
+
+export const resourcesList: MethodSpec = {
+  async handle(params, record, scope) {
+    const { core } = scope;
+    const registry = core.registry;
+    const features = featuresOf(record.protocolVersion);
+    const listed = registry.templates.filter((t) => t.list);
+    if (listed.length === 0) {
+      const key = { list: 'resources', revision: record.protocolVersion, cursor: params?.cursor, pageSize: core.pageSize };
+      return core.lists.get(registry, key, () => registry.resources, (r) => resourceForRevision(r, features));
+    }
+    // Templates that enumerate their resources make the list dynamic: built per request.
+    const ctx = new Context(record, scope);
+    const dynamic = await Promise.all(listed.map((t) => t.list!(ctx)));
+    const all = [...registry.resources, ...dynamic.flat()];
+    const { items, nextCursor } = page(all, params?.cursor, core.pageSize);
+    const resources = items.map((r) => resourceForRevision(r, features));
+    return nextCursor ? { resources, nextCursor } : { resources };
+  },
+};
+
+export const templatesList: MethodSpec = {
+  handle(params, record, { core }) {
+    const registry = core.registry;
+    const features = featuresOf(record.protocolVersion);
+    const key = { list: 'resourceTemplates', revision: record.protocolVersion, cursor: params?.cursor, pageSize: core.pageSize };
+    return core.lists.get(registry, key, () => registry.templates, (t) => resourceForRevision(t, features));
+  },
+};
+
+export const resourcesRead: MethodSpec = {
+  async handle(params, record, scope) {
+    const uri = validateUri(params?.uri);
+    return { contents: await readResource(scope.core.registry, uri, new Context(record, scope)) };
+  },
+};
+
+export const resourcesSubscribe: MethodSpec = {
+  handle(params, _record, { session }) {
+    session.subscriptions.add(validateUri(params?.uri));
+    return {};
+  },
+};
+
+export const resourcesUnsubscribe: MethodSpec = {
+  handle(params, _record, { session }) {
+    session.subscriptions.delete(validateUri(params?.uri));
+    return {};
+  },
+};

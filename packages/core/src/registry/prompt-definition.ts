@@ -1,0 +1,23 @@
+import type { Completer, Icon } from '../decorators/index.js';
+import type { Validator } from '../schema/index.js';
+
+/** One argument of a prompt, as `prompts/list` describes it. */
+export interface PromptArgument {
+  readonly name: string;
+  readonly description?: string;
+  readonly required?: boolean;
+}
+
+/** A prompt resolved from its decorator. */
+export interface PromptDefinition {
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly icons?: readonly Icon[];
+  readonly _meta?: Record<string, unknown>;
+  readonly arguments: readonly PromptArgument[];
+  readonly origin: string;
+  readonly validateArguments: Validator;
+  readonly completers: ReadonlyMap<string, Completer>;
+  readonly handler: (args: unknown, ctx: unknown) => unknown;
+}

@@ -1,0 +1,30 @@
+import type { Completer, Icon, ResourceAnnotations, ResourceEntry } from '../decorators/index.js';
+import type { UriTemplate, Validator } from '../schema/index.js';
+
+interface ResourceCommon {
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly mimeType?: string;
+  readonly icons?: readonly Icon[];
+  readonly annotations?: ResourceAnnotations;
+  readonly _meta?: Record<string, unknown>;
+  readonly origin: string;
+  readonly handler: (variables: unknown, ctx: unknown) => unknown;
+}
+
+/** A resource with a fixed URI. */
+export interface ResourceDefinition extends ResourceCommon {
+  readonly uri: string;
+  readonly size?: number;
+}
+
+/** A resource template: URIs matching it are read through its handler. */
+export interface TemplateDefinition extends ResourceCommon {
+  readonly uriTemplate: string;
+  readonly template: UriTemplate;
+  readonly validateVariables: Validator;
+  readonly completers: ReadonlyMap<string, Completer>;
+  /** Concrete resources to include in `resources/list`. */
+  readonly list?: (ctx: unknown) => Promise<readonly ResourceEntry[]>;
+}

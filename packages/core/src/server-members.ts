@@ -1,0 +1,73 @@
+import type { ListName, ServerCore } from './protocol/index.js';
+import type { MemberKind, Registry } from './registry/index.js';
+
+/**
+ * Runtime control of one kind of member (tools, prompts or resources). Every change swaps in a
+ * new registry and tells each connected client that the list changed.
+ *
+ * @example
+ * ```ts
+ * server.tools.disable('delete_everything');
+ * server.prompts.remove('old_prompt');
+ * server.resources.updated('file:///logs/app.log');
+ * ```
+ */
+export class MemberControl {
+  constructor(
+    protected readonly core: ServerCore,
+    private readonly kinds: readonly MemberKind[],
+    private readonly list: ListName,
+  ) {}
+
+  /** The names (URIs and URI templates for resources) currently served, in list order. */
+  names(): string[] {
+    const r = this.core.registry;
+    return this.kinds.flatMap((kind) =>
+      kind === 'tool'
+        ? r.tools.map((t) => t.name)
+        : kind === 'prompt'
+          ? r.prompts.map((p) => p.name)
+          : kind === 'resource'
+            ? r.resources.map((x) => x.uri)
+            : r.templates.map((t) => t.uriTemplate),
+    );
+  }
+
+  /** Removes a member for good; returns false when there was none by that name. */
+  remove(name: string): boolean {
+    return this.#apply(this.core.registry.without(this.#kind(name), name));
+  }
+
+  /** Hides a member from lists and calls until {@link enable}; throws for an unknown name. */
+  disable(name: string): void {
+    this.#apply(this.core.registry.withEnabled(this.#kind(name), name, false));
+  }
+
+  enable(name: string): void {
+    this.#apply(this.core.registry.withEnabled(this.#kind(name), name, true));
+  }
+
+  #kind(name: string): MemberKind {
+    if (this.kinds.length === 1) return this.kinds[0];
+    return name.includes('{') ? 'template' : 'resource';
+  }
+
+  #apply(next: Registry | undefined): boolean {
+    if (!next) return false;
+    this.core.registry = next;
+    this.core.hub.listChanged(this.list);
+    return true;
+  }
+}
+
+/** {@link MemberControl} for resources, plus change notifications for subscribers. */
+export class ResourceControl extends MemberControl {
+  constructor(core: ServerCore) {
+    super(core, ['resource', 'template'], 'resources');
+  }
+
+  /** Sends `notifications/resources/updated` to every session subscribed to `uri`. */
+  updated(uri: string): void {
+    this.core.hub.resourceUpdated(uri);
+  }
+}
