@@ -5,6 +5,7 @@ import { Client as ClientV2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/stdio';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { REPO_ROOT } from './paths.ts';
 import { readTap, type TapRecord } from './wire-log.ts';
 
@@ -21,6 +22,27 @@ export interface OfficialClient {
   close(): Promise<void>;
   /** Everything that crossed the pipe so far, verbatim. */
   wire(): TapRecord[];
+  /** The SDK's own client, for every other call (listResources, getPrompt, complete, ...). */
+  raw: any;
+}
+
+/** How the client answers the server's requests; each also declares the matching capability. */
+export interface ClientBehaviour {
+  /** Extra arguments after `npm start --silent -w <workspace> --`. */
+  args?: string[];
+  capabilities?: Record<string, unknown>;
+  onElicit?: (params: any) => unknown | Promise<unknown>;
+  onSample?: (params: any) => unknown | Promise<unknown>;
+  onRoots?: () => unknown | Promise<unknown>;
+}
+
+function capabilitiesOf(b: ClientBehaviour): Record<string, unknown> {
+  return {
+    ...(b.onElicit ? { elicitation: {} } : {}),
+    ...(b.onSample ? { sampling: {} } : {}),
+    ...(b.onRoots ? { roots: { listChanged: true } } : {}),
+    ...b.capabilities,
+  };
 }
 
 /**
@@ -31,15 +53,21 @@ export async function connectOfficialClient(
   kind: OfficialClientKind,
   revision: string,
   workspace: string,
+  behaviour: ClientBehaviour = {},
 ): Promise<OfficialClient> {
   const tapFile = join(mkdtempSync(join(tmpdir(), 'mcp-fw-tap-')), 'wire.jsonl');
   const env = Object.fromEntries(Object.entries({ ...process.env, MCP_TAP_FILE: tapFile }).filter(([, v]) => v !== undefined)) as Record<string, string>;
-  const params = { command: process.execPath, args: [TAP, 'npm', 'start', '--silent', '-w', workspace], cwd: REPO_ROOT, env, stderr: 'pipe' as const };
+  const params = { command: process.execPath, args: [TAP, 'npm', 'start', '--silent', '-w', workspace, ...(behaviour.args ? ['--', ...behaviour.args] : [])], cwd: REPO_ROOT, env, stderr: 'pipe' as const };
   const info = { name: 'mcp-fw-interop', version: '1.0.0' };
   if (kind === '@modelcontextprotocol/client 2.x') {
-    const client = new ClientV2(info, { supportedProtocolVersions: [revision] });
+    const client = new ClientV2(info, { supportedProtocolVersions: [revision], capabilities: capabilitiesOf(behaviour) });
+    const { onElicit, onSample, onRoots } = behaviour;
+    if (onElicit) client.setRequestHandler('elicitation/create', (r: any) => onElicit(r.params) as any);
+    if (onSample) client.setRequestHandler('sampling/createMessage', (r: any) => onSample(r.params) as any);
+    if (onRoots) client.setRequestHandler('roots/list', () => onRoots() as any);
     await client.connect(new StdioV2(params));
     return {
+      raw: client,
       listTools: () => client.listTools() as Promise<{ tools: any[] }>,
       callTool: (name, args) => client.callTool({ name, arguments: args }),
       close: () => client.close(),
@@ -56,9 +84,14 @@ export async function connectOfficialClient(
     }
     return send(message);
   };
-  const client = new ClientV1(info);
+  const client = new ClientV1(info, { capabilities: capabilitiesOf(behaviour) });
+  const { onElicit, onSample, onRoots } = behaviour;
+  if (onElicit) client.setRequestHandler(ElicitRequestSchema, (r) => onElicit(r.params) as any);
+  if (onSample) client.setRequestHandler(CreateMessageRequestSchema, (r) => onSample(r.params) as any);
+  if (onRoots) client.setRequestHandler(ListRootsRequestSchema, () => onRoots() as any);
   await client.connect(transport);
   return {
+    raw: client,
     listTools: () => client.listTools(),
     callTool: (name, args) => client.callTool({ name, arguments: args }),
     close: () => client.close(),
