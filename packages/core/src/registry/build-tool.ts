@@ -22,8 +22,9 @@ export function buildTool(source: MemberSource): ToolDefinition {
   let validateOutput;
   if (options.output !== undefined) {
     const json = schemaOrStartupError(() => toJsonSchema(options.output, 'output'), origin, 'output');
-    outputSchema = objectSchema(json, origin, 'output');
-    validateOutput = source.compiler.compile(options.output, outputSchema);
+    const schema = objectSchema(json, origin, 'output');
+    outputSchema = schema;
+    validateOutput = schemaOrStartupError(() => source.compiler.compile(options.output, schema), origin, 'output');
   }
   return Object.freeze({
     name,

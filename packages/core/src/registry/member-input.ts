@@ -56,7 +56,7 @@ function resolveSchema(spec: MemberInputSpec): Omit<MemberInput, 'completers'> {
   }
   if (input !== undefined) {
     const schema = objectSchema(schemaOrStartupError(() => toJsonSchema(input, 'input'), origin, 'input'), origin, 'input');
-    return { schema, validate: compiler.compile(input, schema) };
+    return { schema, validate: schemaOrStartupError(() => compiler.compile(input, schema), origin, 'input') };
   }
   if (args.length > 0) return fromArgs(spec);
   if (spec.fallback) return { schema: spec.fallback, validate: compiler.compile(spec.fallback, spec.fallback) };
@@ -120,7 +120,8 @@ function fromArgs(spec: MemberInputSpec): Omit<MemberInput, 'completers'> {
     properties[arg.name] = arg.description ? { ...property, description: arg.description } : property;
     const isRequired = !(arg.optional ?? acceptsUndefined(source));
     if (isRequired) required.push(arg.name);
-    resolved.push({ name: arg.name, required: isRequired, validate: compiler.compile(source, json) });
+    const validate = schemaOrStartupError(() => compiler.compile(source, json), origin, `@Arg('${arg.name}')`);
+    resolved.push({ name: arg.name, required: isRequired, validate });
   }
   const schema: JsonSchema = { type: 'object', properties, ...(required.length ? { required } : {}) };
   return { schema, validate: validateArgs(resolved), positional: resolved.map((a) => a.name) };
