@@ -33,6 +33,14 @@ export class MemberControl {
     );
   }
 
+  /**
+   * Tells clients the list changed without a registry change — for lists computed on demand,
+   * such as a template's `list` handler enumerating files that just appeared.
+   */
+  changed(): void {
+    this.core.hub.listChanged(this.list);
+  }
+
   /** Removes a member for good; returns false when there was none by that name. */
   remove(name: string): boolean {
     return this.#apply(this.core.registry.without(this.#kind(name), name));
