@@ -5,6 +5,7 @@ import {
   TOOL_KIND,
   type ArgRecord,
   type MemberKey,
+  type MemberRecord,
 } from '../decorators/index.js';
 import { ValidatorCompiler } from '../schema/index.js';
 import { buildPrompt } from './build-prompt.js';
@@ -47,9 +48,15 @@ export function scanProviders(providers: readonly Provider[]): Members {
     }
     const args = new Map<MemberKey, ArgRecord[]>();
     for (const record of records) for (const [key, list] of record.args) args.set(key, [...(args.get(key) ?? []), ...list]);
+    // A subclass that re-decorates an inherited method replaces the parent's member.
+    const byKey = new Map<string, MemberRecord<unknown>>();
+    for (const record of records) {
+      for (const [kind, list] of record.members) for (const member of list) byKey.set(`${kind}\0${String(member.key)}`, member);
+    }
     for (const record of records) {
       for (const [kind, list] of record.members) {
         for (const member of list) {
+          if (byKey.get(`${kind}\0${String(member.key)}`) !== member) continue;
           const source: MemberSource = {
             className: ctor.name,
             receiver: member.isStatic ? ctor : instance,
