@@ -50,6 +50,8 @@ export class ServerConnection implements HubMember {
   #request(request: InboundRequest): unknown {
     const method = METHODS.get(request.method);
     if (!method) throw new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
+    // JSON-RPC allows positional params; every MCP method takes an object.
+    if (Array.isArray(request.params)) throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid params: params must be an object');
     const record = this.#scope.session.record(request, !method.beforeInitialize);
     return method.handle(request.params, record, this.#scope);
   }
