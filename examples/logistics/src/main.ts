@@ -1,5 +1,5 @@
-// Imported first: from here on only protocol frames reach stdout.
-import { serveStdio } from '@mcp-fw/core/stdio';
+// stdio by default; `--http --port N` serves http://127.0.0.1:N/mcp.
+import { serveFromArgs } from '@mcp-fw/core/main';
 import { server } from './server.js';
 
-serveStdio(server);
+await serveFromArgs(server);

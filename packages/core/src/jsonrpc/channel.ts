@@ -24,13 +24,22 @@ export interface Channel {
 export interface FrameRoute {
   /** The `origin` the transport gave with the inbound frame this one relates to. */
   readonly origin: unknown;
+  /** The answer to that inbound frame (nothing more follows), rather than a message sent meanwhile. */
+  readonly final: boolean;
 }
 
 export interface ChannelSink {
-  /** One inbound frame; `origin` is the transport's own token, handed back in {@link FrameRoute}. */
-  frame(text: string, origin?: unknown): void;
+  /**
+   * One inbound frame; `origin` is the transport's own token, handed back in {@link FrameRoute};
+   * `auth` is what the transport's authentication attached to the HTTP request, if anything;
+   * `parsed` carries the frame already parsed with `parseFrame` (transports that had to look
+   * inside it, such as HTTP, pass it on instead of having it parsed twice).
+   */
+  frame(text: string, origin?: unknown, auth?: unknown, parsed?: { value: unknown }): void;
   /** A frame longer than the transport's limit arrived and was discarded unread. */
   oversize(bytes: number, limit: number): void;
   /** The peer will send nothing more (EOF). Requests in flight may still be answered. */
   ended(): void;
+  /** Nobody will read the answer to the frame with this origin (an HTTP client went away). */
+  abandoned(origin: unknown): void;
 }

@@ -53,7 +53,7 @@ export class Engine {
     this.#channel = channel;
     this.#handlers = handlers;
     channel.start({
-      frame: (text, origin) => this.#onFrame(text, origin),
+      frame: (text, origin, auth, parsed) => this.#onFrame(text, origin, auth, parsed),
       oversize: (bytes, limit) =>
         this.#send(
           errorFrame(null, {
@@ -63,6 +63,9 @@ export class Engine {
         ),
       ended: () => {
         for (const listener of this.#endListeners) listener();
+      },
+      abandoned: (origin) => {
+        for (const request of this.#inbound.values()) if (request.origin === origin) request.abort('client disconnected');
       },
     });
   }
@@ -131,17 +134,17 @@ export class Engine {
     if (!this.#closed) this.#channel.send(frame, route);
   }
 
-  #onFrame(text: string, origin: unknown): void {
-    const route: FrameRoute = { origin };
+  #onFrame(text: string, origin: unknown, auth: unknown, parsed?: { value: unknown }): void {
+    const route: FrameRoute = { origin, final: true };
     let message: unknown;
     try {
-      message = parseFrame(text);
+      message = parsed ? parsed.value : parseFrame(text);
     } catch (error) {
       const detail = error instanceof Error ? error.message : String(error);
       this.#sendAndCheckIdle(errorFrame(null, { code: JsonRpcCode.ParseError, message: `Parse error: ${detail}` }), route);
       return;
     }
-    const reply = Array.isArray(message) ? this.#batch(message, origin) : this.#message(message, origin);
+    const reply = Array.isArray(message) ? this.#batch(message, origin, auth) : this.#message(message, origin, auth);
     if (reply instanceof Promise) void reply.then((frame) => this.#sendAndCheckIdle(frame, route));
     else this.#sendAndCheckIdle(reply, route);
   }
@@ -153,18 +156,18 @@ export class Engine {
     if (this.#inbound.size === 0) this.#idle?.();
   }
 
-  #batch(items: unknown[], origin: unknown): Reply {
+  #batch(items: unknown[], origin: unknown, auth: unknown): Reply {
     if (!this.#handlers.acceptBatch()) {
       return invalid(null, 'batches are not supported by the negotiated protocol revision');
     }
     if (items.length === 0) return invalid(null, 'empty batch');
-    return Promise.all(items.map((item) => this.#message(item, origin))).then((frames) => {
+    return Promise.all(items.map((item) => this.#message(item, origin, auth))).then((frames) => {
       const answered = frames.filter((f): f is string => f !== undefined);
       return answered.length ? `[${answered.join(',')}]` : undefined;
     });
   }
 
-  #message(message: unknown, origin: unknown): Reply {
+  #message(message: unknown, origin: unknown, auth: unknown): Reply {
     if (typeof message !== 'object' || message === null || Array.isArray(message)) {
       return invalid(null, 'a JSON-RPC message must be an object');
     }
@@ -181,7 +184,7 @@ export class Engine {
       }
       if (id === null) return invalid(null, '"id" must be a string or an integer');
       if (!structured) return invalid(id, '"params" must be an object');
-      return this.#request(new InboundRequest(id, m.method, params as Record<string, unknown> | undefined, origin));
+      return this.#request(new InboundRequest(id, m.method, params as Record<string, unknown> | undefined, origin, auth));
     }
     if (hasId && id !== null && (Object.hasOwn(m, 'result') || Object.hasOwn(m, 'error'))) {
       this.#outbound.settle(id, m.error as WireError | undefined, m.result);
@@ -239,7 +242,7 @@ export class Engine {
 }
 
 function related(request: InboundRequest | undefined): FrameRoute | undefined {
-  return request && { origin: request.origin };
+  return request && { origin: request.origin, final: false };
 }
 
 function invalid(id: JsonRpcId | null, why: string): string {

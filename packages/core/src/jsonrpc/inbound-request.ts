@@ -15,6 +15,8 @@ export class InboundRequest {
     readonly params: Record<string, unknown> | undefined,
     /** The transport's token for the frame this request came in (see `FrameRoute`). */
     readonly origin?: unknown,
+    /** What the transport's authentication attached to the request (HTTP), if anything. */
+    readonly auth?: unknown,
   ) {}
 
   get signal(): AbortSignal {

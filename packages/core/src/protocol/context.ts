@@ -61,6 +61,11 @@ export class Context {
     return this.#record.protocolVersion;
   }
 
+  /** The identity the HTTP authentication hook attached to this request, if any. */
+  get auth(): unknown {
+    return this.#record.auth;
+  }
+
   /** Who is calling and what it can do. */
   get client(): { readonly info: ClientInfo; readonly capabilities: ClientCapabilities } {
     return { info: this.#record.clientInfo, capabilities: this.#record.clientCapabilities };

@@ -44,6 +44,7 @@ export class LegacySession {
       clientInfo: handshake?.clientInfo ?? { name: 'unknown', version: '' },
       logLevel: this.logLevel,
       progressToken: progressTokenOf(request.params),
+      auth: request.auth,
     };
   }
 }

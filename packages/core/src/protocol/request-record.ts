@@ -20,6 +20,8 @@ export interface RequestRecord {
   readonly clientInfo: ClientInfo;
   readonly logLevel?: string;
   readonly progressToken?: string | number;
+  /** What the transport's authentication attached (HTTP), if anything. */
+  readonly auth?: unknown;
 }
 
 export function progressTokenOf(params: Record<string, unknown> | undefined): string | number | undefined {

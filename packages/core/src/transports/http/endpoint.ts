@@ -1,0 +1,132 @@
+import type { EventStore } from './event-store.js';
+import { MemoryEventStore } from './event-store.js';
+import type { HttpRequestView, HttpResponder } from './exchange.js';
+import { checkOrigin, type OriginPolicy } from './guard.js';
+import { LegacySseEndpoint } from './legacy-sse.js';
+import type { ResponseMode } from './request-stream.js';
+import { sendError } from './responses.js';
+import { StreamableEndpoint, type Connect } from './streamable.js';
+
+/** What an authentication hook decides about one request. */
+export type AuthOutcome =
+  | { readonly auth?: unknown }
+  | { readonly reject: { readonly status?: 401 | 403; readonly wwwAuthenticate?: string; readonly message?: string } };
+
+/** Options of the HTTP endpoint; every field has a safe default. */
+export interface HttpEndpointOptions extends OriginPolicy {
+  /** The Streamable HTTP endpoint (default `/mcp`). */
+  readonly path?: string;
+  /** The legacy HTTP+SSE stream and message endpoints (default `/sse` and `/messages`). */
+  readonly ssePath?: string;
+  readonly messagesPath?: string;
+  /** JSON unless messages precede the answer (`auto`, default), or always `sse` / `json`. */
+  readonly responseMode?: ResponseMode;
+  /** Largest accepted body (default 4 MiB); larger ones get 413. */
+  readonly maxBodyBytes?: number;
+  readonly maxSessions?: number;
+  readonly idleTimeoutMs?: number;
+  /** Where SSE events are kept for `Last-Event-ID` resumption (default in memory; false: none). */
+  readonly eventStore?: EventStore | false;
+  /** `retry:` hint sent with the priming event, in ms. */
+  readonly retryMs?: number;
+  /**
+   * Sees each request first: reject it (401 carries `WWW-Authenticate`) or attach an identity
+   * that handlers read as `ctx.auth`.
+   */
+  readonly authenticate?: (req: HttpRequestView) => AuthOutcome | Promise<AuthOutcome>;
+  /** Browser origins allowed by CORS (off by default). */
+  readonly cors?: { readonly origins: readonly string[] | '*' };
+}
+
+export interface EndpointDeps {
+  readonly connect: Connect;
+  readonly versions: readonly string[];
+}
+
+/**
+ * One MCP HTTP endpoint: the security checks, then Streamable HTTP on `path` and the legacy
+ * HTTP+SSE transport beside it. Runtime-neutral; the fetch and node:http front ends wrap it.
+ */
+export class HttpEndpoint {
+  readonly #streamable: StreamableEndpoint;
+  readonly #legacy: LegacySseEndpoint;
+  readonly #paths: { mcp: string; sse: string; messages: string };
+
+  constructor(
+    deps: EndpointDeps,
+    private readonly options: HttpEndpointOptions = {},
+  ) {
+    const limits = {
+      maxSessions: options.maxSessions ?? 1000,
+      idleTimeoutMs: options.idleTimeoutMs ?? 30 * 60_000,
+    };
+    const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
+    this.#paths = { mcp: options.path ?? '/mcp', sse: options.ssePath ?? '/sse', messages: options.messagesPath ?? '/messages' };
+    this.#streamable = new StreamableEndpoint({
+      ...limits,
+      connect: deps.connect,
+      versions: deps.versions,
+      maxBodyBytes,
+      responseMode: options.responseMode ?? 'auto',
+      eventStore: options.eventStore === false ? undefined : (options.eventStore ?? new MemoryEventStore()),
+      retryMs: options.retryMs,
+    });
+    this.#legacy = new LegacySseEndpoint({ ...limits, connect: deps.connect, maxBodyBytes, messagesPath: this.#paths.messages });
+  }
+
+  /** Open sessions of the Streamable HTTP endpoint (for tests and metrics). */
+  get sessionCount(): number {
+    return this.#streamable.sessionCount;
+  }
+
+  sweep(now?: number): number {
+    return this.#streamable.sweep(now);
+  }
+
+  async handle(req: HttpRequestView, res: HttpResponder): Promise<void> {
+    const refused = checkOrigin(req, this.options);
+    if (refused) return sendError(res, 403, -32000, `Forbidden: ${refused}`);
+    const cors = this.#cors(req);
+    if (req.method === 'OPTIONS' && cors) return res.send(204, cors);
+    const reply = cors ? withHeaders(res, cors) : res;
+    let auth: unknown;
+    if (this.options.authenticate) {
+      const outcome = await this.options.authenticate(req);
+      if ('reject' in outcome) {
+        const { status = 401, wwwAuthenticate, message = 'Unauthorized' } = outcome.reject;
+        const headers: Record<string, string> = wwwAuthenticate ? { 'www-authenticate': wwwAuthenticate } : {};
+        return sendError(reply, status, -32000, message, headers);
+      }
+      auth = outcome.auth;
+    }
+    const path = req.url.pathname;
+    if (path === this.#paths.mcp) return this.#streamable.handle(req, reply, auth);
+    if (path === this.#paths.sse && req.method === 'GET') return this.#legacy.open(req, reply);
+    if (path === this.#paths.messages && req.method === 'POST') return this.#legacy.message(req, reply, auth);
+    reply.send(404, { 'content-type': 'text/plain' }, 'Not Found');
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.#streamable.close(), this.#legacy.close()]);
+  }
+
+  #cors(req: HttpRequestView): Record<string, string> | undefined {
+    const origin = req.header('origin');
+    const allowed = this.options.cors?.origins;
+    if (!allowed || origin === undefined || (allowed !== '*' && !allowed.includes(origin))) return undefined;
+    return {
+      'access-control-allow-origin': origin,
+      'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
+      'access-control-allow-headers': 'content-type, accept, authorization, mcp-session-id, mcp-protocol-version, last-event-id',
+      'access-control-expose-headers': 'mcp-session-id',
+      vary: 'origin',
+    };
+  }
+}
+
+function withHeaders(res: HttpResponder, extra: Record<string, string>): HttpResponder {
+  return {
+    send: (status, headers, body) => res.send(status, { ...headers, ...extra }, body),
+    stream: (headers) => res.stream({ ...headers, ...extra }),
+  };
+}

@@ -1,0 +1,80 @@
+import type { EventStreamSink, HeaderMap, HttpRequestView, HttpResponder } from './exchange.js';
+
+/** Serves a web-standard `Request` through `handle`, resolving with its `Response`. */
+export function fetchExchange(
+  request: Request,
+  handle: (req: HttpRequestView, res: HttpResponder) => Promise<void>,
+): Promise<Response> {
+  const url = new URL(request.url);
+  const view: HttpRequestView = {
+    method: request.method,
+    url,
+    header: (name) => request.headers.get(name) ?? undefined,
+    signal: request.signal,
+    async text(limit) {
+      const declared = Number(request.headers.get('content-length') ?? 0);
+      if (declared > limit) return undefined;
+      const body = await request.arrayBuffer();
+      return body.byteLength > limit ? undefined : new TextDecoder().decode(body);
+    },
+  };
+  return new Promise<Response>((resolve, reject) => {
+    const responder: HttpResponder = {
+      send: (status, headers, body) => resolve(new Response(status === 204 || status === 202 ? null : (body ?? null), { status, headers })),
+      stream: (headers) => {
+        const sink = new StreamSink();
+        resolve(new Response(sink.readable, { status: 200, headers }));
+        request.signal.addEventListener('abort', () => sink.abort(), { once: true });
+        return sink;
+      },
+    };
+    handle(view, responder).catch(reject);
+  });
+}
+
+const encoder = new TextEncoder();
+
+class StreamSink implements EventStreamSink {
+  readonly readable: ReadableStream<Uint8Array>;
+  #controller!: ReadableStreamDefaultController<Uint8Array>;
+  #closed = false;
+  readonly #listeners: (() => void)[] = [];
+
+  constructor() {
+    this.readable = new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        this.#controller = controller;
+      },
+      cancel: () => this.abort(),
+    });
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  write(chunk: string): void {
+    if (!this.#closed) this.#controller.enqueue(encoder.encode(chunk));
+  }
+
+  end(): void {
+    if (this.#closed) return;
+    this.#controller.close();
+    this.#finish();
+  }
+
+  abort(): void {
+    if (!this.#closed) this.#finish();
+  }
+
+  onClose(listener: () => void): void {
+    this.#listeners.push(listener);
+  }
+
+  #finish(): void {
+    this.#closed = true;
+    for (const listener of this.#listeners) listener();
+  }
+}
+
+export type { HeaderMap };

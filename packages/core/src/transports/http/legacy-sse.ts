@@ -1,0 +1,98 @@
+import { JsonRpcCode, parseFrame, type Channel, type ChannelSink } from '../../jsonrpc/index.js';
+import type { EventStreamSink, HttpRequestView, HttpResponder } from './exchange.js';
+import { sendError } from './responses.js';
+import { SessionStore, type SessionLimits, type StoredSession } from './session-store.js';
+import { SSE_HEADERS, sseEvent } from './sse.js';
+import type { Connect } from './streamable.js';
+
+/** One HTTP+SSE session: every server message goes out on its single event stream. */
+class SseChannel implements Channel {
+  #sink?: ChannelSink;
+
+  constructor(private readonly stream: EventStreamSink) {}
+
+  start(sink: ChannelSink): void {
+    this.#sink = sink;
+  }
+
+  post(text: string, parsed: unknown, auth: unknown): void {
+    this.#sink?.frame(text, undefined, auth, { value: parsed });
+  }
+
+  send(frame: string): void {
+    if (!this.stream.closed) this.stream.write(sseEvent(frame));
+  }
+
+  async close(): Promise<void> {
+    this.stream.end();
+    this.#sink?.ended();
+  }
+}
+
+interface SseSession extends StoredSession {
+  readonly channel: SseChannel;
+}
+
+export interface LegacySseSettings extends SessionLimits {
+  readonly connect: Connect;
+  readonly maxBodyBytes: number;
+  /** Where clients POST their messages (the `endpoint` event points there). */
+  readonly messagesPath: string;
+}
+
+/**
+ * The 2024-11-05 HTTP+SSE transport: `GET` on the SSE path opens a session whose first event
+ * names the POST endpoint; messages POSTed there are accepted with 202 and answered on the
+ * stream. The session ends with the stream.
+ */
+export class LegacySseEndpoint {
+  readonly #sessions: SessionStore<SseSession>;
+
+  constructor(private readonly settings: LegacySseSettings) {
+    this.#sessions = new SessionStore(settings);
+  }
+
+  open(_req: HttpRequestView, res: HttpResponder): void {
+    if (this.#sessions.full) {
+      return sendError(res, 503, -32000, 'Service Unavailable: too many sessions; try again later');
+    }
+    const stream = res.stream({ ...SSE_HEADERS });
+    this.#sessions.add((id) => {
+      const channel = new SseChannel(stream);
+      stream.onClose(() => void this.#sessions.remove(id));
+      const connection = this.settings.connect(channel);
+      stream.write(sseEvent(`${this.settings.messagesPath}?sessionId=${id}`, undefined, 'endpoint'));
+      return {
+        channel,
+        lastSeen: Date.now(),
+        get busy() {
+          return !stream.closed;
+        },
+        close: async () => {
+          await channel.close();
+          await connection.close();
+        },
+      };
+    });
+  }
+
+  async message(req: HttpRequestView, res: HttpResponder, auth: unknown): Promise<void> {
+    const id = req.url.searchParams.get('sessionId');
+    const session = id === null ? undefined : this.#sessions.get(id);
+    if (!session) return sendError(res, 404, -32001, 'Session not found: open the SSE stream first');
+    const text = await req.text(this.settings.maxBodyBytes);
+    if (text === undefined) return sendError(res, 413, -32000, `Payload Too Large: the body exceeds ${this.settings.maxBodyBytes} bytes`);
+    let parsed: unknown;
+    try {
+      parsed = parseFrame(text);
+    } catch (error) {
+      return sendError(res, 400, JsonRpcCode.ParseError, `Parse error: ${(error as Error).message}`);
+    }
+    res.send(202, {});
+    session.channel.post(text, parsed, auth);
+  }
+
+  close(): Promise<void> {
+    return this.#sessions.closeAll();
+  }
+}

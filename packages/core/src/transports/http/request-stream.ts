@@ -1,0 +1,114 @@
+import type { EventStore } from './event-store.js';
+import type { EventStreamSink, HeaderMap, HttpResponder } from './exchange.js';
+import { primingEvent, SSE_HEADERS, sseEvent } from './sse.js';
+
+/** `auto`: JSON unless something is sent before the answer; `sse` / `json`: always that. */
+export type ResponseMode = 'auto' | 'sse' | 'json';
+
+export interface StreamSettings {
+  readonly mode: ResponseMode;
+  readonly store?: EventStore;
+  /** Send the 2025-11-25 priming event (and `retry`) when a stream opens. */
+  readonly priming: boolean;
+  readonly retryMs?: number;
+}
+
+/**
+ * The response to one POST. Frames the engine routes to it arrive here: the answer alone goes
+ * out as a JSON body; anything sent before it (progress, logs, a question to the client)
+ * turns the response into an SSE stream that ends with the answer. A stream the client lost
+ * keeps recording into the event store, so a `Last-Event-ID` GET can pick it up.
+ */
+export class RequestStream {
+  #responder?: HttpResponder;
+  #sink?: EventStreamSink;
+  #onLost?: () => void;
+  #state: 'pending' | 'sse' | 'done' = 'pending';
+
+  constructor(
+    readonly streamId: string,
+    responder: HttpResponder,
+    private readonly headers: HeaderMap,
+    private readonly settings: StreamSettings,
+  ) {
+    this.#responder = responder;
+    if (settings.mode === 'sse') this.#open();
+  }
+
+  /** Called if the client drops the SSE stream before its end (its events are then kept). */
+  onLost(listener: () => void): void {
+    this.#onLost = listener;
+  }
+
+  get pending(): boolean {
+    return this.#state === 'pending';
+  }
+
+  get done(): boolean {
+    return this.#state === 'done';
+  }
+
+  deliver(frame: string, final: boolean): void {
+    if (this.#state === 'done') return;
+    if (this.#state === 'pending') {
+      if (final && this.settings.mode !== 'sse') {
+        this.#state = 'done';
+        this.#responder!.send(200, { ...this.headers, 'content-type': 'application/json' }, frame);
+        this.#responder = undefined;
+        return;
+      }
+      // JSON-only responses cannot carry messages sent meanwhile (SDK v2 drops them too).
+      if (this.settings.mode === 'json') return;
+      this.#open();
+    }
+    this.#write(frame);
+    if (final) this.#finish();
+  }
+
+  /** Everything for this POST was sent; with nothing sent at all it was only notifications. */
+  settle(): void {
+    if (this.#state === 'pending') {
+      this.#state = 'done';
+      this.#responder!.send(202, this.headers);
+      this.#responder = undefined;
+    } else if (this.#state === 'sse') {
+      this.#finish();
+    }
+  }
+
+  /** A resumed stream (GET with Last-Event-ID) takes over from a lost one. */
+  attach(sink: EventStreamSink): void {
+    this.#sink = sink;
+  }
+
+  close(): void {
+    if (this.#state === 'pending') this.#responder?.send(503, this.headers);
+    this.#state = 'done';
+    this.#sink?.end();
+  }
+
+  #open(): void {
+    this.#state = 'sse';
+    this.#sink = this.#responder!.stream({ ...this.headers, ...SSE_HEADERS });
+    this.#sink.onClose(() => {
+      if (this.#state !== 'done') this.#onLost?.();
+    });
+    this.#responder = undefined;
+    const { store, priming, retryMs } = this.settings;
+    if (store && priming) this.#sink.write(primingEvent(`${this.streamId}:p`, retryMs));
+  }
+
+  #write(frame: string): void {
+    const id = this.settings.store?.append(this.streamId, frame);
+    if (this.#sink && !this.#sink.closed) this.#sink.write(sseEvent(frame, id));
+  }
+
+  #finish(): void {
+    this.#state = 'done';
+    if (this.#sink && !this.#sink.closed) {
+      this.#sink.end();
+      // Delivered whole: nothing to resume, so nothing to keep.
+      this.settings.store?.drop(this.streamId);
+    }
+  }
+}

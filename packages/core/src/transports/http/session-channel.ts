@@ -1,0 +1,88 @@
+import type { Channel, ChannelSink, FrameRoute } from '../../jsonrpc/index.js';
+import type { EventStore } from './event-store.js';
+import type { EventStreamSink } from './exchange.js';
+import { RequestStream } from './request-stream.js';
+import { sseEvent } from './sse.js';
+
+/**
+ * The channel of one Streamable HTTP session. Inbound frames come from POSTs, each with its
+ * {@link RequestStream} as origin; outbound frames go to the stream of the request they belong
+ * to, and unsolicited ones (list changes, resource updates) to the standalone GET stream.
+ */
+export class SessionChannel implements Channel {
+  #sink?: ChannelSink;
+  #standalone?: EventStreamSink;
+  readonly #streams = new Set<RequestStream>();
+  /** Streams the client lost before their end: their events stay stored for a resume. */
+  readonly #resumable = new Set<string>();
+
+  constructor(
+    readonly id: string,
+    private readonly store: EventStore | undefined,
+  ) {}
+
+  start(sink: ChannelSink): void {
+    this.#sink = sink;
+  }
+
+  /** Hands one POSTed message to the engine, answered on `stream`. */
+  post(text: string, parsed: unknown, stream: RequestStream, auth: unknown, signal: AbortSignal): void {
+    this.#streams.add(stream);
+    stream.onLost(() => this.#resumable.add(stream.streamId));
+    // A client that leaves before any answer started cannot resume: its request is cancelled.
+    signal.addEventListener('abort', () => stream.pending && this.#sink?.abandoned(stream), { once: true });
+    this.#sink?.frame(text, stream, auth, { value: parsed });
+  }
+
+  send(frame: string, route?: FrameRoute): void {
+    const origin = route?.origin;
+    if (origin instanceof RequestStream) {
+      // After its answer a request has no stream; late messages for it are dropped.
+      origin.deliver(frame, route!.final);
+      if (origin.done) this.#streams.delete(origin);
+      return;
+    }
+    const id = this.store?.append(this.standaloneId, frame);
+    if (this.#standalone && !this.#standalone.closed) this.#standalone.write(sseEvent(frame, id));
+  }
+
+  settle(origin: unknown): void {
+    if (origin instanceof RequestStream) {
+      origin.settle();
+      this.#streams.delete(origin);
+    }
+  }
+
+  get standaloneId(): string {
+    return `${this.id}_get`;
+  }
+
+  /** Streams are open: the session is in use whatever its idle time. */
+  get busy(): boolean {
+    return this.#streams.size > 0 || this.hasStandalone;
+  }
+
+  get hasStandalone(): boolean {
+    return this.#standalone !== undefined && !this.#standalone.closed;
+  }
+
+  openStandalone(sink: EventStreamSink): void {
+    this.#standalone = sink;
+  }
+
+  /** Finds the open request stream a resumed GET continues. */
+  stream(streamId: string): RequestStream | undefined {
+    for (const s of this.#streams) if (s.streamId === streamId) return s;
+    return undefined;
+  }
+
+  /** The client left (DELETE, expiry): end every stream; the engine is closed by the owner. */
+  async close(): Promise<void> {
+    for (const stream of this.#streams) stream.close();
+    this.#streams.clear();
+    this.#standalone?.end();
+    this.#sink?.ended();
+    for (const id of this.#resumable) this.store?.drop(id);
+    this.store?.drop(this.standaloneId);
+  }
+}

@@ -1,0 +1,189 @@
+import { JsonRpcCode, parseFrame, type Channel } from '../../jsonrpc/index.js';
+import type { EventStore } from './event-store.js';
+import type { HttpRequestView, HttpResponder } from './exchange.js';
+import { RequestStream, type ResponseMode } from './request-stream.js';
+import { accepts, sendError } from './responses.js';
+import { SessionChannel } from './session-channel.js';
+import { SessionStore, type SessionLimits, type StoredSession } from './session-store.js';
+import { sseEvent, SSE_HEADERS } from './sse.js';
+
+/** What serving a session needs from the layer above: a connection on a channel. */
+export type Connect = (channel: Channel) => { close(graceMs?: number): Promise<void> };
+
+export interface StreamableSettings extends SessionLimits {
+  readonly connect: Connect;
+  readonly maxBodyBytes: number;
+  readonly responseMode: ResponseMode;
+  readonly eventStore?: EventStore;
+  /** `retry:` sent with the priming event, in ms. */
+  readonly retryMs?: number;
+  /** Revisions accepted in `MCP-Protocol-Version`. */
+  readonly versions: readonly string[];
+}
+
+interface Session extends StoredSession {
+  readonly channel: SessionChannel;
+  version?: string;
+}
+
+// Session and transport errors are implementation-defined; these match SDK v2 (protocol.md §6.2).
+const BAD_REQUEST = -32000;
+const SESSION_NOT_FOUND = -32001;
+
+const SESSION_HEADER = 'mcp-session-id';
+
+/**
+ * The Streamable HTTP endpoint of the legacy family (2025-03-26 … 2025-11-25): POST carries
+ * messages, answered as JSON or SSE; GET opens the standalone stream (or resumes a lost one with
+ * `Last-Event-ID`); DELETE ends the session. Sessions are minted at `initialize`.
+ */
+export class StreamableEndpoint {
+  readonly #sessions: SessionStore<Session>;
+
+  constructor(private readonly settings: StreamableSettings) {
+    this.#sessions = new SessionStore(settings);
+  }
+
+  get sessionCount(): number {
+    return this.#sessions.size;
+  }
+
+  async handle(req: HttpRequestView, res: HttpResponder, auth: unknown): Promise<void> {
+    switch (req.method) {
+      case 'POST':
+        return this.#post(req, res, auth);
+      case 'GET':
+        return this.#get(req, res);
+      case 'DELETE':
+        return this.#delete(req, res);
+      default:
+        res.send(405, { allow: 'GET, POST, DELETE' });
+    }
+  }
+
+  close(): Promise<void> {
+    return this.#sessions.closeAll();
+  }
+
+  async #post(req: HttpRequestView, res: HttpResponder, auth: unknown): Promise<void> {
+    const accept = req.header('accept');
+    if (!accepts(accept, 'application/json') || !accepts(accept, 'text/event-stream')) {
+      return sendError(res, 406, BAD_REQUEST, 'Not Acceptable: Accept must include application/json and text/event-stream');
+    }
+    if (!/^application\/json\b/i.test(req.header('content-type') ?? '')) {
+      return sendError(res, 415, BAD_REQUEST, 'Unsupported Media Type: Content-Type must be application/json');
+    }
+    const text = await req.text(this.settings.maxBodyBytes);
+    if (text === undefined) {
+      return sendError(res, 413, BAD_REQUEST, `Payload Too Large: the body exceeds ${this.settings.maxBodyBytes} bytes`);
+    }
+    let parsed: unknown;
+    try {
+      parsed = parseFrame(text);
+    } catch (error) {
+      return sendError(res, 400, JsonRpcCode.ParseError, `Parse error: ${(error as Error).message}`);
+    }
+    const sessionId = req.header(SESSION_HEADER);
+    let session: Session | undefined;
+    if (sessionId === undefined) {
+      if (!isInitialize(parsed)) {
+        return sendError(res, 400, BAD_REQUEST, 'Bad Request: Mcp-Session-Id header is required (send initialize first)');
+      }
+      if (this.#sessions.full) {
+        return sendError(res, 503, BAD_REQUEST, 'Service Unavailable: too many sessions; try again later');
+      }
+      session = this.#open();
+    } else {
+      session = this.#sessions.get(sessionId);
+      if (!session) return sendError(res, 404, SESSION_NOT_FOUND, 'Session not found (it expired or was deleted); initialize again');
+      const version = req.header('mcp-protocol-version');
+      if (version !== undefined && !this.settings.versions.includes(version)) {
+        return sendError(res, 400, BAD_REQUEST, `Bad Request: unsupported MCP-Protocol-Version ${version} (supported: ${this.settings.versions.join(', ')})`);
+      }
+    }
+    const { id } = session.channel;
+    const stream = new RequestStream(`${id}_${this.#streamSeq++}`, res, { [SESSION_HEADER]: id }, {
+      mode: this.settings.responseMode,
+      store: this.settings.eventStore,
+      // Priming lets a client resume a stream that broke before its first event (2025-11-25).
+      priming: true,
+      retryMs: this.settings.retryMs,
+    });
+    session.channel.post(text, parsed, stream, auth, req.signal);
+  }
+
+  #streamSeq = 0;
+
+  #open(): Session {
+    return this.#sessions.add((id) => {
+      const channel = new SessionChannel(id, this.settings.eventStore);
+      const connection = this.settings.connect(channel);
+      return {
+        channel,
+        lastSeen: Date.now(),
+        get busy() {
+          return channel.busy;
+        },
+        close: async () => {
+          await channel.close();
+          await connection.close();
+        },
+      };
+    });
+  }
+
+  async #get(req: HttpRequestView, res: HttpResponder): Promise<void> {
+    if (!accepts(req.header('accept'), 'text/event-stream')) {
+      return sendError(res, 406, BAD_REQUEST, 'Not Acceptable: Accept must include text/event-stream');
+    }
+    const session = this.#session(req, res);
+    if (!session) return;
+    const headers = { ...SSE_HEADERS, [SESSION_HEADER]: session.channel.id };
+    const lastEventId = req.header('last-event-id');
+    const store = this.settings.eventStore;
+    if (lastEventId !== undefined && store) {
+      const missed = store.after(lastEventId);
+      if (missed) {
+        const sink = res.stream(headers);
+        for (const { id, frame } of missed.frames) sink.write(sseEvent(frame, id));
+        const live = session.channel.stream(missed.streamId);
+        if (live) live.attach(sink);
+        else if (missed.streamId === session.channel.standaloneId) session.channel.openStandalone(sink);
+        else sink.end();
+        return;
+      }
+    }
+    if (session.channel.hasStandalone) {
+      return sendError(res, 409, BAD_REQUEST, 'Conflict: this session already has a standalone SSE stream');
+    }
+    session.channel.openStandalone(res.stream(headers));
+  }
+
+  async #delete(req: HttpRequestView, res: HttpResponder): Promise<void> {
+    const session = this.#session(req, res);
+    if (!session) return;
+    await this.#sessions.remove(session.channel.id);
+    res.send(200, {});
+  }
+
+  #session(req: HttpRequestView, res: HttpResponder): Session | undefined {
+    const id = req.header(SESSION_HEADER);
+    if (id === undefined) {
+      sendError(res, 400, BAD_REQUEST, 'Bad Request: Mcp-Session-Id header is required');
+      return undefined;
+    }
+    const session = this.#sessions.get(id);
+    if (!session) sendError(res, 404, SESSION_NOT_FOUND, 'Session not found (it expired or was deleted); initialize again');
+    return session;
+  }
+
+  /** Reaps idle sessions now (tests; normally a timer does it). */
+  sweep(now = Date.now()): number {
+    return this.#sessions.sweep(now);
+  }
+}
+
+function isInitialize(message: unknown): boolean {
+  const isInit = (m: unknown) => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'initialize';
+  return Array.isArray(message) ? message.some(isInit) : isInit(message);
+}
