@@ -68,6 +68,11 @@ export class McpServer {
     this.resources = new ResourceControl(this.#core);
   }
 
+  /** Connections being served now, over every transport (closed ones are let go). */
+  get connectionCount(): number {
+    return this.#core.hub.size;
+  }
+
   /** The registry being served now (replaced, never mutated, by runtime changes). */
   get registry(): Registry {
     return this.#core.registry;

@@ -9,7 +9,8 @@ export function fetchExchange(
   const view: HttpRequestView = {
     method: request.method,
     url,
-    header: (name) => request.headers.get(name) ?? undefined,
+    // Fetch-style runtimes put the Host header into the URL and keep it out of `headers`.
+    header: (name) => request.headers.get(name) ?? (name === 'host' ? url.host : undefined),
     signal: request.signal,
     async text(limit) {
       const declared = Number(request.headers.get('content-length') ?? 0);
