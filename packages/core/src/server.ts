@@ -1,5 +1,5 @@
 import type { Channel } from './jsonrpc/index.js';
-import { ConnectionHub, ListCache, ServerConnection, stderrLogger, type ListName, type Logger, type ServerCore } from './protocol/index.js';
+import { ConnectionHub, InputRuns, ListCache, type InputSettings, ServerConnection, stderrLogger, type EraMode, type ListName, type Logger, type ServerCore } from './protocol/index.js';
 import { Registry, type Provider } from './registry/index.js';
 import { MemberControl, ResourceControl } from './server-members.js';
 
@@ -28,6 +28,14 @@ export interface ServerOptions {
   logger?: Logger;
   /** How long `ctx.elicit`, `ctx.sample` and `ctx.roots` wait for the client (default 120 s). */
   clientRequestTimeoutMs?: number;
+  /** Cache hints on cacheable 2026-07-28 results (default `{ ttlMs: 0, cacheScope: 'private' }`). */
+  cacheHints?: { ttlMs: number; cacheScope: 'public' | 'private' };
+  /**
+   * 2026-07-28 input rounds: the key that signs `requestState` (≥ 32 bytes; share it between
+   * instances behind a load balancer so any of them can replay a call), the time a round may
+   * take, and the number of rounds per call.
+   */
+  input?: InputSettings;
 }
 
 /**
@@ -62,6 +70,8 @@ export class McpServer {
       lists: new ListCache(),
       hub: new ConnectionHub(),
       clientRequestTimeoutMs: options.clientRequestTimeoutMs ?? 120_000,
+      cacheHints: Object.freeze({ ttlMs: 0, cacheScope: 'private' as const, ...options.cacheHints }),
+      inputs: new InputRuns(options.input),
     };
     this.tools = new MemberControl(this.#core, ['tool'], 'tools');
     this.prompts = new MemberControl(this.#core, ['prompt'], 'prompts');
@@ -92,9 +102,17 @@ export class McpServer {
     for (const list of changed) this.#core.hub.listChanged(list);
   }
 
-  /** Serves one client over `channel` until it closes. Transports call this. */
-  connect(channel: Channel): ServerConnection {
-    return new ServerConnection(this.#core, channel);
+  /**
+   * Serves one client over `channel` until it closes. Transports call this; `mode` says how
+   * the connection's protocol era is decided (stdio pins it on the first exchange).
+   */
+  connect(channel: Channel, mode?: EraMode): ServerConnection {
+    return new ServerConnection(this.#core, channel, mode);
+  }
+
+  /** Ends every open `subscriptions/listen` stream with a final result (before shutting down). */
+  endSubscriptions(): void {
+    this.#core.hub.endSubscriptions();
   }
 }
 

@@ -1,11 +1,14 @@
 import { Engine, JsonRpcError, type Channel } from './jsonrpc/index.js';
-import { LATEST_LEGACY, type ServerConnection } from './protocol/index.js';
+import { LATEST_LEGACY, META, MODERN_REVISIONS, type ServerConnection } from './protocol/index.js';
 import type { McpServer } from './server.js';
 import { createInMemoryPair } from './transports/in-memory.js';
 
 /** Options of {@link connectTestClient}. */
 export interface TestClientOptions {
-  /** The revision the client offers at initialize (default: the latest legacy revision). */
+  /**
+   * The revision: a legacy one is offered at `initialize` (default: the latest legacy revision);
+   * `2026-07-28` sends no handshake and puts the envelope on every request instead.
+   */
   protocolVersion?: string;
   capabilities?: Record<string, unknown>;
   clientInfo?: { name: string; version: string };
@@ -24,12 +27,14 @@ export interface ReceivedNotification {
 
 /** An in-memory MCP client bound to one server: no process, no port. */
 export interface TestClient {
-  /** The `initialize` result. */
+  /** The `initialize` result (the `server/discover` result under 2026-07-28). */
   readonly initializeResult: Record<string, unknown>;
   /** Every notification received so far, in order. */
   readonly notifications: readonly ReceivedNotification[];
   /** Every frame that crossed the connection, verbatim, in order. */
   readonly wire: readonly { dir: 'c2s' | 's2c'; line: string }[];
+  /** Sends exactly this request: no envelope added, no input rounds answered. */
+  rawRequest(method: string, params?: Record<string, unknown>): Promise<any>;
   /** Sends any request; rejects with a `JsonRpcError` carrying the server's error. */
   request(method: string, params?: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<any>;
   notify(method: string, params?: Record<string, unknown>): void;
@@ -70,19 +75,46 @@ export async function connectTestClient(server: McpServer, options: TestClientOp
     outboundAbandoned: (requestId, reason) =>
       engine.notify('notifications/cancelled', { requestId, reason: String(reason) }),
   });
-  const request = (method: string, params?: Record<string, unknown>, opts: { signal?: AbortSignal } = {}) =>
+  const raw = (method: string, params?: Record<string, unknown>, opts: { signal?: AbortSignal } = {}) =>
     engine.request(method, params, { signal: opts.signal }) as Promise<any>;
-  const initializeResult = (await request('initialize', {
-    protocolVersion: options.protocolVersion ?? LATEST_LEGACY,
-    capabilities: options.capabilities ?? {},
-    clientInfo: options.clientInfo ?? { name: 'mcp-fw-test-client', version: '0.0.0' },
-  })) as Record<string, unknown>;
-  engine.notify('notifications/initialized');
+  const version = options.protocolVersion ?? LATEST_LEGACY;
+  const capabilities = options.capabilities ?? {};
+  const clientInfo = options.clientInfo ?? { name: 'mcp-fw-test-client', version: '0.0.0' };
+  let request = raw;
+  let initializeResult: Record<string, unknown>;
+  if ((MODERN_REVISIONS as readonly string[]).includes(version)) {
+    // 2026-07-28: no handshake; every request carries the envelope, and input_required results
+    // are answered by the handlers and retried, as the official client does.
+    const envelope = { [META.protocolVersion]: version, [META.clientCapabilities]: capabilities, [META.clientInfo]: clientInfo };
+    const enveloped = (params: Record<string, unknown> = {}) => ({
+      ...params,
+      _meta: { ...envelope, ...(params._meta as Record<string, unknown> | undefined) },
+    });
+    request = async (method, params, opts) => {
+      let current: Record<string, unknown> = enveloped(params);
+      for (let round = 0; ; round++) {
+        const result = await raw(method, current, opts);
+        if (result?.resultType !== 'input_required' || round >= 10) return result;
+        const inputResponses: Record<string, unknown> = {};
+        for (const [key, input] of Object.entries(result.inputRequests ?? {}) as [string, { method: string; params: unknown }][]) {
+          const handler = options.handlers?.[input.method];
+          if (handler) inputResponses[key] = await handler(input.params);
+        }
+        const { inputResponses: _old, requestState: _state, ...rest } = current;
+        current = { ...rest, inputResponses, ...(result.requestState === undefined ? {} : { requestState: result.requestState }) };
+      }
+    };
+    initializeResult = await request('server/discover');
+  } else {
+    initializeResult = (await raw('initialize', { protocolVersion: version, capabilities, clientInfo })) as Record<string, unknown>;
+    engine.notify('notifications/initialized');
+  }
   return {
     initializeResult,
     notifications,
     wire: (clientSide as RecordingChannel).wire,
     request,
+    rawRequest: (method, params) => raw(method, params),
     notify: (method, params) => engine.notify(method, params),
     listTools: (cursor) => request('tools/list', cursor === undefined ? {} : { cursor }),
     callTool: (name, args, opts = {}) => {

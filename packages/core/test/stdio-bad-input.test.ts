@@ -44,7 +44,7 @@ const PEER_ERROR = '{"code":-32700,"message":"Parse error"}';
 describe('stdio: each malformed line gets one error, and the server keeps serving', () => {
   it.each([
     ['a line that is not JSON', 'this is not json', parseError(/"this is not json" is not valid JSON$/)],
-    ['truncated JSON', '{"jsonrpc":"2.0","id":1', parseError(/ at position 23$/)],
+    ['truncated JSON', '{"jsonrpc":"2.0","id":1', parseError(/ at position 23\b/)],
     ['a number', '42', invalid(null, NOT_OBJECT)],
     ['a string', '"x"', invalid(null, NOT_OBJECT)],
     ['null', 'null', invalid(null, NOT_OBJECT)],

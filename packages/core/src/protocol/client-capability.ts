@@ -9,17 +9,37 @@ export class ClientCapabilityError extends UserError {
   override name = 'ClientCapabilityError';
 }
 
-export function requireCapability(record: RequestRecord, path: readonly string[], what: string): void {
+/**
+ * The request's client capabilities lack one a handler needs. Legacy: an `isError` tool result
+ * naming it; 2026-07-28: -32021 with `data.requiredCapabilities`, before anything is sent.
+ */
+export class MissingCapabilityError extends ClientCapabilityError {
+  override name = 'MissingCapabilityError';
+  constructor(
+    message: string,
+    /** A ClientCapabilities object, e.g. `{ sampling: {} }`. */
+    readonly required: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+}
+
+export function hasCapability(record: RequestRecord, path: readonly string[]): boolean {
   let node: unknown = record.clientCapabilities;
   for (const key of path) {
     node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[key] : undefined;
   }
-  if (node === undefined || node === null) {
-    const client = record.clientInfo.name ? ` (${record.clientInfo.name})` : '';
-    throw new ClientCapabilityError(
-      `${what} needs the client capability "${path.join('.')}", which this client${client} did not declare`,
-    );
-  }
+  return node !== undefined && node !== null;
+}
+
+export function requireCapability(record: RequestRecord, path: readonly string[], what: string): void {
+  if (hasCapability(record, path)) return;
+  const client = record.clientInfo.name ? ` (${record.clientInfo.name})` : '';
+  const required = path.reduceRight<Record<string, unknown>>((inner, key) => ({ [key]: inner }), {});
+  throw new MissingCapabilityError(
+    `${what} needs the client capability "${path.join('.')}", which this client${client} did not declare`,
+    required,
+  );
 }
 
 export function requireRevision(record: RequestRecord, available: boolean, what: string, since: string): void {

@@ -1,6 +1,7 @@
 import { JsonRpcError, REQUEST_TIMEOUT_CODE } from '../jsonrpc/index.js';
 import { compileElicitation, InvalidArgumentsError } from '../registry/index.js';
 import { requireCapability, requireRevision, ClientCapabilityError } from './client-capability.js';
+import type { InputRun } from './input/input-run.js';
 import type { RequestRecord } from './request-record.js';
 import { featuresOf } from './revisions.js';
 import type { Scope } from './server-core.js';
@@ -9,6 +10,17 @@ import type { Scope } from './server-core.js';
 export interface ClientRequestOptions {
   /** How long to wait for the client's answer (default: the server's `clientRequestTimeoutMs`). */
   timeoutMs?: number;
+  /**
+   * Under 2026-07-28, the key of this question in `inputRequests` (default `input_<n>`, from the
+   * order of the questions). Keys must be the same on every run of the handler.
+   */
+  key?: string;
+}
+
+/** Where a question goes: the live channel (legacy) or the call's input run (2026-07-28). */
+export interface Asker {
+  readonly record: RequestRecord;
+  readonly run?: InputRun;
 }
 
 /** The user's answer to an elicitation; `content` is validated against the schema when accepted. */
@@ -20,7 +32,12 @@ export type ElicitResult<T> =
  * Sends a real server→client request on the calling request's stream, tied to its signal (a
  * cancelled call cancels the question) and bounded by a timeout that names what timed out.
  */
-async function ask(record: RequestRecord, scope: Scope, method: string, params: unknown, options: ClientRequestOptions): Promise<any> {
+async function ask(asker: Asker, scope: Scope, method: string, params: unknown, options: ClientRequestOptions): Promise<any> {
+  const { record, run } = asker;
+  if (record.era === 'modern') {
+    if (!run) throw new ClientCapabilityError(`${method}: under 2026-07-28 only tools/call, prompts/get and resources/read may ask the client for input`);
+    return run.ask(method, params, options.key);
+  }
   const timeoutMs = options.timeoutMs ?? scope.core.clientRequestTimeoutMs;
   try {
     return await scope.engine.request(method, params, { timeoutMs, signal: record.request.signal, relatedTo: record.request });
@@ -33,19 +50,20 @@ async function ask(record: RequestRecord, scope: Scope, method: string, params: 
 }
 
 export async function elicitForm<T>(
-  record: RequestRecord,
+  asker: Asker,
   scope: Scope,
   message: string,
   schema: object,
   options: ClientRequestOptions = {},
 ): Promise<ElicitResult<T>> {
+  const { record } = asker;
   requireRevision(record, featuresOf(record.protocolVersion).elicitation, 'ctx.elicit', '2025-06-18');
   requireCapability(record, ['elicitation'], 'ctx.elicit');
   const caps = record.clientCapabilities.elicitation as Record<string, unknown>;
   // 2025-11-25 clients list modes; an empty object means form only (backwards compatible).
   if (Object.keys(caps).length > 0 && !('form' in caps)) requireCapability(record, ['elicitation', 'form'], 'ctx.elicit (form mode)');
   const { requestedSchema, validate } = compileElicitation(schema);
-  const result = await ask(record, scope, 'elicitation/create', { message, requestedSchema }, options);
+  const result = await ask(asker, scope, 'elicitation/create', { message, requestedSchema }, options);
   if (result?.action !== 'accept') return { action: result?.action === 'decline' ? 'decline' : 'cancel' };
   const checked = await validate(result.content ?? {});
   if (!checked.ok) throw new InvalidArgumentsError('elicitation', checked.issues);
@@ -53,16 +71,19 @@ export async function elicitForm<T>(
 }
 
 export async function elicitUrl(
-  record: RequestRecord,
+  asker: Asker,
   scope: Scope,
   message: string,
   url: string,
   options: ClientRequestOptions = {},
 ): Promise<{ action: 'accept' | 'decline' | 'cancel'; elicitationId: string }> {
+  const { record } = asker;
   requireRevision(record, featuresOf(record.protocolVersion).urlElicitation, 'ctx.elicitUrl', '2025-11-25');
   requireCapability(record, ['elicitation', 'url'], 'ctx.elicitUrl');
   const elicitationId = crypto.randomUUID();
-  const result = await ask(record, scope, 'elicitation/create', { mode: 'url', message, url, elicitationId }, options);
+  // 2026-07-28 URL elicitations carry no elicitationId (protocol.md §4.1).
+  const params = record.era === 'modern' ? { mode: 'url', message, url } : { mode: 'url', message, url, elicitationId };
+  const result = await ask(asker, scope, 'elicitation/create', params, options);
   const action = result?.action === 'accept' || result?.action === 'decline' ? result.action : 'cancel';
   return { action, elicitationId };
 }
@@ -79,7 +100,8 @@ export type SampleRequest =
       [key: string]: unknown;
     };
 
-export async function sample(record: RequestRecord, scope: Scope, request: SampleRequest, options: ClientRequestOptions = {}): Promise<any> {
+export async function sample(asker: Asker, scope: Scope, request: SampleRequest, options: ClientRequestOptions = {}): Promise<any> {
+  const { record } = asker;
   requireCapability(record, ['sampling'], 'ctx.sample');
   const params =
     typeof request === 'string'
@@ -89,15 +111,15 @@ export async function sample(record: RequestRecord, scope: Scope, request: Sampl
     requireRevision(record, featuresOf(record.protocolVersion).samplingTools, 'ctx.sample with tools', '2025-11-25');
     requireCapability(record, ['sampling', 'tools'], 'ctx.sample with tools');
   }
-  return ask(record, scope, 'sampling/createMessage', params, options);
+  return ask(asker, scope, 'sampling/createMessage', params, options);
 }
 
 export async function listRoots(
-  record: RequestRecord,
+  asker: Asker,
   scope: Scope,
   options: ClientRequestOptions = {},
 ): Promise<{ uri: string; name?: string }[]> {
-  requireCapability(record, ['roots'], 'ctx.roots');
-  const result = await ask(record, scope, 'roots/list', {}, options);
+  requireCapability(asker.record, ['roots'], 'ctx.roots');
+  const result = await ask(asker, scope, 'roots/list', {}, options);
   return Array.isArray(result?.roots) ? result.roots : [];
 }

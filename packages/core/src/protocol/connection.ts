@@ -3,27 +3,42 @@ import { ErrorCode } from './error-codes.js';
 import { mapError } from './error-mapping.js';
 import type { HubMember, ListName } from './hub.js';
 import { LegacySession } from './legacy-session.js';
-import { METHODS } from './method-table.js';
+import { METHODS, MODERN_METHODS } from './method-table.js';
+import { hasEnvelope, missingEnvelope, unsupportedVersion } from './modern/envelope.js';
+import { modernRecord } from './modern/modern-record.js';
+import { modernResult } from './modern/result-envelope.js';
 import { featuresOf } from './revisions.js';
-import type { Scope, ServerCore } from './server-core.js';
+import type { MethodSpec, Scope, ServerCore } from './server-core.js';
 
 /**
- * One client connection: an engine on a channel, the connection's era state, and dispatch
- * through the method table. Holds no behaviour of any method family itself.
+ * How a connection decides its era (protocol.md §1): stdio pins on the first exchange that is
+ * not `server/discover`; an HTTP session is legacy by construction; the stateless HTTP path is
+ * modern by construction.
+ */
+export type EraMode = 'pin-on-first' | 'legacy' | 'modern';
+
+type Era = 'unpinned' | 'legacy' | 'modern';
+
+/**
+ * One client connection: an engine on a channel, the connection's era, and dispatch through the
+ * era's method table. Both eras build the same request record, so every handler below is
+ * shared; only the way in (session or envelope) and the result envelope differ.
  */
 export class ServerConnection implements HubMember {
   readonly engine: Engine;
   readonly #scope: Scope;
+  #era: Era;
 
-  constructor(core: ServerCore, channel: Channel) {
+  constructor(core: ServerCore, channel: Channel, mode: EraMode = 'pin-on-first') {
     const session = new LegacySession();
+    this.#era = mode === 'pin-on-first' ? 'unpinned' : mode;
     this.engine = new Engine(channel, {
       request: (request) => this.#request(request),
       notification: (method, params) => this.#notification(method, params),
-      mapError: (error) => mapError(error, core.logger),
+      mapError: (error) => mapError(error, core.logger, this.#era === 'modern' ? 'modern' : 'legacy'),
       acceptBatch: () => {
         const version = session.handshake?.protocolVersion;
-        return version !== undefined && featuresOf(version).batching;
+        return this.#era === 'legacy' && version !== undefined && featuresOf(version).batching;
       },
       outboundAbandoned: (requestId, reason) =>
         this.engine.notify('notifications/cancelled', { requestId, reason: String(reason) }),
@@ -40,7 +55,8 @@ export class ServerConnection implements HubMember {
   }
 
   listChanged(list: ListName): void {
-    if (this.#scope.session.handshake) this.engine.notify(`notifications/${list}/list_changed`);
+    // Legacy sessions get unsolicited notifications; modern clients only on listen streams.
+    if (this.#era === 'legacy' && this.#scope.session.handshake) this.engine.notify(`notifications/${list}/list_changed`);
   }
 
   resourceUpdated(uri: string): void {
@@ -48,12 +64,38 @@ export class ServerConnection implements HubMember {
   }
 
   #request(request: InboundRequest): unknown {
-    const method = METHODS.get(request.method);
+    const era = this.#era;
+    if (era === 'modern' || (era === 'unpinned' && (hasEnvelope(request.params) || request.method === 'server/discover'))) {
+      return this.#modern(request);
+    }
+    this.#era = 'legacy';
+    const method = this.#method(METHODS, request);
+    const record = this.#scope.session.record(request, !method.beforeInitialize);
+    return method.handle(request.params, record, this.#scope);
+  }
+
+  #modern(request: InboundRequest): unknown {
+    if (!hasEnvelope(request.params)) {
+      // A legacy client talking to a connection already pinned to 2026-07-28.
+      if (request.method === 'initialize') throw unsupportedVersion(request.params?.protocolVersion);
+      throw missingEnvelope();
+    }
+    const record = modernRecord(request);
+    if (this.#era === 'unpinned' && request.method !== 'server/discover') this.#era = 'modern';
+    const method = this.#method(MODERN_METHODS, request);
+    const result = method.handle(request.params, record, this.#scope);
+    const core = this.#scope.core;
+    return result instanceof Promise
+      ? result.then((r) => modernResult(r, request.method, core))
+      : modernResult(result, request.method, core);
+  }
+
+  #method(table: ReadonlyMap<string, MethodSpec>, request: InboundRequest): MethodSpec {
+    const method = table.get(request.method);
     if (!method) throw new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
     // JSON-RPC allows positional params; every MCP method takes an object.
     if (Array.isArray(request.params)) throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid params: params must be an object');
-    const record = this.#scope.session.record(request, !method.beforeInitialize);
-    return method.handle(request.params, record, this.#scope);
+    return method;
   }
 
   #notification(method: string, params: unknown): void {

@@ -4,12 +4,14 @@ import {
   elicitUrl,
   listRoots,
   sample,
+  type Asker,
   type ClientRequestOptions,
   type ElicitResult,
   type SampleRequest,
 } from './client-requests.js';
 import { contextLog, type ContextLog } from './context-log.js';
 import { ProgressReporter } from './progress.js';
+import type { InputRun } from './input/input-run.js';
 import type { ClientCapabilities, ClientInfo, RequestRecord } from './request-record.js';
 import type { Scope } from './server-core.js';
 
@@ -36,19 +38,29 @@ import type { Scope } from './server-core.js';
  * ```
  */
 export class Context {
-  readonly #record: RequestRecord;
+  readonly #initial: RequestRecord;
   readonly #scope: Scope;
+  readonly #run?: InputRun;
   #progress?: ProgressReporter;
+  #progressRecord?: RequestRecord;
   #log?: ContextLog;
+  #logRecord?: RequestRecord;
 
-  constructor(record: RequestRecord, scope: Scope) {
-    this.#record = record;
+  constructor(record: RequestRecord, scope: Scope, run?: InputRun) {
+    this.#initial = record;
     this.#scope = scope;
+    this.#run = run;
+  }
+
+  // Under 2026-07-28 a call can span several requests (input rounds); the current one decides
+  // the progress token, log level and capabilities.
+  get #record(): RequestRecord {
+    return this.#run?.record ?? this.#initial;
   }
 
   /** Fires when the client cancels the request or the connection closes. */
   get signal(): AbortSignal {
-    return this.#record.request.signal;
+    return this.#run?.signal ?? this.#initial.request.signal;
   }
 
   /** The JSON-RPC id of the request being served. */
@@ -76,12 +88,23 @@ export class Context {
    * token; a value that does not increase is dropped).
    */
   progress(progress: number, total?: number, message?: string): void {
-    (this.#progress ??= new ProgressReporter(this.#record, this.#scope)).report(progress, total, message);
+    const record = this.#record;
+    if (this.#progressRecord !== record) {
+      // A new round brings a new progress token (and its own ordering).
+      this.#progressRecord = record;
+      this.#progress = new ProgressReporter(record, this.#scope);
+    }
+    this.#progress!.report(progress, total, message);
   }
 
-  /** Log messages for the client, filtered by its `logging/setLevel`. */
+  /** Log messages for the client, filtered by its `logging/setLevel` (or, 2026-07-28, the request's `logLevel`). */
   get log(): ContextLog {
-    return (this.#log ??= contextLog(this.#record, this.#scope));
+    const record = this.#record;
+    if (this.#logRecord !== record) {
+      this.#logRecord = record;
+      this.#log = contextLog(record, this.#scope);
+    }
+    return this.#log!;
   }
 
   /**
@@ -90,22 +113,26 @@ export class Context {
    * elicit, or does not answer within the timeout.
    */
   elicit<T = Record<string, unknown>>(message: string, schema: object, options?: ClientRequestOptions): Promise<ElicitResult<T>> {
-    return elicitForm<T>(this.#record, this.#scope, message, schema, options);
+    return elicitForm<T>(this.#asker, this.#scope, message, schema, options);
   }
 
   /** Sends the user to a URL (elicitation, URL mode; 2025-11-25 and later). */
   elicitUrl(message: string, url: string, options?: ClientRequestOptions): Promise<{ action: 'accept' | 'decline' | 'cancel'; elicitationId: string }> {
-    return elicitUrl(this.#record, this.#scope, message, url, options);
+    return elicitUrl(this.#asker, this.#scope, message, url, options);
   }
 
   /** Asks the client's model for a completion (`sampling/createMessage`). */
   sample(request: SampleRequest, options?: ClientRequestOptions): Promise<any> {
-    return sample(this.#record, this.#scope, request, options);
+    return sample(this.#asker, this.#scope, request, options);
   }
 
   /** The client's roots (`roots/list`). */
   roots(options?: ClientRequestOptions): Promise<{ uri: string; name?: string }[]> {
-    return listRoots(this.#record, this.#scope, options);
+    return listRoots(this.#asker, this.#scope, options);
+  }
+
+  get #asker(): Asker {
+    return { record: this.#record, run: this.#run };
   }
 
   /** Tells every session subscribed to `uri` that the resource changed. */

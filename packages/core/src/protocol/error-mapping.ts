@@ -7,6 +7,7 @@ import {
   UserError,
   type CallToolResult,
 } from '../registry/index.js';
+import { MissingCapabilityError } from './client-capability.js';
 import { ErrorCode } from './error-codes.js';
 import type { Logger } from './logger.js';
 import type { RevisionFeatures } from './revisions.js';
@@ -15,11 +16,17 @@ import type { RevisionFeatures } from './revisions.js';
  * The one mapping from anything thrown to a JSON-RPC error. Client faults keep their code and
  * message; everything unexpected is -32603 with a generic message, details on stderr only.
  */
-export function mapError(error: unknown, logger: Logger): WireError {
+export function mapError(error: unknown, logger: Logger, era: 'legacy' | 'modern' = 'legacy'): WireError {
   if (error instanceof JsonRpcError) return error.toJSON();
   if (error instanceof InvalidArgumentsError) return { code: ErrorCode.InvalidParams, message: error.message };
   if (error instanceof ResourceNotFoundError) {
-    return { code: ErrorCode.ResourceNotFound, message: error.message, data: { uri: error.uri } };
+    // 2026-07-28 answers not-found with -32602 (and forbids -32002).
+    const code = era === 'modern' ? ErrorCode.InvalidParams : ErrorCode.ResourceNotFound;
+    return { code, message: error.message, data: { uri: error.uri } };
+  }
+  const missing = error instanceof ToolExecutionError ? error.cause : error;
+  if (era === 'modern' && missing instanceof MissingCapabilityError) {
+    return { code: ErrorCode.MissingRequiredClientCapability, message: missing.message, data: { requiredCapabilities: missing.required } };
   }
   if (error instanceof UserError) return { code: ErrorCode.InternalError, message: error.message };
   if (error instanceof OutputValidationError) {
@@ -35,7 +42,9 @@ export function mapError(error: unknown, logger: Logger): WireError {
  * level: whatever a tool threw, and, from 2025-11-25 on, invalid arguments (so the model can
  * correct itself). Returns undefined for errors that go through {@link mapError}.
  */
-export function toolErrorResult(error: unknown, features: RevisionFeatures): CallToolResult | undefined {
+export function toolErrorResult(error: unknown, features: RevisionFeatures, era: 'legacy' | 'modern' = 'legacy'): CallToolResult | undefined {
+  // A modern client is told about a missing capability on the JSON-RPC level (-32021).
+  if (era === 'modern' && error instanceof ToolExecutionError && error.cause instanceof MissingCapabilityError) return undefined;
   if (error instanceof ToolExecutionError) return { content: [{ type: 'text', text: error.message }], isError: true };
   if (error instanceof InvalidArgumentsError && features.validationAsToolError) {
     return { content: [{ type: 'text', text: error.message }], isError: true };

@@ -12,6 +12,7 @@ export type ListName = 'tools' | 'prompts' | 'resources';
  */
 export class ConnectionHub {
   readonly #members = new Set<HubMember>();
+  readonly #shutdown = new Set<() => void>();
 
   add(member: HubMember): void {
     this.#members.add(member);
@@ -31,5 +32,18 @@ export class ConnectionHub {
 
   resourceUpdated(uri: string): void {
     for (const member of this.#members) member.resourceUpdated(uri);
+  }
+
+  /** Runs `listener` when the server ends its subscriptions (see {@link endSubscriptions}). */
+  onShutdown(listener: () => void): () => void {
+    this.#shutdown.add(listener);
+    return () => this.#shutdown.delete(listener);
+  }
+
+  /** Ends every open `subscriptions/listen` stream gracefully, with a final result. */
+  endSubscriptions(): void {
+    const listeners = [...this.#shutdown];
+    this.#shutdown.clear();
+    for (const listener of listeners) listener();
   }
 }

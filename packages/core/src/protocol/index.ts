@@ -1,6 +1,6 @@
-export { ServerConnection } from './connection.js';
+export { ServerConnection, type EraMode } from './connection.js';
 export { Context } from './context.js';
-export { ClientCapabilityError } from './client-capability.js';
+export { ClientCapabilityError, MissingCapabilityError } from './client-capability.js';
 export type { ClientRequestOptions, ElicitResult, SampleRequest } from './client-requests.js';
 export type { ContextLog } from './context-log.js';
 export { LOG_LEVELS, type LogLevel } from './log-levels.js';
@@ -11,3 +11,5 @@ export { ErrorCode } from './error-codes.js';
 export { LEGACY_REVISIONS, LATEST_LEGACY, type LegacyRevision } from './revisions.js';
 export type { ServerCore, ServerIdentity } from './server-core.js';
 export type { ClientInfo, ClientCapabilities } from './request-record.js';
+export { MODERN_REVISIONS, META } from './modern/envelope.js';
+export { InputRuns, type InputSettings } from './input/input-runs.js';

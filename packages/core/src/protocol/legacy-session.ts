@@ -39,6 +39,7 @@ export class LegacySession {
     }
     return {
       request,
+      era: 'legacy',
       protocolVersion: handshake?.protocolVersion ?? '',
       clientCapabilities: handshake?.clientCapabilities ?? {},
       clientInfo: handshake?.clientInfo ?? { name: 'unknown', version: '' },

@@ -10,5 +10,7 @@ export function isLogLevel(value: unknown): value is LogLevel {
 
 /** Whether a message at `level` passes the session's threshold (no threshold: everything). */
 export function passes(level: LogLevel, threshold: string | undefined): boolean {
-  return threshold === undefined || RANK.get(level)! >= RANK.get(threshold)!;
+  if (threshold === undefined) return true;
+  const min = RANK.get(threshold);
+  return min !== undefined && RANK.get(level)! >= min;
 }

@@ -9,9 +9,11 @@ import {
   templatesList,
 } from './methods/resources.js';
 import { toolsCall, toolsList } from './methods/tools.js';
+import { discover } from './modern/discover.js';
+import { listen } from './modern/listen.js';
 import type { MethodSpec } from './server-core.js';
 
-/** Every request method the server answers; anything else is -32601. */
+/** Every request method a legacy (initialize-era) connection answers; anything else is -32601. */
 export const METHODS: ReadonlyMap<string, MethodSpec> = new Map([
   ['initialize', initialize],
   ['ping', ping],
@@ -26,4 +28,17 @@ export const METHODS: ReadonlyMap<string, MethodSpec> = new Map([
   ['prompts/list', promptsList],
   ['prompts/get', promptsGet],
   ['completion/complete', completionComplete],
+]);
+
+const REMOVED_IN_MODERN = new Set(['initialize', 'ping', 'logging/setLevel', 'resources/subscribe', 'resources/unsubscribe']);
+
+/**
+ * The 2026-07-28 method table: the same handlers, plus discover and listen, without the
+ * methods the revision removed (`initialize`, `ping`, `logging/setLevel`, `resources/subscribe`
+ * and `resources/unsubscribe` get -32601).
+ */
+export const MODERN_METHODS: ReadonlyMap<string, MethodSpec> = new Map([
+  ['server/discover', discover],
+  ['subscriptions/listen', listen],
+  ...[...METHODS].filter(([name]) => !REMOVED_IN_MODERN.has(name)),
 ]);

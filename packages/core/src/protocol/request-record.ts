@@ -15,6 +15,8 @@ export type ClientCapabilities = Record<string, unknown>;
  */
 export interface RequestRecord {
   readonly request: InboundRequest;
+  /** `legacy`: state from the session's handshake; `modern`: from this request's envelope. */
+  readonly era: 'legacy' | 'modern';
   readonly protocolVersion: string;
   readonly clientCapabilities: ClientCapabilities;
   readonly clientInfo: ClientInfo;

@@ -53,6 +53,9 @@ const FEATURES = new Map<string, RevisionFeatures>(
   ]),
 );
 
+// 2026-07-28 carries everything the newest legacy revision does, except batches.
+FEATURES.set('2026-07-28', Object.freeze({ ...FEATURES.get(LATEST_LEGACY)!, batching: false }));
+
 export function featuresOf(revision: string): RevisionFeatures {
   return FEATURES.get(revision) ?? FEATURES.get(LATEST_LEGACY)!;
 }

@@ -4,6 +4,7 @@ import type { LegacySession } from './legacy-session.js';
 import type { Logger } from './logger.js';
 import type { RequestRecord } from './request-record.js';
 import type { ConnectionHub } from './hub.js';
+import type { InputRuns } from './input/input-runs.js';
 import type { ListCache } from './list-cache.js';
 
 /** Who the server says it is (the `serverInfo` and `instructions` of the handshake). */
@@ -26,6 +27,10 @@ export interface ServerCore {
   readonly hub: ConnectionHub;
   /** Default timeout of server→client requests (elicitation, sampling, roots). */
   readonly clientRequestTimeoutMs: number;
+  /** Cache hints of cacheable 2026-07-28 results (protocol.md §3.5: default 0 ms, private). */
+  readonly cacheHints: { readonly ttlMs: number; readonly cacheScope: 'public' | 'private' };
+  /** 2026-07-28 calls waiting for the client's input (multi round-trip requests). */
+  readonly inputs: InputRuns;
 }
 
 /** What a method handler may touch: the shared core, this connection's session and engine. */

@@ -20,6 +20,8 @@ const RESULT_TYPES: Record<string, string> = {
   'logging/setLevel': 'EmptyResult',
   'resources/subscribe': 'EmptyResult',
   'resources/unsubscribe': 'EmptyResult',
+  'server/discover': 'DiscoverResult',
+  'subscriptions/listen': 'SubscriptionsListenResult',
 };
 
 export interface SchemaValidator {
@@ -63,7 +65,8 @@ export function mcpSchema(revision: string): SchemaValidator {
       const m = message as Record<string, unknown>;
       if ('result' in m) {
         const problems = run(responseType, m);
-        const resultType = requestMethod ? RESULT_TYPES[requestMethod] : undefined;
+        const interim = (m.result as { resultType?: unknown } | undefined)?.resultType === 'input_required';
+        const resultType = requestMethod ? (interim ? 'InputRequiredResult' : RESULT_TYPES[requestMethod]) : undefined;
         if (requestMethod && !resultType) problems.push(`no result type known for ${requestMethod}`);
         if (resultType) problems.push(...run(resultType, m.result));
         return problems;

@@ -2,6 +2,7 @@ import { JsonRpcError } from '../../jsonrpc/index.js';
 import { getPrompt } from '../../registry/index.js';
 import { Context } from '../context.js';
 import { ErrorCode } from '../error-codes.js';
+import type { InputRun } from '../input/input-run.js';
 import { featuresOf } from '../revisions.js';
 import type { MethodSpec } from '../server-core.js';
 import { promptForRevision } from '../wire-shapes.js';
@@ -17,7 +18,7 @@ export const promptsList: MethodSpec = {
 };
 
 export const promptsGet: MethodSpec = {
-  async handle(params, record, scope) {
+  handle(params, record, scope) {
     const name = params?.name;
     if (typeof name !== 'string') {
       throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid params: prompts/get needs params.name (a string)');
@@ -28,8 +29,11 @@ export const promptsGet: MethodSpec = {
     if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
       throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid params: prompts/get arguments must be an object');
     }
-    const result = await getPrompt(prompt, args, new Context(record, scope));
     const features = featuresOf(record.protocolVersion);
-    return { ...result, messages: result.messages.map((m) => ({ ...m, content: contentForRevision(m.content, features) })) };
+    const execute = async (run?: InputRun) => {
+      const result = await getPrompt(prompt, args, new Context(record, scope, run));
+      return { ...result, messages: result.messages.map((m) => ({ ...m, content: contentForRevision(m.content, features) })) };
+    };
+    return record.era === 'modern' ? scope.core.inputs.serve(params, record, execute) : execute();
   },
 };

@@ -1,5 +1,6 @@
 import { readResource } from '../../registry/index.js';
 import { Context } from '../context.js';
+import type { InputRun } from '../input/input-run.js';
 import { page } from '../pagination.js';
 import { featuresOf } from '../revisions.js';
 import type { MethodSpec } from '../server-core.js';
@@ -36,9 +37,12 @@ export const templatesList: MethodSpec = {
 };
 
 export const resourcesRead: MethodSpec = {
-  async handle(params, record, scope) {
+  handle(params, record, scope) {
     const uri = validateUri(params?.uri);
-    return { contents: await readResource(scope.core.registry, uri, new Context(record, scope)) };
+    const execute = async (run?: InputRun) => ({
+      contents: await readResource(scope.core.registry, uri, new Context(record, scope, run)),
+    });
+    return record.era === 'modern' ? scope.core.inputs.serve(params, record, execute) : execute();
   },
 };
 

@@ -4,6 +4,7 @@ import { callResultForRevision } from '../call-result.js';
 import { Context } from '../context.js';
 import { ErrorCode } from '../error-codes.js';
 import { toolErrorResult } from '../error-mapping.js';
+import type { InputRun } from '../input/input-run.js';
 import { featuresOf } from '../revisions.js';
 import type { MethodSpec } from '../server-core.js';
 import { toolForRevision } from '../wire-shapes.js';
@@ -26,15 +27,18 @@ export const toolsCall: MethodSpec = {
     const tool = scope.core.registry.tool(name);
     if (!tool) throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
     const features = featuresOf(record.protocolVersion);
-    try {
-      return callResultForRevision(await invokeTool(tool, params?.arguments, new Context(record, scope)), features);
-    } catch (error) {
-      const inBand = toolErrorResult(error, features);
-      if (!inBand) throw error;
-      if (error instanceof ToolExecutionError && !(error.cause instanceof UserError) && !record.request.aborted) {
-        scope.core.logger.error(`tool ${name} threw`, error.cause);
+    const execute = async (run?: InputRun) => {
+      try {
+        return callResultForRevision(await invokeTool(tool, params?.arguments, new Context(record, scope, run)), features);
+      } catch (error) {
+        const inBand = toolErrorResult(error, features, record.era);
+        if (!inBand) throw error;
+        if (error instanceof ToolExecutionError && !(error.cause instanceof UserError) && !record.request.aborted) {
+          scope.core.logger.error(`tool ${name} threw`, error.cause);
+        }
+        return inBand;
       }
-      return inBand;
-    }
+    };
+    return record.era === 'modern' ? scope.core.inputs.serve(params, record, execute) : execute();
   },
 };

@@ -1,0 +1,157 @@
+import { UserError } from '../../registry/index.js';
+import type { RequestRecord } from '../request-record.js';
+import type { InputRuns } from './input-runs.js';
+
+interface Waiting {
+  readonly request: { method: string; params: unknown };
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
+interface Deferred {
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
+/** The 2026-07-28 interim result asking the client for input. */
+export interface InputRequiredResult {
+  resultType: 'input_required';
+  inputRequests: Record<string, { method: string; params: unknown }>;
+  requestState: string;
+}
+
+/**
+ * One handler call that may ask the client for input under 2026-07-28 (multi round-trip
+ * requests). Each question gets a key from the order it was asked in, so a replay asks the same
+ * keys; known answers resolve at once, unknown ones are collected for a tick (so questions asked
+ * together with `Promise.all` share a round) and sent as an `input_required` result. While the
+ * handler waits in this process, the retry resumes it where it awaited; otherwise the retry
+ * replays it from the top with the answers carried in the signed state.
+ */
+export class InputRun {
+  readonly answers: Map<string, unknown>;
+  readonly #waiting = new Map<string, Waiting>();
+  readonly #controller = new AbortController();
+  #deferred?: Deferred;
+  #seq = 0;
+  #rounds = 0;
+  #scheduled = false;
+  #finished = false;
+  #record: RequestRecord;
+
+  constructor(
+    readonly id: string,
+    record: RequestRecord,
+    answers: Record<string, unknown>,
+    private readonly runs: InputRuns,
+  ) {
+    this.#record = record;
+    this.answers = new Map(Object.entries(answers));
+    this.#follow(record);
+  }
+
+  /** The request currently driving the handler (progress tokens, log level, capabilities). */
+  get record(): RequestRecord {
+    return this.#record;
+  }
+
+  /** Aborted when the request currently driving the handler is cancelled, or the run expires. */
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  /** Runs `execute` (the handler call); resolves with its result or with an `input_required`. */
+  start(execute: () => Promise<unknown>): Promise<unknown> {
+    const outcome = this.#next();
+    execute().then(
+      (result) => this.#settle((d) => d.resolve(result)),
+      (error) => this.#settle((d) => d.reject(error)),
+    );
+    return outcome;
+  }
+
+  /** A retry reached the live handler: deliver its answers and wait for the next outcome. */
+  resume(record: RequestRecord, responses: Record<string, unknown>): Promise<unknown> {
+    this.#record = record;
+    this.#follow(record);
+    const outcome = this.#next();
+    for (const [key, waiting] of this.#waiting) {
+      if (!Object.hasOwn(responses, key) || !isAnswer(responses[key])) continue;
+      this.answers.set(key, responses[key]);
+      this.#waiting.delete(key);
+      waiting.resolve(responses[key]);
+    }
+    // Questions still unanswered are asked again (a missing answer is not an error).
+    if (this.#waiting.size > 0) this.#schedule();
+    return outcome;
+  }
+
+  /** Called by `ctx.elicit` and friends: the answer, now or after a round trip. */
+  ask(method: string, params: unknown, key?: string): Promise<unknown> {
+    const k = key ?? `input_${++this.#seq}`;
+    if (this.answers.has(k)) return Promise.resolve(this.answers.get(k));
+    return new Promise((resolve, reject) => {
+      this.#waiting.set(k, { request: { method, params }, resolve, reject });
+      this.#schedule();
+    });
+  }
+
+  expire(): void {
+    if (this.#finished) return;
+    this.#finished = true;
+    this.#controller.abort('the client did not come back with the requested input');
+    for (const w of this.#waiting.values()) w.reject(new UserError('the client did not come back with the requested input'));
+  }
+
+  #next(): Promise<unknown> {
+    return new Promise((resolve, reject) => (this.#deferred = { resolve, reject }));
+  }
+
+  #settle(with_: (d: Deferred) => void): void {
+    this.#finished = true;
+    this.runs.release(this);
+    const deferred = this.#deferred;
+    this.#deferred = undefined;
+    if (deferred) with_(deferred);
+  }
+
+  #follow(record: RequestRecord): void {
+    const signal = record.request.signal;
+    signal.addEventListener('abort', () => this.#controller.abort(signal.reason), { once: true });
+  }
+
+  #schedule(): void {
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    // One macrotask: questions asked together (Promise.all) land in the same round.
+    setImmediate(() => this.#emit());
+  }
+
+  #emit(): void {
+    this.#scheduled = false;
+    if (this.#waiting.size === 0 || this.#finished || !this.#deferred) return;
+    if (++this.#rounds > this.runs.maxRounds) {
+      const error = new UserError(`gave up after ${this.runs.maxRounds} rounds of asking the client for input`);
+      for (const w of this.#waiting.values()) w.reject(error);
+      this.#waiting.clear();
+      return;
+    }
+    const inputRequests: InputRequiredResult['inputRequests'] = {};
+    for (const [key, w] of this.#waiting) inputRequests[key] = w.request;
+    const result: InputRequiredResult = {
+      resultType: 'input_required',
+      inputRequests,
+      requestState: this.runs.codec.mint(this.id, Object.fromEntries(this.answers)),
+    };
+    const deferred = this.#deferred;
+    this.#deferred = undefined;
+    this.runs.park(this);
+    deferred.resolve(result);
+  }
+}
+
+// An answer is a result object (elicitation, sampling or roots result); anything else counts
+// as missing and is asked for again.
+function isAnswer(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,93 @@
+import { JsonRpcError } from '../../jsonrpc/index.js';
+import { ErrorCode } from '../error-codes.js';
+import type { RequestRecord } from '../request-record.js';
+import { InputRun } from './input-run.js';
+import { RequestStateCodec } from './request-state.js';
+
+export interface InputSettings {
+  /** Key for signing `requestState` (≥ 32 bytes); random per process when unset. */
+  readonly requestStateKey?: string | Uint8Array;
+  /** How long a round may take before its state and parked handler expire (default 10 min). */
+  readonly roundTimeoutMs?: number;
+  /** Rounds of questions one call may take (default 8). */
+  readonly maxRounds?: number;
+  /** Handlers kept waiting in this process at most (older ones fall back to replay). */
+  readonly maxParked?: number;
+}
+
+/**
+ * The calls waiting for a client's input in this process, so that a retry can resume its
+ * handler instead of replaying it. Bounded and expiring: a run that is gone is replayed.
+ */
+export class InputRuns {
+  readonly codec: RequestStateCodec;
+  readonly maxRounds: number;
+  readonly #parked = new Map<string, { run: InputRun; timer: ReturnType<typeof setTimeout> }>();
+  readonly #maxParked: number;
+  readonly #timeoutMs: number;
+
+  constructor(settings: InputSettings = {}) {
+    this.#timeoutMs = settings.roundTimeoutMs ?? 600_000;
+    this.codec = new RequestStateCodec(settings.requestStateKey, this.#timeoutMs);
+    this.maxRounds = settings.maxRounds ?? 8;
+    this.#maxParked = settings.maxParked ?? 1000;
+  }
+
+  /**
+   * Serves one modern call that may ask for input: a first round starts a run; a retry resumes
+   * the live run its state names, or replays the handler with the answers gathered so far.
+   */
+  serve(params: Record<string, unknown> | undefined, record: RequestRecord, execute: (run: InputRun) => Promise<unknown>): Promise<unknown> {
+    const state = params?.requestState;
+    if (state === undefined) {
+      const run = new InputRun(globalThis.crypto.randomUUID(), record, {}, this);
+      return run.start(() => execute(run));
+    }
+    const payload = this.codec.verify(state);
+    const responses = params?.inputResponses ?? {};
+    if (typeof responses !== 'object' || responses === null || Array.isArray(responses)) {
+      throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid params: inputResponses must be an object keyed by input request');
+    }
+    const parked = this.#parked.get(payload.run);
+    if (parked) {
+      this.#unpark(payload.run);
+      return parked.run.resume(record, responses as Record<string, unknown>);
+    }
+    const answers = { ...payload.answers };
+    for (const [key, value] of Object.entries(responses)) {
+      if (typeof value === 'object' && value !== null) answers[key] = value;
+    }
+    const run = new InputRun(payload.run, record, answers, this);
+    return run.start(() => execute(run));
+  }
+
+  park(run: InputRun): void {
+    this.#unpark(run.id);
+    if (this.#parked.size >= this.#maxParked) {
+      const [oldest] = this.#parked.keys();
+      this.#parked.get(oldest)!.run.expire();
+      this.#unpark(oldest);
+    }
+    const timer = setTimeout(() => {
+      run.expire();
+      this.#unpark(run.id);
+    }, this.#timeoutMs);
+    (timer as { unref?: () => void }).unref?.();
+    this.#parked.set(run.id, { run, timer });
+  }
+
+  release(run: InputRun): void {
+    if (this.#parked.get(run.id)?.run === run) this.#unpark(run.id);
+  }
+
+  get parkedCount(): number {
+    return this.#parked.size;
+  }
+
+  #unpark(id: string): void {
+    const entry = this.#parked.get(id);
+    if (!entry) return;
+    clearTimeout(entry.timer);
+    this.#parked.delete(id);
+  }
+}
