@@ -1,4 +1,4 @@
-import { LEGACY_REVISIONS } from './protocol/index.js';
+import { httpEraHooks, LEGACY_REVISIONS } from './protocol/index.js';
 import type { McpServer } from './server.js';
 import { fetchExchange, HttpEndpoint, type HttpEndpointOptions } from './transports/http/index.js';
 
@@ -16,8 +16,9 @@ export interface McpHttpHandler {
 }
 
 /**
- * Serves `server` over HTTP as a web-standard handler: Streamable HTTP on `/mcp` and the legacy
- * HTTP+SSE transport on `/sse` + `/messages`, with Origin/Host checks, body limits and
+ * Serves `server` over HTTP as a web-standard handler: Streamable HTTP on `/mcp` for every
+ * revision (legacy sessions and stateless 2026-07-28 requests, told apart per request) and the
+ * legacy HTTP+SSE transport on `/sse` + `/messages`, with Origin/Host checks, body limits and
  * framework-owned sessions. Mount it in any framework that speaks `Request`/`Response`.
  *
  * @example
@@ -29,7 +30,14 @@ export interface McpHttpHandler {
  * ```
  */
 export function createHttpHandler(server: McpServer, options: HttpEndpointOptions = {}): McpHttpHandler {
-  const endpoint = new HttpEndpoint({ connect: (channel) => server.connect(channel), versions: LEGACY_REVISIONS }, options);
+  const endpoint = new HttpEndpoint(
+    {
+      connect: (channel, era) => server.connect(channel, era),
+      versions: LEGACY_REVISIONS,
+      eras: httpEraHooks(() => server.registry),
+    },
+    options,
+  );
   return {
     fetch: (request) => fetchExchange(request, (req, res) => endpoint.handle(req, res)),
     endpoint,

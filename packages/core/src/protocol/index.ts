@@ -13,3 +13,4 @@ export type { ServerCore, ServerIdentity } from './server-core.js';
 export type { ClientInfo, ClientCapabilities } from './request-record.js';
 export { MODERN_REVISIONS, META } from './modern/envelope.js';
 export { InputRuns, type InputSettings } from './input/input-runs.js';
+export { httpEraHooks } from './modern/http-eras.js';

@@ -5,7 +5,7 @@ import { checkOrigin, type OriginPolicy } from './guard.js';
 import { LegacySseEndpoint } from './legacy-sse.js';
 import type { ResponseMode } from './request-stream.js';
 import { sendError } from './responses.js';
-import { StreamableEndpoint, type Connect } from './streamable.js';
+import { StreamableEndpoint, type Connect, type EraHooks } from './streamable.js';
 
 /** What an authentication hook decides about one request. */
 export type AuthOutcome =
@@ -41,6 +41,8 @@ export interface HttpEndpointOptions extends OriginPolicy {
 export interface EndpointDeps {
   readonly connect: Connect;
   readonly versions: readonly string[];
+  /** Serve 2026-07-28 requests beside the legacy sessions. */
+  readonly eras?: EraHooks;
 }
 
 /**
@@ -66,6 +68,7 @@ export class HttpEndpoint {
       ...limits,
       connect: deps.connect,
       versions: deps.versions,
+      eras: deps.eras,
       maxBodyBytes,
       responseMode: options.responseMode ?? 'auto',
       eventStore: options.eventStore === false ? undefined : (options.eventStore ?? new MemoryEventStore()),

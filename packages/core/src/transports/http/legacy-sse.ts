@@ -60,7 +60,7 @@ export class LegacySseEndpoint {
     this.#sessions.add((id) => {
       const channel = new SseChannel(stream);
       stream.onClose(() => void this.#sessions.remove(id));
-      const connection = this.settings.connect(channel);
+      const connection = this.settings.connect(channel, 'legacy');
       stream.write(sseEvent(`${this.settings.messagesPath}?sessionId=${id}`, undefined, 'endpoint'));
       return {
         channel,

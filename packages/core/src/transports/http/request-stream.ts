@@ -11,6 +11,8 @@ export interface StreamSettings {
   /** Send the 2025-11-25 priming event (and `retry`) when a stream opens. */
   readonly priming: boolean;
   readonly retryMs?: number;
+  /** HTTP status of a JSON answer (2026-07-28 errors map to 400/404); 200 when absent. */
+  readonly statusOf?: (frame: string) => number;
 }
 
 /**
@@ -53,7 +55,8 @@ export class RequestStream {
     if (this.#state === 'pending') {
       if (final && this.settings.mode !== 'sse') {
         this.#state = 'done';
-        this.#responder!.send(200, { ...this.headers, 'content-type': 'application/json' }, frame);
+        const status = this.settings.statusOf?.(frame) ?? 200;
+        this.#responder!.send(status, { ...this.headers, 'content-type': 'application/json' }, frame);
         this.#responder = undefined;
         return;
       }

@@ -8,9 +8,10 @@ export function sendError(
   message: string,
   headers: HeaderMap = {},
   id: string | number | null = null,
+  data?: unknown,
 ): void {
-  const body = JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } });
-  res.send(status, { ...headers, 'content-type': 'application/json' }, body);
+  const error = data === undefined ? { code, message } : { code, message, data };
+  res.send(status, { ...headers, 'content-type': 'application/json' }, JSON.stringify({ jsonrpc: '2.0', id, error }));
 }
 
 /** Whether an Accept header admits `type` (or a wildcard covering it). */

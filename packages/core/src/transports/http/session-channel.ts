@@ -26,11 +26,12 @@ export class SessionChannel implements Channel {
   }
 
   /** Hands one POSTed message to the engine, answered on `stream`. */
-  post(text: string, parsed: unknown, stream: RequestStream, auth: unknown, signal: AbortSignal): void {
+  post(text: string, parsed: unknown, stream: RequestStream, auth: unknown, signal: AbortSignal, resumable = true): void {
     this.#streams.add(stream);
-    stream.onLost(() => this.#resumable.add(stream.streamId));
+    if (resumable) stream.onLost(() => this.#resumable.add(stream.streamId));
     // A client that leaves before any answer started cannot resume: its request is cancelled.
-    signal.addEventListener('abort', () => stream.pending && this.#sink?.abandoned(stream), { once: true });
+    // Without resumability (2026-07-28) closing the stream is the cancel, at any point.
+    signal.addEventListener('abort', () => (stream.pending || !resumable) && this.#sink?.abandoned(stream), { once: true });
     this.#sink?.frame(text, stream, auth, { value: parsed });
   }
 

@@ -8,7 +8,23 @@ import { SessionStore, type SessionLimits, type StoredSession } from './session-
 import { sseEvent, SSE_HEADERS } from './sse.js';
 
 /** What serving a session needs from the layer above: a connection on a channel. */
-export type Connect = (channel: Channel) => { close(graceMs?: number): Promise<void> };
+export type Connect = (channel: Channel, era?: 'legacy' | 'modern') => { close(graceMs?: number): Promise<void> };
+
+/** A request refused before dispatch, with its HTTP status. */
+export interface Refusal {
+  readonly error: { code: number; message: string; data?: unknown };
+  readonly status: number;
+}
+
+/**
+ * How the protocol layer tells the eras apart on HTTP and checks a modern request before
+ * dispatch (the transport only routes; what an envelope is stays in the protocol layer).
+ */
+export interface EraHooks {
+  classify(message: unknown, header: (name: string) => string | undefined): 'legacy' | 'modern' | Refusal;
+  preflight(message: Record<string, unknown>, header: (name: string) => string | undefined): Refusal | undefined;
+  statusOf(error: { code: number; data?: unknown }): number;
+}
 
 export interface StreamableSettings extends SessionLimits {
   readonly connect: Connect;
@@ -19,6 +35,8 @@ export interface StreamableSettings extends SessionLimits {
   readonly retryMs?: number;
   /** Revisions accepted in `MCP-Protocol-Version`. */
   readonly versions: readonly string[];
+  /** Serve 2026-07-28 requests statelessly beside the legacy sessions. */
+  readonly eras?: EraHooks;
 }
 
 interface Session extends StoredSession {
@@ -61,15 +79,13 @@ export class StreamableEndpoint {
     }
   }
 
-  close(): Promise<void> {
-    return this.#sessions.closeAll();
+  async close(): Promise<void> {
+    await this.#stateless?.channel.close();
+    await this.#stateless?.connection.close();
+    await this.#sessions.closeAll();
   }
 
   async #post(req: HttpRequestView, res: HttpResponder, auth: unknown): Promise<void> {
-    const accept = req.header('accept');
-    if (!accepts(accept, 'application/json') || !accepts(accept, 'text/event-stream')) {
-      return sendError(res, 406, BAD_REQUEST, 'Not Acceptable: Accept must include application/json and text/event-stream');
-    }
     if (!/^application\/json\b/i.test(req.header('content-type') ?? '')) {
       return sendError(res, 415, BAD_REQUEST, 'Unsupported Media Type: Content-Type must be application/json');
     }
@@ -82,6 +98,13 @@ export class StreamableEndpoint {
       parsed = parseFrame(text);
     } catch (error) {
       return sendError(res, 400, JsonRpcCode.ParseError, `Parse error: ${(error as Error).message}`);
+    }
+    const era = this.settings.eras?.classify(parsed, req.header) ?? 'legacy';
+    if (era === 'modern') return this.#modernPost(req, res, auth, text, parsed as Record<string, unknown>);
+    if (era !== 'legacy') return sendError(res, era.status, era.error.code, era.error.message, {}, idOf(parsed), era.error.data);
+    const accept = req.header('accept');
+    if (!accepts(accept, 'application/json') || !accepts(accept, 'text/event-stream')) {
+      return sendError(res, 406, BAD_REQUEST, 'Not Acceptable: Accept must include application/json and text/event-stream');
     }
     const sessionId = req.header(SESSION_HEADER);
     let session: Session | undefined;
@@ -113,11 +136,29 @@ export class StreamableEndpoint {
   }
 
   #streamSeq = 0;
+  #stateless?: { channel: SessionChannel; connection: { close(): Promise<void> } };
+
+  /** 2026-07-28: no session; each request is checked, then served on one shared connection. */
+  #modernPost(req: HttpRequestView, res: HttpResponder, auth: unknown, text: string, message: Record<string, unknown>): void {
+    const eras = this.settings.eras!;
+    const refusal = eras.preflight(message, req.header);
+    if (refusal) return sendError(res, refusal.status, refusal.error.code, refusal.error.message, {}, idOf(message), refusal.error.data);
+    if (!this.#stateless) {
+      const channel = new SessionChannel('modern', undefined);
+      this.#stateless = { channel, connection: this.settings.connect(channel, 'modern') };
+    }
+    const stream = new RequestStream(`modern_${this.#streamSeq++}`, res, {}, {
+      mode: this.settings.responseMode,
+      priming: false,
+      statusOf: (frame) => errorStatus(frame, eras),
+    });
+    this.#stateless.channel.post(text, message, stream, auth, req.signal, false);
+  }
 
   #open(): Session {
     return this.#sessions.add((id) => {
       const channel = new SessionChannel(id, this.settings.eventStore);
-      const connection = this.settings.connect(channel);
+      const connection = this.settings.connect(channel, 'legacy');
       return {
         channel,
         lastSeen: Date.now(),
@@ -133,6 +174,8 @@ export class StreamableEndpoint {
   }
 
   async #get(req: HttpRequestView, res: HttpResponder): Promise<void> {
+    // Without a session there is nothing to stream: 2026-07-28 has no GET at all.
+    if (req.header(SESSION_HEADER) === undefined) return sendError(res, 405, BAD_REQUEST, 'Method not allowed.', { allow: 'POST' });
     if (!accepts(req.header('accept'), 'text/event-stream')) {
       return sendError(res, 406, BAD_REQUEST, 'Not Acceptable: Accept must include text/event-stream');
     }
@@ -160,6 +203,7 @@ export class StreamableEndpoint {
   }
 
   async #delete(req: HttpRequestView, res: HttpResponder): Promise<void> {
+    if (req.header(SESSION_HEADER) === undefined) return sendError(res, 405, BAD_REQUEST, 'Method not allowed.', { allow: 'POST' });
     const session = this.#session(req, res);
     if (!session) return;
     await this.#sessions.remove(session.channel.id);
@@ -181,6 +225,18 @@ export class StreamableEndpoint {
   sweep(now = Date.now()): number {
     return this.#sessions.sweep(now);
   }
+}
+
+function idOf(message: unknown): string | number | null {
+  const id = (message as { id?: unknown } | null)?.id;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
+
+// Only error answers are looked into; results are 200 without parsing.
+function errorStatus(frame: string, eras: EraHooks): number {
+  if (!frame.includes('"error":{')) return 200;
+  const error = (JSON.parse(frame) as { error?: { code: number; data?: unknown } }).error;
+  return error ? eras.statusOf(error) : 200;
 }
 
 function isInitialize(message: unknown): boolean {

@@ -1,0 +1,112 @@
+import { JsonRpcError, type WireError } from '../../jsonrpc/index.js';
+import type { Registry } from '../../registry/index.js';
+import { ErrorCode } from '../error-codes.js';
+import { checkVersion, readEnvelope } from './envelope.js';
+
+/** A modern HTTP request refused before dispatch: the JSON-RPC error and its HTTP status. */
+export interface Refusal {
+  readonly error: WireError;
+  readonly status: number;
+}
+
+type Header = (name: string) => string | undefined;
+
+const NAMED: Record<string, 'name' | 'uri'> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
+
+function mismatch(header: string | undefined, body: string): JsonRpcError {
+  return new JsonRpcError(ErrorCode.HeaderMismatch, `Bad Request: the request headers and body disagree: ${body}`, {
+    mismatch: { header: header ?? '(missing)', body },
+  });
+}
+
+/**
+ * The checks a 2026-07-28 request over HTTP passes before dispatch, in the order SDK 2.4.0
+ * applies them (protocol.md §3.3): envelope shape (-32602), version and method headers against
+ * the body (-32020), supported version (-32022), required headers (-32020), then `Mcp-Param-*`
+ * for `x-mcp-header` arguments (-32020). All of them answer 400.
+ */
+export function modernPreflight(message: Record<string, unknown>, header: Header, registry: Registry): Refusal | undefined {
+  try {
+    ladder(message, header, registry);
+    return undefined;
+  } catch (error) {
+    if (error instanceof JsonRpcError) return { error: error.toJSON(), status: 400 };
+    throw error;
+  }
+}
+
+function ladder(message: Record<string, unknown>, header: Header, registry: Registry): void {
+  const params = message.params as Record<string, unknown> | undefined;
+  const method = message.method as string;
+  const envelope = readEnvelope(params);
+  const versionHeader = header('mcp-protocol-version')?.trim();
+  const methodHeader = header('mcp-method')?.trim();
+  if (versionHeader !== undefined && versionHeader !== envelope.protocolVersion) {
+    throw mismatch(versionHeader, `the body envelope names protocol version ${envelope.protocolVersion} but the MCP-Protocol-Version header names ${versionHeader}`);
+  }
+  if (methodHeader !== undefined && methodHeader !== method) {
+    throw mismatch(methodHeader, `the body names method ${method} but the Mcp-Method header names ${methodHeader}`);
+  }
+  checkVersion(envelope.protocolVersion);
+  if (versionHeader === undefined) {
+    throw mismatch(undefined, `the body envelope names protocol version ${envelope.protocolVersion} but the required MCP-Protocol-Version header is absent`);
+  }
+  if (methodHeader === undefined) throw mismatch(undefined, `the body names method ${method} but the required Mcp-Method header is absent`);
+  const field = NAMED[method];
+  if (field) {
+    const value = params?.[field];
+    const nameHeader = header('mcp-name');
+    const decoded = nameHeader === undefined ? undefined : decodeHeaderValue(nameHeader.trim());
+    if (typeof value === 'string' && decoded !== value) {
+      throw mismatch(
+        nameHeader,
+        nameHeader === undefined
+          ? `the body carries params.${field}=${JSON.stringify(value)} but the required Mcp-Name header is absent`
+          : `the body carries params.${field}=${JSON.stringify(value)} but the Mcp-Name header names ${nameHeader}`,
+      );
+    }
+  }
+  if (method === 'tools/call' && typeof params?.name === 'string') checkParamHeaders(params, header, registry);
+}
+
+/** Arguments whose schema carries `x-mcp-header: Name` must be mirrored in `Mcp-Param-Name`. */
+function checkParamHeaders(params: Record<string, unknown>, header: Header, registry: Registry): void {
+  const tool = registry.tool(params.name as string);
+  const properties = (tool?.inputSchema.properties ?? {}) as Record<string, Record<string, unknown>>;
+  const args = (params.arguments ?? {}) as Record<string, unknown>;
+  for (const [arg, schema] of Object.entries(properties)) {
+    const name = schema['x-mcp-header'];
+    if (typeof name !== 'string' || args[arg] === undefined) continue;
+    const raw = header(`mcp-param-${name.toLowerCase()}`);
+    const value = raw === undefined ? undefined : decodeHeaderValue(raw.trim());
+    if (value !== String(args[arg])) {
+      throw mismatch(raw, `argument ${arg} is ${JSON.stringify(args[arg])} but the Mcp-Param-${name} header ${raw === undefined ? 'is absent' : `says ${raw}`}`);
+    }
+  }
+}
+
+const SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
+
+/** Header values outside visible ASCII travel as `=?base64?…?=`; anything else is literal. */
+export function decodeHeaderValue(value: string): string | undefined {
+  if (!value.startsWith('=?base64?')) return value;
+  const match = SENTINEL.exec(value);
+  if (!match || match[1].length % 4 !== 0) return undefined;
+  return Buffer.from(match[1], 'base64').toString('utf8');
+}
+
+/** The HTTP status of a modern error answer (protocol.md §6.1); in-band errors stay 200. */
+export function modernErrorStatus(error: { code: number; data?: unknown }): number {
+  switch (error.code) {
+    case ErrorCode.HeaderMismatch:
+    case ErrorCode.MissingRequiredClientCapability:
+    case ErrorCode.UnsupportedProtocolVersion:
+      return 400;
+    case ErrorCode.MethodNotFound:
+      return 404;
+    case ErrorCode.InvalidParams:
+      return typeof error.data === 'object' && error.data !== null && 'envelope' in error.data ? 400 : 200;
+    default:
+      return 200;
+  }
+}
