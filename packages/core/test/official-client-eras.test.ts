@@ -95,17 +95,17 @@ describe.each(MODES)('@modelcontextprotocol/client 2.x, %s mode (%s)', (mode, ve
     const seen: { message: any; method?: string }[] = [];
     const sent = new Map<string, string>();
     const send = transport.send.bind(transport);
-    transport.send = (message: any, options?: any) => {
+    transport.send = ((message: any, options?: any) => {
       if (message.method && message.id !== undefined) sent.set(JSON.stringify(message.id), message.method);
-      return send(message, options);
-    };
+      return (send as (m: unknown, o?: unknown) => Promise<void>)(message, options);
+    }) as typeof transport.send;
     const client = newClient(mode);
     cleanups.push(() => client.close());
     await client.connect(transport);
     const onmessage = transport.onmessage!;
     transport.onmessage = (message: any, extra?: any) => {
       seen.push({ message, method: 'id' in message && !('method' in message) ? sent.get(JSON.stringify(message.id)) : undefined });
-      onmessage(message, extra);
+      (onmessage as (m: unknown, e?: unknown) => void)(message, extra);
     };
     await exercise(client, version);
     const schema = mcpSchema(version);

@@ -11,9 +11,13 @@ import {
 } from './client-requests.js';
 import { contextLog, type ContextLog } from './context-log.js';
 import { ProgressReporter } from './progress.js';
+import type { StandardSchemaV1 } from '../registry/index.js';
 import type { InputRun } from './input/input-run.js';
 import type { ClientCapabilities, ClientInfo, RequestRecord } from './request-record.js';
 import type { Scope } from './server-core.js';
+
+/** The answer type of an elicitation form: the schema's output type when it has one. */
+export type FormOf<TSchema> = TSchema extends StandardSchemaV1<unknown, infer TOutput> ? TOutput : Record<string, unknown>;
 
 /**
  * What a handler is handed with each call: the request's identity, the client, the signal that
@@ -112,8 +116,8 @@ export class Context {
    * content is validated against `schema`. Fails with a clear error when the client cannot
    * elicit, or does not answer within the timeout.
    */
-  elicit<T = Record<string, unknown>>(message: string, schema: object, options?: ClientRequestOptions): Promise<ElicitResult<T>> {
-    return elicitForm<T>(this.#asker, this.#scope, message, schema, options);
+  elicit<TSchema extends object>(message: string, schema: TSchema, options?: ClientRequestOptions): Promise<ElicitResult<FormOf<TSchema>>> {
+    return elicitForm<FormOf<TSchema>>(this.#asker, this.#scope, message, schema, options);
   }
 
   /** Sends the user to a URL (elicitation, URL mode; 2025-11-25 and later). */

@@ -18,3 +18,4 @@ export {
 } from './errors.js';
 export * from './content.js';
 export { compileElicitation, type CompiledElicitation } from './elicitation-schema.js';
+export type { StandardSchemaV1, InferOutput } from '../schema/index.js';
