@@ -1,0 +1,20 @@
+import { createServer, type McpServer } from '@mcp-fw/core';
+import { AdminSwitch } from './admin.js';
+import { Release, type ReleaseOptions } from './release.js';
+
+/**
+ * The release server. The pipeline is a dependency (tests give their own); the confirmation
+ * timeout is configurable so a client that never answers is noticed quickly in tests.
+ */
+export function createReleaseServer(options: ReleaseOptions): McpServer {
+  const server = createServer({
+    name: 'release',
+    version: '0.1.0',
+    instructions:
+      'Publishes releases. publish_release asks the user to confirm first; ' +
+      'summarize_changelog drafts an announcement.',
+    providers: [new Release(options)],
+  });
+  server.add(new AdminSwitch(server));
+  return server;
+}
