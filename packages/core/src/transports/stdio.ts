@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { Channel, ChannelSink } from '../jsonrpc/index.js';
+import type { Channel, ChannelSink, FrameRoute } from '../jsonrpc/index.js';
 
 /** Where frames are written: stdout's own write, kept aside before stdout is guarded. */
 export interface FrameOutput {
@@ -28,6 +28,8 @@ export class StdioChannel implements Channel {
   #size = 0;
   #discarding = false;
   #queue: string[] = [];
+  /** The queue holds notifications or requests sent on behalf of a request being served. */
+  #holdsMessages = false;
   #flushScheduled = false;
   #blocked = false;
   #ended = false;
@@ -46,7 +48,13 @@ export class StdioChannel implements Channel {
     input.once('error', () => this.#end());
   }
 
-  send(frame: string): void {
+  send(frame: string, route?: FrameRoute): void {
+    if (route?.final && this.#holdsMessages && !this.#blocked) {
+      // Official clients drop a request's progress/log notifications that arrive in the same
+      // read as its response; writing them first, on their own, gives the response its own read.
+      this.#flush();
+    }
+    if (route && !route.final) this.#holdsMessages = true;
     this.#queue.push(frame);
     if (!this.#flushScheduled && !this.#blocked) {
       this.#flushScheduled = true;
@@ -61,6 +69,7 @@ export class StdioChannel implements Channel {
 
   #flush(): void {
     this.#flushScheduled = false;
+    this.#holdsMessages = false;
     if (this.#blocked || this.#queue.length === 0) return;
     const chunk = this.#queue.length === 1 ? `${this.#queue[0]}\n` : `${this.#queue.join('\n')}\n`;
     this.#queue = [];
