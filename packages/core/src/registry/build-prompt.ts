@@ -1,5 +1,5 @@
 import type { PromptOptions } from '../decorators/index.js';
-import { resolveMemberInput } from './member-input.js';
+import { methodInput } from './member-input.js';
 import { makeHandler, memberMethod, memberName, type MemberSource } from './member-method.js';
 import type { PromptArgument, PromptDefinition } from './prompt-definition.js';
 
@@ -8,15 +8,7 @@ export function buildPrompt(source: MemberSource): PromptDefinition {
   const method = memberMethod(source, '@Prompt');
   const { origin } = method;
   const name = memberName(options, source, origin, 'prompt');
-  const input = resolveMemberInput({
-    origin,
-    input: options.input,
-    args: source.args,
-    arity: method.arity,
-    paramTypes: method.paramTypes,
-    compiler: source.compiler,
-    complete: options.complete,
-  });
+  const input = methodInput(source, method, options);
   const properties = (input.schema.properties ?? {}) as Record<string, { description?: unknown }>;
   const required = new Set((input.schema.required as string[] | undefined) ?? []);
   const args: PromptArgument[] = Object.entries(properties).map(([argName, property]) => {

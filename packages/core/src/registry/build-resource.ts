@@ -1,7 +1,7 @@
 import type { ResourceEntry, ResourceOptions } from '../decorators/index.js';
 import { isUriTemplate, parseUriTemplate, type JsonSchema, type UriTemplate } from '../schema/index.js';
 import { StartupError } from './errors.js';
-import { resolveMemberInput } from './member-input.js';
+import { methodInput } from './member-input.js';
 import { deepFreeze, makeHandler, memberMethod, type MemberSource } from './member-method.js';
 import type { ResourceDefinition, TemplateDefinition } from './resource-definition.js';
 
@@ -43,16 +43,7 @@ export function buildResource(source: MemberSource): ResourceDefinition | Templa
   } catch (error) {
     throw new StartupError('INVALID_SCHEMA', `${origin}: ${(error as Error).message}`);
   }
-  const input = resolveMemberInput({
-    origin,
-    input: options.input,
-    args: source.args,
-    arity: method.arity,
-    paramTypes: method.paramTypes,
-    compiler: source.compiler,
-    complete: options.complete,
-    fallback: stringVariables(uri),
-  });
+  const input = methodInput(source, method, options, stringVariables(uri));
   for (const name of [...input.completers.keys(), ...Object.keys((input.schema.properties as object) ?? {})]) {
     if (!template.variables.includes(name)) {
       throw new StartupError(

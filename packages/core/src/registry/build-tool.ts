@@ -1,6 +1,6 @@
 import type { ToolOptions } from '../decorators/index.js';
 import { toJsonSchema } from '../schema/index.js';
-import { objectSchema, resolveMemberInput } from './member-input.js';
+import { objectSchema, methodInput } from './member-input.js';
 import { deepFreeze, makeHandler, memberMethod, memberName, type MemberSource } from './member-method.js';
 import { schemaOrStartupError } from './schema-source.js';
 import type { ToolDefinition } from './tool-definition.js';
@@ -10,14 +10,7 @@ export function buildTool(source: MemberSource): ToolDefinition {
   const method = memberMethod(source, '@Tool');
   const { origin } = method;
   const name = memberName(options, source, origin, 'tool');
-  const input = resolveMemberInput({
-    origin,
-    input: options.input,
-    args: source.args,
-    arity: method.arity,
-    paramTypes: method.paramTypes,
-    compiler: source.compiler,
-  });
+  const input = methodInput(source, method, options);
   let outputSchema;
   let validateOutput;
   if (options.output !== undefined) {

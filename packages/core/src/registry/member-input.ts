@@ -9,6 +9,7 @@ import {
   type ValidatorCompiler,
 } from '../schema/index.js';
 import { StartupError } from './errors.js';
+import type { MemberMethod, MemberSource } from './member-method.js';
 import { schemaOrStartupError } from './schema-source.js';
 
 /** How a member's method takes its arguments, plus the advertised schema and its validator. */
@@ -161,4 +162,23 @@ function validateArgs(args: readonly ResolvedArg[]): Validator {
     const finish = (): Validation => (issues.length ? { ok: false, issues } : { ok: true, value: out });
     return pending.length ? Promise.all(pending).then(finish) : finish();
   };
+}
+
+/** The input of a decorated method, from its decorator options and its `@Arg` parameters. */
+export function methodInput(
+  source: MemberSource,
+  method: MemberMethod,
+  options: { input?: unknown; complete?: Record<string, Completer> },
+  fallback?: JsonSchema,
+): MemberInput {
+  return resolveMemberInput({
+    origin: method.origin,
+    input: options.input,
+    args: source.args,
+    arity: method.arity,
+    paramTypes: method.paramTypes,
+    compiler: source.compiler,
+    complete: options.complete,
+    fallback,
+  });
 }
