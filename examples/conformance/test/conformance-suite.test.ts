@@ -1,0 +1,50 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { expect, it } from 'vitest';
+
+const RUNNER = fileURLToPath(new URL('../scripts/conformance.mjs', import.meta.url));
+
+interface RunnerOutcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function runConformance(): Promise<RunnerOutcome> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [RUNNER], { maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** The runner's closing summary: per run, its header line and what it reported as failing. */
+function summaryOf(stdout: string): Record<string, { header: string; problems: string[] }> {
+  const at = stdout.lastIndexOf('=== conformance summary ===');
+  const runs: Record<string, { header: string; problems: string[] }> = {};
+  let current: { header: string; problems: string[] } | undefined;
+  for (const line of at < 0 ? [] : stdout.slice(at).split('\n').slice(1)) {
+    const header = /^\[(.+?)\] (.*)$/.exec(line);
+    if (header) runs[header[1]] = current = { header: header[2], problems: [] };
+    else if (line.trim() && current) current.problems.push(line.trim());
+  }
+  return runs;
+}
+
+it('passes the official conformance suite at the 2025-11-25 wire (alpha.12)', async () => {
+  const { code, stdout, stderr } = await runConformance();
+  const runs = summaryOf(stdout);
+
+  // Failing scenarios and unexpected or stale baseline entries, by run, before the exit code:
+  // a failure then names what failed instead of only "expected 1 to be 0".
+  expect(Object.fromEntries(Object.entries(runs).map(([label, run]) => [label, run.problems]))).toEqual({
+    'requirements 2025-11-25': [],
+    'suite all, spec 2025-11-25': [],
+    'suite all, with baseline': [],
+  });
+  expect(runs['requirements 2025-11-25'].header).toBe('exit 0; scenarios: 33 passed, 0 failed; Total: 82 passed, 0 failed');
+  expect(runs['suite all, spec 2025-11-25'].header).toBe('exit 0; scenarios: 33 passed, 0 failed; Total: 82 passed, 0 failed');
+  expect(runs['suite all, with baseline'].header).toBe('exit 0; scenarios: 44 passed, 21 failed; Total: 165 passed, 49 failed');
+  expect(code, `${stdout.slice(-4000)}\n${stderr}`).toBe(0);
+}, 240_000);
