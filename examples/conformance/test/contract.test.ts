@@ -217,7 +217,7 @@ describe('the conformance fixture serves the suite contract exactly (2025-11-25,
     elicitAnswer = { action: 'accept', content: { untitledSingle: 'option9' } };
     const invalid = (await callAsking('test_elicitation_sep1330_enums')).result as any;
     expect(invalid.isError).toBe(true);
-    expect(invalid.content[0].text).toMatch(/^Invalid arguments for tool elicitation: untitledSingle: /);
+    expect(invalid.content[0].text).toMatch(/^Invalid elicitation answer: untitledSingle: /);
   });
 
   it('lists, reads and subscribes to the resources (§5.6)', async () => {

@@ -3,6 +3,8 @@
  * one JSON-RPC message (or batch). Transports do I/O only and know nothing of JSON-RPC.
  */
 export interface Channel {
+  /** The transport's own session id, when it has sessions (HTTP); connections are named by it. */
+  readonly id?: string;
   start(sink: ChannelSink): void;
   /**
    * Queues one frame; the transport handles backpressure. `route` ties the frame to the inbound
@@ -28,14 +30,22 @@ export interface FrameRoute {
   readonly final: boolean;
 }
 
+/** Who sent a frame, as far as the transport knows (HTTP); stream transports know nothing. */
+export interface Peer {
+  /** What the transport's authentication attached to the request, if anything. */
+  readonly auth?: unknown;
+  /** The client's network address, when the runtime exposes it. */
+  readonly remoteAddress?: string;
+}
+
 export interface ChannelSink {
   /**
    * One inbound frame; `origin` is the transport's own token, handed back in {@link FrameRoute};
-   * `auth` is what the transport's authentication attached to the HTTP request, if anything;
-   * `parsed` carries the frame already parsed with `parseFrame` (transports that had to look
-   * inside it, such as HTTP, pass it on instead of having it parsed twice).
+   * `peer` is what the transport knows of the sender; `parsed` carries the frame already parsed
+   * with `parseFrame` (transports that had to look inside it, such as HTTP, pass it on instead
+   * of having it parsed twice).
    */
-  frame(text: string, origin?: unknown, auth?: unknown, parsed?: { value: unknown }): void;
+  frame(text: string, origin?: unknown, peer?: Peer, parsed?: { value: unknown }): void;
   /** A frame longer than the transport's limit arrived and was discarded unread. */
   oversize(bytes: number, limit: number): void;
   /** The peer will send nothing more (EOF). Requests in flight may still be answered. */

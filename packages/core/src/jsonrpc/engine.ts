@@ -1,4 +1,4 @@
-import type { Channel, FrameRoute } from './channel.js';
+import type { Channel, FrameRoute, Peer } from './channel.js';
 import { JsonRpcCode } from './codes.js';
 import { RawJson } from './error.js';
 import { InboundRequest } from './inbound-request.js';
@@ -53,7 +53,7 @@ export class Engine {
     this.#channel = channel;
     this.#handlers = handlers;
     channel.start({
-      frame: (text, origin, auth, parsed) => this.#onFrame(text, origin, auth, parsed),
+      frame: (text, origin, peer, parsed) => this.#onFrame(text, origin, peer, parsed),
       oversize: (bytes, limit) =>
         this.#send(
           errorFrame(null, {
@@ -134,7 +134,7 @@ export class Engine {
     if (!this.#closed) this.#channel.send(frame, route);
   }
 
-  #onFrame(text: string, origin: unknown, auth: unknown, parsed?: { value: unknown }): void {
+  #onFrame(text: string, origin: unknown, peer: Peer | undefined, parsed?: { value: unknown }): void {
     const route: FrameRoute = { origin, final: true };
     let message: unknown;
     try {
@@ -144,7 +144,7 @@ export class Engine {
       this.#sendAndCheckIdle(errorFrame(null, { code: JsonRpcCode.ParseError, message: `Parse error: ${detail}` }), route);
       return;
     }
-    const reply = Array.isArray(message) ? this.#batch(message, origin, auth) : this.#message(message, origin, auth);
+    const reply = Array.isArray(message) ? this.#batch(message, origin, peer) : this.#message(message, origin, peer);
     if (reply instanceof Promise) void reply.then((frame) => this.#sendAndCheckIdle(frame, route));
     else this.#sendAndCheckIdle(reply, route);
   }
@@ -156,18 +156,18 @@ export class Engine {
     if (this.#inbound.size === 0) this.#idle?.();
   }
 
-  #batch(items: unknown[], origin: unknown, auth: unknown): Reply {
+  #batch(items: unknown[], origin: unknown, peer: Peer | undefined): Reply {
     if (!this.#handlers.acceptBatch()) {
       return invalid(null, 'batches are not supported by the negotiated protocol revision');
     }
     if (items.length === 0) return invalid(null, 'empty batch');
-    return Promise.all(items.map((item) => this.#message(item, origin, auth))).then((frames) => {
+    return Promise.all(items.map((item) => this.#message(item, origin, peer))).then((frames) => {
       const answered = frames.filter((f): f is string => f !== undefined);
       return answered.length ? `[${answered.join(',')}]` : undefined;
     });
   }
 
-  #message(message: unknown, origin: unknown, auth: unknown): Reply {
+  #message(message: unknown, origin: unknown, peer: Peer | undefined): Reply {
     if (typeof message !== 'object' || message === null || Array.isArray(message)) {
       return invalid(null, 'a JSON-RPC message must be an object');
     }
@@ -184,7 +184,7 @@ export class Engine {
       }
       if (id === null) return invalid(null, '"id" must be a string or an integer');
       if (!structured) return invalid(id, '"params" must be an object');
-      return this.#request(new InboundRequest(id, m.method, params as Record<string, unknown> | undefined, origin, auth));
+      return this.#request(new InboundRequest(id, m.method, params as Record<string, unknown> | undefined, origin, peer));
     }
     if (hasId && id !== null && (Object.hasOwn(m, 'result') || Object.hasOwn(m, 'error'))) {
       this.#outbound.settle(id, m.error as WireError | undefined, m.result);

@@ -1,3 +1,4 @@
+import type { Peer } from './channel.js';
 import type { JsonRpcId } from './messages.js';
 
 /**
@@ -15,9 +16,19 @@ export class InboundRequest {
     readonly params: Record<string, unknown> | undefined,
     /** The transport's token for the frame this request came in (see `FrameRoute`). */
     readonly origin?: unknown,
-    /** What the transport's authentication attached to the request (HTTP), if anything. */
-    readonly auth?: unknown,
+    /** What the transport knows of the sender (HTTP: authentication, address). */
+    readonly peer?: Peer,
   ) {}
+
+  /** What the transport's authentication attached to the request (HTTP), if anything. */
+  get auth(): unknown {
+    return this.peer?.auth;
+  }
+
+  /** The client's network address (HTTP, when the runtime exposes it). */
+  get remoteAddress(): string | undefined {
+    return this.peer?.remoteAddress;
+  }
 
   get signal(): AbortSignal {
     if (!this.#controller) {

@@ -3,6 +3,6 @@ export { InboundRequest } from './inbound-request.js';
 export { JsonRpcError, RawJson } from './error.js';
 export { JsonRpcCode } from './codes.js';
 export { REQUEST_TIMEOUT_CODE } from './outbound-requests.js';
-export type { Channel, ChannelSink, FrameRoute } from './channel.js';
+export type { Channel, ChannelSink, FrameRoute, Peer } from './channel.js';
 export type { JsonRpcId, JsonRpcRequest, JsonRpcNotification } from './messages.js';
 export { parseFrame, errorFrame } from './messages.js';

@@ -66,7 +66,7 @@ export async function elicitForm<T>(
   const result = await ask(asker, scope, 'elicitation/create', { message, requestedSchema }, options);
   if (result?.action !== 'accept') return { action: result?.action === 'decline' ? 'decline' : 'cancel' };
   const checked = await validate(result.content ?? {});
-  if (!checked.ok) throw new InvalidArgumentsError('elicitation', checked.issues);
+  if (!checked.ok) throw new InvalidArgumentsError('elicitation', checked.issues, 'elicitation answer');
   return { action: 'accept', content: checked.value as T };
 }
 

@@ -52,9 +52,13 @@ export class InvalidArgumentsError extends Error {
   constructor(
     readonly toolName: string,
     readonly issues: readonly ValidationIssue[],
-    readonly kind: 'tool' | 'prompt' | 'resource' = 'tool',
+    readonly kind: 'tool' | 'prompt' | 'resource' | 'elicitation answer' = 'tool',
   ) {
-    super(`Invalid arguments for ${kind} ${toolName}: ${formatIssues(issues)}`);
+    super(
+      kind === 'elicitation answer'
+        ? `Invalid elicitation answer: ${formatIssues(issues)}`
+        : `Invalid arguments for ${kind} ${toolName}: ${formatIssues(issues)}`,
+    );
   }
 }
 

@@ -104,24 +104,24 @@ export class StreamableEndpoint {
     if (era !== 'legacy') return sendError(res, era.status, era.error.code, era.error.message, {}, idOf(parsed), era.error.data);
     const accept = req.header('accept');
     if (!accepts(accept, 'application/json') || !accepts(accept, 'text/event-stream')) {
-      return sendError(res, 406, BAD_REQUEST, 'Not Acceptable: Accept must include application/json and text/event-stream');
+      return sendError(res, 406, BAD_REQUEST, 'Not Acceptable: Accept must include application/json and text/event-stream', {}, idOf(parsed));
     }
     const sessionId = req.header(SESSION_HEADER);
     let session: Session | undefined;
     if (sessionId === undefined) {
       if (!isInitialize(parsed)) {
-        return sendError(res, 400, BAD_REQUEST, 'Bad Request: Mcp-Session-Id header is required (send initialize first)');
+        return sendError(res, 400, BAD_REQUEST, 'Bad Request: Mcp-Session-Id header is required (send initialize first)', {}, idOf(parsed));
       }
       if (this.#sessions.full) {
-        return sendError(res, 503, BAD_REQUEST, 'Service Unavailable: too many sessions; try again later');
+        return sendError(res, 503, BAD_REQUEST, 'Service Unavailable: too many sessions; try again later', {}, idOf(parsed));
       }
       session = this.#open();
     } else {
       session = this.#sessions.get(sessionId);
-      if (!session) return sendError(res, 404, SESSION_NOT_FOUND, 'Session not found (it expired or was deleted); initialize again');
+      if (!session) return sendError(res, 404, SESSION_NOT_FOUND, 'Session not found (it expired or was deleted); initialize again', {}, idOf(parsed));
       const version = req.header('mcp-protocol-version');
       if (version !== undefined && !this.settings.versions.includes(version)) {
-        return sendError(res, 400, BAD_REQUEST, `Bad Request: unsupported MCP-Protocol-Version ${version} (supported: ${this.settings.versions.join(', ')})`);
+        return sendError(res, 400, BAD_REQUEST, `Bad Request: unsupported MCP-Protocol-Version ${version} (supported: ${this.settings.versions.join(', ')})`, {}, idOf(parsed));
       }
     }
     const { id } = session.channel;
