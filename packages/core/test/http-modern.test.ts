@@ -100,6 +100,12 @@ describe.each(SURFACES)('2026-07-28 over HTTP (%s)', (_name, make) => {
     expect([missing.status, (await json(missing)).error.code]).toEqual([400, -32020]);
     const bad = await send(s, body('eu'), { ...headersFor('tools/call', 'where'), 'mcp-param-region': '=?base64?!!!?=' });
     expect([bad.status, (await json(bad)).error.code]).toEqual([400, -32020]);
+    const padding = await send(s, body('Hello'), { ...headersFor('tools/call', 'where'), 'mcp-param-region': '=?base64?SGVsbG8?=' });
+    expect([padding.status, (await json(padding)).error.code]).toEqual([400, -32020]);
+    // Only a value wrapped at both ends is Base64; without the closing `?=` it is literal.
+    const literal = `=?base64?${Buffer.from('Hello').toString('base64')}`;
+    const unwrapped = await send(s, body(literal), { ...headersFor('tools/call', 'where'), 'mcp-param-region': literal });
+    expect([unwrapped.status, (await json(unwrapped)).result.content[0].text]).toEqual([200, literal]);
   });
 
   it('resumes an input round on the same instance, and replays it on another sharing the key', async () => {

@@ -85,14 +85,20 @@ function checkParamHeaders(params: Record<string, unknown>, header: Header, regi
   }
 }
 
-const SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
+const WRAPPED = /^=\?base64\?(.*)\?=$/;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
-/** Header values outside visible ASCII travel as `=?base64?…?=`; anything else is literal. */
+/**
+ * Header values outside visible ASCII travel as `=?base64?…?=`, which must then be valid Base64
+ * (undefined when not). Anything not wrapped at both ends, such as `=?base64?SGk=` without the
+ * closing `?=`, is taken literally (SEP-2243).
+ */
 export function decodeHeaderValue(value: string): string | undefined {
-  if (!value.startsWith('=?base64?')) return value;
-  const match = SENTINEL.exec(value);
-  if (!match || match[1].length % 4 !== 0) return undefined;
-  return Buffer.from(match[1], 'base64').toString('utf8');
+  const wrapped = WRAPPED.exec(value);
+  if (!wrapped) return value;
+  const encoded = wrapped[1];
+  if (!BASE64.test(encoded) || encoded.length % 4 !== 0) return undefined;
+  return Buffer.from(encoded, 'base64').toString('utf8');
 }
 
 /** The HTTP status of a modern error answer (protocol.md §6.1); in-band errors stay 200. */
