@@ -43,6 +43,11 @@ export interface EndpointDeps {
   readonly versions: readonly string[];
   /** Serve 2026-07-28 requests beside the legacy sessions. */
   readonly eras?: EraHooks;
+  /**
+   * The endpoint-wide rate limit: how long `req` must wait before it is served (ms; 0 serves it
+   * now). Over the limit, the client gets 429 with `Retry-After`.
+   */
+  readonly admit?: (req: HttpRequestView, auth: unknown) => number | Promise<number>;
 }
 
 /**
@@ -54,10 +59,13 @@ export class HttpEndpoint {
   readonly #legacy: LegacySseEndpoint;
   readonly #paths: { mcp: string; sse: string; messages: string };
 
+  readonly #admit: EndpointDeps['admit'];
+
   constructor(
     deps: EndpointDeps,
     private readonly options: HttpEndpointOptions = {},
   ) {
+    this.#admit = deps.admit;
     const limits = {
       maxSessions: options.maxSessions ?? 1000,
       idleTimeoutMs: options.idleTimeoutMs ?? 30 * 60_000,
@@ -102,10 +110,18 @@ export class HttpEndpoint {
       }
       auth = outcome.auth;
     }
+    if (this.#admit) {
+      const waitMs = await this.#admit(req, auth);
+      if (waitMs > 0) {
+        const seconds = Math.ceil(waitMs / 1000);
+        return sendError(reply, 429, -32000, `Too Many Requests: retry after ${seconds} s`, { 'retry-after': String(seconds) });
+      }
+    }
+    const peer = { auth, remoteAddress: req.remoteAddress };
     const path = req.url.pathname;
-    if (path === this.#paths.mcp) return this.#streamable.handle(req, reply, auth);
+    if (path === this.#paths.mcp) return this.#streamable.handle(req, reply, peer);
     if (path === this.#paths.sse && req.method === 'GET') return this.#legacy.open(req, reply);
-    if (path === this.#paths.messages && req.method === 'POST') return this.#legacy.message(req, reply, auth);
+    if (path === this.#paths.messages && req.method === 'POST') return this.#legacy.message(req, reply, peer);
     reply.send(404, { 'content-type': 'text/plain' }, 'Not Found');
   }
 
@@ -121,7 +137,7 @@ export class HttpEndpoint {
       'access-control-allow-origin': origin,
       'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
       'access-control-allow-headers': 'content-type, accept, authorization, mcp-session-id, mcp-protocol-version, last-event-id',
-      'access-control-expose-headers': 'mcp-session-id',
+      'access-control-expose-headers': 'mcp-session-id, retry-after',
       vary: 'origin',
     };
   }

@@ -13,6 +13,8 @@ export interface HttpRequestView {
   text(limit: number): Promise<string | undefined>;
   /** Fires when the client goes away before the response is complete. */
   readonly signal: AbortSignal;
+  /** The client's network address, when the runtime exposes it (rate limits, audit). */
+  readonly remoteAddress?: string;
 }
 
 export type HeaderMap = Record<string, string>;

@@ -4,11 +4,13 @@ import type { EventStreamSink, HeaderMap, HttpRequestView, HttpResponder } from 
 export function fetchExchange(
   request: Request,
   handle: (req: HttpRequestView, res: HttpResponder) => Promise<void>,
+  remoteAddress?: string,
 ): Promise<Response> {
   const url = new URL(request.url);
   const view: HttpRequestView = {
     method: request.method,
     url,
+    remoteAddress,
     // Fetch-style runtimes put the Host header into the URL and keep it out of `headers`.
     header: (name) => request.headers.get(name) ?? (name === 'host' ? url.host : undefined),
     signal: request.signal,

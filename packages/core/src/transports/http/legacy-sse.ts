@@ -1,4 +1,4 @@
-import { JsonRpcCode, parseFrame, type Channel, type ChannelSink } from '../../jsonrpc/index.js';
+import { JsonRpcCode, parseFrame, type Channel, type ChannelSink, type Peer } from '../../jsonrpc/index.js';
 import type { EventStreamSink, HttpRequestView, HttpResponder } from './exchange.js';
 import { sendError } from './responses.js';
 import { SessionStore, type SessionLimits, type StoredSession } from './session-store.js';
@@ -9,14 +9,17 @@ import type { Connect } from './streamable.js';
 class SseChannel implements Channel {
   #sink?: ChannelSink;
 
-  constructor(private readonly stream: EventStreamSink) {}
+  constructor(
+    readonly id: string,
+    private readonly stream: EventStreamSink,
+  ) {}
 
   start(sink: ChannelSink): void {
     this.#sink = sink;
   }
 
-  post(text: string, parsed: unknown, auth: unknown): void {
-    this.#sink?.frame(text, undefined, auth, { value: parsed });
+  post(text: string, parsed: unknown, peer: Peer): void {
+    this.#sink?.frame(text, undefined, peer, { value: parsed });
   }
 
   send(frame: string): void {
@@ -58,7 +61,7 @@ export class LegacySseEndpoint {
     }
     const stream = res.stream({ ...SSE_HEADERS });
     this.#sessions.add((id) => {
-      const channel = new SseChannel(stream);
+      const channel = new SseChannel(id, stream);
       stream.onClose(() => void this.#sessions.remove(id));
       const connection = this.settings.connect(channel, 'legacy');
       stream.write(sseEvent(`${this.settings.messagesPath}?sessionId=${id}`, undefined, 'endpoint'));
@@ -76,7 +79,7 @@ export class LegacySseEndpoint {
     });
   }
 
-  async message(req: HttpRequestView, res: HttpResponder, auth: unknown): Promise<void> {
+  async message(req: HttpRequestView, res: HttpResponder, peer: Peer): Promise<void> {
     const id = req.url.searchParams.get('sessionId');
     const session = id === null ? undefined : this.#sessions.get(id);
     if (!session) return sendError(res, 404, -32001, 'Session not found: open the SSE stream first');
@@ -89,7 +92,7 @@ export class LegacySseEndpoint {
       return sendError(res, 400, JsonRpcCode.ParseError, `Parse error: ${(error as Error).message}`);
     }
     res.send(202, {});
-    session.channel.post(text, parsed, auth);
+    session.channel.post(text, parsed, peer);
   }
 
   close(): Promise<void> {

@@ -22,6 +22,7 @@ export function nodeExchange(
       return Array.isArray(value) ? value.join(', ') : value;
     },
     signal: controller.signal,
+    remoteAddress: req.socket.remoteAddress,
     text: (limit) => readBody(req, limit),
   };
   const responder: HttpResponder = {

@@ -1,4 +1,4 @@
-import type { Channel, ChannelSink, FrameRoute } from '../../jsonrpc/index.js';
+import type { Channel, ChannelSink, FrameRoute, Peer } from '../../jsonrpc/index.js';
 import type { EventStore } from './event-store.js';
 import type { EventStreamSink } from './exchange.js';
 import { RequestStream } from './request-stream.js';
@@ -26,13 +26,13 @@ export class SessionChannel implements Channel {
   }
 
   /** Hands one POSTed message to the engine, answered on `stream`. */
-  post(text: string, parsed: unknown, stream: RequestStream, auth: unknown, signal: AbortSignal, resumable = true): void {
+  post(text: string, parsed: unknown, stream: RequestStream, peer: Peer, signal: AbortSignal, resumable = true): void {
     this.#streams.add(stream);
     if (resumable) stream.onLost(() => this.#resumable.add(stream.streamId));
     // A client that leaves before any answer started cannot resume: its request is cancelled.
     // Without resumability (2026-07-28) closing the stream is the cancel, at any point.
     signal.addEventListener('abort', () => (stream.pending || !resumable) && this.#sink?.abandoned(stream), { once: true });
-    this.#sink?.frame(text, stream, auth, { value: parsed });
+    this.#sink?.frame(text, stream, peer, { value: parsed });
   }
 
   send(frame: string, route?: FrameRoute): void {

@@ -1,4 +1,4 @@
-import { JsonRpcCode, parseFrame, type Channel } from '../../jsonrpc/index.js';
+import { JsonRpcCode, parseFrame, type Channel, type Peer } from '../../jsonrpc/index.js';
 import type { EventStore } from './event-store.js';
 import type { HttpRequestView, HttpResponder } from './exchange.js';
 import { RequestStream, type ResponseMode } from './request-stream.js';
@@ -66,10 +66,10 @@ export class StreamableEndpoint {
     return this.#sessions.size;
   }
 
-  async handle(req: HttpRequestView, res: HttpResponder, auth: unknown): Promise<void> {
+  async handle(req: HttpRequestView, res: HttpResponder, peer: Peer): Promise<void> {
     switch (req.method) {
       case 'POST':
-        return this.#post(req, res, auth);
+        return this.#post(req, res, peer);
       case 'GET':
         return this.#get(req, res);
       case 'DELETE':
@@ -85,7 +85,7 @@ export class StreamableEndpoint {
     await this.#sessions.closeAll();
   }
 
-  async #post(req: HttpRequestView, res: HttpResponder, auth: unknown): Promise<void> {
+  async #post(req: HttpRequestView, res: HttpResponder, peer: Peer): Promise<void> {
     if (!/^application\/json\b/i.test(req.header('content-type') ?? '')) {
       return sendError(res, 415, BAD_REQUEST, 'Unsupported Media Type: Content-Type must be application/json');
     }
@@ -100,7 +100,7 @@ export class StreamableEndpoint {
       return sendError(res, 400, JsonRpcCode.ParseError, `Parse error: ${(error as Error).message}`);
     }
     const era = this.settings.eras?.classify(parsed, req.header) ?? 'legacy';
-    if (era === 'modern') return this.#modernPost(req, res, auth, text, parsed as Record<string, unknown>);
+    if (era === 'modern') return this.#modernPost(req, res, peer, text, parsed as Record<string, unknown>);
     if (era !== 'legacy') return sendError(res, era.status, era.error.code, era.error.message, {}, idOf(parsed), era.error.data);
     const accept = req.header('accept');
     if (!accepts(accept, 'application/json') || !accepts(accept, 'text/event-stream')) {
@@ -132,14 +132,14 @@ export class StreamableEndpoint {
       priming: true,
       retryMs: this.settings.retryMs,
     });
-    session.channel.post(text, parsed, stream, auth, req.signal);
+    session.channel.post(text, parsed, stream, peer, req.signal);
   }
 
   #streamSeq = 0;
   #stateless?: { channel: SessionChannel; connection: { close(): Promise<void> } };
 
   /** 2026-07-28: no session; each request is checked, then served on one shared connection. */
-  #modernPost(req: HttpRequestView, res: HttpResponder, auth: unknown, text: string, message: Record<string, unknown>): void {
+  #modernPost(req: HttpRequestView, res: HttpResponder, peer: Peer, text: string, message: Record<string, unknown>): void {
     const eras = this.settings.eras!;
     const refusal = eras.preflight(message, req.header);
     if (refusal) return sendError(res, refusal.status, refusal.error.code, refusal.error.message, {}, idOf(message), refusal.error.data);
@@ -152,7 +152,7 @@ export class StreamableEndpoint {
       priming: false,
       statusOf: (frame) => errorStatus(frame, eras),
     });
-    this.#stateless.channel.post(text, message, stream, auth, req.signal, false);
+    this.#stateless.channel.post(text, message, stream, peer, req.signal, false);
   }
 
   #open(): Session {
