@@ -1,9 +1,10 @@
 import type { Completer } from './completion.js';
+import type { MemberLimitOptions } from './limits.js';
 import { methodDecorator, type MethodDecorator } from './method-decorator.js';
 import type { Icon, SchemaSource } from './tool.js';
 
 /** Options of {@link Prompt}. */
-export interface PromptOptions {
+export interface PromptOptions extends MemberLimitOptions {
   /** Defaults to the method name. */
   name?: string;
   title?: string;

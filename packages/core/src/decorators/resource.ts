@@ -1,4 +1,5 @@
 import type { Completer } from './completion.js';
+import type { MemberLimitOptions } from './limits.js';
 import { methodDecorator, type MethodDecorator } from './method-decorator.js';
 import type { Icon, SchemaSource } from './tool.js';
 
@@ -23,7 +24,7 @@ export interface ResourceEntry {
 }
 
 /** Options of {@link Resource}. */
-export interface ResourceOptions {
+export interface ResourceOptions extends MemberLimitOptions {
   /** Defaults to the method name. */
   name?: string;
   title?: string;

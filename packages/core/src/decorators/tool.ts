@@ -1,4 +1,5 @@
 import type { JsonSchema, StandardSchemaV1 } from '../schema/index.js';
+import type { MemberLimitOptions, RateLimit } from './limits.js';
 import { methodDecorator, type MethodDecorator } from './method-decorator.js';
 
 /** A zod schema, any Standard Schema, or a JSON Schema object. */
@@ -22,7 +23,7 @@ export interface Icon {
 }
 
 /** Options of {@link Tool}. Every field is optional. */
-export interface ToolOptions {
+export interface ToolOptions extends MemberLimitOptions {
   /** The tool's name on the wire; defaults to the method name. 1–128 of `A-Za-z0-9_-.`. */
   name?: string;
   /** A human-readable name (2025-06-18 and later). */
@@ -36,6 +37,8 @@ export interface ToolOptions {
   annotations?: ToolAnnotations;
   icons?: Icon[];
   _meta?: Record<string, unknown>;
+  /** Calls allowed per time window; `false` turns the server default off for this tool. */
+  rateLimit?: RateLimit | false;
 }
 
 export const TOOL_KIND = 'tool';
@@ -53,6 +56,11 @@ export const TOOL_KIND = 'tool';
  *   @Tool({ description: 'Adds two numbers', input: z.object({ a: z.number(), b: z.number() }) })
  *   add({ a, b }: { a: number; b: number }) {
  *     return String(a + b);
+ *   }
+ *
+ *   @Tool({ description: 'Factorises a number', input: z.object({ n: z.number() }), timeoutMs: 5_000, rateLimit: { max: 10, perMs: 60_000 } })
+ *   factor({ n }: { n: number }, ctx: Context) {
+ *     return factorise(n, ctx.signal); // stop when ctx.signal aborts
  *   }
  * }
  * ```

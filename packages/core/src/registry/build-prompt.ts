@@ -1,4 +1,5 @@
 import type { PromptOptions } from '../decorators/index.js';
+import { memberLimits } from './member-limits.js';
 import { methodInput } from './member-input.js';
 import { makeHandler, memberMethod, memberName, type MemberSource } from './member-method.js';
 import type { PromptArgument, PromptDefinition } from './prompt-definition.js';
@@ -26,6 +27,7 @@ export function buildPrompt(source: MemberSource): PromptDefinition {
     origin,
     validateArguments: input.validate,
     completers: input.completers,
+    limits: memberLimits(options, origin),
     handler: makeHandler(method, source.receiver, input.positional),
   });
 }

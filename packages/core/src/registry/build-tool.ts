@@ -1,5 +1,6 @@
 import type { ToolOptions } from '../decorators/index.js';
 import { toJsonSchema } from '../schema/index.js';
+import { memberLimits } from './member-limits.js';
 import { objectSchema, methodInput } from './member-input.js';
 import { deepFreeze, makeHandler, memberMethod, memberName, type MemberSource } from './member-method.js';
 import { schemaOrStartupError } from './schema-source.js';
@@ -31,6 +32,7 @@ export function buildTool(source: MemberSource): ToolDefinition {
     origin,
     validateInput: input.validate,
     validateOutput,
+    limits: memberLimits(options, origin),
     handler: makeHandler(method, source.receiver, input.positional),
   });
 }

@@ -21,7 +21,8 @@ export type StartupErrorCode =
   | 'MISSING_SCHEMA'
   | 'INVALID_SCHEMA'
   | 'INVALID_PROVIDER'
-  | 'CONFLICTING_OPTIONS';
+  | 'CONFLICTING_OPTIONS'
+  | 'INVALID_LIMIT';
 
 /**
  * A problem in the decorated classes, found while the registry is built: the server refuses to

@@ -2,11 +2,12 @@ export { Registry, type MemberKind } from './registry.js';
 export type { Provider, Members } from './scan.js';
 export type { ToolDefinition } from './tool-definition.js';
 export type { ResourceDefinition, TemplateDefinition } from './resource-definition.js';
-export type { ResourceEntry, Completer } from '../decorators/index.js';
+export type { ResourceEntry, Completer, RateLimit, RateLimitKey } from '../decorators/index.js';
 export type { PromptDefinition, PromptArgument } from './prompt-definition.js';
 export type { GetPromptResult, PromptMessage } from './normalise-prompt.js';
 export { invokeTool } from './invoke-tool.js';
-export { readResource, getPrompt, complete } from './invoke-member.js';
+export { readResource, findResource, readMatch, getPrompt, complete, type ResourceMatch } from './invoke-member.js';
+export { checkRateLimit, checkTimeout, type MemberLimits } from './member-limits.js';
 export {
   UserError,
   StartupError,

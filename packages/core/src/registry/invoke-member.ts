@@ -5,18 +5,38 @@ import { normalisePrompt, type GetPromptResult } from './normalise-prompt.js';
 import { normaliseResource } from './normalise-resource.js';
 import type { PromptDefinition } from './prompt-definition.js';
 import type { Registry } from './registry.js';
+import type { ResourceDefinition, TemplateDefinition } from './resource-definition.js';
+
+/** What serves one URI: a static resource, or a template with the variables it matched. */
+export type ResourceMatch =
+  | { readonly member: ResourceDefinition; readonly variables?: undefined }
+  | { readonly member: TemplateDefinition; readonly variables: Record<string, unknown> };
+
+/** The static resource with this exact URI, else the first matching template. */
+export function findResource(registry: Registry, uri: string): ResourceMatch | undefined {
+  const resource = registry.resource(uri);
+  if (resource) return { member: resource };
+  const match = registry.matchTemplate(uri);
+  return match && { member: match.template, variables: match.variables };
+}
 
 /**
  * Reads a resource: a static one by exact URI, else the first matching template, whose decoded
  * variables are validated like tool arguments before the handler sees them.
  */
-export async function readResource(registry: Registry, uri: string, ctx: unknown): Promise<ResourceContents[]> {
-  const resource = registry.resource(uri);
-  if (resource) return normaliseResource(await resource.handler({}, ctx), uri, resource.mimeType);
-  const match = registry.matchTemplate(uri);
-  if (!match) throw new ResourceNotFoundError(uri);
-  const { template, variables } = match;
-  const checked = await template.validateVariables(variables);
+export function readResource(registry: Registry, uri: string, ctx: unknown): Promise<ResourceContents[]> {
+  return readMatch(findResource(registry, uri), uri, ctx);
+}
+
+/** Reads what {@link findResource} found for `uri` (not found when it found nothing). */
+export async function readMatch(found: ResourceMatch | undefined, uri: string, ctx: unknown): Promise<ResourceContents[]> {
+  if (!found) throw new ResourceNotFoundError(uri);
+  if (found.variables === undefined) {
+    const resource = found.member as ResourceDefinition;
+    return normaliseResource(await resource.handler({}, ctx), uri, resource.mimeType);
+  }
+  const template = found.member as TemplateDefinition;
+  const checked = await template.validateVariables(found.variables);
   if (!checked.ok) throw new InvalidArgumentsError(template.uriTemplate, checked.issues, 'resource');
   const value = await template.handler(checked.value, ctx);
   if (value === undefined || value === null) throw new ResourceNotFoundError(uri);

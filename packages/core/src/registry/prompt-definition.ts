@@ -1,5 +1,6 @@
 import type { Completer, Icon } from '../decorators/index.js';
 import type { Validator } from '../schema/index.js';
+import type { MemberLimits } from './member-limits.js';
 
 /** One argument of a prompt, as `prompts/list` describes it. */
 export interface PromptArgument {
@@ -19,5 +20,7 @@ export interface PromptDefinition {
   readonly origin: string;
   readonly validateArguments: Validator;
   readonly completers: ReadonlyMap<string, Completer>;
+  /** Declared `timeoutMs` (the server's default applies where absent). */
+  readonly limits: MemberLimits;
   readonly handler: (args: unknown, ctx: unknown) => unknown;
 }

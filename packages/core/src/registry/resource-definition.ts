@@ -1,5 +1,6 @@
 import type { Completer, Icon, ResourceAnnotations, ResourceEntry } from '../decorators/index.js';
 import type { UriTemplate, Validator } from '../schema/index.js';
+import type { MemberLimits } from './member-limits.js';
 
 interface ResourceCommon {
   readonly name: string;
@@ -10,6 +11,8 @@ interface ResourceCommon {
   readonly annotations?: ResourceAnnotations;
   readonly _meta?: Record<string, unknown>;
   readonly origin: string;
+  /** Declared `timeoutMs` (the server's default applies where absent). */
+  readonly limits: MemberLimits;
   readonly handler: (variables: unknown, ctx: unknown) => unknown;
 }
 

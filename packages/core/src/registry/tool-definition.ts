@@ -1,5 +1,6 @@
 import type { Icon, ToolAnnotations } from '../decorators/index.js';
 import type { JsonSchema, Validator } from '../schema/index.js';
+import type { MemberLimits } from './member-limits.js';
 
 /** A tool resolved from its decorator: schemas converted, validators compiled, frozen. */
 export interface ToolDefinition {
@@ -15,6 +16,8 @@ export interface ToolDefinition {
   readonly origin: string;
   readonly validateInput: Validator;
   readonly validateOutput?: Validator;
+  /** Declared `timeoutMs` and `rateLimit` (the server's defaults apply where absent). */
+  readonly limits: MemberLimits;
   /** Calls the user's method with validated arguments and the request context. */
   readonly handler: (args: unknown, ctx: unknown) => unknown;
 }
