@@ -1,14 +1,30 @@
 import { httpEraHooks, LEGACY_REVISIONS } from './protocol/index.js';
+import { endpointLimiter, type EndpointRateLimit } from './http-rate-limit.js';
 import type { McpServer } from './server.js';
 import { fetchExchange, HttpEndpoint, type HttpEndpointOptions } from './transports/http/index.js';
+
+export type { EndpointRateLimit } from './http-rate-limit.js';
+
+/** Options of {@link createHttpHandler}: the endpoint's, and its own rate limit. */
+export interface HttpHandlerOptions extends HttpEndpointOptions {
+  /**
+   * Limits requests to the whole endpoint (every POST, GET and DELETE), per client address by
+   * default; over the limit the client gets 429 with `Retry-After`. Off by default.
+   */
+  readonly rateLimit?: EndpointRateLimit;
+}
 
 export type { HttpEndpointOptions, AuthOutcome, EventStore, HttpRequestView, ResponseMode } from './transports/http/index.js';
 export { MemoryEventStore } from './transports/http/index.js';
 
 /** A web-standard MCP HTTP handler. */
 export interface McpHttpHandler {
-  /** Serves one request: `(Request) => Promise<Response>`, for any fetch-style runtime. */
-  fetch(request: Request): Promise<Response>;
+  /**
+   * Serves one request: `(Request) => Promise<Response>`, for any fetch-style runtime. Pass the
+   * client's address when the runtime gives it (Deno: `info.remoteAddr.hostname`; Bun:
+   * `server.requestIP(req)?.address`) for per-address rate limits and the audit log.
+   */
+  fetch(request: Request, info?: { remoteAddress?: string }): Promise<Response>;
   /** The endpoint behind it (also used by the node:http adapter). */
   readonly endpoint: HttpEndpoint;
   /** Ends every session. */
@@ -29,17 +45,19 @@ export interface McpHttpHandler {
  * // Deno: Deno.serve(mcp.fetch);
  * ```
  */
-export function createHttpHandler(server: McpServer, options: HttpEndpointOptions = {}): McpHttpHandler {
+export function createHttpHandler(server: McpServer, options: HttpHandlerOptions = {}): McpHttpHandler {
+  const { rateLimit, ...endpointOptions } = options;
   const endpoint = new HttpEndpoint(
     {
       connect: (channel, era) => server.connect(channel, era),
       versions: LEGACY_REVISIONS,
       eras: httpEraHooks(() => server.registry),
+      admit: rateLimit && endpointLimiter(rateLimit),
     },
-    options,
+    endpointOptions,
   );
   return {
-    fetch: (request) => fetchExchange(request, (req, res) => endpoint.handle(req, res)),
+    fetch: (request, info) => fetchExchange(request, (req, res) => endpoint.handle(req, res), info?.remoteAddress),
     endpoint,
     close: () => endpoint.close(),
   };

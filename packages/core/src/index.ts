@@ -12,6 +12,8 @@ export type {
   ResourceAnnotations,
   PromptOptions,
   Completer,
+  RateLimit,
+  RateLimitKey,
 } from './decorators/index.js';
 export { createServer, McpServer, type ServerOptions } from './server.js';
 export { MemberControl, ResourceControl } from './server-members.js';
@@ -29,6 +31,15 @@ export {
   type Logger,
   type ClientInfo,
   type ClientCapabilities,
+  MemoryRateLimitStore,
+  type ServerLimits,
+  type ConcurrencyLimits,
+  type RateLimitStore,
+  type AuditEntry,
+  type AuditOptions,
+  type AuditOutcome,
+  type Identify,
+  type ControlChars,
 } from './protocol/index.js';
 export {
   UserError,

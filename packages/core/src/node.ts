@@ -1,6 +1,6 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createHttpHandler, type HttpEndpointOptions, type McpHttpHandler } from './http.js';
+import { createHttpHandler, type HttpHandlerOptions, type McpHttpHandler } from './http.js';
 import type { McpServer } from './server.js';
 import { nodeExchange } from './transports/http/node-adapter.js';
 
@@ -24,7 +24,7 @@ export function toNodeListener(handler: McpHttpHandler): (req: IncomingMessage, 
 }
 
 /** Options of {@link serveHttp}. */
-export interface ServeHttpOptions extends HttpEndpointOptions {
+export interface ServeHttpOptions extends HttpHandlerOptions {
   /** Default 3000; 0 picks a free port. */
   port?: number;
   /** Default 127.0.0.1: local servers are not reachable from the network unless asked. */

@@ -1,5 +1,19 @@
 import type { Channel } from './jsonrpc/index.js';
-import { ConnectionHub, InputRuns, ListCache, type InputSettings, ServerConnection, stderrLogger, type EraMode, type ListName, type Logger, type ServerCore } from './protocol/index.js';
+import {
+  ConnectionHub,
+  Guards,
+  InputRuns,
+  ListCache,
+  ServerConnection,
+  stderrLogger,
+  type AuditOptions,
+  type EraMode,
+  type InputSettings,
+  type ListName,
+  type Logger,
+  type ServerCore,
+  type ServerLimits,
+} from './protocol/index.js';
 import { Registry, type Provider } from './registry/index.js';
 import { MemberControl, ResourceControl } from './server-members.js';
 
@@ -36,6 +50,16 @@ export interface ServerOptions {
    * take, and the number of rounds per call.
    */
   input?: InputSettings;
+  /**
+   * Guardrails around every handler: rate limits, timeouts, concurrency caps, the largest
+   * result and what happens to control characters in tool text. See {@link ServerLimits}.
+   */
+  limits?: ServerLimits;
+  /**
+   * The audit log of tool calls: `true` writes one JSON line per call to stderr; or give a
+   * `sink`, and `arguments: true` to record argument values, not only their keys.
+   */
+  audit?: boolean | AuditOptions;
 }
 
 /**
@@ -62,16 +86,18 @@ export class McpServer {
 
   constructor(options: ServerOptions) {
     const { name, version, title, instructions } = options;
+    const logger = options.logger ?? stderrLogger;
     this.#core = {
       identity: Object.freeze({ name, version, title, instructions }),
       registry: Registry.build(options.providers),
-      logger: options.logger ?? stderrLogger,
+      logger,
       pageSize: options.pageSize ?? Number.POSITIVE_INFINITY,
       lists: new ListCache(),
       hub: new ConnectionHub(),
       clientRequestTimeoutMs: options.clientRequestTimeoutMs ?? 120_000,
       cacheHints: Object.freeze({ ttlMs: 0, cacheScope: 'private' as const, ...options.cacheHints }),
       inputs: new InputRuns(options.input),
+      guards: new Guards(options, logger),
     };
     this.tools = new MemberControl(this.#core, ['tool'], 'tools');
     this.prompts = new MemberControl(this.#core, ['prompt'], 'prompts');

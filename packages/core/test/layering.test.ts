@@ -7,7 +7,7 @@ import { REPO_ROOT } from './support/paths.ts';
 const SRC = join(REPO_ROOT, 'packages/core/src');
 
 /** Composition roots may import everything. */
-const ROOTS = new Set(['index.ts', 'server.ts', 'server-members.ts', 'stdio.ts', 'testing.ts', 'stdout-guard.ts', 'http.ts', 'node.ts', 'main.ts']);
+const ROOTS = new Set(['index.ts', 'server.ts', 'server-members.ts', 'stdio.ts', 'testing.ts', 'stdout-guard.ts', 'http.ts', 'http-rate-limit.ts', 'node.ts', 'main.ts']);
 
 /** Per layer: the layers it may import values from, and those it may import types from. */
 const RULES: Record<string, { values: string[]; types: string[] }> = {

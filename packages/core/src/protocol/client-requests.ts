@@ -21,6 +21,8 @@ export interface ClientRequestOptions {
 export interface Asker {
   readonly record: RequestRecord;
   readonly run?: InputRun;
+  /** The handler's signal (a timeout narrows the request's): a question dies with the call. */
+  readonly signal?: AbortSignal;
 }
 
 /** The user's answer to an elicitation; `content` is validated against the schema when accepted. */
@@ -40,7 +42,7 @@ async function ask(asker: Asker, scope: Scope, method: string, params: unknown, 
   }
   const timeoutMs = options.timeoutMs ?? scope.core.clientRequestTimeoutMs;
   try {
-    return await scope.engine.request(method, params, { timeoutMs, signal: record.request.signal, relatedTo: record.request });
+    return await scope.engine.request(method, params, { timeoutMs, signal: asker.signal ?? record.request.signal, relatedTo: record.request });
   } catch (error) {
     if (error instanceof JsonRpcError && error.code === REQUEST_TIMEOUT_CODE) {
       throw new ClientCapabilityError(`the client did not answer ${method} within ${timeoutMs} ms`);

@@ -43,7 +43,8 @@ export class ServerConnection implements HubMember {
       outboundAbandoned: (requestId, reason) =>
         this.engine.notify('notifications/cancelled', { requestId, reason: String(reason) }),
     });
-    this.#scope = { core, session, engine: this.engine };
+    const sessionId = mode === 'modern' ? undefined : (channel.id ?? globalThis.crypto.randomUUID());
+    this.#scope = { core, session, engine: this.engine, sessionId };
     core.hub.add(this);
     this.engine.onInputEnded(() => core.hub.delete(this));
   }

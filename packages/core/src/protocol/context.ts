@@ -13,6 +13,7 @@ import { contextLog, type ContextLog } from './context-log.js';
 import { ProgressReporter } from './progress.js';
 import type { StandardSchemaV1 } from '../registry/index.js';
 import type { InputRun } from './input/input-run.js';
+import type { Invocation } from './guards/call.js';
 import type { ClientCapabilities, ClientInfo, RequestRecord } from './request-record.js';
 import type { Scope } from './server-core.js';
 
@@ -45,15 +46,17 @@ export class Context {
   readonly #initial: RequestRecord;
   readonly #scope: Scope;
   readonly #run?: InputRun;
+  readonly #signal?: AbortSignal;
   #progress?: ProgressReporter;
   #progressRecord?: RequestRecord;
   #log?: ContextLog;
   #logRecord?: RequestRecord;
 
-  constructor(record: RequestRecord, scope: Scope, run?: InputRun) {
+  constructor(record: RequestRecord, scope: Scope, invocation?: Invocation) {
     this.#initial = record;
     this.#scope = scope;
-    this.#run = run;
+    this.#run = invocation?.run;
+    this.#signal = invocation?.signal;
   }
 
   // Under 2026-07-28 a call can span several requests (input rounds); the current one decides
@@ -62,9 +65,9 @@ export class Context {
     return this.#run?.record ?? this.#initial;
   }
 
-  /** Fires when the client cancels the request or the connection closes. */
+  /** Fires when the client cancels the request, the connection closes, or the call times out. */
   get signal(): AbortSignal {
-    return this.#run?.signal ?? this.#initial.request.signal;
+    return this.#signal ?? this.#run?.signal ?? this.#initial.request.signal;
   }
 
   /** The JSON-RPC id of the request being served. */
@@ -136,7 +139,7 @@ export class Context {
   }
 
   get #asker(): Asker {
-    return { record: this.#record, run: this.#run };
+    return { record: this.#record, run: this.#run, signal: this.#signal };
   }
 
   /** Tells every session subscribed to `uri` that the resource changed. */

@@ -9,6 +9,7 @@ import {
 } from '../registry/index.js';
 import { MissingCapabilityError } from './client-capability.js';
 import { ErrorCode } from './error-codes.js';
+import { LimitError } from './guards/index.js';
 import type { Logger } from './logger.js';
 import type { RevisionFeatures } from './revisions.js';
 
@@ -45,7 +46,7 @@ export function mapError(error: unknown, logger: Logger, era: 'legacy' | 'modern
 export function toolErrorResult(error: unknown, features: RevisionFeatures, era: 'legacy' | 'modern' = 'legacy'): CallToolResult | undefined {
   // A modern client is told about a missing capability on the JSON-RPC level (-32021).
   if (era === 'modern' && error instanceof ToolExecutionError && error.cause instanceof MissingCapabilityError) return undefined;
-  if (error instanceof ToolExecutionError) return { content: [{ type: 'text', text: error.message }], isError: true };
+  if (error instanceof ToolExecutionError || error instanceof LimitError) return { content: [{ type: 'text', text: error.message }], isError: true };
   if (error instanceof InvalidArgumentsError && features.validationAsToolError) {
     return { content: [{ type: 'text', text: error.message }], isError: true };
   }

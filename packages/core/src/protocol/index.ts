@@ -14,3 +14,18 @@ export type { ClientInfo, ClientCapabilities } from './request-record.js';
 export { MODERN_REVISIONS, META } from './modern/envelope.js';
 export { InputRuns, type InputSettings } from './input/input-runs.js';
 export { httpEraHooks } from './modern/http-eras.js';
+export {
+  Guards,
+  LimitError,
+  MemoryRateLimitStore,
+  defaultIdentify,
+  type ServerLimits,
+  type ConcurrencyLimits,
+  type RateLimitStore,
+  type AuditEntry,
+  type AuditOptions,
+  type AuditOutcome,
+  type Identify,
+  type ControlChars,
+  type LimitName,
+} from './guards/index.js';

@@ -5,6 +5,7 @@ import type { Logger } from './logger.js';
 import type { RequestRecord } from './request-record.js';
 import type { ConnectionHub } from './hub.js';
 import type { InputRuns } from './input/input-runs.js';
+import type { Guards } from './guards/index.js';
 import type { ListCache } from './list-cache.js';
 
 /** Who the server says it is (the `serverInfo` and `instructions` of the handshake). */
@@ -31,6 +32,8 @@ export interface ServerCore {
   readonly cacheHints: { readonly ttlMs: number; readonly cacheScope: 'public' | 'private' };
   /** 2026-07-28 calls waiting for the client's input (multi round-trip requests). */
   readonly inputs: InputRuns;
+  /** Rate limits, timeouts, concurrency caps, output policy and audit log around handlers. */
+  readonly guards: Guards;
 }
 
 /** What a method handler may touch: the shared core, this connection's session and engine. */
@@ -38,6 +41,11 @@ export interface Scope {
   readonly core: ServerCore;
   readonly session: LegacySession;
   readonly engine: Engine;
+  /**
+   * The connection's session id (the transport's, e.g. `Mcp-Session-Id`, or one minted here);
+   * undefined on the shared stateless connection of 2026-07-28 over HTTP.
+   */
+  readonly sessionId: string | undefined;
 }
 
 export type MethodHandler = (

@@ -13,6 +13,14 @@ interface Deferred {
   reject(error: unknown): void;
 }
 
+/** Where a run starts: fresh, or replayed from a `requestState` with the answers so far. */
+export interface RunStart {
+  readonly answers: Record<string, unknown>;
+  /** When the call's first round began (ms since the epoch). */
+  readonly start: number;
+  readonly replay: boolean;
+}
+
 /** The 2026-07-28 interim result asking the client for input. */
 export interface InputRequiredResult {
   resultType: 'input_required';
@@ -30,6 +38,10 @@ export interface InputRequiredResult {
  */
 export class InputRun {
   readonly answers: Map<string, unknown>;
+  /** When the call's first round began (ms since the epoch), across replays. */
+  readonly startedAt: number;
+  /** Replayed from a `requestState`: the call was already counted (rate limits) and timed. */
+  readonly replay: boolean;
   readonly #waiting = new Map<string, Waiting>();
   readonly #controller = new AbortController();
   #deferred?: Deferred;
@@ -42,11 +54,13 @@ export class InputRun {
   constructor(
     readonly id: string,
     record: RequestRecord,
-    answers: Record<string, unknown>,
+    from: RunStart,
     private readonly runs: InputRuns,
   ) {
     this.#record = record;
-    this.answers = new Map(Object.entries(answers));
+    this.answers = new Map(Object.entries(from.answers));
+    this.startedAt = from.start;
+    this.replay = from.replay;
     this.#follow(record);
   }
 
@@ -141,7 +155,7 @@ export class InputRun {
     const result: InputRequiredResult = {
       resultType: 'input_required',
       inputRequests,
-      requestState: this.runs.codec.mint(this.id, Object.fromEntries(this.answers)),
+      requestState: this.runs.codec.mint({ run: this.id, answers: Object.fromEntries(this.answers), start: this.startedAt }),
     };
     const deferred = this.#deferred;
     this.#deferred = undefined;

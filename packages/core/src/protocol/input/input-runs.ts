@@ -40,7 +40,7 @@ export class InputRuns {
   serve(params: Record<string, unknown> | undefined, record: RequestRecord, execute: (run: InputRun) => Promise<unknown>): Promise<unknown> {
     const state = params?.requestState;
     if (state === undefined) {
-      const run = new InputRun(globalThis.crypto.randomUUID(), record, {}, this);
+      const run = new InputRun(globalThis.crypto.randomUUID(), record, { answers: {}, start: Date.now(), replay: false }, this);
       return run.start(() => execute(run));
     }
     const payload = this.codec.verify(state);
@@ -57,7 +57,8 @@ export class InputRuns {
     for (const [key, value] of Object.entries(responses)) {
       if (typeof value === 'object' && value !== null) answers[key] = value;
     }
-    const run = new InputRun(payload.run, record, answers, this);
+    const start = typeof payload.start === 'number' ? payload.start : Date.now();
+    const run = new InputRun(payload.run, record, { answers, start, replay: true }, this);
     return run.start(() => execute(run));
   }
 

@@ -8,6 +8,8 @@ export interface RequestStatePayload {
   readonly run: string;
   /** Every answer gathered so far, by input key (answers accumulate across rounds). */
   readonly answers: Record<string, unknown>;
+  /** When the call's first round began, in ms since the epoch (a timeout covers every round). */
+  readonly start: number;
   /** Expiry, in ms since the epoch. */
   readonly exp: number;
 }
@@ -28,8 +30,9 @@ export class RequestStateCodec {
     if (this.#key.length < 32) throw new Error('requestStateKey must be at least 32 bytes');
   }
 
-  mint(run: string, answers: Record<string, unknown>, now = Date.now()): string {
-    const body = Buffer.from(JSON.stringify({ run, answers, exp: now + this.ttlMs })).toString('base64url');
+  mint(state: { run: string; answers: Record<string, unknown>; start: number }, now = Date.now()): string {
+    const { run, answers, start } = state;
+    const body = Buffer.from(JSON.stringify({ run, answers, start, exp: now + this.ttlMs })).toString('base64url');
     return `${body}.${this.#sign(body)}`;
   }
 

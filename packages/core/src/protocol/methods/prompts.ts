@@ -2,6 +2,7 @@ import { JsonRpcError } from '../../jsonrpc/index.js';
 import { getPrompt } from '../../registry/index.js';
 import { Context } from '../context.js';
 import { ErrorCode } from '../error-codes.js';
+import type { GuardedCall } from '../guards/index.js';
 import type { InputRun } from '../input/input-run.js';
 import { featuresOf } from '../revisions.js';
 import type { MethodSpec } from '../server-core.js';
@@ -31,7 +32,8 @@ export const promptsGet: MethodSpec = {
     }
     const features = featuresOf(record.protocolVersion);
     const execute = async (run?: InputRun) => {
-      const result = await getPrompt(prompt, args, new Context(record, scope, run));
+      const call: GuardedCall = { kind: 'prompt', name, limits: prompt.limits, args, record, scope, run, signal: undefined };
+      const result = await scope.core.guards.run(call, () => getPrompt(prompt, args, new Context(record, scope, call)));
       return { ...result, messages: result.messages.map((m) => ({ ...m, content: contentForRevision(m.content, features) })) };
     };
     return record.era === 'modern' ? scope.core.inputs.serve(params, record, execute) : execute();

@@ -1,11 +1,14 @@
-import { readResource } from '../../registry/index.js';
+import { findResource, readMatch } from '../../registry/index.js';
 import { Context } from '../context.js';
+import type { GuardedCall } from '../guards/index.js';
 import type { InputRun } from '../input/input-run.js';
 import { page } from '../pagination.js';
 import { featuresOf } from '../revisions.js';
 import type { MethodSpec } from '../server-core.js';
 import { validateUri } from '../uri-guard.js';
 import { resourceForRevision } from '../wire-shapes.js';
+
+const NO_LIMITS = Object.freeze({});
 
 export const resourcesList: MethodSpec = {
   async handle(params, record, scope) {
@@ -39,9 +42,12 @@ export const templatesList: MethodSpec = {
 export const resourcesRead: MethodSpec = {
   handle(params, record, scope) {
     const uri = validateUri(params?.uri);
-    const execute = async (run?: InputRun) => ({
-      contents: await readResource(scope.core.registry, uri, new Context(record, scope, run)),
-    });
+    const found = findResource(scope.core.registry, uri);
+    const limits = found?.member.limits ?? NO_LIMITS;
+    const execute = async (run?: InputRun) => {
+      const call: GuardedCall = { kind: 'resource', name: uri, limits, args: found?.variables, record, scope, run, signal: undefined };
+      return { contents: await scope.core.guards.run(call, () => readMatch(found, uri, new Context(record, scope, call))) };
+    };
     return record.era === 'modern' ? scope.core.inputs.serve(params, record, execute) : execute();
   },
 };

@@ -4,6 +4,7 @@ import { callResultForRevision } from '../call-result.js';
 import { Context } from '../context.js';
 import { ErrorCode } from '../error-codes.js';
 import { toolErrorResult } from '../error-mapping.js';
+import type { GuardedCall } from '../guards/index.js';
 import type { InputRun } from '../input/input-run.js';
 import { featuresOf } from '../revisions.js';
 import type { MethodSpec } from '../server-core.js';
@@ -27,9 +28,12 @@ export const toolsCall: MethodSpec = {
     const tool = scope.core.registry.tool(name);
     if (!tool) throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
     const features = featuresOf(record.protocolVersion);
+    const args = params?.arguments;
     const execute = async (run?: InputRun) => {
+      const call: GuardedCall = { kind: 'tool', name, limits: tool.limits, args, record, scope, run, signal: undefined };
       try {
-        return callResultForRevision(await invokeTool(tool, params?.arguments, new Context(record, scope, run)), features);
+        const result = await scope.core.guards.run(call, () => invokeTool(tool, args, new Context(record, scope, call)));
+        return callResultForRevision(result, features);
       } catch (error) {
         const inBand = toolErrorResult(error, features, record.era);
         if (!inBand) throw error;

@@ -1,0 +1,111 @@
+import { InvalidArgumentsError } from '../../registry/index.js';
+import type { Logger } from '../logger.js';
+import { type GuardedCall } from './call.js';
+import type { Identify } from './identity.js';
+import { LimitError, type LimitName } from './limit-error.js';
+
+/** How a tool call ended, as the audit log tells it. */
+export type AuditOutcome = 'ok' | 'error' | 'invalid_arguments' | 'cancelled' | 'rate_limited' | 'timeout' | 'refused' | 'too_large';
+
+/** One line of the audit log: one tool call. */
+export interface AuditEntry {
+  /** When the call started (ISO 8601). */
+  readonly time: string;
+  readonly tool: string;
+  readonly requestId: string | number;
+  /** The session (connection) it came on; absent for 2026-07-28 over HTTP, which has none. */
+  readonly session?: string;
+  /** The caller's identity, from `ctx.auth` (see `limits.identify`). */
+  readonly identity?: string;
+  readonly address?: string;
+  readonly protocolVersion: string;
+  readonly durationMs: number;
+  readonly outcome: AuditOutcome;
+  /** The message the client got, for outcomes other than `ok`. */
+  readonly error?: string;
+  readonly argumentKeys: readonly string[];
+  /** The argument values, only with `audit: { arguments: true }`. */
+  readonly arguments?: unknown;
+}
+
+/**
+ * The audit log of tool calls (`createServer({ audit })`): one JSON line per call on stderr, or
+ * each entry handed to `sink`. Argument values are left out unless `arguments` is true.
+ *
+ * @example
+ * ```ts
+ * createServer({ name: 'x', version: '1', providers: [Tools], audit: true }); // JSON lines on stderr
+ * createServer({ name: 'x', version: '1', providers: [Tools], audit: { sink: (entry) => auditDb.insert(entry) } });
+ * ```
+ */
+export interface AuditOptions {
+  readonly sink?: (entry: AuditEntry) => void;
+  /** Record argument values too (they may hold personal data or secrets). */
+  readonly arguments?: boolean;
+}
+
+const OUTCOME_OF_LIMIT: Record<LimitName, AuditOutcome> = {
+  rateLimit: 'rate_limited',
+  timeoutMs: 'timeout',
+  concurrency: 'refused',
+  maxResultBytes: 'too_large',
+};
+
+/** Writes one entry per tool call to the configured sink. */
+export class AuditLog {
+  readonly #sink: (entry: AuditEntry) => void;
+  readonly #withArguments: boolean;
+
+  constructor(
+    options: AuditOptions,
+    private readonly identify: Identify,
+    private readonly logger: Logger,
+  ) {
+    this.#sink = options.sink ?? stderrSink;
+    this.#withArguments = options.arguments === true;
+  }
+
+  record(call: GuardedCall, started: { at: number; clock: number }, outcome: { result?: unknown; error?: unknown }): void {
+    const { record } = call;
+    const args = call.args;
+    const { kind, message } = classify(call, outcome);
+    const entry: AuditEntry = {
+      time: new Date(started.at).toISOString(),
+      tool: call.name,
+      requestId: record.request.id,
+      session: call.scope.sessionId,
+      identity: this.identify(record.auth),
+      address: record.request.remoteAddress,
+      protocolVersion: record.protocolVersion,
+      durationMs: Math.round((performance.now() - started.clock) * 100) / 100,
+      outcome: kind,
+      error: message,
+      argumentKeys: typeof args === 'object' && args !== null && !Array.isArray(args) ? Object.keys(args) : [],
+      arguments: this.#withArguments ? args : undefined,
+    };
+    try {
+      this.#sink(entry);
+    } catch (error) {
+      this.logger.error('the audit sink threw', error);
+    }
+  }
+}
+
+function classify(call: GuardedCall, { result, error }: { result?: unknown; error?: unknown }): { kind: AuditOutcome; message?: string } {
+  const message = error === undefined ? undefined : error instanceof Error ? error.message : String(error);
+  // The client never sees the answer to a cancelled request, whatever the handler did.
+  if ((call.run?.record ?? call.record).request.aborted && !(error instanceof LimitError)) return { kind: 'cancelled', message };
+  if (error === undefined) {
+    const r = result as { isError?: unknown; content?: { text?: unknown }[] } | undefined;
+    if (r?.isError !== true) return { kind: 'ok' };
+    const text = r.content?.[0]?.text;
+    return { kind: 'error', message: typeof text === 'string' ? text : undefined };
+  }
+  if (error instanceof LimitError) return { kind: OUTCOME_OF_LIMIT[error.limit], message };
+  if (error instanceof InvalidArgumentsError) return { kind: 'invalid_arguments', message };
+  return { kind: 'error', message };
+}
+
+function stderrSink(entry: AuditEntry): void {
+  process.stderr.write(`${JSON.stringify(entry)}\n`);
+}

@@ -1,0 +1,45 @@
+import type { MemberLimits } from '../../registry/index.js';
+import type { InputRun } from '../input/input-run.js';
+import type { RequestRecord } from '../request-record.js';
+import type { Scope } from '../server-core.js';
+
+/** What a handler's {@link Context} takes from the call it serves. */
+export interface Invocation {
+  /** 2026-07-28: the run of a call that may span several input rounds. */
+  readonly run?: InputRun;
+  /** The handler's signal when a guard narrowed the request's (a timeout). */
+  readonly signal?: AbortSignal;
+}
+
+export type CallKind = 'tool' | 'resource' | 'prompt';
+
+/** One handler call as the guards see it; built by the method handler, one per call. */
+export interface GuardedCall extends Invocation {
+  readonly kind: CallKind;
+  /** The tool's or prompt's name, or the resource's URI. */
+  readonly name: string;
+  readonly limits: MemberLimits;
+  /** The arguments as sent (the audit log reports their keys). */
+  readonly args: unknown;
+  readonly record: RequestRecord;
+  readonly scope: Scope;
+  signal?: AbortSignal;
+}
+
+/** The signal the handler sees: narrowed by a guard, else the run's, else the request's. */
+export function signalOf(call: GuardedCall): AbortSignal {
+  return call.signal ?? call.run?.signal ?? call.record.request.signal;
+}
+
+/** `Tool x`, `Prompt x` or `Resource x`, for messages. */
+export function describeCall(call: GuardedCall): string {
+  return `${call.kind === 'tool' ? 'Tool' : call.kind === 'prompt' ? 'Prompt' : 'Resource'} ${call.name}`;
+}
+
+/**
+ * The session a call belongs to: the connection, or — 2026-07-28 over HTTP, which has no
+ * sessions — the client's address; calls from nowhere known share one key.
+ */
+export function sessionKey(call: GuardedCall): string {
+  return call.scope.sessionId ?? call.record.request.remoteAddress ?? 'unknown';
+}

@@ -1,0 +1,76 @@
+import { sessionKey, signalOf, type GuardedCall } from './call.js';
+import { Gate } from './gate.js';
+
+/**
+ * How many handler calls may run at once. Calls beyond a cap wait in a queue of at most
+ * `maxQueued` per cap (default 100), then are refused with a message saying so.
+ */
+export interface ConcurrencyLimits {
+  /** Per session (2026-07-28 over HTTP: per client address). */
+  readonly perSession?: number;
+  /** Across the whole server. */
+  readonly perServer?: number;
+  readonly maxQueued?: number;
+}
+
+/**
+ * The concurrency caps: a gate per session (forgotten when idle) and one for the server. A
+ * call takes its session's slot first, then the server's, and holds both until its handler
+ * settles — even after a timeout answered the client, so the caps count what really runs.
+ */
+export class ConcurrencyLimiter {
+  readonly #sessions = new Map<string, Gate>();
+  readonly #server?: Gate;
+  readonly #perSession?: number;
+  readonly #maxQueued: number;
+
+  constructor(limits: ConcurrencyLimits) {
+    this.#maxQueued = limits.maxQueued ?? 100;
+    this.#perSession = limits.perSession;
+    if (limits.perServer !== undefined) this.#server = new Gate(limits.perServer, this.#maxQueued, 'on this server (perServer)');
+  }
+
+  /** Calls waiting or running per session right now (tests and metrics). */
+  get sessions(): number {
+    return this.#sessions.size;
+  }
+
+  async run<T>(call: GuardedCall, invoke: () => Promise<T>): Promise<T> {
+    const key = sessionKey(call);
+    const session = this.#session(key);
+    try {
+      await session?.enter(signalOf(call));
+    } catch (error) {
+      this.#forget(key, session);
+      throw error;
+    }
+    try {
+      await this.#server?.enter(signalOf(call));
+    } catch (error) {
+      session?.leave();
+      this.#forget(key, session);
+      throw error;
+    }
+    try {
+      return await invoke();
+    } finally {
+      this.#server?.leave();
+      session?.leave();
+      this.#forget(key, session);
+    }
+  }
+
+  #session(key: string): Gate | undefined {
+    if (this.#perSession === undefined) return undefined;
+    let gate = this.#sessions.get(key);
+    if (!gate) {
+      gate = new Gate(this.#perSession, this.#maxQueued, 'for this session (perSession)');
+      this.#sessions.set(key, gate);
+    }
+    return gate;
+  }
+
+  #forget(key: string, gate: Gate | undefined): void {
+    if (gate?.idle) this.#sessions.delete(key);
+  }
+}

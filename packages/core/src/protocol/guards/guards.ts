@@ -1,0 +1,83 @@
+import { checkRateLimit, checkTimeout, StartupError, type RateLimit } from '../../registry/index.js';
+import type { Logger } from '../logger.js';
+import { AuditLog, type AuditOptions } from './audit.js';
+import type { GuardedCall } from './call.js';
+import { ConcurrencyLimiter } from './concurrency.js';
+import { defaultIdentify } from './identity.js';
+import { DEFAULT_MAX_RESULT_BYTES, type ServerLimits } from './limits.js';
+import { OutputPolicy } from './output-limit.js';
+import { RateLimiter } from './rate-limit.js';
+import { MemoryRateLimitStore } from './rate-limit-store.js';
+import { withTimeout } from './timeout.js';
+
+/**
+ * The guardrails around every tool, resource and prompt handler call, in a fixed order: the
+ * audit log around everything; then the rate limit (tools; a 2026-07-28 call is counted once,
+ * not per input round); the timeout (covering queueing and every round); the concurrency caps;
+ * the handler; the output policy. Each is its own module; this only sequences them, and what is
+ * off costs a property check.
+ */
+export class Guards {
+  readonly #rate: RateLimiter;
+  readonly #defaultRate?: RateLimit;
+  readonly #timeoutMs: number;
+  readonly #concurrency?: ConcurrencyLimiter;
+  readonly #output: OutputPolicy;
+  readonly #audit?: AuditLog;
+
+  constructor(options: { limits?: ServerLimits; audit?: boolean | AuditOptions }, logger: Logger) {
+    const limits = options.limits ?? {};
+    const identify = limits.identify ?? defaultIdentify;
+    this.#defaultRate = checkRateLimit(limits.rateLimit, 'limits') || undefined;
+    this.#rate = new RateLimiter(limits.rateLimitStore ?? new MemoryRateLimitStore(), identify);
+    this.#timeoutMs = checkTimeout(limits.timeoutMs, 'limits') ?? 0;
+    if (limits.concurrency) this.#concurrency = new ConcurrencyLimiter(checkConcurrency(limits.concurrency));
+    this.#output = new OutputPolicy(checkBytes(limits.maxResultBytes), limits.controlChars ?? 'escape');
+    if (options.audit) this.#audit = new AuditLog(options.audit === true ? {} : options.audit, identify, logger);
+  }
+
+  /** Runs `invoke` (the handler call, which builds its Context from `call`) under the guards. */
+  async run<T>(call: GuardedCall, invoke: () => Promise<T>): Promise<T> {
+    const audit = call.kind === 'tool' ? this.#audit : undefined;
+    if (!audit) return this.#guarded(call, invoke);
+    const started = { at: Date.now(), clock: performance.now() };
+    try {
+      const result = await this.#guarded(call, invoke);
+      audit.record(call, started, { result });
+      return result;
+    } catch (error) {
+      audit.record(call, started, { error });
+      throw error;
+    }
+  }
+
+  async #guarded<T>(call: GuardedCall, invoke: () => Promise<T>): Promise<T> {
+    const { limits } = call;
+    if (call.kind === 'tool') {
+      const rate = limits.rateLimit ?? this.#defaultRate;
+      if (rate && !call.run?.replay) await this.#rate.check(call, rate);
+    }
+    const concurrency = this.#concurrency;
+    const work = concurrency ? () => concurrency.run(call, invoke) : invoke;
+    const timeoutMs = limits.timeoutMs ?? this.#timeoutMs;
+    const result = timeoutMs > 0 ? await withTimeout(call, timeoutMs, work) : await work();
+    return this.#output.apply(call, result) as T;
+  }
+}
+
+function checkBytes(value: unknown): number {
+  if (value === undefined) return DEFAULT_MAX_RESULT_BYTES;
+  if (typeof value === 'number' && value >= 0) return value;
+  throw new StartupError('INVALID_LIMIT', `limits: maxResultBytes must be a number of bytes ≥ 0 (0: no limit), got ${JSON.stringify(value)}.`);
+}
+
+function checkConcurrency(limits: ServerLimits['concurrency'] & object): ServerLimits['concurrency'] & object {
+  for (const field of ['perSession', 'perServer', 'maxQueued'] as const) {
+    const value = limits[field];
+    const min = field === 'maxQueued' ? 0 : 1;
+    if (value !== undefined && !(Number.isInteger(value) && value >= min)) {
+      throw new StartupError('INVALID_LIMIT', `limits: concurrency.${field} must be an integer ≥ ${min}, got ${JSON.stringify(value)}.`);
+    }
+  }
+  return limits;
+}

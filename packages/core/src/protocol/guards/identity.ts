@@ -1,0 +1,18 @@
+/** Turns `ctx.auth` into the identity string rate limits and the audit log use. */
+export type Identify = (auth: unknown) => string | undefined;
+
+const ID_FIELDS = ['sub', 'subject', 'clientId', 'userId', 'id'] as const;
+
+/**
+ * The default {@link Identify}: a string `auth` is the identity; an object's `sub`, `subject`,
+ * `clientId`, `userId` or `id` (the first that is a string or number); otherwise none.
+ */
+export function defaultIdentify(auth: unknown): string | undefined {
+  if (typeof auth === 'string') return auth;
+  if (typeof auth !== 'object' || auth === null) return undefined;
+  for (const field of ID_FIELDS) {
+    const value = (auth as Record<string, unknown>)[field];
+    if (typeof value === 'string' || typeof value === 'number') return String(value);
+  }
+  return undefined;
+}

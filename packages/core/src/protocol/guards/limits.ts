@@ -1,0 +1,46 @@
+import type { RateLimit } from '../../registry/index.js';
+import type { ConcurrencyLimits } from './concurrency.js';
+import type { Identify } from './identity.js';
+import type { RateLimitStore } from './rate-limit-store.js';
+import type { ControlChars } from './sanitise.js';
+
+/**
+ * Server-wide guardrails (`createServer({ limits })`). Members override `rateLimit` and
+ * `timeoutMs` in their decorators. On by default: `maxResultBytes` (4 MiB) and `controlChars`
+ * (`escape`); everything else is off until set.
+ *
+ * @example
+ * ```ts
+ * createServer({
+ *   name: 'shop',
+ *   version: '1.0.0',
+ *   providers: [Orders],
+ *   limits: {
+ *     rateLimit: { max: 60, perMs: 60_000, key: 'identity' }, // each tool, per caller
+ *     timeoutMs: 30_000, // tools, resources and prompts
+ *     concurrency: { perSession: 4, perServer: 64, maxQueued: 100 },
+ *     maxResultBytes: 1024 * 1024,
+ *     controlChars: 'strip',
+ *   },
+ *   audit: true,
+ * });
+ * ```
+ */
+export interface ServerLimits {
+  /** The rate limit of every tool that declares none (each tool counts on its own). */
+  readonly rateLimit?: RateLimit;
+  /** Where rate-limit counters live (default: this process's memory). */
+  readonly rateLimitStore?: RateLimitStore;
+  /** How long a tool, resource or prompt handler may run (default: no limit). */
+  readonly timeoutMs?: number;
+  /** Handler calls running at once, per session and per server (default: no cap). */
+  readonly concurrency?: ConcurrencyLimits;
+  /** Largest result, counting text (UTF-8) and blobs (base64); default 4 MiB, 0 for none. */
+  readonly maxResultBytes?: number;
+  /** Control characters in tool text: `escape` (default), `strip` or `keep`. */
+  readonly controlChars?: ControlChars;
+  /** How `ctx.auth` names the caller, for `key: 'identity'` and the audit log. */
+  readonly identify?: Identify;
+}
+
+export const DEFAULT_MAX_RESULT_BYTES = 4 * 1024 * 1024;
