@@ -166,6 +166,6 @@ export class InputRun {
 
 // An answer is a result object (elicitation, sampling or roots result); anything else counts
 // as missing and is asked for again.
-function isAnswer(value: unknown): boolean {
+export function isAnswer(value: unknown): boolean {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

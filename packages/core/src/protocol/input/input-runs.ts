@@ -1,7 +1,7 @@
 import { JsonRpcError } from '../../jsonrpc/index.js';
 import { ErrorCode } from '../error-codes.js';
 import type { RequestRecord } from '../request-record.js';
-import { InputRun } from './input-run.js';
+import { InputRun, isAnswer } from './input-run.js';
 import { RequestStateCodec } from './request-state.js';
 
 export interface InputSettings {
@@ -40,23 +40,20 @@ export class InputRuns {
   serve(params: Record<string, unknown> | undefined, record: RequestRecord, execute: (run: InputRun) => Promise<unknown>): Promise<unknown> {
     const state = params?.requestState;
     if (state === undefined) {
-      const run = new InputRun(globalThis.crypto.randomUUID(), record, { answers: {}, start: Date.now(), replay: false }, this);
+      // Answers without a requestState count too (a server may send no state, so a client can
+      // answer without one): the handler runs once with them, asking only for what is missing.
+      const answers = answersIn(responsesOf(params));
+      const run = new InputRun(globalThis.crypto.randomUUID(), record, { answers, start: Date.now(), replay: false }, this);
       return run.start(() => execute(run));
     }
     const payload = this.codec.verify(state);
-    const responses = params?.inputResponses ?? {};
-    if (typeof responses !== 'object' || responses === null || Array.isArray(responses)) {
-      throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid params: inputResponses must be an object keyed by input request');
-    }
+    const responses = responsesOf(params);
     const parked = this.#parked.get(payload.run);
     if (parked) {
       this.#unpark(payload.run);
-      return parked.run.resume(record, responses as Record<string, unknown>);
+      return parked.run.resume(record, responses);
     }
-    const answers = { ...payload.answers };
-    for (const [key, value] of Object.entries(responses)) {
-      if (typeof value === 'object' && value !== null) answers[key] = value;
-    }
+    const answers = { ...payload.answers, ...answersIn(responses) };
     const start = typeof payload.start === 'number' ? payload.start : Date.now();
     const run = new InputRun(payload.run, record, { answers, start, replay: true }, this);
     return run.start(() => execute(run));
@@ -91,4 +88,18 @@ export class InputRuns {
     clearTimeout(entry.timer);
     this.#parked.delete(id);
   }
+}
+
+/** The round's `inputResponses` (none is `{}`); anything but an object is -32602. */
+function responsesOf(params: Record<string, unknown> | undefined): Record<string, unknown> {
+  const responses = params?.inputResponses ?? {};
+  if (typeof responses !== 'object' || responses === null || Array.isArray(responses)) {
+    throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid params: inputResponses must be an object keyed by input request');
+  }
+  return responses as Record<string, unknown>;
+}
+
+/** The entries that are answers; the rest count as missing and are asked for again. */
+function answersIn(responses: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(responses).filter(([, value]) => isAnswer(value)));
 }
