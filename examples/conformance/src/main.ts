@@ -1,6 +1,6 @@
 // `--http --port N` serves http://127.0.0.1:N/mcp, the URL the conformance suite is pointed at.
 import { serveFromArgs } from '@mcp-fw/core/main';
-import { server } from './server.js';
+import { createConformanceServer } from './server.js';
 
 // A `retry:` hint on priming events lets the suite's SSE polling scenario see one.
-await serveFromArgs(server, process.argv.slice(2), { retryMs: 1000 });
+await serveFromArgs(createConformanceServer(), process.argv.slice(2), { retryMs: 1000 });

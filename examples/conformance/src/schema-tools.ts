@@ -28,7 +28,24 @@ const SCHEMA_2020_12 = {
   additionalProperties: false,
 };
 
-/** A tool whose raw JSON Schema input is passed through verbatim. */
+/**
+ * SEP-2243: a string argument mirrored in an HTTP header. Over 2026-07-28 HTTP, a call must carry
+ * `Mcp-Param-Region` equal to `arguments.region` (`=?base64?…?=` when not visible ASCII).
+ */
+const X_MCP_HEADER = {
+  type: 'object',
+  properties: {
+    region: {
+      type: 'string',
+      description: 'A region, mirrored in the Mcp-Param-Region header',
+      'x-mcp-header': 'Region',
+    },
+    query: { type: 'string', description: 'Not mirrored in any header' },
+  },
+  required: ['region'],
+};
+
+/** Tools whose raw JSON Schema input is passed through verbatim. */
 export class SchemaTools {
   @Tool({
     name: 'json_schema_2020_12_tool',
@@ -37,5 +54,14 @@ export class SchemaTools {
   })
   jsonSchema202012(args: Record<string, unknown>) {
     return `JSON Schema 2020-12 tool called with: ${JSON.stringify(args)}`;
+  }
+
+  @Tool({
+    name: 'test_x_mcp_header',
+    description: 'Echoes a region that is also sent as the Mcp-Param-Region header',
+    input: X_MCP_HEADER,
+  })
+  xMcpHeader({ region }: { region: string }) {
+    return `Region: ${region}`;
   }
 }

@@ -1,16 +1,34 @@
-import { createServer } from '@mcp-fw/core';
+import { createServer, type McpServer } from '@mcp-fw/core';
 import { ContentTools } from './content-tools.js';
+import { InputRoundPrompts, InputRoundTools } from './input-rounds.js';
 import { InteractiveTools } from './interactive-tools.js';
+import { ListTriggers } from './list-triggers.js';
 import { TestPrompts } from './prompts.js';
 import { TestResources } from './resources.js';
 import { SchemaTools } from './schema-tools.js';
+import { StatelessProbes } from './stateless-probes.js';
 
 /**
  * The server the official conformance suite tests: every tool, resource, template and prompt
- * name its legacy (2025-11-25) scenarios call, with the reference payloads.
+ * name its scenarios call, at the 2025-11-25 and the 2026-07-28 wire, with the reference
+ * payloads (conformance.md §5). A factory, because the trigger tools change the lists.
  */
-export const server = createServer({
-  name: 'mcp-fw-conformance',
-  version: '0.1.0',
-  providers: [ContentTools, InteractiveTools, SchemaTools, TestResources, TestPrompts],
-});
+export function createConformanceServer(): McpServer {
+  const server = createServer({
+    name: 'mcp-fw-conformance',
+    version: '0.1.0',
+    providers: [
+      ContentTools,
+      InteractiveTools,
+      SchemaTools,
+      InputRoundTools,
+      StatelessProbes,
+      TestResources,
+      TestPrompts,
+      InputRoundPrompts,
+    ],
+  });
+  // The triggers change this server's own lists, so they join once it exists.
+  server.add(new ListTriggers(server));
+  return server;
+}
