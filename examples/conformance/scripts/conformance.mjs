@@ -4,12 +4,16 @@
 //
 //   node examples/conformance/scripts/conformance.mjs
 //
-// Three runs, one fresh fixture process for all of them:
-//   1. --requirements 2025-11-25                     the frozen, scored 2025-11-25 set
-//   2. --suite all --spec-version 2025-11-25         every scenario of that wire, pending included
-//   3. --suite all --expected-failures <baseline>    the 2026-only and extension scenarios too,
-//                                                    which only the baseline excuses
-// Prints each run's output, then a summary; exits 1 if any run fails (or the fixture dies).
+// Four runs, one fresh fixture process for all of them:
+//   1. --requirements 2025-11-25                the frozen, scored 2025-11-25 set (30 scenarios)
+//   2. --requirements 2026-07-28                the frozen, scored 2026-07-28 set (37 scenarios);
+//                                               its unscored tasks-extension scenarios may fail
+//   3. --suite all --spec-version 2026-07-28    every scenario at the 2026 wire, pending included
+//   4. --suite all                              every scenario (multi-era ones at the 2025 wire),
+//                                               extensions included
+// Runs 3 and 4 pass the baseline (--expected-failures), which excuses only the tasks extension
+// and turns any WARNING into a failure. Prints each run's output, then a summary; exits 1 if any
+// run fails (or the fixture dies).
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -27,7 +31,11 @@ const RUN_TIMEOUT_MS = 120_000;
 
 const RUNS = [
   { label: 'requirements 2025-11-25', args: ['--requirements', '2025-11-25'] },
-  { label: 'suite all, spec 2025-11-25', args: ['--suite', 'all', '--spec-version', '2025-11-25'] },
+  { label: 'requirements 2026-07-28', args: ['--requirements', '2026-07-28'] },
+  {
+    label: 'suite all, spec 2026-07-28',
+    args: ['--suite', 'all', '--spec-version', '2026-07-28', '--expected-failures', BASELINE],
+  },
   { label: 'suite all, with baseline', args: ['--suite', 'all', '--expected-failures', BASELINE] },
 ];
 
@@ -52,16 +60,42 @@ try {
 }
 
 process.stdout.write('\n=== conformance summary ===\n');
-for (const { label, args, code, summary } of results) {
-  const { passed, failed, total, baseline } = summary;
-  const scenarios = `scenarios: ${passed.length} passed, ${failed.length} failed`;
-  process.stdout.write(`[${label}] exit ${code}; ${scenarios}; ${total ?? 'no Total line'}\n`);
-  // With a baseline, failures are listed only when the baseline does not expect them.
-  if (args.includes('--expected-failures')) for (const line of baseline) process.stdout.write(`  ${line}\n`);
-  else for (const line of failed) process.stdout.write(`  failed: ${line}\n`);
+let problemCount = 0;
+for (const run of results) {
+  const { counts, problems } = report(run);
+  problemCount += problems.length;
+  process.stdout.write(`[${run.label}] exit ${run.code}; ${counts}; ${run.summary.total ?? 'no Total line'}\n`);
+  for (const line of problems) process.stdout.write(`  ${line}\n`);
 }
 if (fixture.died) process.stdout.write(`fixture exited early: ${fixture.died}\n`);
-process.exitCode = results.every((r) => r.code === 0) && !fixture.died ? 0 : 1;
+const clean = results.every((r) => r.code === 0) && problemCount === 0 && !fixture.died;
+process.exitCode = clean ? 0 : 1;
+
+/** One run's counts, and what failed that nothing excuses. */
+function report({ args, summary }) {
+  const { scenarios, notScored, baseline } = summary;
+  const failed = [...scenarios].filter(([, s]) => !s.ok);
+  if (!args.includes('--requirements')) {
+    // With a baseline, failures are problems only when the baseline does not expect them.
+    const counts = `scenarios: ${scenarios.size - failed.length} passed, ${failed.length} failed`;
+    return { counts, problems: baseline };
+  }
+  // The exit code covers the scored set only; unscored scenarios must pass too, except the tasks
+  // extension, which this fixture does not implement.
+  const scoredFailed = failed.filter(([name]) => !notScored.has(name));
+  const unscoredFailed = failed.filter(([name]) => notScored.has(name));
+  const scored = scenarios.size - notScored.size;
+  const problems = [
+    ...scoredFailed.map(([, s]) => `failed: ${s.line}`),
+    ...unscoredFailed
+      .filter(([name]) => notScored.get(name) !== 'extension')
+      .map(([, s]) => `failed (not scored): ${s.line}`),
+  ];
+  const counts =
+    `scored: ${scored - scoredFailed.length} passed, ${scoredFailed.length} failed; ` +
+    `not scored: ${notScored.size} run, ${unscoredFailed.length} failing`;
+  return { counts, problems };
+}
 
 /** Starts the fixture on a free port (`--port 0`) and waits for the URL it prints on stderr. */
 function startFixture() {
@@ -128,17 +162,21 @@ function runSuite(args) {
 }
 
 /**
- * Reads the suite's per-scenario lines (`✓ name: N passed, M failed`), its `Total:` line and
- * the baseline verdict lines (`✗ unexpected`, `✓ stale`, as printed under their headings).
+ * Reads the suite's per-scenario lines (`✓ name: N passed, M failed`), the scenarios a
+ * `--requirements` run lists as not scored (`  ✗ name (extension)`), its `Total:` line and the
+ * baseline verdict lines (`✗ unexpected`, `✓ stale`, as printed under their headings).
  */
 function summarise(output) {
   const lines = output.replace(/\x1b\[[0-9;]*m/g, '').split('\n');
-  const scenario = /^([✓✗]) ([\w./-]+): (\d+) passed, (\d+) failed/;
-  const passed = [];
-  const failed = [];
+  const scenarioLine = /^([✓✗]) ([\w./-]+): (\d+) passed, (\d+) failed/;
+  const notScoredLine = /^ {2}[✓✗] ([\w./-]+) \(([\w-]+)\)$/;
+  const scenarios = new Map();
+  const notScored = new Map();
   for (const line of lines) {
-    const m = scenario.exec(line);
-    if (m) (m[1] === '✓' && m[4] === '0' ? passed : failed).push(line.trim());
+    const m = scenarioLine.exec(line);
+    if (m) scenarios.set(m[2], { ok: m[1] === '✓' && m[4] === '0', line: line.trim() });
+    const n = notScoredLine.exec(line);
+    if (n) notScored.set(n[1], n[2]);
   }
   const total = lines.find((l) => l.startsWith('Total:'));
   const baseline = [];
@@ -148,7 +186,7 @@ function summarise(output) {
     else if (/^\S/.test(line)) section = '';
     else if (section && line.trim()) baseline.push(`${section}: ${line.trim()}`);
   }
-  return { passed, failed, total, baseline };
+  return { scenarios, notScored, total, baseline };
 }
 
 function fail(message) {
