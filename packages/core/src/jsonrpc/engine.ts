@@ -43,7 +43,13 @@ const DEFAULT_OUTBOUND_TIMEOUT_MS = 60_000;
 export class Engine {
   readonly #channel: Channel;
   readonly #handlers: EngineHandlers;
+  /** Requests being served, by id, for `notifications/cancelled` (the latest one per id). */
   readonly #inbound = new Map<JsonRpcId, InboundRequest>();
+  /**
+   * Every request being served. A peer may reuse an id while the first is still in flight (and
+   * clients of the shared stateless HTTP connection do): each must still be aborted on close.
+   */
+  readonly #live = new Set<InboundRequest>();
   readonly #outbound = new OutboundRequests();
   readonly #endListeners: (() => void)[] = [];
   #idle?: () => void;
@@ -65,7 +71,7 @@ export class Engine {
         for (const listener of this.#endListeners) listener();
       },
       abandoned: (origin) => {
-        for (const request of this.#inbound.values()) if (request.origin === origin) request.abort('client disconnected');
+        for (const request of this.#live) if (request.origin === origin) request.abort('client disconnected');
       },
     });
   }
@@ -100,7 +106,7 @@ export class Engine {
   }
 
   get inFlight(): number {
-    return this.#inbound.size;
+    return this.#live.size;
   }
 
   /** Called when the peer's input ends; the owner decides when to {@link close}. */
@@ -110,7 +116,7 @@ export class Engine {
 
   /** Waits until no request is in flight, or `graceMs` passed; then aborts what is left and closes. */
   async close(graceMs = 0): Promise<void> {
-    if (this.#inbound.size > 0 && graceMs > 0) {
+    if (this.#live.size > 0 && graceMs > 0) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, graceMs);
         this.#idle = () => {
@@ -126,7 +132,7 @@ export class Engine {
   #shutdown(reason: string): void {
     if (this.#closed) return;
     this.#closed = true;
-    for (const request of this.#inbound.values()) request.abort(reason);
+    for (const request of this.#live) request.abort(reason);
     this.#outbound.rejectAll(new Error(reason));
   }
 
@@ -153,7 +159,7 @@ export class Engine {
   #sendAndCheckIdle(frame: string | undefined, route: FrameRoute): void {
     if (frame) this.#send(frame, route);
     this.#channel.settle?.(route.origin);
-    if (this.#inbound.size === 0) this.#idle?.();
+    if (this.#live.size === 0) this.#idle?.();
   }
 
   #batch(items: unknown[], origin: unknown, peer: Peer | undefined): Reply {
@@ -206,6 +212,7 @@ export class Engine {
 
   #request(request: InboundRequest): Reply {
     this.#inbound.set(request.id, request);
+    this.#live.add(request);
     let result: unknown;
     try {
       result = this.#handlers.request(request);
@@ -223,6 +230,7 @@ export class Engine {
 
   #finish(request: InboundRequest): boolean {
     if (this.#inbound.get(request.id) === request) this.#inbound.delete(request.id);
+    this.#live.delete(request);
     return !request.aborted;
   }
 

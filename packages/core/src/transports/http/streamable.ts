@@ -1,4 +1,4 @@
-import { JsonRpcCode, parseFrame, type Channel, type Peer } from '../../jsonrpc/index.js';
+import { isValidId, JsonRpcCode, parseFrame, type Channel, type Peer } from '../../jsonrpc/index.js';
 import type { EventStore } from './event-store.js';
 import type { HttpRequestView, HttpResponder } from './exchange.js';
 import { RequestStream, type ResponseMode } from './request-stream.js';
@@ -227,9 +227,10 @@ export class StreamableEndpoint {
   }
 }
 
+// A JSON-RPC id is a string or an integer; anything else (1.5, an object) is answered with null.
 function idOf(message: unknown): string | number | null {
   const id = (message as { id?: unknown } | null)?.id;
-  return typeof id === 'string' || typeof id === 'number' ? id : null;
+  return isValidId(id) ? id : null;
 }
 
 // Only error answers are looked into; results are 200 without parsing.
