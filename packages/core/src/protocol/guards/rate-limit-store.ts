@@ -22,14 +22,17 @@ export interface RateLimitStore {
   hit(key: string, max: number, perMs: number): number | Promise<number>;
 }
 
+const SWEEP_EVERY_MS = 60_000;
+
 interface Window {
   end: number;
   count: number;
 }
 
 /**
- * Fixed windows in a Map, bounded: past `maxKeys` keys, expired windows are dropped, then the
- * oldest, so a flood of distinct keys cannot grow memory without end.
+ * Fixed windows in a Map, bounded: expired windows are swept out once a minute (when a new key
+ * arrives), and past `maxKeys` keys the oldest go, so a flood of distinct keys (sessions,
+ * addresses) cannot grow memory without end.
  *
  * @example
  * ```ts
@@ -39,6 +42,7 @@ interface Window {
  */
 export class MemoryRateLimitStore implements RateLimitStore {
   readonly #windows = new Map<string, Window>();
+  #sweepAt = 0;
 
   constructor(private readonly maxKeys = 100_000) {}
 
@@ -49,7 +53,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
   hit(key: string, max: number, perMs: number, now = Date.now()): number {
     let window = this.#windows.get(key);
     if (window === undefined) {
-      if (this.#windows.size >= this.maxKeys) this.#evict(now);
+      if (now >= this.#sweepAt || this.#windows.size >= this.maxKeys) this.#evict(now);
       window = { end: now + perMs, count: 0 };
       this.#windows.set(key, window);
     } else if (now >= window.end) {
@@ -62,6 +66,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
   }
 
   #evict(now: number): void {
+    this.#sweepAt = now + SWEEP_EVERY_MS;
     for (const [key, window] of this.#windows) if (now >= window.end) this.#windows.delete(key);
     if (this.#windows.size < this.maxKeys) return;
     const [oldest] = this.#windows.keys();
