@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -74,7 +74,9 @@ async function exercise(client: Client, version: string) {
 
 describe.each(MODES)('@modelcontextprotocol/client 2.x, %s mode (%s)', (mode, version) => {
   it('drives the server over stdio; every frame validates against the revision in use', async () => {
-    const tapFile = join(mkdtempSync(join(tmpdir(), 'eras-')), 'wire.jsonl');
+    const tapDir = mkdtempSync(join(tmpdir(), 'eras-'));
+    cleanups.push(() => rmSync(tapDir, { recursive: true, force: true }));
+    const tapFile = join(tapDir, 'wire.jsonl');
     const client = newClient(mode);
     cleanups.push(() => client.close());
     await client.connect(

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client as ClientV2 } from '@modelcontextprotocol/client';
@@ -14,6 +14,12 @@ export type OfficialClientKind = '@modelcontextprotocol/client 2.x' | '@modelcon
 export const OFFICIAL_CLIENTS: readonly OfficialClientKind[] = ['@modelcontextprotocol/client 2.x', '@modelcontextprotocol/sdk 1.x'];
 
 const TAP = join(REPO_ROOT, 'packages/core/test/support/stdio-tap.mjs');
+
+// Recordings are read after the client closed too, so they go when the test process exits.
+const tapDirs = new Set<string>();
+process.once('exit', () => {
+  for (const dir of tapDirs) rmSync(dir, { recursive: true, force: true });
+});
 
 /** The calls the tests make, common to both SDK generations. */
 export interface OfficialClient {
@@ -55,7 +61,9 @@ export async function connectOfficialClient(
   workspace: string,
   behaviour: ClientBehaviour = {},
 ): Promise<OfficialClient> {
-  const tapFile = join(mkdtempSync(join(tmpdir(), 'mcp-fw-tap-')), 'wire.jsonl');
+  const tapDir = mkdtempSync(join(tmpdir(), 'mcp-fw-tap-'));
+  const tapFile = join(tapDir, 'wire.jsonl');
+  tapDirs.add(tapDir);
   const env = Object.fromEntries(Object.entries({ ...process.env, MCP_TAP_FILE: tapFile }).filter(([, v]) => v !== undefined)) as Record<string, string>;
   const params = { command: process.execPath, args: [TAP, 'npm', 'start', '--silent', '-w', workspace, ...(behaviour.args ? ['--', ...behaviour.args] : [])], cwd: REPO_ROOT, env, stderr: 'pipe' as const };
   const info = { name: 'mcp-fw-interop', version: '1.0.0' };
