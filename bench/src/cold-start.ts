@@ -1,0 +1,52 @@
+import type { SpawnOptions } from './client.js';
+import { connect } from './measure.js';
+import { median } from './stats.js';
+
+export interface ColdStart {
+  spawns: number;
+  medianMs: number;
+  minMs: number;
+  maxMs: number;
+  /** Median VmRSS right after the initialize response. */
+  rssMb: number;
+}
+
+export interface ColdStartSubject {
+  script: string;
+  options?: SpawnOptions;
+}
+
+/**
+ * Spawn to first initialize response, `spawns` times per subject after one discarded round. The
+ * subjects take turns, so a burst of other load on the machine hits all of them alike.
+ */
+export async function coldStarts<K extends string>(
+  subjects: Record<K, ColdStartSubject>,
+  spawns: number,
+): Promise<Record<K, ColdStart>> {
+  const names = Object.keys(subjects) as K[];
+  const times = new Map<K, number[]>(names.map((n) => [n, []]));
+  const rss = new Map<K, number[]>(names.map((n) => [n, []]));
+  for (let round = -1; round < spawns; round++) {
+    for (const name of names) {
+      const { script, options } = subjects[name];
+      const { client, startMs, startRssMb } = await connect(script, options);
+      await client.close();
+      if (round < 0) continue;
+      times.get(name)!.push(startMs);
+      rss.get(name)!.push(startRssMb);
+    }
+  }
+  const result = {} as Record<K, ColdStart>;
+  for (const name of names) {
+    const t = times.get(name)!;
+    result[name] = {
+      spawns,
+      medianMs: median(t),
+      minMs: Math.min(...t),
+      maxMs: Math.max(...t),
+      rssMb: median(rss.get(name)!),
+    };
+  }
+  return result;
+}
