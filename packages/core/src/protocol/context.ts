@@ -46,7 +46,7 @@ export class Context {
   readonly #initial: RequestRecord;
   readonly #scope: Scope;
   readonly #run?: InputRun;
-  readonly #signal?: AbortSignal;
+  readonly #invocation?: Invocation;
   #progress?: ProgressReporter;
   #progressRecord?: RequestRecord;
   #log?: ContextLog;
@@ -56,7 +56,7 @@ export class Context {
     this.#initial = record;
     this.#scope = scope;
     this.#run = invocation?.run;
-    this.#signal = invocation?.signal;
+    this.#invocation = invocation;
   }
 
   // Under 2026-07-28 a call can span several requests (input rounds); the current one decides
@@ -67,7 +67,7 @@ export class Context {
 
   /** Fires when the client cancels the request, the connection closes, or the call times out. */
   get signal(): AbortSignal {
-    return this.#signal ?? this.#run?.signal ?? this.#initial.request.signal;
+    return this.#invocation?.deadline?.signal ?? this.#run?.signal ?? this.#initial.request.signal;
   }
 
   /** The JSON-RPC id of the request being served. */
@@ -139,7 +139,7 @@ export class Context {
   }
 
   get #asker(): Asker {
-    return { record: this.#record, run: this.#run, signal: this.#signal };
+    return { record: this.#record, run: this.#run, signal: this.#invocation?.deadline?.signal };
   }
 
   /** Tells every session subscribed to `uri` that the resource changed. */

@@ -7,8 +7,8 @@ import type { Scope } from '../server-core.js';
 export interface Invocation {
   /** 2026-07-28: the run of a call that may span several input rounds. */
   readonly run?: InputRun;
-  /** The handler's signal when a guard narrowed the request's (a timeout). */
-  readonly signal?: AbortSignal;
+  /** A timeout's deadline, whose signal (built on first use) narrows the request's. */
+  readonly deadline?: { readonly signal: AbortSignal };
 }
 
 export type CallKind = 'tool' | 'resource' | 'prompt';
@@ -23,12 +23,17 @@ export interface GuardedCall extends Invocation {
   readonly args: unknown;
   readonly record: RequestRecord;
   readonly scope: Scope;
-  signal?: AbortSignal;
+  deadline?: { readonly signal: AbortSignal };
 }
 
-/** The signal the handler sees: narrowed by a guard, else the run's, else the request's. */
+/** The signal of the request (or, across input rounds, of the run) a call serves. */
+export function baseSignal(call: GuardedCall): AbortSignal {
+  return call.run?.signal ?? call.record.request.signal;
+}
+
+/** The signal the handler sees: its deadline's when it has one, else the request's. */
 export function signalOf(call: GuardedCall): AbortSignal {
-  return call.signal ?? call.run?.signal ?? call.record.request.signal;
+  return call.deadline?.signal ?? baseSignal(call);
 }
 
 /** `Tool x`, `Prompt x` or `Resource x`, for messages. */

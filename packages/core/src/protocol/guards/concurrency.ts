@@ -1,4 +1,4 @@
-import { sessionKey, signalOf, type GuardedCall } from './call.js';
+import { sessionKey, type GuardedCall } from './call.js';
 import { Gate } from './gate.js';
 
 /**
@@ -35,29 +35,24 @@ export class ConcurrencyLimiter {
     return this.#sessions.size;
   }
 
-  async run<T>(call: GuardedCall, invoke: () => Promise<T>): Promise<T> {
+  // Promise chains rather than async/await: a free slot is taken without a microtask, so a
+  // cap that is not reached costs little more than the map lookup.
+  run<T>(call: GuardedCall, invoke: () => Promise<T>): Promise<T> {
     const key = sessionKey(call);
     const session = this.#session(key);
-    try {
-      await session?.enter(signalOf(call));
-    } catch (error) {
-      this.#forget(key, session);
-      throw error;
-    }
-    try {
-      await this.#server?.enter(signalOf(call));
-    } catch (error) {
-      session?.leave();
-      this.#forget(key, session);
-      throw error;
-    }
-    try {
-      return await invoke();
-    } finally {
-      this.#server?.leave();
-      session?.leave();
-      this.#forget(key, session);
-    }
+    const undo = () => this.#forget(key, session);
+    return after(() => session?.enter(call), undo, () => {
+      const release = () => {
+        this.#server?.leave();
+        session?.leave();
+        this.#forget(key, session);
+      };
+      const leaveSession = () => {
+        session?.leave();
+        this.#forget(key, session);
+      };
+      return after(() => this.#server?.enter(call), leaveSession, () => settle(invoke, release));
+    });
   }
 
   #session(key: string): Gate | undefined {
@@ -73,4 +68,41 @@ export class ConcurrencyLimiter {
   #forget(key: string, gate: Gate | undefined): void {
     if (gate?.idle) this.#sessions.delete(key);
   }
+}
+
+/** Runs `next` once `enter` has a slot (now, or after waiting); on refusal runs `undo` and fails. */
+function after<T>(enter: () => Promise<void> | undefined, undo: () => void, next: () => Promise<T>): Promise<T> {
+  let waiting: Promise<void> | undefined;
+  try {
+    waiting = enter();
+  } catch (error) {
+    undo();
+    return Promise.reject(error);
+  }
+  if (!waiting) return next();
+  return waiting.then(next, (error: unknown) => {
+    undo();
+    throw error;
+  });
+}
+
+/** Runs the handler and frees its slots when it settles, however it settles. */
+function settle<T>(invoke: () => Promise<T>, release: () => void): Promise<T> {
+  let running: Promise<T>;
+  try {
+    running = invoke();
+  } catch (error) {
+    release();
+    return Promise.reject(error);
+  }
+  return running.then(
+    (value) => {
+      release();
+      return value;
+    },
+    (error: unknown) => {
+      release();
+      throw error;
+    },
+  );
 }

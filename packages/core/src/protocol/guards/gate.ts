@@ -1,3 +1,4 @@
+import { signalOf, type GuardedCall } from './call.js';
 import { LimitError } from './limit-error.js';
 
 interface Waiter {
@@ -23,7 +24,7 @@ export class Gate {
   }
 
   /** Takes a slot now (undefined), or waits for one; refuses when the queue is full. */
-  enter(signal: AbortSignal): Promise<void> | undefined {
+  enter(call: GuardedCall): Promise<void> | undefined {
     if (this.#active < this.max) {
       this.#active++;
       return undefined;
@@ -34,6 +35,8 @@ export class Gate {
         `Too many calls at once ${this.where}: ${this.max} running and ${this.#queue.length} waiting (concurrency). Try again when one finishes.`,
       );
     }
+    // Only a waiting call needs its signal (building a deadline's costs).
+    const signal = signalOf(call);
     if (signal.aborted) return Promise.reject(signal.reason);
     return new Promise<void>((resolve, reject) => {
       const waiter: Waiter = {

@@ -37,12 +37,22 @@ export class Guards {
   }
 
   /** Runs `invoke` (the handler call, which builds its Context from `call`) under the guards. */
-  async run<T>(call: GuardedCall, invoke: () => Promise<T>): Promise<T> {
-    const audit = call.kind === 'tool' ? this.#audit : undefined;
-    if (!audit) return this.#guarded(call, invoke);
+  run<T>(call: GuardedCall, invoke: () => Promise<T>): Promise<T> {
+    const { limits } = call;
+    const tool = call.kind === 'tool';
+    const rate = tool ? (limits.rateLimit ?? this.#defaultRate) : undefined;
+    const timeoutMs = limits.timeoutMs ?? this.#timeoutMs;
+    const audit = tool ? this.#audit : undefined;
+    // The common case (only the output policy) stays one promise deep: this is the hot path.
+    if (!rate && timeoutMs <= 0 && !this.#concurrency && !audit) return invoke().then((result) => this.#output.apply(call, result) as T);
+    if (!audit) return this.#guarded(call, invoke, rate || undefined, timeoutMs);
     const started = { at: Date.now(), clock: performance.now() };
+    return this.#audited(audit, call, started, this.#guarded(call, invoke, rate || undefined, timeoutMs));
+  }
+
+  async #audited<T>(audit: AuditLog, call: GuardedCall, started: { at: number; clock: number }, guarded: Promise<T>): Promise<T> {
     try {
-      const result = await this.#guarded(call, invoke);
+      const result = await guarded;
       audit.record(call, started, { result });
       return result;
     } catch (error) {
@@ -51,15 +61,10 @@ export class Guards {
     }
   }
 
-  async #guarded<T>(call: GuardedCall, invoke: () => Promise<T>): Promise<T> {
-    const { limits } = call;
-    if (call.kind === 'tool') {
-      const rate = limits.rateLimit ?? this.#defaultRate;
-      if (rate && !call.run?.replay) await this.#rate.check(call, rate);
-    }
+  async #guarded<T>(call: GuardedCall, invoke: () => Promise<T>, rate: RateLimit | undefined, timeoutMs: number): Promise<T> {
+    if (rate && !call.run?.replay) await this.#rate.check(call, rate);
     const concurrency = this.#concurrency;
     const work = concurrency ? () => concurrency.run(call, invoke) : invoke;
-    const timeoutMs = limits.timeoutMs ?? this.#timeoutMs;
     const result = timeoutMs > 0 ? await withTimeout(call, timeoutMs, work) : await work();
     return this.#output.apply(call, result) as T;
   }

@@ -1,5 +1,32 @@
-import { describeCall, signalOf, type GuardedCall } from './call.js';
+import { baseSignal, describeCall, type GuardedCall } from './call.js';
 import { LimitError } from './limit-error.js';
+
+/**
+ * A call's deadline. Its signal (the request's, and the deadline's, through AbortSignal.any) is
+ * built only when the handler reads `ctx.signal`: most handlers never do, and building it for
+ * every call would cost more than everything else the guards do.
+ */
+class Deadline {
+  #controller?: AbortController;
+  #signal?: AbortSignal;
+  #reason?: LimitError;
+
+  constructor(private readonly call: GuardedCall) {}
+
+  get signal(): AbortSignal {
+    if (!this.#signal) {
+      this.#controller = new AbortController();
+      if (this.#reason) this.#controller.abort(this.#reason);
+      this.#signal = AbortSignal.any([baseSignal(this.call), this.#controller.signal]);
+    }
+    return this.#signal;
+  }
+
+  expire(reason: LimitError): void {
+    this.#reason = reason;
+    this.#controller?.abort(reason);
+  }
+}
 
 /**
  * Runs `work` under a deadline of `timeoutMs` from the call's start (under 2026-07-28, from its
@@ -11,12 +38,12 @@ export function withTimeout<T>(call: GuardedCall, timeoutMs: number, work: () =>
   const now = Date.now();
   const remaining = timeoutMs - (now - (call.run?.startedAt ?? now));
   if (remaining <= 0) return Promise.reject(timedOut(call, timeoutMs));
-  const controller = new AbortController();
-  call.signal = AbortSignal.any([signalOf(call), controller.signal]);
+  const deadline = new Deadline(call);
+  call.deadline = deadline;
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => {
       const error = timedOut(call, timeoutMs);
-      controller.abort(error);
+      deadline.expire(error);
       reject(error);
     }, remaining);
     work().then(

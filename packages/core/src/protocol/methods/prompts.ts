@@ -32,7 +32,7 @@ export const promptsGet: MethodSpec = {
     }
     const features = featuresOf(record.protocolVersion);
     const execute = async (run?: InputRun) => {
-      const call: GuardedCall = { kind: 'prompt', name, limits: prompt.limits, args, record, scope, run, signal: undefined };
+      const call: GuardedCall = { kind: 'prompt', name, limits: prompt.limits, args, record, scope, run, deadline: undefined };
       const result = await scope.core.guards.run(call, () => getPrompt(prompt, args, new Context(record, scope, call)));
       return { ...result, messages: result.messages.map((m) => ({ ...m, content: contentForRevision(m.content, features) })) };
     };

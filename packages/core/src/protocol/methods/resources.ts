@@ -45,7 +45,7 @@ export const resourcesRead: MethodSpec = {
     const found = findResource(scope.core.registry, uri);
     const limits = found?.member.limits ?? NO_LIMITS;
     const execute = async (run?: InputRun) => {
-      const call: GuardedCall = { kind: 'resource', name: uri, limits, args: found?.variables, record, scope, run, signal: undefined };
+      const call: GuardedCall = { kind: 'resource', name: uri, limits, args: found?.variables, record, scope, run, deadline: undefined };
       return { contents: await scope.core.guards.run(call, () => readMatch(found, uri, new Context(record, scope, call))) };
     };
     return record.era === 'modern' ? scope.core.inputs.serve(params, record, execute) : execute();

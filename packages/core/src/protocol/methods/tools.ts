@@ -30,7 +30,7 @@ export const toolsCall: MethodSpec = {
     const features = featuresOf(record.protocolVersion);
     const args = params?.arguments;
     const execute = async (run?: InputRun) => {
-      const call: GuardedCall = { kind: 'tool', name, limits: tool.limits, args, record, scope, run, signal: undefined };
+      const call: GuardedCall = { kind: 'tool', name, limits: tool.limits, args, record, scope, run, deadline: undefined };
       try {
         const result = await scope.core.guards.run(call, () => invokeTool(tool, args, new Context(record, scope, call)));
         return callResultForRevision(result, features);

@@ -89,6 +89,7 @@ export function fuzzServer(): McpServer {
     logger: quietLogger,
     clientRequestTimeoutMs: 30,
     input: { roundTimeoutMs: 5_000, maxParked: 8 },
-    limits: { maxResultBytes: 2000, concurrency: { perSession: 4, maxQueued: 4 } },
+    limits: { maxResultBytes: 2000, timeoutMs: 1000, concurrency: { perSession: 4, maxQueued: 4 } },
+    audit: { sink: () => {} },
   });
 }
