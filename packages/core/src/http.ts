@@ -5,7 +5,14 @@ import { fetchExchange, HttpEndpoint, type HttpEndpointOptions } from './transpo
 
 export type { EndpointRateLimit } from './http-rate-limit.js';
 
-/** Options of {@link createHttpHandler}: the endpoint's, and its own rate limit. */
+/**
+ * Options of {@link createHttpHandler}: the endpoint's, and its own rate limit.
+ *
+ * @example
+ * ```ts
+ * createHttpHandler(server, { allowedHosts: ['mcp.example.com'], rateLimit: { max: 600, perMs: 60_000, key: 'identity' } });
+ * ```
+ */
 export interface HttpHandlerOptions extends HttpEndpointOptions {
   /**
    * Limits requests to the whole endpoint (every POST, GET and DELETE), per client address by

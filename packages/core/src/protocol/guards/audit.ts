@@ -7,7 +7,14 @@ import { LimitError, type LimitName } from './limit-error.js';
 /** How a tool call ended, as the audit log tells it. */
 export type AuditOutcome = 'ok' | 'error' | 'invalid_arguments' | 'cancelled' | 'rate_limited' | 'timeout' | 'refused' | 'too_large';
 
-/** One line of the audit log: one tool call. */
+/**
+ * One line of the audit log: one tool call.
+ *
+ * @example
+ * ```json
+ * {"time":"2026-07-28T09:15:02.114Z","tool":"find_order","requestId":7,"session":"5c9…","identity":"alice","address":"127.0.0.1","protocolVersion":"2025-11-25","durationMs":3.21,"outcome":"ok","argumentKeys":["orderId"]}
+ * ```
+ */
 export interface AuditEntry {
   /** When the call started (ISO 8601). */
   readonly time: string;

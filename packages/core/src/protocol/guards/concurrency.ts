@@ -3,7 +3,14 @@ import { Gate } from './gate.js';
 
 /**
  * How many handler calls may run at once. Calls beyond a cap wait in a queue of at most
- * `maxQueued` per cap (default 100), then are refused with a message saying so.
+ * `maxQueued` per cap (default 100), then are refused with a message saying so (an `isError`
+ * result for tools). A call holds its slot until its handler settles, so handlers should stop
+ * when `ctx.signal` aborts.
+ *
+ * @example
+ * ```ts
+ * createServer({ name: 'x', version: '1', providers: [Tools], limits: { concurrency: { perSession: 4, perServer: 64 } } });
+ * ```
  */
 export interface ConcurrencyLimits {
   /** Per session (2026-07-28 over HTTP: per client address). */

@@ -1,4 +1,11 @@
-/** Turns `ctx.auth` into the identity string rate limits and the audit log use. */
+/**
+ * Turns `ctx.auth` into the identity string rate limits and the audit log use.
+ *
+ * @example
+ * ```ts
+ * createServer({ name: 'x', version: '1', providers: [Tools], limits: { identify: (auth) => (auth as Jwt | undefined)?.email } });
+ * ```
+ */
 export type Identify = (auth: unknown) => string | undefined;
 
 const ID_FIELDS = ['sub', 'subject', 'clientId', 'userId', 'id'] as const;

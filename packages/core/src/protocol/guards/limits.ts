@@ -7,7 +7,9 @@ import type { ControlChars } from './sanitise.js';
 /**
  * Server-wide guardrails (`createServer({ limits })`). Members override `rateLimit` and
  * `timeoutMs` in their decorators. On by default: `maxResultBytes` (4 MiB) and `controlChars`
- * (`escape`); everything else is off until set.
+ * (`escape`); everything else is off until set. They behave the same in every protocol era:
+ * under 2026-07-28 a call that spans input rounds (`ctx.elicit`) is rate-counted once, and its
+ * timeout runs from the first round to the last (carried in the signed `requestState`).
  *
  * @example
  * ```ts

@@ -5,6 +5,12 @@ import type { CallToolResult, ContentBlock } from '../../registry/index.js';
  * visible and harmless; `strip` removes them; `keep` sends them as they are. Tabs and line
  * breaks always stay. Covered: C0 and C1 controls, DEL, and the bidirectional overrides and
  * isolates (U+202A–U+202E, U+2066–U+2069) that can make text read differently than it is.
+ *
+ * @example
+ * ```ts
+ * createServer({ name: 'x', version: '1', providers: [Terminal], limits: { controlChars: 'strip' } });
+ * // a tool returning '[31mred' sends 'red' ('escape', the default, sends '\u001b[31mred')
+ * ```
  */
 export type ControlChars = 'escape' | 'strip' | 'keep';
 
