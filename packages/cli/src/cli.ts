@@ -1,0 +1,44 @@
+import { Command, CommanderError } from 'commander';
+import { buildCommand } from './commands/build.js';
+import { callCommand } from './commands/call.js';
+import { devCommand } from './commands/dev.js';
+import { inspectCommand } from './commands/inspect.js';
+import { installCommand } from './commands/install.js';
+import { startCommand } from './commands/start.js';
+import { reportError } from './output/report-error.js';
+import { styleFor } from './output/style.js';
+import { VERSION } from './version.js';
+
+/**
+ * Runs the `mcp-fw` command line with `argv` (without node and the script) and returns the exit
+ * code. Long-running commands (`dev`, `start`) return 0 once serving; the process lives on.
+ *
+ * @example
+ * ```ts
+ * import { main } from '@mcp-fw/cli';
+ * process.exitCode = await main(['inspect', 'src/server.ts', '--json']);
+ * ```
+ */
+export async function main(argv: readonly string[]): Promise<number> {
+  const style = styleFor(process.stderr);
+  const program = new Command('mcp-fw')
+    .description('Develop, inspect, build, run and install MCP servers written with mcp-fw')
+    .version(VERSION, '-v, --version')
+    .exitOverride()
+    .showHelpAfterError('(run mcp-fw <command> --help for usage and examples)')
+    .configureOutput({ outputError: (text, write) => write(style.red(text)) });
+  for (const register of [devCommand, inspectCommand, callCommand, buildCommand, startCommand, installCommand]) {
+    register(program);
+  }
+  for (const command of program.commands) command.exitOverride();
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version "errors" are how commander stops after printing them.
+      return error.exitCode === 0 ? 0 : 2;
+    }
+    return reportError(error);
+  }
+}

@@ -1,0 +1,81 @@
+import { rmSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import type { Command } from 'commander';
+import { Supervisor } from '../dev/supervisor.js';
+import { relayServer } from '../dev/relay-server.js';
+import { removeStaleCaches } from '../dev/stale-caches.js';
+import { styleFor } from '../output/style.js';
+import { RunCompiler } from '../project/compile.js';
+import { cacheRoot, findProject, isTypeScript, resolveEntry } from '../project/project.js';
+import { examples, parseMs, parsePort } from './options.js';
+
+interface DevOptions {
+  http?: boolean;
+  port: number;
+  host: string;
+  debounce: number;
+  grace: number;
+}
+
+/** `mcp-fw dev <entry>`: the hot-reloading dev runner. */
+export function devCommand(program: Command): void {
+  program
+    .command('dev')
+    .description('Run a server with hot reload: edits apply without the client reconnecting')
+    .argument('<entry>', 'the module that exports your server (as `server` or default), e.g. src/server.ts')
+    .option('--http', 'serve Streamable HTTP (and HTTP+SSE) instead of stdio')
+    .option('--port <port>', 'HTTP port (0 picks a free one)', parsePort, 3000)
+    .option('--host <host>', 'HTTP interface to listen on', '127.0.0.1')
+    .option('--debounce <ms>', 'wait this long after a change before reloading', parseMs, 50)
+    .option('--grace <ms>', 'how long calls in flight may finish on the old code', parseMs, 10_000)
+    .addHelpText(
+      'after',
+      examples([
+        ['mcp-fw dev src/server.ts', 'stdio: put this command in your client’s MCP config'],
+        ['mcp-fw dev src/server.ts --http --port 3000', 'Streamable HTTP at http://127.0.0.1:3000/mcp'],
+      ]) +
+        '\nThe server runs in a child process that is replaced when a file its entry imports changes.\n' +
+        'Clients stay connected and get notifications/*/list_changed; decorator metadata is compiled\n' +
+        'by the project’s own tsc, so schemas match the built server.\n',
+    )
+    .action((entry: string, options: DevOptions) => runDev(entry, options));
+}
+
+async function runDev(entryArg: string, options: DevOptions): Promise<void> {
+  const entry = resolveEntry(entryArg);
+  const project = findProject(entry);
+  const compiler = isTypeScript(entry) ? await RunCompiler.create(entry, project) : undefined;
+  const root = cacheRoot(project);
+  removeStaleCaches(root);
+  const cacheDir = join(root, `dev-${process.pid}`);
+  const style = styleFor(process.stderr);
+  const supervisor = new Supervisor({
+    entry,
+    compiler,
+    cacheDir,
+    debounceMs: options.debounce,
+    graceMs: options.grace,
+    report: (kind, line) =>
+      process.stderr.write(`${style.dim('mcp-fw dev')} ${kind === 'error' ? style.red(line) : line}\n`),
+  });
+  process.once('exit', () => {
+    supervisor.killAll();
+    rmSync(cacheDir, { recursive: true, force: true });
+  });
+  const server = relayServer(supervisor);
+  if (options.http) {
+    const { serveHttp } = await import('@mcp-fw/core/node');
+    const handle = await serveHttp(server, { port: options.port, host: options.host });
+    process.stderr.write(`${style.dim('mcp-fw dev')} listening on ${style.cyan(handle.url)} (HTTP+SSE at /sse)\n`);
+    const stop = () => void Promise.all([handle.close(), supervisor.close()]).then(() => process.exit(0));
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  } else {
+    // Imported here: importing it takes stdout for frames, which only stdio serving wants.
+    const { serveStdio } = await import('@mcp-fw/core/stdio');
+    serveStdio(server, { shutdownGraceMs: options.grace });
+  }
+  await supervisor.start();
+  const watched = supervisor.watched.map((f) => relative(process.cwd(), f));
+  process.stderr.write(`${style.dim('mcp-fw dev')} watching ${watched.length} files (${watched.slice(0, 3).join(', ')}${watched.length > 3 ? ', …' : ''})\n`);
+}

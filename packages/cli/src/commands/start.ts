@@ -1,0 +1,61 @@
+import { existsSync } from 'node:fs';
+import { relative } from 'node:path';
+import type { Command } from 'commander';
+import { CliError } from '../output/cli-error.js';
+import { RunCompiler } from '../project/compile.js';
+import { LoadError, loadServer } from '../project/load-server.js';
+import { findProject, isTypeScript, resolveEntry } from '../project/project.js';
+import { examples, parsePort } from './options.js';
+
+interface StartOptions {
+  http?: boolean;
+  port: number;
+  host: string;
+}
+
+/** `mcp-fw start <entry>`: serves the built server (production). */
+export function startCommand(program: Command): void {
+  program
+    .command('start')
+    .description('Serve the built server (production): stdio, or Streamable HTTP with --http')
+    .argument('<entry>', 'the built module that exports your server, e.g. dist/server.js')
+    .option('--http', 'serve Streamable HTTP (and HTTP+SSE) instead of stdio')
+    .option('--port <port>', 'HTTP port (0 picks a free one)', parsePort, 3000)
+    .option('--host <host>', 'HTTP interface to listen on', '127.0.0.1')
+    .addHelpText(
+      'after',
+      examples([
+        ['mcp-fw start dist/server.js', 'stdio, for a client’s MCP config'],
+        ['mcp-fw start dist/server.js --http --port 8080', 'Streamable HTTP at http://127.0.0.1:8080/mcp'],
+        ['mcp-fw start src/server.ts', 'runs its build output (dist/server.js)'],
+      ]),
+    )
+    .action(async (entryArg: string, options: StartOptions) => {
+      const file = await builtFile(resolveEntry(entryArg));
+      // Imported before the user's modules run: in stdio mode stdout carries frames only.
+      const { serveFromArgs } = await import('@mcp-fw/core/main');
+      let server;
+      try {
+        server = await loadServer(file, relative(process.cwd(), file));
+      } catch (error) {
+        if (error instanceof LoadError) throw new CliError(error.message, 'Fix the error, rebuild (mcp-fw build) and start again.');
+        throw error;
+      }
+      const argv = options.http ? ['--http', '--port', String(options.port), '--host', options.host] : [];
+      await serveFromArgs(server, argv);
+    });
+}
+
+/** A TypeScript entry stands for its build output, which must exist. */
+async function builtFile(entry: string): Promise<string> {
+  if (!isTypeScript(entry)) return entry;
+  const compiler = await RunCompiler.create(entry, findProject(entry));
+  const output = compiler.builtOutputOf(entry);
+  if (!output || !existsSync(output)) {
+    throw new CliError(
+      `${relative(process.cwd(), entry)} has no build output${output ? ` (${relative(process.cwd(), output)} is missing)` : ''}.`,
+      'Build the project first with mcp-fw build, or pass the built file (e.g. dist/server.js).',
+    );
+  }
+  return output;
+}

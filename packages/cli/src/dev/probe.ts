@@ -1,0 +1,33 @@
+import { JsonRpcPeer } from '../client/jsonrpc-peer.js';
+import { fetchLists, handshake, type ServerLists } from '../client/lists.js';
+import type { ChildLink } from './child-link.js';
+
+/** What a child serves: its lists, and its `initialize` answer (for sessions opened while down). */
+export interface Probe {
+  readonly lists: ServerLists;
+  readonly initializeResult: Record<string, any>;
+}
+
+/**
+ * Asks a child what it serves, on a connection of its own (the supervisor's, not a client's),
+ * so reloads can tell which lists changed by comparing what clients would be sent.
+ */
+export async function probe(link: ChildLink, s: number): Promise<Probe> {
+  const peer = new JsonRpcPeer((frame) => link.send({ t: 'in', s, f: frame, o: 0 }));
+  link.open(
+    s,
+    {
+      out: (frame) => peer.receive(frame),
+      settle: () => {},
+      closed: () => peer.failAll(new Error('the server closed the connection')),
+    },
+    'legacy',
+  );
+  void link.exited.then(() => peer.failAll(new Error('the server process exited')));
+  try {
+    const initializeResult = await handshake(peer);
+    return { initializeResult, lists: await fetchLists(peer) };
+  } finally {
+    link.close(s, 0);
+  }
+}

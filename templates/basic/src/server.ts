@@ -1,0 +1,10 @@
+import { createServer } from '@mcp-fw/core';
+import { Greetings } from './greetings.js';
+
+/** The server: what clients see (name, version, instructions) and the classes it exposes. */
+export const server = createServer({
+  name: 'mcp-fw-template-basic',
+  version: '0.1.0',
+  instructions: 'Greets people by name in English, French, Spanish or German.',
+  providers: [Greetings],
+});

@@ -1,0 +1,15 @@
+import { createServer, type McpServer } from '@mcp-fw/core';
+import { Notes } from './notes.js';
+
+/** A server with an empty notepad (tests build one each, so they start from no notes). */
+export function createNotesServer(): McpServer {
+  return createServer({
+    name: 'mcp-fw-template-http',
+    version: '0.1.0',
+    instructions: 'A notepad shared by every client: add_note saves a note, list_notes lists them.',
+    providers: [new Notes()],
+  });
+}
+
+/** The server `npm run dev`, `npm start` and `node dist/main.js` serve. */
+export const server = createNotesServer();
