@@ -1,0 +1,107 @@
+import { UsageError, type Flags } from './args.js';
+import { packageNameProblem } from './package-name.js';
+import type { Prompter } from './prompt.js';
+import { occupant, targetOf, type Target } from './target.js';
+import { findTemplate, TEMPLATES, TRANSPORTS, type TemplateInfo, type Transport } from './templates.js';
+
+/** Everything decided before a file is written. */
+export interface Plan extends Target {
+  template: TemplateInfo;
+  transport: Transport;
+  install: boolean;
+  git: boolean;
+}
+
+/** The project name offered (and taken by `--yes`) when none is given. */
+export const DEFAULT_NAME = 'my-mcp-server';
+
+/**
+ * Checks the command line as far as it goes, so bad input fails before any question. Throws a
+ * {@link UsageError} that says what to fix.
+ */
+export function checkFlags(flags: Flags, cwd: string): void {
+  if (flags.template !== undefined) checkTransport(templateNamed(flags.template), flags.transport);
+  if (flags.transport !== undefined) transportNamed(flags.transport);
+  if (flags.target !== undefined) {
+    const problem = targetProblem(targetOf(flags.target, cwd), flags.force);
+    if (problem) throw new UsageError(problem);
+  }
+}
+
+/**
+ * The plan: what the command line gave, the rest answered through `prompter`, or defaulted when
+ * there is none (`--yes`). Call {@link checkFlags} first.
+ */
+export async function makePlan(flags: Flags, cwd: string, prompter: Prompter | undefined): Promise<Plan> {
+  const target = await chooseTarget(flags, cwd, prompter);
+  const template = await chooseTemplate(flags, prompter);
+  checkTransport(template, flags.transport);
+  const transport = await chooseTransport(flags, template, prompter);
+  const install = flags.install ?? (prompter ? await prompter.confirm('Install the dependencies?', true) : true);
+  const git = flags.git ?? (prompter ? await prompter.confirm('Initialize a git repository?', true) : true);
+  return { ...target, template, transport, install, git };
+}
+
+async function chooseTarget(flags: Flags, cwd: string, prompter: Prompter | undefined): Promise<Target> {
+  if (flags.target !== undefined) return targetOf(flags.target, cwd);
+  const check = (answer: string) => targetProblem(targetOf(answer, cwd), flags.force);
+  if (prompter) return targetOf(await prompter.text('Project name:', DEFAULT_NAME, check), cwd);
+  const problem = check(DEFAULT_NAME);
+  if (problem) throw new UsageError(problem);
+  return targetOf(DEFAULT_NAME, cwd);
+}
+
+async function chooseTemplate(flags: Flags, prompter: Prompter | undefined): Promise<TemplateInfo> {
+  if (flags.template !== undefined) return templateNamed(flags.template);
+  if (!prompter) return TEMPLATES[0];
+  return templateNamed(await prompter.select('Template:', TEMPLATES, TEMPLATES[0].name));
+}
+
+async function chooseTransport(flags: Flags, template: TemplateInfo, prompter: Prompter | undefined): Promise<Transport> {
+  if (flags.transport !== undefined) return transportNamed(flags.transport);
+  if (!prompter || template.fixedTransport) return template.transport;
+  return prompter.select('Transport:', TRANSPORTS, template.transport);
+}
+
+/** Whether anything is left to ask. */
+export function needsAnswers(flags: Flags): boolean {
+  const fixed = flags.template !== undefined && findTemplate(flags.template)?.fixedTransport;
+  return (
+    flags.target === undefined ||
+    flags.template === undefined ||
+    (flags.transport === undefined && !fixed) ||
+    flags.install === undefined ||
+    flags.git === undefined
+  );
+}
+
+function checkTransport(template: TemplateInfo, transport: string | undefined): void {
+  if (!template.fixedTransport || transport === undefined || transport === template.transport) return;
+  const others = TEMPLATES.filter((t) => !t.fixedTransport).map((t) => t.name);
+  throw new UsageError(`the ${template.name} template only serves ${template.transport}; for ${transport}, choose ${others.join(' or ')}`);
+}
+
+function targetProblem(target: Target, force: boolean): string | undefined {
+  const nameProblem = packageNameProblem(target.packageName);
+  if (nameProblem) return `"${target.packageName}" is not a valid npm package name: ${nameProblem}`;
+  const occupied = occupant(target.dir);
+  if (occupied === 'file') return `${target.dir} is a file; choose another directory`;
+  if (occupied === 'files' && !force) return `${target.dir} is not empty; choose another directory, or pass --force to write into it`;
+  return undefined;
+}
+
+function templateNamed(name: string): TemplateInfo {
+  const template = findTemplate(name);
+  if (!template) {
+    throw new UsageError(`unknown template "${name}"; choose one of ${TEMPLATES.map((t) => t.name).join(', ')}`);
+  }
+  return template;
+}
+
+function transportNamed(name: string): Transport {
+  const transport = TRANSPORTS.find((t) => t.name === name);
+  if (!transport) {
+    throw new UsageError(`unknown transport "${name}"; choose one of ${TRANSPORTS.map((t) => t.name).join(', ')}`);
+  }
+  return transport.name;
+}

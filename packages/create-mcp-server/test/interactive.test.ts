@@ -1,0 +1,90 @@
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli, tempDir, tree } from './support/cli.ts';
+import { PTY_AVAILABLE, runInPty } from './support/pty.ts';
+
+// The questions answer exactly what the options say: the same answers as prompts or as options
+// give the same files. Each run gets its own parent folder, so the projects share their name.
+let root: string;
+let remove: () => void;
+beforeEach(() => {
+  ({ dir: root, remove } = tempDir('interactive'));
+});
+afterEach(() => remove());
+
+function folder(name: string): string {
+  mkdirSync(join(root, name));
+  return join(root, name);
+}
+
+async function withOptions(args: string[]): Promise<string> {
+  const cwd = folder('options');
+  const result = await runCli(args, { cwd });
+  expect(result.stderr).toBe('');
+  expect(result.status).toBe(0);
+  return cwd;
+}
+
+const TEMPLATE_PROMPT = 'Choose 1-3 or a name (basic) ';
+
+describe.skipIf(!PTY_AVAILABLE)('on a pseudo-terminal (needs util-linux `script`)', () => {
+  it('asks everything, and writes what the equivalent options write', async () => {
+    const cwd = folder('terminal');
+    const { status, output } = await runInPty([], cwd, [
+      ['Project name: (my-mcp-server) ', 'library-server\r'],
+      [TEMPLATE_PROMPT, '3\r'],
+      ['Choose 1-2 or a name (stdio) ', 'http\r'],
+      ['Install the dependencies? (Y/n) ', 'n\r'],
+      ['Initialize a git repository? (Y/n) ', '\r'],
+    ]);
+    expect(status).toBe(0);
+    expect(output).toContain('Creating library-server in');
+    expect(output).toContain('Initialized a git repository.');
+    expect(existsSync(join(cwd, 'library-server', '.git', 'HEAD'))).toBe(true);
+
+    const options = await withOptions(['library-server', '--template', 'full', '--transport', 'http', '--no-install', '--yes']);
+    expect(existsSync(join(options, 'library-server', '.git', 'HEAD'))).toBe(true);
+    expect(tree(join(cwd, 'library-server'))).toEqual(tree(join(options, 'library-server')));
+  });
+
+  it('cancels on Ctrl+C, writing nothing', async () => {
+    const cwd = folder('terminal');
+    const { status, output } = await runInPty([], cwd, [
+      ['Project name: (my-mcp-server) ', 'half-done\r'],
+      [TEMPLATE_PROMPT, '\u0003'],
+    ]);
+    expect(status).toBe(130);
+    expect(output).toContain('Cancelled; nothing was written.');
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+});
+
+describe('with the answers piped, one per line', () => {
+  it('takes the defaults for empty answers, and writes what the equivalent options write', async () => {
+    const cwd = folder('piped');
+    const result = await runCli([], { cwd, input: '\n\n\nn\nn\n' });
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/^Project name: \(my-mcp-server\) \nTemplate:\n {2}1\) basic/);
+
+    const options = await withOptions(['my-mcp-server', '--template', 'basic', '--transport', 'stdio', '--no-install', '--no-git']);
+    expect(tree(join(cwd, 'my-mcp-server'))).toEqual(tree(join(options, 'my-mcp-server')));
+  });
+
+  it('asks again after an answer it cannot use', async () => {
+    const cwd = folder('piped');
+    const result = await runCli(['--no-install', '--no-git'], { cwd, input: 'Weather Server\nweather\n4\nhttp\n' });
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain(
+      'Project name: (my-mcp-server) Weather Server\n' +
+        '  "Weather Server" is not a valid npm package name: it cannot contain capital letters\n' +
+        'Project name: (my-mcp-server) weather\n',
+    );
+    expect(result.stdout).toContain(`${TEMPLATE_PROMPT}4\n  "4" is not one of the choices\n${TEMPLATE_PROMPT}http\n`);
+
+    const options = await withOptions(['weather', '--template', 'http', '--no-install', '--no-git']);
+    expect(tree(join(cwd, 'weather'))).toEqual(tree(join(options, 'weather')));
+  });
+});

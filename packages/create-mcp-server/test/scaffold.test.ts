@@ -1,0 +1,143 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { REPO_ROOT, runCli, tempDir, tree } from './support/cli.ts';
+import { TEMPLATES } from '../src/templates.ts';
+
+let cwd: string;
+let remove: () => void;
+beforeEach(() => {
+  ({ dir: cwd, remove } = tempDir('scaffold'));
+});
+afterEach(() => remove());
+
+async function create(args: string[]): Promise<Record<string, string>> {
+  const result = await runCli([...args, '--no-install', '--no-git', '--yes'], { cwd });
+  expect(result.stderr).toBe('');
+  expect(result.status).toBe(0);
+  return tree(join(cwd, args[0].replace(/^@[^/]+\//, '')));
+}
+
+const COMMON = ['.gitignore', 'README.md', 'package.json', 'src/main.ts', 'src/server.ts', 'tsconfig.json', 'vitest.config.ts'];
+
+it('offers exactly the folders of the root templates/', () => {
+  expect(TEMPLATES.map((t) => t.name).sort()).toEqual(readdirSync(join(REPO_ROOT, 'templates')).sort());
+});
+
+describe.each([
+  ['basic', ['src/greetings.ts', 'test/server.test.ts']],
+  ['http', ['src/notes.ts', 'test/http-security.test.ts', 'test/notes.test.ts']],
+  [
+    'full',
+    ['src/book-resources.ts', 'src/books.ts', 'src/catalog.ts', 'src/prompts.ts', 'src/reservations.ts', 'test/prompts.test.ts', 'test/resources.test.ts', 'test/tools.test.ts'],
+  ],
+])('the %s template', (template, own) => {
+  it('writes a complete project named after the directory, and nothing from the repository', async () => {
+    const files = await create(['my-server', '--template', template]);
+    expect(Object.keys(files)).toEqual([...COMMON, ...own].sort((a, b) => a.localeCompare(b)));
+    for (const [path, text] of Object.entries(files)) {
+      expect(text, path).not.toContain('mcp-fw-template');
+      expect(text, path).not.toContain('<!-- transport:');
+    }
+    const pkg = JSON.parse(files['package.json']);
+    expect(pkg.name).toBe('my-server');
+    expect(Object.keys(pkg.scripts)).toEqual(['dev', 'build', 'start', 'test', 'inspect']);
+    expect(pkg.dependencies).toEqual({ '@mcp-fw/core': '^0.1.0', zod: '^4.6.7' });
+    expect(pkg.devDependencies).toEqual({
+      '@mcp-fw/cli': '^0.1.0',
+      '@types/node': '20.19.43',
+      typescript: '7.0.2',
+      vite: '8.3.8',
+      vitest: '4.1.12',
+    });
+    expect(JSON.parse(files['tsconfig.json'].replace(/^\s*\/\/.*$/gm, ''))).not.toHaveProperty('references');
+    expect(files['.gitignore']).toBe('node_modules/\ndist/\n*.tsbuildinfo\n*.log\n.env\n');
+    expect(files['src/server.ts']).toContain(`name: 'my-server',`);
+  });
+});
+
+it('serves stdio by default, and keeps only the stdio half of the README', async () => {
+  const files = await create(['my-server', '--template', 'basic']);
+  expect(JSON.parse(files['package.json']).scripts).toMatchObject({
+    dev: 'mcp-fw dev src/server.ts',
+    start: 'mcp-fw start dist/server.js',
+  });
+  expect(files['README.md']).toContain('"args": ["/absolute/path/to/this/project/dist/main.js"]');
+  expect(files['README.md']).not.toContain('mcp-remote');
+});
+
+it('serves HTTP on port 3000 with --transport http, and keeps only the HTTP half of the README', async () => {
+  const files = await create(['my-server', '--template', 'full', '--transport', 'http']);
+  expect(JSON.parse(files['package.json']).scripts).toMatchObject({
+    dev: 'mcp-fw dev src/server.ts --http --port 3000',
+    start: 'mcp-fw start dist/server.js --http --port 3000',
+  });
+  expect(files['README.md']).toContain('"args": ["-y", "mcp-remote", "http://127.0.0.1:3000/mcp"]');
+  expect(files['README.md']).not.toContain('dist/main.js"]');
+});
+
+it('names a scoped package after its scope, in a folder without it', async () => {
+  const files = await create(['@acme/weather', '--template', 'basic']);
+  expect(JSON.parse(files['package.json']).name).toBe('@acme/weather');
+  expect(files['src/server.ts']).toContain(`name: '@acme/weather',`);
+});
+
+it('prints the next steps and the exact Claude Desktop configuration', async () => {
+  const result = await runCli(['my-server', '--template', 'basic', '--no-install', '--no-git', '--yes'], { cwd });
+  expect(result.stdout).toBe(
+    [
+      '',
+      `Creating my-server in ${join(cwd, 'my-server')} (template basic, stdio)`,
+      '',
+      'Done.',
+      '',
+      'Next steps:',
+      '',
+      '  cd my-server',
+      '  npm install       # install the dependencies',
+      '  npm run dev       # serve it from src/, restarting on every change',
+      '  npm test          # run its tests',
+      '  npm run inspect   # list its tools, resources and prompts',
+      '  npm run build     # compile it to dist/',
+      '',
+      'To use it from Claude Desktop, build it (npm run build), then add this to claude_desktop_config.json',
+      '(Settings → Developer → Edit Config) and restart Claude Desktop:',
+      '',
+      JSON.stringify({ mcpServers: { 'my-server': { command: 'node', args: [join(cwd, 'my-server', 'dist', 'main.js')] } } }, null, 2),
+      '',
+      '',
+    ].join('\n'),
+  );
+});
+
+it('speaks the package manager it was launched with', async () => {
+  const result = await runCli(['my-server', '--template', 'http', '--no-install', '--no-git', '--yes'], {
+    cwd,
+    env: { npm_config_user_agent: 'pnpm/9.15.0 npm/? node/v20.20.2 linux x64' },
+  });
+  expect(result.status).toBe(0);
+  expect(result.stdout).toContain(
+    [
+      '  cd my-server',
+      '  pnpm install   # install the dependencies',
+      '  pnpm dev       # serve it from src/, restarting on every change',
+      '  pnpm test      # run its tests',
+      '  pnpm inspect   # list its tools, resources and prompts',
+      '  pnpm build     # compile it to dist/',
+      '',
+      'To use it from Claude Desktop, start it (pnpm build && pnpm start: http://127.0.0.1:3000/mcp), then add this',
+    ].join('\n'),
+  );
+  expect(result.stdout).toContain(
+    JSON.stringify({ mcpServers: { 'my-server': { command: 'npx', args: ['-y', 'mcp-remote', 'http://127.0.0.1:3000/mcp'] } } }, null, 2),
+  );
+});
+
+it('writes into a directory that is not empty with --force, keeping the other files', async () => {
+  await create(['my-server', '--template', 'basic']);
+  const result = await runCli(['my-server', '--template', 'full', '--no-install', '--no-git', '--force', '--yes'], { cwd });
+  expect(result.status).toBe(0);
+  const files = tree(join(cwd, 'my-server'));
+  expect(files['src/greetings.ts']).toContain('class Greetings');
+  expect(files['src/server.ts']).toContain('createLibraryServer');
+});
