@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { buildCommand } from './commands/build.js';
 import { callCommand } from './commands/call.js';
 import { devCommand } from './commands/dev.js';
+import { examples } from './commands/options.js';
 import { inspectCommand } from './commands/inspect.js';
 import { installCommand } from './commands/install.js';
 import { startCommand } from './commands/start.js';
@@ -26,7 +27,17 @@ export async function main(argv: readonly string[]): Promise<number> {
     .version(VERSION, '-v, --version')
     .exitOverride()
     .showHelpAfterError('(run mcp-fw <command> --help for usage and examples)')
-    .configureOutput({ outputError: (text, write) => write(style.red(text)) });
+    .configureOutput({ outputError: (text, write) => write(style.red(text)) })
+    .addHelpText(
+      'after',
+      examples([
+        ['mcp-fw dev src/server.ts', 'develop with hot reload (stdio; --http for HTTP)'],
+        ['mcp-fw inspect src/server.ts', 'what the server offers, with schemas'],
+        ['mcp-fw call src/server.ts add a=1 b=2', 'run one tool'],
+        ['mcp-fw build && mcp-fw start dist/server.js', 'production'],
+        ['mcp-fw install claude src/server.ts', 'add it to Claude Desktop'],
+      ]) + '\nRun mcp-fw <command> --help for each command’s options and examples.\n',
+    );
   for (const register of [devCommand, inspectCommand, callCommand, buildCommand, startCommand, installCommand]) {
     register(program);
   }

@@ -65,6 +65,8 @@ describe.each(KINDS)('mcp-fw dev with %s', (kind, version) => {
     );
     expect(recovered).toBe('Hi, Ada!');
     expect(client.toolListChanges()).toBe(1);
+    // The fixture logs to stdout while loading: stderr got it, and every stdout line is a frame.
+    expect(client.stderr()).toContain('greeter: loading');
     expect(checkServerLines(client.wire(), version)).toEqual([]);
   });
 

@@ -36,7 +36,7 @@ export function startCommand(program: Command): void {
       const { serveFromArgs } = await import('@mcp-fw/core/main');
       let server;
       try {
-        server = await loadServer(file, relative(process.cwd(), file));
+        server = await loadServer(file, relative(process.cwd(), file), findProject(file).dir);
       } catch (error) {
         if (error instanceof LoadError) throw new CliError(error.message, 'Fix the error, rebuild (mcp-fw build) and start again.');
         throw error;

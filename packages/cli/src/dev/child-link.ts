@@ -97,9 +97,9 @@ export class ChildLink {
   }
 
   /** Loads the compiled entry; {@link ready} tells how that went. */
-  load(entry: string, shownAs: string): Promise<void> {
+  load(entry: string, shownAs: string, userDir: string): Promise<void> {
     this.#shownAs = shownAs;
-    this.send({ t: 'load', entry, shownAs });
+    this.send({ t: 'load', entry, shownAs, userDir });
     return this.ready;
   }
 

@@ -8,8 +8,11 @@ export type Origin = number;
 
 /** Supervisor → child. */
 export type ToChild =
-  /** Load the compiled entry (`shownAs`: the entry as the user named it, for messages). */
-  | { t: 'load'; entry: string; shownAs: string }
+  /**
+   * Load the compiled entry (`shownAs`: the entry as the user named it, for messages;
+   * `userDir`: the project, whose stack frames are quoted in load errors).
+   */
+  | { t: 'load'; entry: string; shownAs: string; userDir: string }
   /** Open connection `s`; `mode` as `McpServer.connect` takes it, `id` the transport session id. */
   | { t: 'open'; s: number; mode?: 'legacy' | 'modern' | 'pin-on-first'; id?: string }
   /** An inbound frame for connection `s`. */

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { Channel, ChannelSink, EraMode, FrameRoute } from '../client/channel-types.js';
 import { RpcError } from '../client/jsonrpc-peer.js';
 import type { ListName } from '../client/lists.js';
@@ -31,7 +32,17 @@ interface Token {
   readonly at: Attachment;
   /** Frames about the supervisor's own requests: never shown to the client. */
   readonly internal: boolean;
+  /** When a message sent on behalf of the frame (progress, a log) was last relayed. */
+  lastMessageAt?: number;
+  /** The frame's answer, held back for {@link ANSWER_GAP_MS}. */
+  held?: Promise<void>;
 }
+
+// Official clients run notification handlers on a microtask but responses at once, and the
+// response removes the request's progress handler: a progress notification read in the same
+// chunk as its response is lost (client 2.4, Protocol._onresponse). Relaying adds a hop that
+// makes such chunks likelier, so an answer right behind its own messages waits a moment.
+const ANSWER_GAP_MS = 20;
 
 const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
@@ -262,8 +273,13 @@ export class RelaySession {
       if (mapped) out.push(mapped);
     }
     if (out.length === 0 || token?.internal) return;
-    const route: FrameRoute | undefined = token ? { origin: token.origin, final: final ?? false } : undefined;
-    this.#send(batch ? out : out[0], route);
+    const message = batch ? out : out[0];
+    if (!token) return this.#send(message);
+    const route: FrameRoute = { origin: token.origin, final: final ?? false };
+    const wait = route.final && token.lastMessageAt !== undefined ? ANSWER_GAP_MS - (performance.now() - token.lastMessageAt) : 0;
+    if (!route.final) token.lastMessageAt = performance.now();
+    if (wait <= 0) return this.#send(message, route);
+    token.held = new Promise((resolve) => setTimeout(resolve, wait)).then(() => this.#send(message, route));
   }
 
   #mapFromChild(at: Attachment, m: Message, related: boolean): Message | undefined {
@@ -310,7 +326,9 @@ export class RelaySession {
   #settled(o: number): void {
     const token = this.#tokens.get(o);
     this.#tokens.delete(o);
-    if (token && !token.internal) this.#settleClient(token.origin);
+    if (!token || token.internal) return;
+    if (token.held) void token.held.then(() => this.#settleClient(token.origin));
+    else this.#settleClient(token.origin);
   }
 
   /** A child exited: what it still owed this session is answered here, with the reason. */

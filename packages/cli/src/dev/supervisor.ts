@@ -152,7 +152,7 @@ export class Supervisor {
     this.#outDirs.set(link, outDir);
     let probed: Probe;
     try {
-      await link.load(entry, shown);
+      await link.load(entry, shown, compiler?.project.dir ?? dirname(this.#options.entry));
       trace('loaded', started);
       probed = await probe(link, this.#connection++);
     } catch (error) {

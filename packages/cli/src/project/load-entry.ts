@@ -15,8 +15,8 @@ export async function loadEntry(entryArg: string, command: string): Promise<McpS
   const entry = resolveEntry(entryArg);
   const shown = relative(process.cwd(), entry) || entryArg;
   let file = entry;
+  const project = findProject(entry);
   if (isTypeScript(entry)) {
-    const project = findProject(entry);
     const compiler = await RunCompiler.create(entry, project);
     const dir = join(cacheRoot(project), `run-${process.pid}`);
     // Removed at exit, not after loading: the server may still import modules lazily.
@@ -28,7 +28,7 @@ export async function loadEntry(entryArg: string, command: string): Promise<McpS
     file = result.entry;
   }
   try {
-    return await loadServer(file, shown);
+    return await loadServer(file, shown, project.dir);
   } catch (error) {
     if (error instanceof LoadError) throw new CliError(error.message, `Fix the error and run mcp-fw ${command} again.`);
     throw error;

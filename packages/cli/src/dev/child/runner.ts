@@ -41,7 +41,7 @@ const load = await new Promise<Extract<ToChild, { t: 'load' }>>((resolve) => {
 });
 
 try {
-  const server = await loadServer(load.entry, load.shownAs);
+  const server = await loadServer(load.entry, load.shownAs, load.userDir);
   send({ t: 'ready' });
   process.stdin.removeAllListeners('end');
   serveMux(server, process.stdin, send);
