@@ -136,6 +136,7 @@ export class Supervisor {
     let entry = this.#options.entry;
     const compiler = this.#options.compiler;
     if (compiler) {
+      if (changed.includes(compiler.project.tsconfig)) await compiler.refresh().catch(() => undefined);
       const result = await compiler.compile(outDir);
       trace('compiled', started);
       if (!result.ok) {

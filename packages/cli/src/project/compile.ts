@@ -32,8 +32,13 @@ export class RunCompiler {
     readonly project: Project & { tsconfig: string },
     readonly entry: string,
     private readonly tsc: TscCommand,
-    private readonly config: ResolvedConfig,
+    private config: ResolvedConfig,
   ) {}
+
+  /** Reads tsconfig.json again (it changed: rootDir or outDir may have moved). */
+  async refresh(): Promise<void> {
+    this.config = await readConfig(this.tsc, this.project.tsconfig);
+  }
 
   /** Prepares to compile the project of `entry`, a TypeScript file. */
   static async create(entry: string, project: Project): Promise<RunCompiler> {
