@@ -1,7 +1,9 @@
 import { rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Command } from 'commander';
+import { runInspector } from '../dev/inspector.js';
 import { Supervisor } from '../dev/supervisor.js';
+import { CliError } from '../output/cli-error.js';
 import { relayServer } from '../dev/relay-server.js';
 import { removeStaleCaches } from '../dev/stale-caches.js';
 import { styleFor } from '../output/style.js';
@@ -11,6 +13,7 @@ import { examples, parseMs, parsePort } from './options.js';
 
 interface DevOptions {
   http?: boolean;
+  inspector?: boolean;
   port: number;
   host: string;
   debounce: number;
@@ -28,11 +31,13 @@ export function devCommand(program: Command): void {
     .option('--host <host>', 'HTTP interface to listen on', '127.0.0.1')
     .option('--debounce <ms>', 'wait this long after a change before reloading', parseMs, 50)
     .option('--grace <ms>', 'how long calls in flight may finish on the old code', parseMs, 10_000)
+    .option('--inspector', 'run it under the official MCP Inspector (fetched with npx) and print its URL')
     .addHelpText(
       'after',
       examples([
         ['mcp-fw dev src/server.ts', 'stdio: put this command in your client’s MCP config'],
         ['mcp-fw dev src/server.ts --http --port 3000', 'Streamable HTTP at http://127.0.0.1:3000/mcp'],
+        ['mcp-fw dev src/server.ts --inspector', 'try it in the MCP Inspector in your browser'],
       ]) +
         '\nThe server runs in a child process that is replaced when a file its entry imports changes.\n' +
         'Clients stay connected and get notifications/*/list_changed; decorator metadata is compiled\n' +
@@ -43,6 +48,14 @@ export function devCommand(program: Command): void {
 
 async function runDev(entryArg: string, options: DevOptions): Promise<void> {
   const entry = resolveEntry(entryArg);
+  if (options.inspector) {
+    if (options.http) throw new CliError('--inspector and --http cannot be combined.', 'The Inspector runs mcp-fw dev over stdio itself: drop --http.');
+    const style = styleFor(process.stderr);
+    process.exitCode = await runInspector({ entry, debounce: options.debounce, grace: options.grace }, (line) =>
+      process.stderr.write(`${style.dim('mcp-fw dev')} ${line}\n`),
+    );
+    return;
+  }
   const project = findProject(entry);
   const compiler = isTypeScript(entry) ? await RunCompiler.create(entry, project) : undefined;
   const root = cacheRoot(project);
