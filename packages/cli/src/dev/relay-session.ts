@@ -1,11 +1,14 @@
-import { performance } from 'node:perf_hooks';
 import type { Channel, ChannelSink, EraMode, FrameRoute } from '../client/channel-types.js';
 import { RpcError } from '../client/jsonrpc-peer.js';
 import type { ListName } from '../client/lists.js';
 import { CallTable, type Attachment, type ClientCall } from './call-table.js';
 import { widenCapabilities } from './capabilities.js';
 import type { ChildLink } from './child-link.js';
+import { FrameTokens } from './frame-tokens.js';
+import { answerWhileDown, errorOf, retag, SUBSCRIPTION_ID, type Message } from './messages.js';
+import { InputRounds } from './input-rounds.js';
 import { idKey, SessionState, type ListenRecord } from './session-state.js';
+import { listChangedNotices, logNotices, type Notice } from './session-notices.js';
 
 /** Where a session's traffic goes: the supervisor tells it when this changes. */
 export interface SessionEnv {
@@ -16,7 +19,6 @@ export interface SessionEnv {
   closed(session: RelaySession): void;
 }
 
-type Message = Record<string, any>;
 type Frame = Parameters<ChannelSink['frame']>;
 
 /** The frame being built for one child, with the token its answers will carry. */
@@ -26,26 +28,6 @@ interface Outgoing {
 }
 
 type Outbox = (at: Attachment) => Outgoing;
-
-interface Token {
-  readonly origin: unknown;
-  readonly at: Attachment;
-  /** Frames about the supervisor's own requests: never shown to the client. */
-  readonly internal: boolean;
-  /** When a message sent on behalf of the frame (progress, a log) was last relayed. */
-  lastMessageAt?: number;
-  /** The frame's answer, held back for {@link ANSWER_GAP_MS}. */
-  held?: Promise<void>;
-}
-
-// Official clients run notification handlers on a microtask but responses at once, and the
-// response removes the request's progress handler: a progress notification read in the same
-// chunk as its response is lost (client 2.4, Protocol._onresponse). Relaying adds a hop that
-// makes such chunks likelier, so an answer right behind its own messages waits a moment.
-const ANSWER_GAP_MS = 20;
-
-const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
-const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
 /**
  * One client session of `mcp-fw dev`, relayed to whichever child serves now. The client's
@@ -62,17 +44,12 @@ export class RelaySession {
   readonly #env: SessionEnv;
   readonly #state = new SessionState();
   readonly #calls = new CallTable();
-  readonly #tokens = new Map<number, Token>();
+  readonly #tokens = new FrameTokens();
   readonly #endListeners: (() => void)[] = [];
-  #nextToken = 1;
   #current?: Attachment;
   /** Connections on replaced children, closed once nothing is outstanding on them. */
   readonly #previous = new Set<Attachment>();
-  /**
-   * 2026-07-28 input rounds: each `requestState` a child issued, so the retry goes back to the
-   * child whose handler is waiting (after a reload too: the call finishes on the old code).
-   */
-  readonly #states = new Map<string, Attachment>();
+  readonly #rounds = new InputRounds();
   #down?: string;
   /** Frames held while the session switches children (or waits for its first one). */
   #queue?: Frame[] = [];
@@ -93,14 +70,9 @@ export class RelaySession {
         if (this.#current) this.#current.link.send({ t: 'ended', s: this.#current.s });
       },
       abandoned: (origin) => {
-        for (const [o, token] of this.#tokens) if (token.origin === origin) token.at.link.send({ t: 'abandoned', s: token.at.s, o });
+        for (const [o, token] of this.#tokens.entries()) if (token.origin === origin) token.at.link.send({ t: 'abandoned', s: token.at.s, o });
       },
     });
-  }
-
-  /** The child serving this session now, if any. */
-  get link(): ChildLink | undefined {
-    return this.#current?.link;
   }
 
   /**
@@ -128,24 +100,13 @@ export class RelaySession {
     this.#current = undefined;
     this.#down = error;
     for (const listen of this.#state.listens.values()) this.#parkListen(listen);
-    this.#log('error', error);
+    this.#notify(logNotices(this.#state, 'error', error));
     this.#release();
   }
 
   /** Tells the client which lists a reload changed, the way its revision expects. */
   listsChanged(lists: readonly ListName[]): void {
-    if (this.#state.legacy) {
-      if (this.#state.initialized) for (const list of lists) this.#send({ jsonrpc: '2.0', method: `notifications/${list}/list_changed` });
-      return;
-    }
-    for (const listen of this.#state.listens.values()) {
-      const wanted = (listen.params.notifications ?? {}) as Record<string, unknown>;
-      for (const list of lists) {
-        if (!wanted[`${list}ListChanged`]) continue;
-        const params = { _meta: { [SUBSCRIPTION_ID]: listen.clientId } };
-        this.#send({ jsonrpc: '2.0', method: `notifications/${list}/list_changed`, params }, { origin: listen.origin, final: false });
-      }
-    }
+    this.#notify(listChangedNotices(this.#state, lists));
   }
 
   /** Stops relaying once calls in flight are answered or `graceMs` passed. */
@@ -174,7 +135,7 @@ export class RelaySession {
       value = parsed ? parsed.value : JSON.parse(text);
     } catch (error) {
       // The child's engine answers malformed frames exactly as a production server would.
-      if (this.#current) return this.#forward(this.#current, text, this.#token(origin, this.#current), peer);
+      if (this.#current) return this.#forward(this.#current, text, this.#tokens.create(origin, this.#current), peer);
       return this.#answer([errorOf(null, -32700, `Parse error: ${(error as Error).message}`)], false, origin);
     }
     const batch = Array.isArray(value);
@@ -182,7 +143,7 @@ export class RelaySession {
     const forwards = new Map<Attachment, Outgoing>();
     const to: Outbox = (at) => {
       let entry = forwards.get(at);
-      if (!entry) forwards.set(at, (entry = { token: this.#token(origin, at), messages: [] }));
+      if (!entry) forwards.set(at, (entry = { token: this.#tokens.create(origin, at), messages: [] }));
       return entry;
     };
     for (const item of batch ? (value as unknown[]) : [value]) this.#routeClient(item, origin, to, answers);
@@ -198,11 +159,8 @@ export class RelaySession {
       if (!('id' in m)) return this.#clientNotification(m, to);
       this.#state.observeRequest(m.method, m.params);
       const target = this.#ownerOf(m.params?.requestState) ?? current;
-      if (!target) {
-        const answer = this.#answerDown(m, origin);
-        if (answer) answers.push(answer);
-        return;
-      }
+      if (!target && m.method === 'subscriptions/listen') return this.#parkNewListen(m, origin);
+      if (!target) return void answers.push(answerWhileDown(m, this.#down!, this.#env.initializeFallback));
       const out = to(target);
       const childId = this.#calls.add({ kind: 'client', clientId: m.id, method: m.method, at: target, token: out.token });
       if (m.method === 'subscriptions/listen') {
@@ -239,27 +197,6 @@ export class RelaySession {
     if (this.#current) to(this.#current).messages.push(m);
   }
 
-  /** What a request gets while no child serves: the failure, except for what needs no server. */
-  #answerDown(m: Message, origin: unknown): Message | undefined {
-    switch (m.method) {
-      case 'ping':
-      case 'logging/setLevel':
-      case 'resources/subscribe':
-      case 'resources/unsubscribe':
-        return { jsonrpc: '2.0', id: m.id, result: {} };
-      case 'initialize':
-        return { jsonrpc: '2.0', id: m.id, result: this.#env.initializeFallback(m.params) };
-      case 'subscriptions/listen': {
-        this.#state.listens.set(idKey(m.id), { clientId: m.id, params: m.params ?? {}, origin });
-        const params = { notifications: m.params?.notifications ?? {}, _meta: { [SUBSCRIPTION_ID]: m.id } };
-        this.#send({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params }, { origin, final: false });
-        return undefined;
-      }
-      default:
-        return errorOf(m.id, -32603, `mcp-fw dev cannot serve ${m.method}: ${this.#down}`, { reloadError: this.#down });
-    }
-  }
-
   // ── child → client ──────────────────────────────────────────────────────────────────────
 
   #fromChild(at: Attachment, frame: string, o: number | undefined, final: boolean | undefined): void {
@@ -276,8 +213,7 @@ export class RelaySession {
     const message = batch ? out : out[0];
     if (!token) return this.#send(message);
     const route: FrameRoute = { origin: token.origin, final: final ?? false };
-    const wait = route.final && token.lastMessageAt !== undefined ? ANSWER_GAP_MS - (performance.now() - token.lastMessageAt) : 0;
-    if (!route.final) token.lastMessageAt = performance.now();
+    const wait = this.#tokens.delayFor(token, route.final);
     if (wait <= 0) return this.#send(message, route);
     token.held = new Promise((resolve) => setTimeout(resolve, wait)).then(() => this.#send(message, route));
   }
@@ -306,8 +242,7 @@ export class RelaySession {
     if (!call || call.at !== at) return undefined;
     this.#calls.take(m.id);
     this.#checkIdle();
-    const state = m.result?.resultType === 'input_required' ? m.result.requestState : undefined;
-    if (typeof state === 'string') this.#states.set(state, at);
+    this.#rounds.issued(m.result, at);
     this.#drain(at);
     if (call.kind === 'internal') {
       if (m.error) call.reject(new RpcError(m.error.code, m.error.message, m.error.data));
@@ -324,8 +259,7 @@ export class RelaySession {
   }
 
   #settled(o: number): void {
-    const token = this.#tokens.get(o);
-    this.#tokens.delete(o);
+    const token = this.#tokens.take(o);
     if (!token || token.internal) return;
     if (token.held) void token.held.then(() => this.#settleClient(token.origin));
     else this.#settleClient(token.origin);
@@ -351,17 +285,15 @@ export class RelaySession {
     for (const requestId of serverRequests) {
       this.#send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason } });
     }
-    for (const [o, token] of this.#tokens) if (token.at.link === link) this.#settled(o);
-    for (const [state, at] of this.#states) if (at.link === link) this.#states.delete(state);
+    for (const [o, token] of [...this.#tokens.entries()]) if (token.at.link === link) this.#settled(o);
+    this.#rounds.forget(link);
     for (const at of this.#previous) if (at.link === link) this.#previous.delete(at);
     this.#checkIdle();
   }
 
   /** The live connection that issued `requestState`, which the retry must go back to. */
   #ownerOf(state: unknown): Attachment | undefined {
-    if (typeof state !== 'string') return undefined;
-    const at = this.#states.get(state);
-    this.#states.delete(state);
+    const at = this.#rounds.take(state);
     if (at) queueMicrotask(() => this.#drain(at));
     return at?.link.alive ? at : undefined;
   }
@@ -374,8 +306,7 @@ export class RelaySession {
 
   /** Closes a replaced connection once no call, request or input round is left on it. */
   #drain(at: Attachment): void {
-    if (!this.#previous.has(at) || this.#calls.busy(at)) return;
-    for (const owner of this.#states.values()) if (owner === at) return;
+    if (!this.#previous.has(at) || this.#calls.busy(at) || this.#rounds.pendingOn(at)) return;
     this.#previous.delete(at);
     at.link.close(at.s, 0);
   }
@@ -397,12 +328,19 @@ export class RelaySession {
   #moveListen(listen: ListenRecord, at: Attachment): void {
     // The new stream is registered before the old one is cancelled: the client's stream never
     // looks finished in between.
-    const token = this.#token(listen.origin, at);
+    const token = this.#tokens.create(listen.origin, at);
     const previous = listen.childId;
     const childId = this.#calls.add({ kind: 'client', clientId: listen.clientId, method: 'subscriptions/listen', at, token, replayed: true });
     if (previous !== undefined) this.#cancelOnChild(previous);
     listen.childId = childId;
     this.#forward(at, JSON.stringify({ jsonrpc: '2.0', id: childId, method: 'subscriptions/listen', params: listen.params }), token);
+  }
+
+  /** A listen request while no child serves: acknowledged now, served by the next child. */
+  #parkNewListen(m: Message, origin: unknown): void {
+    this.#state.listens.set(idKey(m.id), { clientId: m.id, params: m.params ?? {}, origin });
+    const params = { notifications: m.params?.notifications ?? {}, _meta: { [SUBSCRIPTION_ID]: m.id } };
+    this.#send({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params }, { origin, final: false });
   }
 
   #parkListen(listen: ListenRecord): void {
@@ -416,24 +354,18 @@ export class RelaySession {
     if (!call) return;
     if (call.kind === 'client') this.#calls.take(childId);
     const params = { requestId: childId, reason: 'mcp-fw dev reloaded the server' };
-    this.#forward(call.at, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params }), this.#token(undefined, call.at, true));
+    this.#forward(call.at, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params }), this.#tokens.create(undefined, call.at, true));
   }
 
   #internal(at: Attachment, method: string, params: Record<string, unknown>): Promise<unknown> {
     return new Promise((resolve, reject) => {
       const id = this.#calls.add({ kind: 'internal', at, resolve, reject });
-      this.#forward(at, JSON.stringify({ jsonrpc: '2.0', id, method, params }), this.#token(undefined, at, true));
+      this.#forward(at, JSON.stringify({ jsonrpc: '2.0', id, method, params }), this.#tokens.create(undefined, at, true));
     });
   }
 
   #internalNotify(at: Attachment, method: string): void {
-    this.#forward(at, JSON.stringify({ jsonrpc: '2.0', method }), this.#token(undefined, at, true));
-  }
-
-  #token(origin: unknown, at: Attachment, internal = false): number {
-    const o = this.#nextToken++;
-    this.#tokens.set(o, { origin, at, internal });
-    return o;
+    this.#forward(at, JSON.stringify({ jsonrpc: '2.0', method }), this.#tokens.create(undefined, at, true));
   }
 
   #forward(at: Attachment, frame: string, o: number, peer?: { remoteAddress?: string }): void {
@@ -448,8 +380,7 @@ export class RelaySession {
 
   /** Tells the client transport that nothing more follows for `origin`, once that is true. */
   #settleClient(origin: unknown): void {
-    for (const token of this.#tokens.values()) if (token.origin === origin && !token.internal) return;
-    if (this.#state.holds(origin)) return;
+    if (this.#tokens.outstanding(origin) || this.#state.holds(origin)) return;
     this.#channel.settle?.(origin);
   }
 
@@ -467,19 +398,7 @@ export class RelaySession {
     if (this.#calls.clientCallsInFlight === 0) this.#idle?.();
   }
 
-  /** A log message to a legacy client, at or above the level it asked for (spec: logging). */
-  #log(level: string, data: string): void {
-    if (!this.#state.legacy || !this.#state.initialized) return;
-    const threshold = LEVELS.indexOf(this.#state.logLevel ?? 'debug');
-    if (LEVELS.indexOf(level) < threshold) return;
-    this.#send({ jsonrpc: '2.0', method: 'notifications/message', params: { level, logger: 'mcp-fw dev', data } });
+  #notify(notices: readonly Notice[]): void {
+    for (const [message, route] of notices) this.#send(message, route);
   }
-}
-
-function errorOf(id: unknown, code: number, message: string, data?: unknown): Message {
-  return { jsonrpc: '2.0', id, error: data === undefined ? { code, message } : { code, message, data } };
-}
-
-function retag(params: Message, clientId: unknown): Message {
-  return { ...params, _meta: { ...params._meta, [SUBSCRIPTION_ID]: clientId } };
 }
