@@ -1,6 +1,6 @@
 // Sizes of each phase, overridable from the environment (all positive integers).
 
-function envInt(name: string, fallback: number): number {
+export function envInt(name: string, fallback: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);

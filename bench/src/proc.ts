@@ -37,6 +37,13 @@ export function cpuNanos(pid: number): number {
   return total;
 }
 
+/** Read and write system calls the process has made so far (/proc/<pid>/io). */
+export function ioCalls(pid: number): { reads: number; writes: number } {
+  const io = readFileSync(`/proc/${pid}/io`, 'utf8');
+  const field = (name: string) => Number(new RegExp(`^${name}: (\\d+)`, 'm').exec(io)?.[1] ?? Number.NaN);
+  return { reads: field('syscr'), writes: field('syscw') };
+}
+
 function statusKb(pid: number, field: string): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status);

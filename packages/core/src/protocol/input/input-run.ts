@@ -43,25 +43,38 @@ export class InputRun {
   /** Replayed from a `requestState`: the call was already counted (rate limits) and timed. */
   readonly replay: boolean;
   readonly #waiting = new Map<string, Waiting>();
-  readonly #controller = new AbortController();
+  // Built, and linked to the request's signal, only when something reads `signal`: most handlers
+  // never do, and an AbortController plus a listener on the request's own signal (which builds
+  // that signal too) cost microseconds per call on Node 20, mostly in GC. Until then, the
+  // request's abort is looked up when it matters.
+  #controller?: AbortController;
+  #abort?: { reason: unknown };
   #deferred?: Deferred;
   #seq = 0;
   #rounds = 0;
   #scheduled = false;
   #finished = false;
   #record: RequestRecord;
+  #id?: string;
 
+  /** `id` is a replayed run's (from its state); a new run mints one when it first needs it. */
   constructor(
-    readonly id: string,
+    id: string | undefined,
     record: RequestRecord,
     from: RunStart,
     private readonly runs: InputRuns,
   ) {
+    this.#id = id;
     this.#record = record;
     this.answers = new Map(Object.entries(from.answers));
     this.startedAt = from.start;
     this.replay = from.replay;
-    this.#follow(record);
+  }
+
+  /** Names the run in its `requestState` and among the parked runs. */
+  get id(): string {
+    // Minted on first use: most calls never ask for input, and a UUID per call is measurable.
+    return (this.#id ??= globalThis.crypto.randomUUID());
   }
 
   /** The request currently driving the handler (progress tokens, log level, capabilities). */
@@ -71,6 +84,12 @@ export class InputRun {
 
   /** Aborted when the request currently driving the handler is cancelled, or the run expires. */
   get signal(): AbortSignal {
+    if (!this.#controller) {
+      this.#noteAbort();
+      this.#controller = new AbortController();
+      if (this.#abort) this.#controller.abort(this.#abort.reason);
+      else this.#follow(this.#record);
+    }
     return this.#controller.signal;
   }
 
@@ -86,8 +105,10 @@ export class InputRun {
 
   /** A retry reached the live handler: deliver its answers and wait for the next outcome. */
   resume(record: RequestRecord, responses: Record<string, unknown>): Promise<unknown> {
+    // The request being replaced is answered: it cannot be aborted any more, so this is final.
+    if (!this.#controller) this.#noteAbort();
     this.#record = record;
-    this.#follow(record);
+    if (this.#controller) this.#follow(record);
     const outcome = this.#next();
     for (const [key, waiting] of this.#waiting) {
       if (!Object.hasOwn(responses, key) || !isAnswer(responses[key])) continue;
@@ -113,7 +134,8 @@ export class InputRun {
   expire(): void {
     if (this.#finished) return;
     this.#finished = true;
-    this.#controller.abort('the client did not come back with the requested input');
+    if (!this.#controller) this.#noteAbort();
+    this.#abortWith('the client did not come back with the requested input');
     for (const w of this.#waiting.values()) w.reject(new UserError('the client did not come back with the requested input'));
   }
 
@@ -123,7 +145,8 @@ export class InputRun {
 
   #settle(with_: (d: Deferred) => void): void {
     this.#finished = true;
-    this.runs.release(this);
+    // Only a run that sent a round can have been parked (see #emit).
+    if (this.#rounds > 0) this.runs.release(this);
     const deferred = this.#deferred;
     this.#deferred = undefined;
     if (deferred) with_(deferred);
@@ -131,7 +154,19 @@ export class InputRun {
 
   #follow(record: RequestRecord): void {
     const signal = record.request.signal;
-    signal.addEventListener('abort', () => this.#controller.abort(signal.reason), { once: true });
+    signal.addEventListener('abort', () => this.#abortWith(signal.reason), { once: true });
+  }
+
+  /** Unlinked, the current request's abort is taken over when the signal is built or left. */
+  #noteAbort(): void {
+    const request = this.#record.request;
+    if (request.aborted) this.#abortWith(request.signal.reason);
+  }
+
+  #abortWith(reason: unknown): void {
+    if (this.#abort) return;
+    this.#abort = { reason };
+    this.#controller?.abort(reason);
   }
 
   #schedule(): void {

@@ -43,7 +43,7 @@ export class InputRuns {
       // Answers without a requestState count too (a server may send no state, so a client can
       // answer without one): the handler runs once with them, asking only for what is missing.
       const answers = answersIn(responsesOf(params));
-      const run = new InputRun(globalThis.crypto.randomUUID(), record, { answers, start: Date.now(), replay: false }, this);
+      const run = new InputRun(undefined, record, { answers, start: Date.now(), replay: false }, this);
       return run.start(() => execute(run));
     }
     const payload = this.codec.verify(state);

@@ -17,17 +17,23 @@ const CACHEABLE = new Set([
  * hints on the cacheable ones (the server's defaults unless the handler set its own).
  */
 export function modernResult(result: unknown, method: string, core: ServerCore): unknown {
-  const extra: Record<string, unknown> = { resultType: 'complete' };
   const interim = (result as { resultType?: unknown } | undefined)?.resultType === 'input_required';
   // Interim input_required results are never cacheable (protocol.md §4.1).
-  if (CACHEABLE.has(method) && !interim) Object.assign(extra, core.cacheHints);
-  const serverInfo = { [META.serverInfo]: { name: core.identity.name, version: core.identity.version } };
+  const hints = CACHEABLE.has(method) && !interim ? core.cacheHints : undefined;
+  const serverInfo = { name: core.identity.name, version: core.identity.version };
   if (result instanceof RawJson) {
     // Cached list pages are JSON text; splice the envelope in rather than re-serialising.
-    const tail = JSON.stringify({ ...extra, _meta: serverInfo }).slice(1);
+    const tail = JSON.stringify({ resultType: 'complete', ...hints, _meta: { [META.serverInfo]: serverInfo } }).slice(1);
     return new RawJson(result.json === '{}' ? `{${tail}` : `${result.json.slice(0, -1)},${tail}`);
   }
   const r = (result ?? {}) as Record<string, unknown>;
-  const meta = { ...(r._meta as Record<string, unknown> | undefined), ...serverInfo };
-  return { ...extra, ...r, resultType: r.resultType ?? 'complete', _meta: meta };
+  const meta: Record<string, unknown> = { ...(r._meta as Record<string, unknown> | undefined) };
+  meta[META.serverInfo] = serverInfo;
+  // One spread, then plain writes: the same keys in the same order as
+  // `{ resultType, ...hints, ...r, resultType: …, _meta }`, but V8 builds that form (two spreads
+  // followed by properties) in its slow runtime path, ~1.4 µs per result on Node 20.
+  const out: Record<string, unknown> = hints ? { resultType: 'complete', ...hints, ...r } : { resultType: 'complete', ...r };
+  out.resultType = r.resultType ?? 'complete';
+  out._meta = meta;
+  return out;
 }

@@ -1,0 +1,107 @@
+import { connect, type Socket } from 'node:net';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { HttpReply } from './http-client.js';
+
+const CRLF2 = Buffer.from('\r\n\r\n');
+
+interface Waiting {
+  resolve(reply: HttpReply): void;
+  reject(error: Error): void;
+}
+
+/**
+ * A minimal HTTP/1.1 client on one kept-alive socket, one request at a time: it writes each
+ * request as one string and parses only what these servers send (Content-Length or chunked
+ * bodies). It costs a fraction of node:http's client per call, which on a 2-CPU machine
+ * would otherwise take as much CPU as the servers it measures.
+ */
+export class WireConnection {
+  readonly #socket: Socket;
+  readonly #prefix: string;
+  readonly #path: string;
+  readonly #ready: Promise<void>;
+  #buffer: Buffer = Buffer.alloc(0);
+  #waiting?: Waiting;
+  #closed?: Error;
+
+  constructor(url: string) {
+    const { hostname, port, pathname, host } = new URL(url);
+    this.#path = pathname;
+    this.#prefix = `host: ${host}\r\n`;
+    this.#socket = connect({ host: hostname, port: Number(port), noDelay: true });
+    this.#ready = new Promise((resolve, reject) => {
+      this.#socket.once('connect', resolve);
+      this.#socket.once('error', reject);
+    });
+    this.#socket.on('data', (chunk: Buffer) => this.#onData(chunk));
+    this.#socket.on('error', (error) => this.#fail(error));
+    this.#socket.on('close', () => this.#fail(new Error('connection closed by the server')));
+  }
+
+  async send(method: 'POST' | 'DELETE', headers: Record<string, string>, body?: string): Promise<HttpReply> {
+    await this.#ready;
+    if (this.#closed) throw this.#closed;
+    if (this.#waiting) throw new Error('one request at a time per connection');
+    let head = `${method} ${this.#path} HTTP/1.1\r\n${this.#prefix}`;
+    for (const name in headers) head += `${name}: ${headers[name]}\r\n`;
+    head += `content-length: ${body === undefined ? 0 : Buffer.byteLength(body)}\r\n\r\n`;
+    return new Promise((resolve, reject) => {
+      this.#waiting = { resolve, reject };
+      this.#socket.write(body === undefined ? head : head + body);
+    });
+  }
+
+  close(): void {
+    this.#closed ??= new Error('connection closed');
+    this.#socket.destroy();
+  }
+
+  #fail(error: Error): void {
+    this.#closed ??= error;
+    const waiting = this.#waiting;
+    this.#waiting = undefined;
+    waiting?.reject(error);
+  }
+
+  #onData(chunk: Buffer): void {
+    this.#buffer = this.#buffer.length === 0 ? chunk : Buffer.concat([this.#buffer, chunk]);
+    const reply = parseResponse(this.#buffer);
+    if (!reply) return;
+    this.#buffer = this.#buffer.subarray(reply.length);
+    const waiting = this.#waiting;
+    this.#waiting = undefined;
+    if (!waiting) return this.#fail(new Error('a response nobody asked for'));
+    waiting.resolve(reply.reply);
+  }
+}
+
+/** One complete response at the start of `data` and its length in bytes, or undefined if partial. */
+function parseResponse(data: Buffer): { reply: HttpReply; length: number } | undefined {
+  const headEnd = data.indexOf(CRLF2);
+  if (headEnd === -1) return undefined;
+  const lines = data.toString('latin1', 0, headEnd).split('\r\n');
+  const status = Number(lines[0].split(' ')[1]);
+  const headers: IncomingHttpHeaders = {};
+  for (let i = 1; i < lines.length; i++) {
+    const colon = lines[i].indexOf(':');
+    headers[lines[i].slice(0, colon).toLowerCase()] = lines[i].slice(colon + 1).trim();
+  }
+  const start = headEnd + 4;
+  if (headers['transfer-encoding'] === 'chunked') {
+    const parts: Buffer[] = [];
+    let at = start;
+    for (;;) {
+      const lineEnd = data.indexOf('\r\n', at);
+      if (lineEnd === -1) return undefined;
+      const size = parseInt(data.toString('latin1', at, lineEnd), 16);
+      if (data.length < lineEnd + 2 + size + 2) return undefined;
+      if (size === 0) return { reply: { status, headers, body: Buffer.concat(parts).toString('utf8') }, length: lineEnd + 4 };
+      parts.push(data.subarray(lineEnd + 2, lineEnd + 2 + size));
+      at = lineEnd + 2 + size + 2;
+    }
+  }
+  const length = Number(headers['content-length'] ?? (status === 204 || status === 304 ? 0 : Number.NaN));
+  if (!Number.isInteger(length)) throw new Error(`response without a length: ${lines.join(' | ')}`);
+  if (data.length < start + length) return undefined;
+  return { reply: { status, headers, body: data.toString('utf8', start, start + length) }, length: start + length };
+}
