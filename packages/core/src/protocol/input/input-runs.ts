@@ -34,6 +34,14 @@ export class InputRuns {
   }
 
   /**
+   * Runs a call that may ask the client for input: through an input run under 2026-07-28;
+   * directly in the legacy era, where questions are real requests on the live channel.
+   */
+  call(params: Record<string, unknown> | undefined, record: RequestRecord, execute: (run?: InputRun) => Promise<unknown>): Promise<unknown> {
+    return record.era === 'modern' ? this.serve(params, record, execute) : execute();
+  }
+
+  /**
    * Serves one modern call that may ask for input: a first round starts a run; a retry resumes
    * the live run its state names, or replays the handler with the answers gathered so far.
    */

@@ -43,6 +43,6 @@ export const toolsCall: MethodSpec = {
         return inBand;
       }
     };
-    return record.era === 'modern' ? scope.core.inputs.serve(params, record, execute) : execute();
+    return scope.core.inputs.call(params, record, execute);
   },
 };
