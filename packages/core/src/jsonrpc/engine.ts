@@ -18,6 +18,11 @@ export interface EngineHandlers {
   notification(method: string, params: unknown): void;
   /** The one mapping from anything thrown to a JSON-RPC error (and the place that logs it). */
   mapError(error: unknown, request?: InboundRequest): WireError;
+  /**
+   * Turns a request's value into the result sent, just before serialisation (a protocol layer
+   * adds its result envelope here; a `.then` per call would cost a promise on the hot path).
+   */
+  encodeResult?(request: InboundRequest, value: unknown): unknown;
   /** Whether a JSON array of messages is accepted right now. */
   acceptBatch(): boolean;
   /** An outbound request was given up (timeout or abort): the peer may be told to stop. */
@@ -237,7 +242,8 @@ export class Engine {
   #succeed(request: InboundRequest, result: unknown): string | undefined {
     if (!this.#finish(request)) return undefined;
     try {
-      return resultFrame(request.id, result instanceof RawJson ? result.json : JSON.stringify(result ?? {}));
+      const encoded = this.#handlers.encodeResult ? this.#handlers.encodeResult(request, result) : result;
+      return resultFrame(request.id, encoded instanceof RawJson ? encoded.json : JSON.stringify(encoded ?? {}));
     } catch (error) {
       return errorFrame(request.id, this.#handlers.mapError(error, request));
     }

@@ -19,6 +19,8 @@ export type EraMode = 'pin-on-first' | 'legacy' | 'modern';
 
 type Era = 'unpinned' | 'legacy' | 'modern';
 
+const MODERN = 'modern';
+
 /**
  * One client connection: an engine on a channel, the connection's era, and dispatch through the
  * era's method table. Both eras build the same request record, so every handler below is
@@ -36,6 +38,7 @@ export class ServerConnection implements HubMember {
       request: (request) => this.#request(request),
       notification: (method, params) => this.#notification(method, params),
       mapError: (error) => mapError(error, core.logger, this.#era === 'modern' ? 'modern' : 'legacy'),
+      encodeResult: (request, value) => (request.encoding === MODERN ? modernResult(value, request.method, core) : value),
       acceptBatch: () => {
         const version = session.handshake?.protocolVersion;
         return this.#era === 'legacy' && version !== undefined && featuresOf(version).batching;
@@ -84,11 +87,9 @@ export class ServerConnection implements HubMember {
     const record = modernRecord(request);
     if (this.#era === 'unpinned' && request.method !== 'server/discover') this.#era = 'modern';
     const method = this.#method(MODERN_METHODS, request);
-    const result = method.handle(request.params, record, this.#scope);
-    const core = this.#scope.core;
-    return result instanceof Promise
-      ? result.then((r) => modernResult(r, request.method, core))
-      : modernResult(result, request.method, core);
+    // The engine hands the result back to encodeResult, which adds the 2026-07-28 envelope.
+    request.encoding = MODERN;
+    return method.handle(request.params, record, this.#scope);
   }
 
   #method(table: ReadonlyMap<string, MethodSpec>, request: InboundRequest): MethodSpec {

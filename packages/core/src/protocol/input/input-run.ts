@@ -8,14 +8,10 @@ interface Waiting {
   reject(error: unknown): void;
 }
 
-interface Deferred {
-  resolve(value: unknown): void;
-  reject(error: unknown): void;
-}
-
 /** Where a run starts: fresh, or replayed from a `requestState` with the answers so far. */
 export interface RunStart {
-  readonly answers: Record<string, unknown>;
+  /** Answers known before the handler runs; none for most calls. */
+  readonly answers?: Record<string, unknown>;
   /** When the call's first round began (ms since the epoch). */
   readonly start: number;
   readonly replay: boolean;
@@ -37,19 +33,23 @@ export interface InputRequiredResult {
  * replays it from the top with the answers carried in the signed state.
  */
 export class InputRun {
-  readonly answers: Map<string, unknown>;
   /** When the call's first round began (ms since the epoch), across replays. */
   readonly startedAt: number;
   /** Replayed from a `requestState`: the call was already counted (rate limits) and timed. */
   readonly replay: boolean;
-  readonly #waiting = new Map<string, Waiting>();
+  // Both maps are built on first use: most calls never ask for input, and this is the hot path
+  // of every 2026-07-28 call.
+  #answers?: Map<string, unknown>;
+  #waiting?: Map<string, Waiting>;
   // Built, and linked to the request's signal, only when something reads `signal`: most handlers
   // never do, and an AbortController plus a listener on the request's own signal (which builds
   // that signal too) cost microseconds per call on Node 20, mostly in GC. Until then, the
   // request's abort is looked up when it matters.
   #controller?: AbortController;
   #abort?: { reason: unknown };
-  #deferred?: Deferred;
+  // The pending outcome of the current round (the handler's result or an input_required).
+  #resolve?: (value: unknown) => void;
+  #reject?: (error: unknown) => void;
   #seq = 0;
   #rounds = 0;
   #scheduled = false;
@@ -66,7 +66,7 @@ export class InputRun {
   ) {
     this.#id = id;
     this.#record = record;
-    this.answers = new Map(Object.entries(from.answers));
+    if (from.answers) for (const key in from.answers) this.#answerMap().set(key, from.answers[key]);
     this.startedAt = from.start;
     this.replay = from.replay;
   }
@@ -97,8 +97,16 @@ export class InputRun {
   start(execute: () => Promise<unknown>): Promise<unknown> {
     const outcome = this.#next();
     execute().then(
-      (result) => this.#settle((d) => d.resolve(result)),
-      (error) => this.#settle((d) => d.reject(error)),
+      (result) => {
+        const resolve = this.#resolve;
+        this.#settle();
+        resolve?.(result);
+      },
+      (error) => {
+        const reject = this.#reject;
+        this.#settle();
+        reject?.(error);
+      },
     );
     return outcome;
   }
@@ -110,23 +118,25 @@ export class InputRun {
     this.#record = record;
     if (this.#controller) this.#follow(record);
     const outcome = this.#next();
-    for (const [key, waiting] of this.#waiting) {
+    const waitingFor = this.#waiting;
+    if (!waitingFor) return outcome;
+    for (const [key, waiting] of waitingFor) {
       if (!Object.hasOwn(responses, key) || !isAnswer(responses[key])) continue;
-      this.answers.set(key, responses[key]);
-      this.#waiting.delete(key);
+      this.#answerMap().set(key, responses[key]);
+      waitingFor.delete(key);
       waiting.resolve(responses[key]);
     }
     // Questions still unanswered are asked again (a missing answer is not an error).
-    if (this.#waiting.size > 0) this.#schedule();
+    if (waitingFor.size > 0) this.#schedule();
     return outcome;
   }
 
   /** Called by `ctx.elicit` and friends: the answer, now or after a round trip. */
   ask(method: string, params: unknown, key?: string): Promise<unknown> {
     const k = key ?? `input_${++this.#seq}`;
-    if (this.answers.has(k)) return Promise.resolve(this.answers.get(k));
+    if (this.#answers?.has(k)) return Promise.resolve(this.#answers.get(k));
     return new Promise((resolve, reject) => {
-      this.#waiting.set(k, { request: { method, params }, resolve, reject });
+      (this.#waiting ??= new Map()).set(k, { request: { method, params }, resolve, reject });
       this.#schedule();
     });
   }
@@ -136,20 +146,26 @@ export class InputRun {
     this.#finished = true;
     if (!this.#controller) this.#noteAbort();
     this.#abortWith('the client did not come back with the requested input');
-    for (const w of this.#waiting.values()) w.reject(new UserError('the client did not come back with the requested input'));
+    for (const w of this.#waiting?.values() ?? []) w.reject(new UserError('the client did not come back with the requested input'));
+  }
+
+  #answerMap(): Map<string, unknown> {
+    return (this.#answers ??= new Map());
   }
 
   #next(): Promise<unknown> {
-    return new Promise((resolve, reject) => (this.#deferred = { resolve, reject }));
+    return new Promise((resolve, reject) => {
+      this.#resolve = resolve;
+      this.#reject = reject;
+    });
   }
 
-  #settle(with_: (d: Deferred) => void): void {
+  /** The handler finished: the pending outcome (taken by the caller first) is its last. */
+  #settle(): void {
     this.#finished = true;
+    this.#resolve = this.#reject = undefined;
     // Only a run that sent a round can have been parked (see #emit).
     if (this.#rounds > 0) this.runs.release(this);
-    const deferred = this.#deferred;
-    this.#deferred = undefined;
-    if (deferred) with_(deferred);
   }
 
   #follow(record: RequestRecord): void {
@@ -178,24 +194,25 @@ export class InputRun {
 
   #emit(): void {
     this.#scheduled = false;
-    if (this.#waiting.size === 0 || this.#finished || !this.#deferred) return;
+    const waiting = this.#waiting;
+    if (!waiting || waiting.size === 0 || this.#finished || !this.#resolve) return;
     if (++this.#rounds > this.runs.maxRounds) {
       const error = new UserError(`gave up after ${this.runs.maxRounds} rounds of asking the client for input`);
-      for (const w of this.#waiting.values()) w.reject(error);
-      this.#waiting.clear();
+      for (const w of waiting.values()) w.reject(error);
+      waiting.clear();
       return;
     }
     const inputRequests: InputRequiredResult['inputRequests'] = {};
-    for (const [key, w] of this.#waiting) inputRequests[key] = w.request;
+    for (const [key, w] of waiting) inputRequests[key] = w.request;
     const result: InputRequiredResult = {
       resultType: 'input_required',
       inputRequests,
-      requestState: this.runs.codec.mint({ run: this.id, answers: Object.fromEntries(this.answers), start: this.startedAt }),
+      requestState: this.runs.codec.mint({ run: this.id, answers: Object.fromEntries(this.#answers ?? []), start: this.startedAt }),
     };
-    const deferred = this.#deferred;
-    this.#deferred = undefined;
+    const resolve = this.#resolve;
+    this.#resolve = this.#reject = undefined;
     this.runs.park(this);
-    deferred.resolve(result);
+    resolve(result);
   }
 }
 

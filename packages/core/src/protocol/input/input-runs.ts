@@ -50,7 +50,7 @@ export class InputRuns {
     if (state === undefined) {
       // Answers without a requestState count too (a server may send no state, so a client can
       // answer without one): the handler runs once with them, asking only for what is missing.
-      const answers = answersIn(responsesOf(params));
+      const answers = params?.inputResponses === undefined ? undefined : answersIn(responsesOf(params));
       const run = new InputRun(undefined, record, { answers, start: Date.now(), replay: false }, this);
       return run.start(() => execute(run));
     }

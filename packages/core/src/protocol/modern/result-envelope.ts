@@ -12,6 +12,37 @@ const CACHEABLE = new Set([
   'resources/read',
 ]);
 
+/** The envelope's members as JSON text without the opening brace: `"resultType":…,"_meta":{…}}`. */
+interface Tails {
+  readonly plain: string;
+  readonly cacheable: string;
+}
+
+// Per server, built once: the envelope is the same on every result, so it is serialised once
+// and spliced in, instead of being rebuilt as objects and re-serialised on every call. The last
+// server's tails are kept at hand: a process nearly always serves one.
+const tailsByCore = new WeakMap<ServerCore, Tails>();
+let last: { core: ServerCore; tails: Tails } | undefined;
+
+function tailsOf(core: ServerCore): Tails {
+  if (last?.core === core) return last.tails;
+  let tails = tailsByCore.get(core);
+  if (!tails) {
+    const _meta = { [META.serverInfo]: { name: core.identity.name, version: core.identity.version } };
+    tails = {
+      plain: JSON.stringify({ resultType: 'complete', _meta }).slice(1),
+      cacheable: JSON.stringify({ resultType: 'complete', ...core.cacheHints, _meta }).slice(1),
+    };
+    tailsByCore.set(core, tails);
+  }
+  last = { core, tails };
+  return tails;
+}
+
+function splice(json: string, tail: string): RawJson {
+  return new RawJson(json === '{}' ? `{${tail}` : `${json.slice(0, -1)},${tail}`);
+}
+
 /**
  * The 2026-07-28 shape of a result: `resultType`, the server's identity in `_meta`, and cache
  * hints on the cacheable ones (the server's defaults unless the handler set its own).
@@ -19,16 +50,22 @@ const CACHEABLE = new Set([
 export function modernResult(result: unknown, method: string, core: ServerCore): unknown {
   const interim = (result as { resultType?: unknown } | undefined)?.resultType === 'input_required';
   // Interim input_required results are never cacheable (protocol.md §4.1).
-  const hints = CACHEABLE.has(method) && !interim ? core.cacheHints : undefined;
-  const serverInfo = { name: core.identity.name, version: core.identity.version };
+  const cacheable = CACHEABLE.has(method) && !interim;
   if (result instanceof RawJson) {
-    // Cached list pages are JSON text; splice the envelope in rather than re-serialising.
-    const tail = JSON.stringify({ resultType: 'complete', ...hints, _meta: { [META.serverInfo]: serverInfo } }).slice(1);
-    return new RawJson(result.json === '{}' ? `{${tail}` : `${result.json.slice(0, -1)},${tail}`);
+    // Cached list pages are JSON text already.
+    return splice(result.json, cacheable ? tailsOf(core).cacheable : tailsOf(core).plain);
   }
   const r = (result ?? {}) as Record<string, unknown>;
+  if (r._meta === undefined && r.resultType === undefined && (!cacheable || (r.ttlMs === undefined && r.cacheScope === undefined))) {
+    // Nothing of the envelope's own: serialise the result alone and append the envelope's text.
+    const json = JSON.stringify(r);
+    if (json.charCodeAt(0) === 123 && json.charCodeAt(json.length - 1) === 125) {
+      return splice(json, cacheable ? tailsOf(core).cacheable : tailsOf(core).plain);
+    }
+  }
+  const hints = cacheable ? core.cacheHints : undefined;
   const meta: Record<string, unknown> = { ...(r._meta as Record<string, unknown> | undefined) };
-  meta[META.serverInfo] = serverInfo;
+  meta[META.serverInfo] = { name: core.identity.name, version: core.identity.version };
   // One spread, then plain writes: the same keys in the same order as
   // `{ resultType, ...hints, ...r, resultType: …, _meta }`, but V8 builds that form (two spreads
   // followed by properties) in its slow runtime path, ~1.4 µs per result on Node 20.
