@@ -6,6 +6,7 @@ export type { ResourceEntry, Completer, RateLimit, RateLimitKey } from '../decor
 export type { PromptDefinition, PromptArgument } from './prompt-definition.js';
 export type { GetPromptResult, PromptMessage } from './normalise-prompt.js';
 export { invokeTool } from './invoke-tool.js';
+export { isThenable, thenMaybe, promised, type MaybePromise } from './maybe-async.js';
 export { readResource, findResource, readMatch, getPrompt, complete, type ResourceMatch } from './invoke-member.js';
 export { checkRateLimit, checkTimeout, type MemberLimits } from './member-limits.js';
 export {

@@ -1,4 +1,4 @@
-import { checkRateLimit, checkTimeout, StartupError, type RateLimit } from '../../registry/index.js';
+import { checkRateLimit, checkTimeout, isThenable, promised, StartupError, type MaybePromise, type RateLimit } from '../../registry/index.js';
 import type { Logger } from '../logger.js';
 import { AuditLog, type AuditOptions } from './audit.js';
 import type { GuardedCall } from './call.js';
@@ -36,18 +36,25 @@ export class Guards {
     if (options.audit) this.#audit = new AuditLog(options.audit === true ? {} : options.audit, identify, logger);
   }
 
-  /** Runs `invoke` (the handler call, which builds its Context from `call`) under the guards. */
-  run<T>(call: GuardedCall, invoke: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `invoke` (the handler call, which builds its Context from `call`) under the guards.
+   * With only the output policy on (the defaults), a synchronous call stays synchronous.
+   */
+  run<T>(call: GuardedCall, invoke: () => MaybePromise<T>): MaybePromise<T> {
     const { limits } = call;
     const tool = call.kind === 'tool';
     const rate = tool ? (limits.rateLimit ?? this.#defaultRate) : undefined;
     const timeoutMs = limits.timeoutMs ?? this.#timeoutMs;
     const audit = tool ? this.#audit : undefined;
-    // The common case (only the output policy) stays one promise deep: this is the hot path.
-    if (!rate && timeoutMs <= 0 && !this.#concurrency && !audit) return invoke().then((result) => this.#output.apply(call, result) as T);
-    if (!audit) return this.#guarded(call, invoke, rate || undefined, timeoutMs);
+    if (!rate && timeoutMs <= 0 && !this.#concurrency && !audit) {
+      // The hot path: no promise of its own.
+      const value = invoke();
+      return isThenable(value) ? value.then((result) => this.#output.apply(call, result) as T) : (this.#output.apply(call, value) as T);
+    }
+    const work = () => promised(invoke);
+    if (!audit) return this.#guarded(call, work, rate || undefined, timeoutMs);
     const started = { at: Date.now(), clock: performance.now() };
-    return this.#audited(audit, call, started, this.#guarded(call, invoke, rate || undefined, timeoutMs));
+    return this.#audited(audit, call, started, this.#guarded(call, work, rate || undefined, timeoutMs));
   }
 
   async #audited<T>(audit: AuditLog, call: GuardedCall, started: { at: number; clock: number }, guarded: Promise<T>): Promise<T> {

@@ -1,4 +1,4 @@
-import { UserError } from '../../registry/index.js';
+import { isThenable, UserError } from '../../registry/index.js';
 import type { RequestRecord } from '../request-record.js';
 import type { InputRuns } from './input-runs.js';
 
@@ -93,10 +93,25 @@ export class InputRun {
     return this.#controller.signal;
   }
 
-  /** Runs `execute` (the handler call); resolves with its result or with an `input_required`. */
-  start(execute: () => Promise<unknown>): Promise<unknown> {
+  /**
+   * Runs `execute` (the handler call): its result, or a promise of the result or of an
+   * `input_required`. A call that finishes synchronously asked nothing and is simply answered.
+   */
+  start(execute: () => unknown): unknown {
+    let value: unknown;
+    try {
+      value = execute();
+    } catch (error) {
+      this.#settle();
+      throw error;
+    }
+    if (!isThenable(value)) {
+      this.#settle();
+      return value;
+    }
+    // Questions asked so far wait for a macrotask (#schedule), so the outcome is in place first.
     const outcome = this.#next();
-    execute().then(
+    value.then(
       (result) => {
         const resolve = this.#resolve;
         this.#settle();

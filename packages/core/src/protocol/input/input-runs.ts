@@ -37,7 +37,7 @@ export class InputRuns {
    * Runs a call that may ask the client for input: through an input run under 2026-07-28;
    * directly in the legacy era, where questions are real requests on the live channel.
    */
-  call(params: Record<string, unknown> | undefined, record: RequestRecord, execute: (run?: InputRun) => Promise<unknown>): Promise<unknown> {
+  call(params: Record<string, unknown> | undefined, record: RequestRecord, execute: (run?: InputRun) => unknown): unknown {
     return record.era === 'modern' ? this.serve(params, record, execute) : execute();
   }
 
@@ -45,7 +45,7 @@ export class InputRuns {
    * Serves one modern call that may ask for input: a first round starts a run; a retry resumes
    * the live run its state names, or replays the handler with the answers gathered so far.
    */
-  serve(params: Record<string, unknown> | undefined, record: RequestRecord, execute: (run: InputRun) => Promise<unknown>): Promise<unknown> {
+  serve(params: Record<string, unknown> | undefined, record: RequestRecord, execute: (run: InputRun) => unknown): unknown {
     const state = params?.requestState;
     if (state === undefined) {
       // Answers without a requestState count too (a server may send no state, so a client can

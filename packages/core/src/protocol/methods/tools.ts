@@ -1,13 +1,14 @@
 import { JsonRpcError } from '../../jsonrpc/index.js';
-import { invokeTool, ToolExecutionError, UserError } from '../../registry/index.js';
+import { invokeTool, isThenable, ToolExecutionError, UserError, type CallToolResult, type MaybePromise } from '../../registry/index.js';
 import { callResultForRevision } from '../call-result.js';
 import { Context } from '../context.js';
 import { ErrorCode } from '../error-codes.js';
 import { toolErrorResult } from '../error-mapping.js';
 import type { GuardedCall } from '../guards/index.js';
 import type { InputRun } from '../input/input-run.js';
-import { featuresOf } from '../revisions.js';
-import type { MethodSpec } from '../server-core.js';
+import { featuresOf, type RevisionFeatures } from '../revisions.js';
+import type { RequestRecord } from '../request-record.js';
+import type { MethodSpec, Scope } from '../server-core.js';
 import { toolForRevision } from '../wire-shapes.js';
 
 export const toolsList: MethodSpec = {
@@ -20,7 +21,9 @@ export const toolsList: MethodSpec = {
 };
 
 export const toolsCall: MethodSpec = {
-  async handle(params, record, scope) {
+  // Not async: a call whose validation and handler are synchronous is answered without a
+  // promise (see registry/maybe-async.ts); a failure before the handler throws synchronously.
+  handle(params, record, scope) {
     const name = params?.name;
     if (typeof name !== 'string') {
       throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid params: tools/call needs params.name (a string)');
@@ -29,20 +32,31 @@ export const toolsCall: MethodSpec = {
     if (!tool) throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
     const features = featuresOf(record.protocolVersion);
     const args = params?.arguments;
-    const execute = async (run?: InputRun) => {
+    const execute = (run?: InputRun): unknown => {
       const call: GuardedCall = { kind: 'tool', name, limits: tool.limits, args, record, scope, run, deadline: undefined };
+      let result: MaybePromise<CallToolResult>;
       try {
-        const result = await scope.core.guards.run(call, () => invokeTool(tool, args, new Context(record, scope, call)));
-        return callResultForRevision(result, features);
+        result = scope.core.guards.run(call, () => invokeTool(tool, args, new Context(record, scope, call)));
       } catch (error) {
-        const inBand = toolErrorResult(error, features, record.era);
-        if (!inBand) throw error;
-        if (error instanceof ToolExecutionError && !(error.cause instanceof UserError) && !record.request.aborted) {
-          scope.core.logger.error(`tool ${name} threw`, error.cause);
-        }
-        return inBand;
+        return inBand(error, name, features, record, scope);
       }
+      return isThenable(result)
+        ? result.then(
+            (value) => callResultForRevision(value, features),
+            (error: unknown) => inBand(error, name, features, record, scope),
+          )
+        : callResultForRevision(result, features);
     };
     return scope.core.inputs.call(params, record, execute);
   },
 };
+
+/** A failed call as the revision's in-band `isError` result, or rethrown as a protocol error. */
+function inBand(error: unknown, name: string, features: RevisionFeatures, record: RequestRecord, scope: Scope): unknown {
+  const result = toolErrorResult(error, features, record.era);
+  if (!result) throw error;
+  if (error instanceof ToolExecutionError && !(error.cause instanceof UserError) && !record.request.aborted) {
+    scope.core.logger.error(`tool ${name} threw`, error.cause);
+  }
+  return result;
+}
