@@ -216,31 +216,37 @@ export class Engine {
   }
 
   #request(request: InboundRequest): Reply {
-    this.#inbound.set(request.id, request);
-    this.#live.add(request);
     let result: unknown;
     try {
       result = this.#handlers.request(request);
     } catch (error) {
-      return this.#fail(request, error);
+      return this.#fail(request, error, false);
     }
     if (result instanceof Promise) {
+      // Tracked only once it outlives this turn: nothing can cancel or close a request while its
+      // handler runs synchronously, and most calls answer right away (two collection writes
+      // and deletes saved per call).
+      this.#inbound.set(request.id, request);
+      this.#live.add(request);
       return result.then(
-        (value) => this.#succeed(request, value),
-        (error) => this.#fail(request, error),
+        (value) => this.#succeed(request, value, true),
+        (error) => this.#fail(request, error, true),
       );
     }
-    return this.#succeed(request, result);
+    return this.#succeed(request, result, false);
   }
 
-  #finish(request: InboundRequest): boolean {
-    if (this.#inbound.get(request.id) === request) this.#inbound.delete(request.id);
-    this.#live.delete(request);
+  /** Forgets a finished request; whether its answer is still wanted. */
+  #finish(request: InboundRequest, tracked: boolean): boolean {
+    if (tracked) {
+      if (this.#inbound.get(request.id) === request) this.#inbound.delete(request.id);
+      this.#live.delete(request);
+    }
     return !request.aborted;
   }
 
-  #succeed(request: InboundRequest, result: unknown): string | undefined {
-    if (!this.#finish(request)) return undefined;
+  #succeed(request: InboundRequest, result: unknown, tracked: boolean): string | undefined {
+    if (!this.#finish(request, tracked)) return undefined;
     try {
       const encoded = this.#handlers.encodeResult ? this.#handlers.encodeResult(request, result) : result;
       return resultFrame(request.id, encoded instanceof RawJson ? encoded.json : JSON.stringify(encoded ?? {}));
@@ -249,8 +255,8 @@ export class Engine {
     }
   }
 
-  #fail(request: InboundRequest, error: unknown): string | undefined {
-    if (!this.#finish(request)) return undefined;
+  #fail(request: InboundRequest, error: unknown, tracked: boolean): string | undefined {
+    if (!this.#finish(request, tracked)) return undefined;
     return errorFrame(request.id, this.#handlers.mapError(error, request));
   }
 }
