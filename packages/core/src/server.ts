@@ -14,7 +14,7 @@ import {
   type ServerCore,
   type ServerLimits,
 } from './protocol/index.js';
-import { Registry, type Provider } from './registry/index.js';
+import { Registry, StartupError, type Provider } from './registry/index.js';
 import { MemberControl, ResourceControl } from './server-members.js';
 
 /**
@@ -34,8 +34,11 @@ export interface ServerOptions {
   title?: string;
   /** Told to the client at initialize: how and when to use this server. */
   instructions?: string;
-  /** Classes (constructed with no arguments) or instances whose decorated methods are served. */
-  providers: readonly Provider[];
+  /**
+   * Classes (constructed with no arguments) or instances whose decorated methods are served;
+   * none when everything is added later with {@link McpServer.add}.
+   */
+  providers?: readonly Provider[];
   /** Items per page of list results; all in one page when unset. */
   pageSize?: number;
   /** Where internal errors are reported; stderr by default, never stdout. */
@@ -89,7 +92,7 @@ export class McpServer {
     const logger = options.logger ?? stderrLogger;
     this.#core = {
       identity: Object.freeze({ name, version, title, instructions }),
-      registry: Registry.build(options.providers),
+      registry: Registry.build(providerList(options.providers)),
       logger,
       pageSize: options.pageSize ?? Number.POSITIVE_INFINITY,
       lists: new ListCache(),
@@ -163,4 +166,15 @@ export class McpServer {
  */
 export function createServer(options: ServerOptions): McpServer {
   return new McpServer(options);
+}
+
+function providerList(providers: unknown): readonly Provider[] {
+  if (providers === undefined) return [];
+  if (!Array.isArray(providers)) {
+    throw new StartupError(
+      'INVALID_PROVIDER',
+      `createServer: providers must be an array of classes or instances, got ${providers === null ? 'null' : typeof providers}. Write providers: [MyTools].`,
+    );
+  }
+  return providers;
 }

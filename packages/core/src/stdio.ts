@@ -2,9 +2,15 @@ import type { ServerConnection } from './protocol/index.js';
 import type { McpServer } from './server.js';
 import { guardStdout } from './stdout-guard.js';
 import { StdioChannel } from './transports/stdio.js';
+import { useYoungGeneration, type YoungGeneration } from './transports/young-generation.js';
+
+export type { YoungGeneration };
 
 // Importing this entry point means serving stdio: from here on, nothing but frames reaches stdout.
 guardStdout();
+// Before the server's own modules load: their start-up garbage is what first grows V8's young
+// generation. `serveStdio(server, { youngGeneration: 'v8-default' })` undoes it.
+useYoungGeneration('compact');
 
 /** Options of {@link serveStdio}. */
 export interface StdioOptions {
@@ -14,6 +20,13 @@ export interface StdioOptions {
   shutdownGraceMs?: number;
   /** Exit the process once shut down (default true). */
   exit?: boolean;
+  /**
+   * `compact` (default): V8's young generation keeps its starting size, so a server under
+   * sustained load stays small (peak RSS 63 instead of 86 MB after 200,000 benchmark calls, at
+   * the same CPU per call). `v8-default`: V8 grows it up to 32 MiB, which can save CPU for
+   * handlers that allocate heavily. Node flags of your own (`--max-semi-space-size`, …) win.
+   */
+  youngGeneration?: YoungGeneration;
 }
 
 /** A running stdio server. */
@@ -37,6 +50,7 @@ export const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
  * ```
  */
 export function serveStdio(server: McpServer, options: StdioOptions = {}): StdioHandle {
+  useYoungGeneration(options.youngGeneration ?? 'compact');
   const channel = new StdioChannel({
     input: process.stdin,
     output: guardStdout(),

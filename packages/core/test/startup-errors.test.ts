@@ -261,3 +261,30 @@ describe('createServer refuses bad classes with a StartupError', () => {
     expect(() => createServer({ name: 'startup', version: '1.0.0', providers: [Late] })).toThrow(StartupError);
   });
 });
+
+describe('createServer providers', () => {
+  it('may be left out: everything can be added while serving', () => {
+    const server = createServer({ name: 'empty', version: '1' });
+    class Late {
+      @Tool({ description: 'Late' })
+      late() {
+        return 'ok';
+      }
+    }
+    server.add(Late);
+    expect(server.tools.names()).toEqual(['late']);
+  });
+
+  it('that are not an array fail with the fix', () => {
+    const error = (() => {
+      try {
+        createServer({ name: 'x', version: '1', providers: {} as never });
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(StartupError);
+    expect((error as StartupError).code).toBe('INVALID_PROVIDER');
+    expect((error as StartupError).message).toContain('providers must be an array of classes or instances, got object. Write providers: [MyTools].');
+  });
+});

@@ -1,0 +1,28 @@
+import { setFlagsFromString } from 'node:v8';
+
+/**
+ * How a stdio server's process sizes V8's young generation (where short-lived objects live):
+ * `compact` keeps it at its starting size, `v8-default` lets V8 double it under sustained load.
+ */
+export type YoungGeneration = 'compact' | 'v8-default';
+
+let current: YoungGeneration | undefined;
+
+/** Whoever started node with their own young-generation flags keeps them. */
+function tunedByUser(): boolean {
+  const flags = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`;
+  return /semi[-_]space/.test(flags);
+}
+
+/**
+ * Applies `mode` to this process. Under load V8 grows the young generation up to 2 × 16 MiB
+ * whenever enough objects survive its scavenges; a stdio server answers one client with mostly
+ * short-lived garbage, so the growth buys it nothing but resident memory (bench/README.md:
+ * peak RSS 86 → 63 MB after 200,000 calls at the same CPU per call). V8 reads this factor each
+ * time it would grow the space, so setting it at run time takes effect from then on.
+ */
+export function useYoungGeneration(mode: YoungGeneration): void {
+  if (current === mode || tunedByUser()) return;
+  current = mode;
+  setFlagsFromString(`--semi-space-growth-factor=${mode === 'compact' ? 1 : 2}`);
+}

@@ -1,0 +1,52 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { REPO_ROOT } from './support/paths.ts';
+
+// A process that imports the stdio entry, optionally serves with an option, then allocates
+// ~200 MB of short-lived objects while keeping a rolling window of survivors, which is what
+// makes V8 grow its young generation; it reports the young generation's size at the end.
+const STDIO = pathToFileURL(join(REPO_ROOT, 'packages/core/dist/stdio.js')).href;
+const CORE = pathToFileURL(join(REPO_ROOT, 'packages/core/dist/index.js')).href;
+const script = (serveOptions: string | undefined) => `
+import { getHeapSpaceStatistics } from 'node:v8';
+import { serveStdio } from '${STDIO}';
+import { createServer } from '${CORE}';
+${serveOptions === undefined ? '' : `serveStdio(createServer({ name: 'heap', version: '1' }), { ${serveOptions}, exit: false });`}
+const window = new Array(20000);
+for (let i = 0; i < 2000000; i++) window[i % window.length] = { i, text: 'x' + i, list: [i, i + 1] };
+const young = getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size;
+process.stderr.write('YOUNG ' + young + '\\n');
+process.exit(0);
+`;
+
+function youngGenerationBytes(serveOptions: string | undefined, nodeArgs: string[] = []): number {
+  const run = spawnSync(process.execPath, [...nodeArgs, '--input-type=module', '-e', script(serveOptions)], {
+    encoding: 'utf8',
+    input: '',
+    env: { ...process.env, NODE_OPTIONS: '' },
+  });
+  const match = /YOUNG (\d+)/.exec(run.stderr);
+  if (!match) throw new Error(`no size reported (status ${run.status}): ${run.stderr}`);
+  expect(run.stdout).toBe('');
+  return Number(match[1]);
+}
+
+const MiB = 1024 * 1024;
+
+describe('the stdio entry sizes V8 young generation', () => {
+  it('keeps it compact by default: it does not grow under sustained allocation', () => {
+    expect(youngGenerationBytes(undefined)).toBeLessThanOrEqual(8 * MiB);
+    expect(youngGenerationBytes("youngGeneration: 'compact'")).toBeLessThanOrEqual(8 * MiB);
+  });
+
+  it("lets V8 grow it with youngGeneration: 'v8-default'", () => {
+    expect(youngGenerationBytes("youngGeneration: 'v8-default'")).toBeGreaterThan(8 * MiB);
+  });
+
+  it('leaves node flags of the user alone', () => {
+    // With their own semi-space flag, growth is V8's business again, even though the entry was imported.
+    expect(youngGenerationBytes(undefined, ['--max-semi-space-size=16'])).toBeGreaterThan(8 * MiB);
+  });
+});
