@@ -4,6 +4,7 @@
 // The stdio eras benchmark (run-eras) measures the same with real pipes; this one gives a
 // quick, quieter figure while working on the modern path.
 import { performance } from 'node:perf_hooks';
+import { driveInProcess } from './in-process.js';
 import { benchServer } from './mcp-fw-tools.js';
 
 const era = process.argv[2] ?? 'legacy';
@@ -17,49 +18,17 @@ const call = era === 'modern'
   ? (id: number) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"add","arguments":{"a":${id},"b":2},${ENVELOPE}}}`
   : (id: number) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"add","arguments":{"a":${id},"b":2}}}`;
 
-let sink!: { frame(text: string): void };
-let answered = 0;
-let target = 0;
-let done = () => {};
-let last = '';
-benchServer().connect({
-  start: (s) => (sink = s),
-  send: (frame: string) => {
-    last = frame;
-    if (++answered === target) done();
-  },
-  close: async () => {},
-});
-
-function run(n: number): Promise<void> {
-  answered = 0;
-  target = n;
-  let sent = 0;
-  const finished = new Promise<void>((resolve) => (done = resolve));
-  const pump = () => {
-    while (sent - answered < IN_FLIGHT && sent < n) sink.frame(call(++sent));
-    if (sent < n) setImmediate(pump);
-  };
-  pump();
-  return finished;
-}
-
-if (era === 'legacy') {
-  target = 1;
-  const initialized = new Promise<void>((resolve) => (done = resolve));
-  sink.frame(JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'era-cost', version: '1' } } }));
-  await initialized;
-  sink.frame('{"jsonrpc":"2.0","method":"notifications/initialized"}');
-}
-await run(20_000);
-const reply = JSON.parse(last) as { result?: { content?: { text?: string }[]; resultType?: string } };
+const driver = driveInProcess(benchServer());
+if (era === 'legacy') await driver.initialize('2025-11-25');
+await driver.run(20_000, call, IN_FLIGHT);
+const reply = JSON.parse(driver.lastAnswer) as { result?: { content?: { text?: string }[]; resultType?: string } };
 if (reply.result?.content?.[0]?.text !== String(20_000 + 2) || (era === 'modern' && reply.result.resultType !== 'complete')) {
-  throw new Error(`wrong answer: ${last}`);
+  throw new Error(`wrong answer: ${driver.lastAnswer}`);
 }
 const perCall: number[] = [];
 for (let i = 0; i < runs; i++) {
   const started = performance.now();
-  await run(calls);
+  await driver.run(calls, call, IN_FLIGHT);
   perCall.push(((performance.now() - started) * 1000) / calls);
 }
 perCall.sort((a, b) => a - b);

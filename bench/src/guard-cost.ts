@@ -5,6 +5,7 @@
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import type * as Core from '@mcp-fw/core';
+import { driveInProcess } from './in-process.js';
 
 const mode = process.argv[2] ?? 'default';
 const calls = Number(process.argv[3] ?? 200_000);
@@ -33,33 +34,10 @@ const input = { type: 'object', properties: { a: { type: 'number' }, b: { type: 
 core.Tool({ description: 'Adds', input })(Tools.prototype, 'add', Object.getOwnPropertyDescriptor(Tools.prototype, 'add')!);
 const server = core.createServer({ name: 'cost', version: '1', providers: [Tools], ...SETTINGS[mode] });
 
-let sink!: { frame(text: string): void };
-let answered = 0;
-let target = 0;
-let done = () => {};
-server.connect({ start: (s) => (sink = s), send: () => void (++answered === target && done()), close: async () => {} });
-
-function run(n: number): Promise<void> {
-  answered = 0;
-  target = n;
-  let sent = 0;
-  const finished = new Promise<void>((resolve) => (done = resolve));
-  const pump = () => {
-    while (sent - answered < IN_FLIGHT && sent < n) {
-      sink.frame(`{"jsonrpc":"2.0","id":${++sent},"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":${sent}}}}`);
-    }
-    if (sent < n) setImmediate(pump);
-  };
-  pump();
-  return finished;
-}
-
-target = 1;
-const initialized = new Promise<void>((resolve) => (done = resolve));
-sink.frame(JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'cost', version: '1' } } }));
-await initialized;
-sink.frame('{"jsonrpc":"2.0","method":"notifications/initialized"}');
-await run(20_000);
+const driver = driveInProcess(server);
+const call = (id: number) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":${id}}}}`;
+await driver.initialize('2025-06-18');
+await driver.run(20_000, call, IN_FLIGHT);
 const started = performance.now();
-await run(calls);
+await driver.run(calls, call, IN_FLIGHT);
 process.stdout.write(`${mode}: ${(((performance.now() - started) * 1000) / calls).toFixed(2)} µs per call\n`);
