@@ -2,9 +2,8 @@
 // legacy (2025-11-25) call, over Streamable HTTP (stateless enveloped POSTs vs session POSTs)
 // and over stdio (a connection pinned to 2026-07-28 by its first enveloped request vs one opened
 // with initialize). Usage: `npm run bench:eras` (builds first). Not a test: it only reports.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { loadavg } from 'node:os';
 import { killAll, StdioClient } from './client.js';
 import { envInt, nodeArgs } from './config.js';
 import { ENVELOPE, LegacySession, clientKind, modernAdd, openConnection } from './http-client.js';
@@ -14,6 +13,7 @@ import { load, type Load } from './load.js';
 import { machineFacts, sourceState } from './machine.js';
 import { callAdd, connect } from './measure.js';
 import { clockTicksPerSecond, idleShare, Interference } from './proc.js';
+import { runScript, writeReport } from './script.js';
 import { withTimeout } from './stats.js';
 
 const config = {
@@ -217,26 +217,11 @@ async function main(): Promise<void> {
     results,
     targets: verdicts,
   };
-  const out = new URL('../results/eras.json', import.meta.url);
-  mkdirSync(new URL('.', out), { recursive: true });
-  writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
-  console.log(`\nwritten to ${fileURLToPath(out)}`);
+  writeReport('eras.json', report);
 }
 
 const killEverything = () => {
   killAll();
   killHttpServers();
 };
-process.once('exit', killEverything);
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    killEverything();
-    process.exit(130);
-  });
-}
-
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
-  killEverything();
-  process.exitCode = 1;
-});
+runScript(main, killEverything);

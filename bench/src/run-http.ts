@@ -2,9 +2,7 @@
 // a bare node:http responder, each over 16 keep-alive connections with one legacy session each.
 // Usage: `npm run bench:http` (builds first). Not a test: it asserts nothing about timing, it
 // only reports (and fails if a server answers wrongly).
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { envInt, nodeArgs } from './config.js';
 import { clientKind, LegacySession, openConnection } from './http-client.js';
 import { startHttpServer, killHttpServers } from './http-proc.js';
@@ -13,6 +11,7 @@ import { HTTP_SERVER_NAMES, HTTP_SERVERS, type HttpServerName } from './http-ser
 import { load, type Load } from './load.js';
 import { machineFacts, sourceState } from './machine.js';
 import { clockTicksPerSecond, idleShare, Interference, peakRssKb, rssKb } from './proc.js';
+import { runScript, writeReport } from './script.js';
 import { median, quantile, withTimeout } from './stats.js';
 
 const config = {
@@ -112,22 +111,7 @@ async function main(): Promise<void> {
     results,
     targets: verdicts,
   };
-  const out = new URL('../results/http.json', import.meta.url);
-  mkdirSync(new URL('.', out), { recursive: true });
-  writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
-  console.log(`\nwritten to ${fileURLToPath(out)}`);
+  writeReport('http.json', report);
 }
 
-process.once('exit', killHttpServers);
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    killHttpServers();
-    process.exit(130);
-  });
-}
-
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
-  killHttpServers();
-  process.exitCode = 1;
-});
+runScript(main, killHttpServers);
