@@ -46,8 +46,18 @@ export class ServerConnection implements HubMember {
       outboundAbandoned: (requestId, reason) =>
         this.engine.notify('notifications/cancelled', { requestId, reason: String(reason) }),
     });
-    const sessionId = mode === 'modern' ? undefined : (channel.id ?? globalThis.crypto.randomUUID());
-    this.#scope = { core, session, engine: this.engine, sessionId };
+    // A stdio connection's id is only needed by guards and audit entries: minted on first read,
+    // since the first randomUUID loads Node's web crypto at start-up.
+    let sessionId = channel.id;
+    const engine = this.engine;
+    this.#scope = {
+      core,
+      session,
+      engine,
+      get sessionId() {
+        return mode === 'modern' ? undefined : (sessionId ??= globalThis.crypto.randomUUID());
+      },
+    };
     core.hub.add(this);
     this.engine.onInputEnded(() => core.hub.delete(this));
   }

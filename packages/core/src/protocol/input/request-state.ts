@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { JsonRpcError } from '../../jsonrpc/index.js';
 import { ErrorCode } from '../error-codes.js';
 
@@ -20,14 +20,16 @@ export interface RequestStatePayload {
  * -32602 before any handler runs. Instances that share the key can replay each other's calls.
  */
 export class RequestStateCodec {
-  readonly #key: Buffer;
+  #key?: Buffer;
 
   constructor(
     key: string | Uint8Array | undefined,
     readonly ttlMs: number,
   ) {
-    this.#key = key === undefined ? randomBytes(32) : Buffer.from(key);
-    if (this.#key.length < 32) throw new Error('requestStateKey must be at least 32 bytes');
+    if (key !== undefined) {
+      this.#key = Buffer.from(key);
+      if (this.#key.length < 32) throw new Error('requestStateKey must be at least 32 bytes');
+    }
   }
 
   mint(state: { run: string; answers: Record<string, unknown>; start: number }, now = Date.now()): string {
@@ -42,7 +44,7 @@ export class RequestStateCodec {
     const body = state.slice(0, dot);
     const signature = Buffer.from(state.slice(dot + 1), 'base64url');
     const expected = Buffer.from(this.#sign(body), 'base64url');
-    if (dot <= 0 || signature.length !== expected.length || !timingSafeEqual(signature, expected)) {
+    if (dot <= 0 || signature.length !== expected.length || !nodeCrypto().timingSafeEqual(signature, expected)) {
       throw invalid('requestState was not issued by this server or was altered');
     }
     const payload = JSON.parse(Buffer.from(body, 'base64url').toString()) as RequestStatePayload;
@@ -51,8 +53,18 @@ export class RequestStateCodec {
   }
 
   #sign(body: string): string {
-    return createHmac('sha256', this.#key).update(body).digest('base64url');
+    const crypto = nodeCrypto();
+    // A random key per process when none is configured, made when the first state is.
+    this.#key ??= crypto.randomBytes(32);
+    return crypto.createHmac('sha256', this.#key).update(body).digest('base64url');
   }
+}
+
+// node:crypto is loaded when the first state is signed or checked, not at start-up: most servers
+// never ask for input, and the module costs start-up time and resident memory.
+let loaded: typeof import('node:crypto') | undefined;
+function nodeCrypto(): typeof import('node:crypto') {
+  return (loaded ??= createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto'));
 }
 
 function invalid(why: string): JsonRpcError {
