@@ -1,10 +1,9 @@
-import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import type { Command } from 'commander';
 import { CliError } from '../output/cli-error.js';
-import { RunCompiler } from '../project/compile.js';
+import { builtFile } from '../project/built-file.js';
 import { LoadError, loadServer } from '../project/load-server.js';
-import { findProject, isTypeScript, resolveEntry } from '../project/project.js';
+import { findProject, resolveEntry } from '../project/project.js';
 import { examples, parsePort } from './options.js';
 
 interface StartOptions {
@@ -31,6 +30,12 @@ export function startCommand(program: Command): void {
       ]),
     )
     .action(async (entryArg: string, options: StartOptions) => {
+      if (/\.(launch|bundle)\.cjs$/.test(entryArg)) {
+        throw new CliError(
+          `${entryArg} is a bundle from mcp-fw build --bundle: it starts itself, without the CLI.`,
+          `Run node ${entryArg.replace(/\.bundle\.cjs$/, '.launch.cjs')} (add --http [--port N] for Streamable HTTP).`,
+        );
+      }
       const file = await builtFile(resolveEntry(entryArg));
       // Imported before the user's modules run: in stdio mode stdout carries frames only.
       const { serveFromArgs } = await import('@mcp-fw/core/main');
@@ -44,18 +49,4 @@ export function startCommand(program: Command): void {
       const argv = options.http ? ['--http', '--port', String(options.port), '--host', options.host] : [];
       await serveFromArgs(server, argv);
     });
-}
-
-/** A TypeScript entry stands for its build output, which must exist. */
-async function builtFile(entry: string): Promise<string> {
-  if (!isTypeScript(entry)) return entry;
-  const compiler = await RunCompiler.create(entry, findProject(entry));
-  const output = compiler.builtOutputOf(entry);
-  if (!output || !existsSync(output)) {
-    throw new CliError(
-      `${relative(process.cwd(), entry)} has no build output${output ? ` (${relative(process.cwd(), output)} is missing)` : ''}.`,
-      'Build the project first with mcp-fw build, or pass the built file (e.g. dist/server.js).',
-    );
-  }
-  return output;
 }

@@ -1,0 +1,119 @@
+import { createHash } from 'node:crypto';
+import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import type { BuildOptions } from 'esbuild';
+import { launcherSource } from './launcher-source.js';
+
+/** What {@link bundleServer} bundles, and where it writes. */
+export interface BundleRequest {
+  /** The built JavaScript entry: a module that exports the server, or a program that serves it. */
+  readonly entry: string;
+  /** Directory for `<name>.bundle.cjs` and `<name>.launch.cjs`. */
+  readonly outDir: string;
+  /** Base name of the output files (default: the entry's, without extension). */
+  readonly name?: string;
+  /** Packages left out of the bundle and required from node_modules at run time. */
+  readonly external?: readonly string[];
+}
+
+export interface BundleResult {
+  /** `cjs`, started through a V8 code cache on every Node; `esm` when the code has top-level await (cached on Node 22.1+ only). */
+  readonly format: 'cjs' | 'esm';
+  readonly bundleFile: string;
+  readonly launcherFile: string;
+  readonly bundleBytes: number;
+  /** The entry exported a server, so the bundle serves it (stdio, or `--http` like `mcp-fw start`). */
+  readonly serves: boolean;
+}
+
+// core reads import.meta.url (createRequire for its lazily loaded dependencies); in CommonJS
+// output it becomes the bundle's own file URL.
+const IMPORT_META_URL = '__mcpfw_import_meta_url';
+
+/**
+ * Bundles a built server into one CommonJS file plus a launcher that starts it through a V8 code
+ * cache: one file to read and compile instead of a few hundred ESM modules, and on later starts
+ * not even the compile. Identifiers are kept, so stack traces stay readable; a linked source map
+ * maps them back to the build output (`node --enable-source-maps`).
+ *
+ * @example
+ * ```ts
+ * const { launcherFile } = await bundleServer({ entry: 'dist/server.js', outDir: 'dist' });
+ * // node dist/server.launch.cjs            → stdio
+ * // node dist/server.launch.cjs --http     → http://127.0.0.1:3000/mcp
+ * ```
+ */
+export async function bundleServer(request: BundleRequest): Promise<BundleResult> {
+  // Loaded only here: the other commands never pay for esbuild.
+  const esbuild = await import('esbuild');
+  const name = request.name ?? basename(request.entry).replace(/\.[cm]?js$/, '');
+  const launcherFile = join(request.outDir, `${name}.launch.cjs`);
+  const serves = exportsServer(await entryExports(esbuild, request.entry));
+  const common: BuildOptions = {
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    external: [...(request.external ?? [])],
+    minifyWhitespace: true,
+    minifySyntax: true,
+    legalComments: 'none',
+    sourcemap: 'linked',
+    logLevel: 'silent',
+    ...(serves
+      ? { stdin: { contents: serveSource(request.entry), resolveDir: dirname(request.entry), sourcefile: 'mcp-fw-serve.js', loader: 'js' as const } }
+      : { entryPoints: [request.entry] }),
+  };
+  let format: 'cjs' | 'esm' = 'cjs';
+  let bundleFile = join(request.outDir, `${name}.bundle.cjs`);
+  try {
+    await esbuild.build({
+      ...common,
+      format: 'cjs',
+      outfile: bundleFile,
+      define: { 'import.meta.url': IMPORT_META_URL },
+      banner: { js: `const ${IMPORT_META_URL} = require('node:url').pathToFileURL(__filename).href;` },
+    });
+  } catch (error) {
+    // CommonJS cannot express top-level await; such code is bundled as an ES module instead.
+    if (!/Top-level await is currently not supported/.test(String(error))) throw error;
+    format = 'esm';
+    bundleFile = join(request.outDir, `${name}.bundle.mjs`);
+    await esbuild.build({
+      ...common,
+      format: 'esm',
+      outfile: bundleFile,
+      // CommonJS dependencies inside an ES module bundle still call require().
+      banner: { js: "import { createRequire as __mcpfwCreateRequire } from 'node:module'; const require = __mcpfwCreateRequire(import.meta.url);" },
+    });
+  }
+  const contentHash = createHash('sha256').update(readFileSync(bundleFile)).digest('hex').slice(0, 16);
+  writeFileSync(launcherFile, launcherSource(basename(bundleFile), contentHash));
+  chmodSync(launcherFile, 0o755);
+  return { format, bundleFile, launcherFile, bundleBytes: statSync(bundleFile).size, serves };
+}
+
+async function entryExports(esbuild: typeof import('esbuild'), entry: string): Promise<string[]> {
+  const result = await esbuild.build({ entryPoints: [entry], bundle: false, write: false, metafile: true, format: 'esm', logLevel: 'silent', outdir: 'out' });
+  return Object.values(result.metafile.outputs).flatMap((output) => output.exports);
+}
+
+function exportsServer(names: readonly string[]): boolean {
+  return names.includes('server') || names.includes('default');
+}
+
+/** The program for an entry that exports its server: serve it as `mcp-fw start` would. */
+function serveSource(entry: string): string {
+  return [
+    // First, as in mcp-fw start: from here on only protocol frames reach stdout in stdio mode.
+    "import { serveFromArgs } from '@mcp-fw/core/main';",
+    `import * as entry from ${JSON.stringify(`./${basename(entry)}`)};`,
+    '(async () => {',
+    '  const server = await (entry.server ?? entry.default);',
+    '  await serveFromArgs(server);',
+    '})().catch((error) => {',
+    "  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\\n`);",
+    '  process.exit(1);',
+    '});',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,1 @@
+export { bundleServer, type BundleRequest, type BundleResult } from './bundle-server.js';

@@ -1,0 +1,128 @@
+/**
+ * The source of the launcher written beside a bundle: a small CommonJS file that loads the bundle
+ * through a V8 code cache, so that a second start skips compiling it. On Node 22.1+ it uses
+ * `module.enableCompileCache()`; on Node 20 it compiles the bundle with `vm.Script` and its
+ * `cachedData`, written once per bundle and V8 version after the first start. Everything about
+ * the cache is best effort: a missing, stale or unwritable cache only costs the compile, and
+ * nothing is ever written to stdout (it carries the protocol in stdio mode).
+ *
+ * `MCP_FW_CODE_CACHE=0` turns the cache off; `MCP_FW_CODE_CACHE=debug` reports to stderr.
+ */
+export function launcherSource(bundleFile: string, contentHash: string): string {
+  return `#!/usr/bin/env node
+'use strict';
+// Written by mcp-fw build --bundle: starts ${bundleFile} through a V8 code cache.
+const fs = require('node:fs');
+const path = require('node:path');
+const Module = require('node:module');
+const bundle = path.join(__dirname, ${JSON.stringify(bundleFile)});
+const mode = process.env.MCP_FW_CODE_CACHE;
+const debug = (message) => { if (mode === 'debug') process.stderr.write('mcp-fw code cache: ' + message + '\\n'); };
+
+// The name carries the bundle's content hash (taken at build time): V8 checks only the length of
+// the source a cache was made from, so a rebuilt bundle of the same size must not find it.
+const cacheName = ${JSON.stringify(bundleFile)} + '.' + ${JSON.stringify(contentHash)} + '.' + process.versions.v8 + '.' + process.arch + '.v8cache';
+// Beside the bundle, else (a read-only install) in a directory of this user's own under the
+// temporary directory: compiled code from a place others can write to would run as ours.
+function privateDir() {
+  const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
+  const dir = path.join(require('node:os').tmpdir(), 'mcp-fw-code-cache-' + (uid === undefined ? 'user' : uid));
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const stat = fs.statSync(dir);
+  if (uid !== undefined && (stat.uid !== uid || (stat.mode & 0o077) !== 0)) throw new Error('not private');
+  return dir;
+}
+const cacheFiles = [() => path.join(__dirname, '.' + cacheName), () => path.join(privateDir(), cacheName)];
+
+function readCache(files) {
+  for (const fileOf of files) {
+    try {
+      const file = fileOf();
+      return { file, data: fs.readFileSync(file) };
+    } catch {}
+  }
+  return undefined;
+}
+
+function writeCache(files, data) {
+  for (const fileOf of files) {
+    let temporary;
+    try {
+      const file = fileOf();
+      // Written aside, then renamed: a server starting meanwhile reads a whole cache or none.
+      temporary = file + '.' + process.pid;
+      fs.writeFileSync(temporary, data);
+      fs.renameSync(temporary, file);
+      return file;
+    } catch {
+      try {
+        if (temporary) fs.rmSync(temporary, { force: true });
+      } catch {}
+    }
+  }
+  return undefined;
+}
+
+// A code cache records V8's flags and is rejected under others. @mcp-fw/core/stdio sets one when
+// it loads (a young generation that keeps its starting size, unless node flags of the user's
+// own decide it): the launcher sets it before compiling, which also keeps the start-up itself
+// compact, and sets it again before writing the cache, whatever the server chose meanwhile.
+const userTunedHeap = /semi[-_]space/.test(process.execArgv.join(' ') + ' ' + (process.env.NODE_OPTIONS || ''));
+function startFlags() {
+  if (!userTunedHeap) require('node:v8').setFlagsFromString('--semi-space-growth-factor=1');
+}
+
+function runWithVmCache() {
+  const vm = require('node:vm');
+  startFlags();
+  const files = cacheFiles;
+  const cached = readCache(files);
+  let source = fs.readFileSync(bundle, 'utf8');
+  // A hashbang kept from the entry is no JavaScript inside the module wrapper (same length kept).
+  if (source.startsWith('#!')) source = '//' + source.slice(2);
+  const script = new vm.Script(Module.wrap(source), {
+    filename: bundle,
+    cachedData: cached && cached.data,
+    importModuleDynamically: vm.constants && vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  });
+  const rejected = cached !== undefined && script.cachedDataRejected === true;
+  debug(cached === undefined ? 'none yet' : rejected ? 'rejected (' + cached.file + ')' : 'accepted (' + cached.file + ')');
+  if (cached === undefined || rejected) {
+    // Written once, at exit: by then V8 has compiled the functions the start-up ran, so the
+    // cache covers them too, and writing it never delays an answer.
+    process.once('exit', () => {
+      try {
+        startFlags();
+        const written = writeCache(files, script.createCachedData());
+        debug(written ? 'written to ' + written : 'not writable');
+      } catch {}
+    });
+  }
+  const bundleModule = new Module(bundle, module);
+  bundleModule.filename = bundle;
+  bundleModule.paths = Module._nodeModulePaths(path.dirname(bundle));
+  const compiled = script.runInThisContext();
+  const require_ = (id) => bundleModule.require(id);
+  require_.resolve = (request, options) => Module._resolveFilename(request, bundleModule, false, options);
+  require_.main = require.main;
+  require_.cache = require.cache;
+  compiled.call(bundleModule.exports, bundleModule.exports, require_, bundleModule, bundle, path.dirname(bundle));
+  bundleModule.loaded = true;
+}
+
+// An ES module bundle (code with top-level await) is imported; vm.Script cannot cache those.
+const load = () => (bundle.endsWith('.mjs') ? import(require('node:url').pathToFileURL(bundle).href) : require(bundle));
+if (mode === '0') {
+  load();
+} else if (typeof Module.enableCompileCache === 'function') {
+  const result = Module.enableCompileCache();
+  debug('node compile cache ' + (result && result.directory ? result.directory : 'unavailable'));
+  load();
+} else if (bundle.endsWith('.mjs')) {
+  debug('off (an ES module bundle is cached on Node 22.1 and later only)');
+  load();
+} else {
+  runWithVmCache();
+}
+`;
+}

@@ -1,0 +1,164 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cliEnv, runCli } from './support/cli-process.ts';
+import { exampleProject, type TempProject } from './support/temp-project.ts';
+
+let cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+  cleanups = [];
+});
+
+function calculator(): TempProject {
+  const project = exampleProject('calculator');
+  cleanups.push(() => project.remove());
+  return project;
+}
+
+const INITIALIZE = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bundle-test', version: '1' } } };
+const ADD = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'add', arguments: { a: 2, b: 3 } } };
+
+interface Served {
+  readonly frames: Record<string, any>[];
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly status: number | null;
+}
+
+/** Runs `node <file>` as a stdio server: initialize and one add call, then stdin closes. */
+function serve(file: string, cwd: string, env: Record<string, string> = {}): Served {
+  const input = [INITIALIZE, { jsonrpc: '2.0', method: 'notifications/initialized' }, ADD].map((m) => JSON.stringify(m)).join('\n') + '\n';
+  const run = spawnSync(process.execPath, [file], { cwd, input, encoding: 'utf8', env: { ...cliEnv(), MCP_FW_CODE_CACHE: 'debug', ...env }, timeout: 30_000 });
+  const lines = run.stdout.split('\n').filter(Boolean);
+  return { frames: lines.map((line) => JSON.parse(line) as Record<string, any>), stdout: run.stdout, stderr: run.stderr, status: run.status };
+}
+
+function expectCalculatorAnswers(served: Served): void {
+  expect(served.status).toBe(0);
+  expect(served.frames.map((f) => f.id)).toEqual([1, 2]);
+  expect(served.frames[0]!.result.serverInfo).toEqual({ name: 'calculator', version: '0.1.0' });
+  expect(served.frames[1]!.result.structuredContent).toEqual({ result: 5, expression: '2 + 3' });
+}
+
+const cacheFilesIn = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.v8cache'));
+
+describe('mcp-fw build --bundle', () => {
+  it('bundles the module that exports the server and serves it; the second start uses the code cache', async () => {
+    const project = calculator();
+    const run = await runCli(['build', '--bundle', '--entry', 'src/server.ts'], project.dir);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/Bundled dist\/server\.js into dist\/server\.bundle\.cjs \(\d+ KB\) in \d+ ms\.\nStart it with: node dist\/server\.launch\.cjs \(stdio; --http \[--port N\] for Streamable HTTP\)\n$/);
+
+    const first = serve('dist/server.launch.cjs', project.dir);
+    expectCalculatorAnswers(first);
+    expect(first.stderr).toContain('mcp-fw code cache: none yet');
+    expect(first.stderr).toMatch(/mcp-fw code cache: written to .*\/dist\/\.server\.bundle\.cjs\..*\.v8cache/);
+    expect(cacheFilesIn(project.path('dist'))).toHaveLength(1);
+
+    const second = serve('dist/server.launch.cjs', project.dir);
+    expectCalculatorAnswers(second);
+    expect(second.stderr).toMatch(/mcp-fw code cache: accepted/);
+    expect(second.stderr).not.toContain('written to');
+  });
+
+  it('bundles a program that serves itself (the package main) as it is', async () => {
+    const project = calculator();
+    const pkg = JSON.parse(project.read('package.json')) as Record<string, unknown>;
+    project.write('package.json', JSON.stringify({ ...pkg, main: 'dist/main.js' }));
+    const run = await runCli(['build', '--bundle'], project.dir);
+    expect(run.code).toBe(0);
+    // main.ts ends with `await serveFromArgs(...)`: top-level await makes it an ES module bundle.
+    expect(run.stderr).toContain('Bundled dist/main.js into dist/main.bundle.mjs');
+    expect(run.stderr).toContain('It has top-level await, so it is an ES module: its code cache needs Node 22.1 or later.');
+    expect(run.stderr).toMatch(/Start it with: node dist\/main\.launch\.cjs\n$/);
+    const served = serve('dist/main.launch.cjs', project.dir);
+    expectCalculatorAnswers(served);
+    if (!('enableCompileCache' in (await import('node:module')))) {
+      expect(served.stderr).toContain('mcp-fw code cache: off (an ES module bundle is cached on Node 22.1 and later only)');
+    }
+  });
+
+  it('rebuilds a corrupt cache, and runs with the cache off or unwritable', async () => {
+    const project = calculator();
+    expect((await runCli(['build', '--bundle', '--entry', 'dist/server.js'], project.dir)).code).toBe(0);
+    expectCalculatorAnswers(serve('dist/server.launch.cjs', project.dir));
+    const [cache] = cacheFilesIn(project.path('dist'));
+    writeFileSync(project.path(`dist/${cache}`), 'not a code cache');
+    const corrupt = serve('dist/server.launch.cjs', project.dir);
+    expectCalculatorAnswers(corrupt);
+    expect(corrupt.stderr).toMatch(/mcp-fw code cache: rejected/);
+    expect(corrupt.stderr).toMatch(/written to/);
+    expect(serve('dist/server.launch.cjs', project.dir).stderr).toMatch(/mcp-fw code cache: accepted/);
+
+    const off = serve('dist/server.launch.cjs', project.dir, { MCP_FW_CODE_CACHE: '0' });
+    expectCalculatorAnswers(off);
+    expect(off.stderr).not.toContain('mcp-fw code cache');
+
+    // Nowhere to write beside the bundle (a directory where the cache file would be, which even
+    // root cannot replace): the cache goes to the temporary directory instead.
+    const [name] = cacheFilesIn(project.path('dist'));
+    rmSync(project.path(`dist/${name}`));
+    mkdirSync(project.path(`dist/${name}/occupied`), { recursive: true });
+    const elsewhere = serve('dist/server.launch.cjs', project.dir);
+    expectCalculatorAnswers(elsewhere);
+    const written = /written to (.*\.v8cache)/.exec(elsewhere.stderr)?.[1];
+    expect(written?.startsWith(join(tmpdir(), `mcp-fw-code-cache-${process.getuid?.() ?? 'user'}`))).toBe(true);
+    cleanups.push(() => rmSync(written!, { force: true }));
+    expect(readdirSync(project.path('dist')).filter((f) => f.includes('.v8cache.'))).toEqual([]);
+    expect(serve('dist/server.launch.cjs', project.dir).stderr).toContain(`mcp-fw code cache: accepted (${written})`);
+  });
+
+  it('never runs an old cache for a rebuilt bundle, even one of the same size', async () => {
+    const project = calculator();
+    expect((await runCli(['build', '--bundle', '--entry', 'dist/server.js'], project.dir)).code).toBe(0);
+    expect(serve('dist/server.launch.cjs', project.dir).stderr).toContain('written to');
+    const before = project.read('dist/server.bundle.cjs');
+    // V8 checks only the length of the source a cache was made from.
+    project.write('src/server.ts', project.read('src/server.ts').replace("name: 'calculator'", "name: 'calculatoR'"));
+    expect((await runCli(['build', '--bundle', '--entry', 'dist/server.js'], project.dir)).code).toBe(0);
+    expect(project.read('dist/server.bundle.cjs').length).toBe(before.length);
+    const rebuilt = serve('dist/server.launch.cjs', project.dir);
+    expect(rebuilt.stderr).toContain('mcp-fw code cache: none yet');
+    expect(rebuilt.frames[0]!.result.serverInfo.name).toBe('calculatoR');
+  });
+
+  it('runs an entry that starts with a hashbang', async () => {
+    const project = calculator();
+    project.write('src/cli.ts', "#!/usr/bin/env node\nimport { serveFromArgs } from '@mcp-fw/core/main';\nimport { server } from './server.js';\nvoid serveFromArgs(server);\n");
+    expect((await runCli(['build', '--bundle', '--entry', 'src/cli.ts'], project.dir)).code).toBe(0);
+    expect(project.read('dist/cli.bundle.cjs').startsWith('#!')).toBe(true);
+    expectCalculatorAnswers(serve('dist/cli.launch.cjs', project.dir));
+    expect(serve('dist/cli.launch.cjs', project.dir).stderr).toContain('mcp-fw code cache: accepted');
+  });
+
+  it('says what to pass when there is no entry, and mcp-fw start points bundles to node', async () => {
+    const project = calculator();
+    // Only the tools' class: no server.js, main.js or index.js in dist, no bin or main.
+    spawnSync('rm', [project.path('src/server.ts'), project.path('src/main.ts')]);
+    const run = await runCli(['build', '--bundle'], project.dir);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('mcp-fw build --bundle found no entry to bundle (looked for dist/server.js, dist/main.js, dist/index.js).');
+    expect(run.stderr).toContain('Pass the built module that exports your server: mcp-fw build --bundle --entry dist/server.js.');
+
+    const start = await runCli(['start', 'dist/server.launch.cjs'], project.dir);
+    expect(start).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'mcp-fw: dist/server.launch.cjs is a bundle from mcp-fw build --bundle: it starts itself, without the CLI.\nRun node dist/server.launch.cjs (add --http [--port N] for Streamable HTTP).\n',
+    });
+  });
+
+  it('keeps stdout to protocol frames, also when the handler logs', async () => {
+    const project = calculator();
+    project.write('src/calculator.ts', project.read('src/calculator.ts').replace(/(add\([^)]*\)[^{]*\{)/, "$1\n    console.log('adding');"));
+    expect(project.read('src/calculator.ts')).toContain("console.log('adding')");
+    expect((await runCli(['build', '--bundle', '--entry', 'dist/server.js'], project.dir)).code).toBe(0);
+    const served = serve('dist/server.launch.cjs', project.dir);
+    expectCalculatorAnswers(served);
+    for (const line of served.stdout.split('\n').filter(Boolean)) expect(JSON.parse(line)).toHaveProperty('jsonrpc', '2.0');
+    expect(served.stderr).toContain('adding');
+  });
+});
