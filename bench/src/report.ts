@@ -1,8 +1,17 @@
+import { fileURLToPath } from 'node:url';
+import type { ColdStart } from './cold-start.js';
 import { config } from './config.js';
 import type { ServerResult } from './run.js';
 
 export const SERVERS = ['bare', 'mcp-fw', 'sdk-v2'] as const;
 export type ServerName = (typeof SERVERS)[number];
+
+/** Each server's stdio program, as tsc emits it. */
+export const SCRIPTS: Record<ServerName, string> = {
+  bare: fileURLToPath(new URL('./bare-server.js', import.meta.url)),
+  'mcp-fw': fileURLToPath(new URL('./mcp-fw-server.js', import.meta.url)),
+  'sdk-v2': fileURLToPath(new URL('./sdk-v2-server.js', import.meta.url)),
+};
 
 interface Row {
   label: string;
@@ -73,7 +82,7 @@ export interface Target {
 }
 
 /** The issue's acceptance targets, judged on mcp-fw's figures only. */
-export function targets(results: Partial<Record<ServerName, ServerResult>>): Target[] {
+export function targets(results: Partial<Record<ServerName, ServerResult>>, bundled?: ColdStart): Target[] {
   const ours = results['mcp-fw'];
   const bare = results.bare;
   if (!ours) return [];
@@ -92,10 +101,14 @@ export function targets(results: Partial<Record<ServerName, ServerResult>>): Tar
     measured: `${ours.toolsList.medianMs.toFixed(2)} ms (median)`,
     pass: ours.toolsList.medianMs < 2,
   });
+  // Judged on the production form (mcp-fw build --bundle); tsc's output is reported beside it.
+  const cold = bundled ?? ours.coldStart;
   list.push({
     name: 'cold start < 100 ms',
-    measured: `${ours.coldStart.medianMs.toFixed(1)} ms (median)`,
-    pass: ours.coldStart.medianMs < 100,
+    measured:
+      `${cold.medianMs.toFixed(1)} ms (median${bundled ? ', mcp-fw build --bundle' : ''})` +
+      (bundled ? `; tsc output unbundled: ${ours.coldStart.medianMs.toFixed(1)} ms` : ''),
+    pass: cold.medianMs < 100,
   });
   const rss = Math.max(ours.peakRssMb, ours.toolsList.peakRssMb);
   list.push({

@@ -1,13 +1,12 @@
 // Benchmarks three stdio MCP servers doing the same work: mcp-fw, the official SDK v2 and a bare
 // hand-written responder (the floor). Usage: `npm run bench` (builds first). Not a test: it
 // asserts nothing about timing, it only reports (and fails if a server answers wrongly).
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { killAll } from './client.js';
 import { config, nodeArgs, pinSequential, selectedServers } from './config.js';
 import { machineFacts, sourceState } from './machine.js';
-import { coldStarts, type ColdStart, type ColdStartSubject } from './cold-start.js';
+import { coldReferences, coldStarts, type ColdStart } from './cold-start.js';
+import { bundledName, coldStartSubjects } from './cold-subjects.js';
 import {
   checkEcho,
   connect,
@@ -18,7 +17,8 @@ import {
   type SequentialRuns,
 } from './measure.js';
 import { clockTicksPerSecond, idleShare, Interference, peakRssKb } from './proc.js';
-import { SERVERS, table, targets, type ServerName } from './report.js';
+import { SCRIPTS, SERVERS, table, targets, type ServerName } from './report.js';
+import { runScript, writeReport } from './script.js';
 import { withTimeout } from './stats.js';
 import { toolsList, type ToolsList } from './tools-list.js';
 
@@ -36,11 +36,6 @@ export interface ServerResult {
 type CallResults = Omit<ServerResult, 'coldStart' | 'toolsList'>;
 
 const ticksPerSecond = clockTicksPerSecond();
-const SCRIPTS: Record<ServerName, string> = {
-  bare: fileURLToPath(new URL('./bare-server.js', import.meta.url)),
-  'mcp-fw': fileURLToPath(new URL('./mcp-fw-server.js', import.meta.url)),
-  'sdk-v2': fileURLToPath(new URL('./sdk-v2-server.js', import.meta.url)),
-};
 const MINUTES = 60_000;
 const step = (what: string) => process.stderr.write(`  ${what}\n`);
 
@@ -87,11 +82,7 @@ async function main(): Promise<void> {
 
   const interference = new Interference();
   step(`cold start (${config.coldSpawns} spawns each, taking turns)`);
-  const subjects: Record<string, ColdStartSubject> = {};
-  for (const name of selected) subjects[name] = { script: SCRIPTS[name] };
-  // What any server written with zod pays before its own code runs: the bare floor plus zod.
-  const withZod = { nodeArgs: ['--import', import.meta.resolve('zod')] };
-  subjects['bare+zod'] = { script: SCRIPTS.bare, options: withZod };
+  const subjects = await coldStartSubjects(selected, SCRIPTS);
   const cold = await withTimeout(coldStarts(subjects, config.coldSpawns), 5 * MINUTES, 'cold start');
 
   const results: Partial<Record<ServerName, ServerResult>> = {};
@@ -104,13 +95,10 @@ async function main(): Promise<void> {
   }
 
   const otherCpuShare = interference.share();
-  const verdicts = targets(results);
-  const bareWithZod = cold['bare+zod'];
+  const references = Object.fromEntries(Object.keys(subjects).filter((name) => !(name in results)).map((name) => [name, cold[name]!]));
+  const verdicts = targets(results, cold[bundledName('mcp-fw')]);
   console.log(`\n${table(results)}\n`);
-  console.log(
-    `reference, bare + zod imported: cold start ${bareWithZod.medianMs.toFixed(1)} ms (median), ` +
-      `RSS after initialize ${bareWithZod.rssMb.toFixed(1)} MB\n`,
-  );
+  console.log(coldReferences(references));
   for (const t of verdicts) console.log(`${t.pass ? 'PASS' : 'FAIL'}  ${t.name}: ${t.measured}`);
   const others = `${(100 * otherCpuShare).toFixed(1)}%`;
   console.log(`\nother processes used ${others} of the machine's CPU during the run`);
@@ -126,25 +114,10 @@ async function main(): Promise<void> {
     nodeArgs,
     pinSequential,
     results,
-    references: { bareWithZod: { coldStart: bareWithZod } },
+    references: { coldStart: references },
     targets: verdicts,
   };
-  const out = new URL('../results/latest.json', import.meta.url);
-  mkdirSync(new URL('.', out), { recursive: true });
-  writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
-  console.log(`\nwritten to ${fileURLToPath(out)}`);
+  writeReport('latest.json', report);
 }
 
-process.once('exit', killAll);
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    killAll();
-    process.exit(130);
-  });
-}
-
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
-  killAll();
-  process.exitCode = 1;
-});
+runScript(main, killAll);

@@ -1,0 +1,19 @@
+// Who takes part in the cold-start phase: each selected server as tsc emits it, the bare floor
+// with zod imported (what any zod-based server pays before its own code runs), and mcp-fw and the
+// SDK bundled as `mcp-fw build --bundle` bundles a project.
+import { bundledServers } from './bundled-servers.js';
+import type { ColdStartSubject } from './cold-start.js';
+import type { ServerName } from './report.js';
+
+export const BARE_WITH_ZOD = 'bare+zod';
+export const bundledName = (name: ServerName) => `${name} (bundled)`;
+
+export async function coldStartSubjects(selected: readonly ServerName[], scripts: Record<ServerName, string>): Promise<Record<string, ColdStartSubject>> {
+  const subjects: Record<string, ColdStartSubject> = {};
+  for (const name of selected) subjects[name] = { script: scripts[name] };
+  subjects[BARE_WITH_ZOD] = { script: scripts.bare, options: { nodeArgs: ['--import', import.meta.resolve('zod')] } };
+  const frameworks = selected.filter((name) => name !== 'bare');
+  const launchers = await bundledServers(frameworks);
+  for (const name of frameworks) subjects[bundledName(name)] = { script: launchers[name] };
+  return subjects;
+}
