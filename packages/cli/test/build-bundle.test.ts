@@ -2,19 +2,16 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { cleanupAfterEach } from './support/cleanups.ts';
 import { cliEnv, runCli } from './support/cli-process.ts';
 import { exampleProject, type TempProject } from './support/temp-project.ts';
 
-let cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
-  cleanups = [];
-});
+const cleanup = cleanupAfterEach();
 
 function calculator(): TempProject {
   const project = exampleProject('calculator');
-  cleanups.push(() => project.remove());
+  cleanup(() => project.remove());
   return project;
 }
 
@@ -106,7 +103,7 @@ describe('mcp-fw build --bundle', () => {
     expectCalculatorAnswers(elsewhere);
     const written = /written to (.*\.v8cache)/.exec(elsewhere.stderr)?.[1];
     expect(written?.startsWith(join(tmpdir(), `mcp-fw-code-cache-${process.getuid?.() ?? 'user'}`))).toBe(true);
-    cleanups.push(() => rmSync(written!, { force: true }));
+    cleanup(() => rmSync(written!, { force: true }));
     expect(readdirSync(project.path('dist')).filter((f) => f.includes('.v8cache.'))).toEqual([]);
     expect(serve('dist/server.launch.cjs', project.dir).stderr).toContain(`mcp-fw code cache: accepted (${written})`);
   });

@@ -2,20 +2,17 @@ import { existsSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { cleanupAfterEach } from './support/cleanups.ts';
 import { cliEnv, listeningUrl, runCli, startCli } from './support/cli-process.ts';
 import { BIN } from './support/paths.ts';
 import { exampleProject, type TempProject } from './support/temp-project.ts';
 
-let cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
-  cleanups = [];
-});
+const cleanup = cleanupAfterEach();
 
 function calculator(): TempProject {
   const project = exampleProject('calculator');
-  cleanups.push(() => project.remove());
+  cleanup(() => project.remove());
   return project;
 }
 
@@ -49,7 +46,7 @@ describe('mcp-fw start', () => {
     for (const entry of ['dist/server.js', 'src/server.ts']) {
       const client = new Client({ name: 'mcp-fw-start-test', version: '1.0.0' });
       await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'start', entry], cwd: project.dir, env: cliEnv(), stderr: 'pipe' }));
-      cleanups.push(() => client.close());
+      cleanup(() => client.close());
       expect(client.getServerVersion()).toEqual({ name: 'calculator', version: '0.1.0' });
       expect(await add(client)).toEqual({ result: 5, expression: '2 + 3' });
     }
@@ -59,10 +56,10 @@ describe('mcp-fw start', () => {
     const project = calculator();
     expect((await runCli(['build'], project.dir)).code).toBe(0);
     const { child, stderr } = startCli(['start', 'dist/server.js', '--http', '--port', '0'], project.dir);
-    cleanups.push(() => new Promise((resolve) => (child.exitCode === null ? (child.once('exit', resolve), child.kill()) : resolve(null))));
+    cleanup(() => new Promise((resolve) => (child.exitCode === null ? (child.once('exit', resolve), child.kill()) : resolve(null))));
     const client = new Client({ name: 'mcp-fw-start-test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(await listeningUrl(stderr, child))));
-    cleanups.push(() => client.close());
+    cleanup(() => client.close());
     expect(await add(client)).toEqual({ result: 5, expression: '2 + 3' });
   });
 
