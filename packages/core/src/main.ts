@@ -2,6 +2,7 @@
 import { serveStdio, type StdioHandle } from './stdio.js';
 import { serveHttp, type HttpServerHandle, type ServeHttpOptions } from './node.js';
 import type { McpServer } from './server.js';
+import { useYoungGeneration } from './transports/young-generation.js';
 
 /**
  * Serves `server` the way its command line asks: stdio by default, or HTTP with
@@ -22,6 +23,9 @@ export async function serveFromArgs(
   httpOptions: ServeHttpOptions = {},
 ): Promise<StdioHandle | HttpServerHandle> {
   if (!argv.includes('--http')) return serveStdio(server);
+  // The stdio entry keeps V8's young generation small for its one client; an HTTP server serves
+  // many at once, so V8 sizes it as usual.
+  useYoungGeneration('v8-default');
   const value = (flag: string) => {
     const at = argv.indexOf(flag);
     return at >= 0 ? argv[at + 1] : undefined;

@@ -9,11 +9,13 @@ import { REPO_ROOT } from './support/paths.ts';
 // makes V8 grow its young generation; it reports the young generation's size at the end.
 const STDIO = pathToFileURL(join(REPO_ROOT, 'packages/core/dist/stdio.js')).href;
 const CORE = pathToFileURL(join(REPO_ROOT, 'packages/core/dist/index.js')).href;
+const MAIN = pathToFileURL(join(REPO_ROOT, 'packages/core/dist/main.js')).href;
 const script = (serveOptions: string | undefined) => `
 import { getHeapSpaceStatistics } from 'node:v8';
 import { serveStdio } from '${STDIO}';
+import { serveFromArgs } from '${MAIN}';
 import { createServer } from '${CORE}';
-${serveOptions === undefined ? '' : `serveStdio(createServer({ name: 'heap', version: '1' }), { ${serveOptions}, exit: false });`}
+${serveOptions === undefined ? '' : serveOptions === 'http' ? `const http = await serveFromArgs(createServer({ name: 'heap', version: '1' }), ['--http', '--port', '0']); await http.close();` : `serveStdio(createServer({ name: 'heap', version: '1' }), { ${serveOptions}, exit: false });`}
 const window = new Array(20000);
 for (let i = 0; i < 2000000; i++) window[i % window.length] = { i, text: 'x' + i, list: [i, i + 1] };
 const young = getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size;
@@ -43,6 +45,10 @@ describe('the stdio entry sizes V8 young generation', () => {
 
   it("lets V8 grow it with youngGeneration: 'v8-default'", () => {
     expect(youngGenerationBytes("youngGeneration: 'v8-default'")).toBeGreaterThan(8 * MiB);
+  });
+
+  it('leaves it to V8 when serveFromArgs serves HTTP (many clients at once)', () => {
+    expect(youngGenerationBytes('http')).toBeGreaterThan(8 * MiB);
   });
 
   it('leaves node flags of the user alone', () => {
