@@ -59,6 +59,20 @@ describe('mcp-fw install', () => {
     });
   });
 
+  it('runs the launcher of mcp-fw build --bundle with node itself', async () => {
+    const project = calculator();
+    expect((await runCli(['build', '--bundle', '--entry', 'dist/server.js'], project.dir)).code).toBe(0);
+    const config = project.path('client-config.json');
+    const run = await runCli(['install', 'claude', 'dist/server.launch.cjs', '--config', config], project.dir);
+    expect(run.stdout).toBe(`Added example-calculator in ${config} (Claude Desktop): node dist/server.launch.cjs\nRestart Claude Desktop to load it.\n`);
+    const entry = { command: process.execPath, args: [project.path('dist/server.launch.cjs')] };
+    expect(JSON.parse(readFileSync(config, 'utf8'))).toEqual({ mcpServers: { 'example-calculator': entry } });
+    const mcp = new Client({ name: 'mcp-fw-install-test', version: '1.0.0' });
+    await mcp.connect(new StdioClientTransport({ ...entry, env: cliEnv(), cwd: '/', stderr: 'pipe' }));
+    cleanups.push(() => mcp.close());
+    expect((await mcp.callTool({ name: 'add', arguments: { a: 1, b: 1 } })).structuredContent).toEqual({ result: 2, expression: '1 + 1' });
+  });
+
   it('prints the entry without writing with --print', async () => {
     const project = calculator();
     const run = await runCli(['install', 'claude', 'src/server.ts', '--print'], project.dir);

@@ -37,6 +37,7 @@ export function installCommand(program: Command): void {
         ['mcp-fw install claude src/server.ts', 'Claude Desktop runs mcp-fw dev on your sources'],
         ['mcp-fw install cursor dist/server.js --env API_KEY=secret', 'Cursor runs the build, with a variable'],
         ['mcp-fw install vscode src/server.ts --print', 'show the .vscode/mcp.json entry only'],
+        ['mcp-fw install claude dist/server.launch.cjs', 'the bundle of mcp-fw build --bundle, run by node'],
       ]) + '\nOther servers in the file are kept; an entry of the same name is replaced.\n',
     )
     .action((client: ClientName, entryArg: string, options: InstallOptions) => install(client, entryArg, options));
@@ -44,14 +45,17 @@ export function installCommand(program: Command): void {
 
 function install(client: ClientName, entryArg: string, options: InstallOptions): void {
   const entry = resolveEntry(entryArg);
+  // A launcher from mcp-fw build --bundle starts itself: the client runs it with node directly.
+  const launcher = entry.endsWith('.launch.cjs');
   const mode = options.mode ?? (isTypeScript(entry) ? 'dev' : 'start');
   if (mode !== 'dev' && mode !== 'start') throw new CliError(`--mode must be dev or start, not ${mode}.`, 'Pass --mode dev or --mode start.');
   const env = Object.fromEntries(options.env.map(parseEnv));
   const server: ServerEntry = {
     command: process.execPath,
-    args: [BIN, mode, entry],
+    args: launcher ? [entry] : [BIN, mode, entry],
     ...(options.env.length ? { env } : {}),
   };
+  const runs = launcher ? `node ${relative(process.cwd(), entry)}` : `mcp-fw ${mode} ${relative(process.cwd(), entry)}`;
   const config = clientConfig(client);
   const name = options.name ?? defaultName(entry);
   const shaped = config.shape(server);
@@ -69,7 +73,7 @@ function install(client: ClientName, entryArg: string, options: InstallOptions):
   writeConfigFile(path, { ...current, [config.key]: { ...servers, [name]: shaped } });
   const style = styleFor(process.stdout);
   process.stdout.write(
-    `${style.green(replaced ? 'Updated' : 'Added')} ${style.bold(name)} in ${path} (${config.title}): mcp-fw ${mode} ${relative(process.cwd(), entry)}\n${config.next}\n`,
+    `${style.green(replaced ? 'Updated' : 'Added')} ${style.bold(name)} in ${path} (${config.title}): ${runs}\n${config.next}\n`,
   );
 }
 
