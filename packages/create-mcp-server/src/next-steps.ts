@@ -7,7 +7,7 @@ import { HTTP_PORT } from './scaffold.js';
 export function claudeDesktopConfig(plan: Plan): string {
   const server =
     plan.transport === 'stdio'
-      ? { command: 'node', args: [join(plan.dir, 'dist', 'main.js')] }
+      ? { command: 'node', args: [join(plan.dir, 'dist', 'server.launch.cjs')] }
       : // Claude Desktop launches commands; mcp-remote bridges its stdio to the HTTP endpoint.
         { command: 'npx', args: ['-y', 'mcp-remote', `http://127.0.0.1:${HTTP_PORT}/mcp`] };
   return JSON.stringify({ mcpServers: { [plan.packageName]: server } }, null, 2);
@@ -24,7 +24,7 @@ export function nextSteps(plan: Plan, pm: PackageManager, cwd: string, installed
     [run('dev'), 'serve it from src/, restarting on every change'],
     [run('test'), 'run its tests'],
     [run('inspect'), 'list its tools, resources and prompts'],
-    [run('build'), 'compile it to dist/'],
+    [run('build'), 'compile and bundle it into dist/'],
   );
   const width = Math.max(...commands.map(([command]) => command.length));
   const lines = commands.map(([command, what]) => `  ${what ? `${command.padEnd(width)}   # ${what}` : command}`);

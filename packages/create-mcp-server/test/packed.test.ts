@@ -49,7 +49,7 @@ describe.concurrent.each(TEMPLATES)('the packed $template template', ({ template
     const server = config.mcpServers[`${template}-server`];
     expect(server).toEqual(
       transport === 'stdio'
-        ? { command: 'node', args: [join(dir, 'dist', 'main.js')] }
+        ? { command: 'node', args: [join(dir, 'dist', 'server.launch.cjs')] }
         : { command: 'npx', args: ['-y', 'mcp-remote', 'http://127.0.0.1:3000/mcp'] },
     );
 

@@ -62,7 +62,7 @@ it('serves stdio by default, and keeps only the stdio half of the README', async
     dev: 'mcp-fw dev src/server.ts',
     start: 'mcp-fw start dist/server.js',
   });
-  expect(files['README.md']).toContain('"args": ["/absolute/path/to/this/project/dist/main.js"]');
+  expect(files['README.md']).toContain('"args": ["/absolute/path/to/this/project/dist/server.launch.cjs"]');
   expect(files['README.md']).not.toContain('mcp-remote');
 });
 
@@ -73,7 +73,7 @@ it('serves HTTP on port 3000 with --transport http, and keeps only the HTTP half
     start: 'mcp-fw start dist/server.js --http --port 3000',
   });
   expect(files['README.md']).toContain('"args": ["-y", "mcp-remote", "http://127.0.0.1:3000/mcp"]');
-  expect(files['README.md']).not.toContain('dist/main.js"]');
+  expect(files['README.md']).not.toContain('dist/server.launch.cjs"]');
 });
 
 it('names a scoped package after its scope, in a folder without it', async () => {
@@ -98,12 +98,12 @@ it('prints the next steps and the exact Claude Desktop configuration', async () 
       '  npm run dev       # serve it from src/, restarting on every change',
       '  npm test          # run its tests',
       '  npm run inspect   # list its tools, resources and prompts',
-      '  npm run build     # compile it to dist/',
+      '  npm run build     # compile and bundle it into dist/',
       '',
       'To use it from Claude Desktop, build it (npm run build), then add this to claude_desktop_config.json',
       '(Settings → Developer → Edit Config) and restart Claude Desktop:',
       '',
-      JSON.stringify({ mcpServers: { 'my-server': { command: 'node', args: [join(cwd, 'my-server', 'dist', 'main.js')] } } }, null, 2),
+      JSON.stringify({ mcpServers: { 'my-server': { command: 'node', args: [join(cwd, 'my-server', 'dist', 'server.launch.cjs')] } } }, null, 2),
       '',
       '',
     ].join('\n'),
@@ -123,7 +123,7 @@ it('speaks the package manager it was launched with', async () => {
       '  pnpm dev       # serve it from src/, restarting on every change',
       '  pnpm test      # run its tests',
       '  pnpm inspect   # list its tools, resources and prompts',
-      '  pnpm build     # compile it to dist/',
+      '  pnpm build     # compile and bundle it into dist/',
       '',
       'To use it from Claude Desktop, start it (pnpm build && pnpm start: http://127.0.0.1:3000/mcp), then add this',
     ].join('\n'),
