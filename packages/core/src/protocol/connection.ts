@@ -79,8 +79,9 @@ export class ServerConnection implements HubMember {
 
   #request(request: InboundRequest): unknown {
     const era = this.#era;
-    if (era === 'modern' || (era === 'unpinned' && (hasEnvelope(request.params) || request.method === 'server/discover'))) {
-      return this.#modern(request);
+    if (era !== 'legacy') {
+      const enveloped = hasEnvelope(request.params);
+      if (era === 'modern' || enveloped || request.method === 'server/discover') return this.#modern(request, enveloped);
     }
     this.#era = 'legacy';
     const method = this.#method(METHODS, request);
@@ -88,8 +89,8 @@ export class ServerConnection implements HubMember {
     return method.handle(request.params, record, this.#scope);
   }
 
-  #modern(request: InboundRequest): unknown {
-    if (!hasEnvelope(request.params)) {
+  #modern(request: InboundRequest, enveloped: boolean): unknown {
+    if (!enveloped) {
       // A legacy client talking to a connection already pinned to 2026-07-28.
       if (request.method === 'initialize') throw unsupportedVersion(request.params?.protocolVersion);
       throw missingEnvelope();

@@ -12,8 +12,8 @@ interface Waiting {
 export interface RunStart {
   /** Answers known before the handler runs; none for most calls. */
   readonly answers?: Record<string, unknown>;
-  /** When the call's first round began (ms since the epoch). */
-  readonly start: number;
+  /** When the call's first round began (ms since the epoch); unset for a fresh call. */
+  readonly start?: number;
   readonly replay: boolean;
 }
 
@@ -33,8 +33,9 @@ export interface InputRequiredResult {
  * replays it from the top with the answers carried in the signed state.
  */
 export class InputRun {
-  /** When the call's first round began (ms since the epoch), across replays. */
-  readonly startedAt: number;
+  // When the call's first round began (ms since the epoch), across replays: read by a timeout
+  // (as the call starts) and carried in requestState; a fresh run reads the clock on first use.
+  #startedAt?: number;
   /** Replayed from a `requestState`: the call was already counted (rate limits) and timed. */
   readonly replay: boolean;
   // Both maps are built on first use: most calls never ask for input, and this is the hot path
@@ -67,8 +68,13 @@ export class InputRun {
     this.#id = id;
     this.#record = record;
     if (from.answers) for (const key in from.answers) this.#answerMap().set(key, from.answers[key]);
-    this.startedAt = from.start;
+    this.#startedAt = from.start;
     this.replay = from.replay;
+  }
+
+  /** When the call's first round began (ms since the epoch), across replays. */
+  get startedAt(): number {
+    return (this.#startedAt ??= Date.now());
   }
 
   /** Names the run in its `requestState` and among the parked runs. */

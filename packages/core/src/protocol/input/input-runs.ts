@@ -51,7 +51,7 @@ export class InputRuns {
       // Answers without a requestState count too (a server may send no state, so a client can
       // answer without one): the handler runs once with them, asking only for what is missing.
       const answers = params?.inputResponses === undefined ? undefined : answersIn(responsesOf(params));
-      const run = new InputRun(undefined, record, { answers, start: Date.now(), replay: false }, this);
+      const run = new InputRun(undefined, record, answers ? { answers, replay: false } : FRESH, this);
       return run.start(() => execute(run));
     }
     const payload = this.codec.verify(state);
@@ -97,6 +97,8 @@ export class InputRuns {
     this.#parked.delete(id);
   }
 }
+
+const FRESH = Object.freeze({ replay: false });
 
 /** The round's `inputResponses` (none is `{}`); anything but an object is -32602. */
 function responsesOf(params: Record<string, unknown> | undefined): Record<string, unknown> {
