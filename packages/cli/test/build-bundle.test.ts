@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -146,6 +146,46 @@ describe('mcp-fw build --bundle', () => {
       stdout: '',
       stderr: 'mcp-fw: dist/server.launch.cjs is a bundle from mcp-fw build --bundle: it starts itself, without the CLI.\nRun node dist/server.launch.cjs (add --http [--port N] for Streamable HTTP).\n',
     });
+  });
+
+  it('runs on its own, without node_modules: what core loads lazily is in the bundle, still lazily', async () => {
+    const project = calculator();
+    // A tool with a raw JSON Schema: validated by Ajv, which core requires on first use.
+    project.write(
+      'src/raw.ts',
+      [
+        "import { createServer, Tool } from '@mcp-fw/core';",
+        'class Raw {',
+        "  @Tool({ input: { type: 'object', properties: { n: { type: 'number', minimum: 0 } }, required: ['n'] } })",
+        '  square({ n }: { n: number }) {',
+        '    return String(n * n);',
+        '  }',
+        '}',
+        "export const server = createServer({ name: 'raw', version: '1.0.0', providers: [Raw] });",
+        '',
+      ].join('\n'),
+    );
+    expect((await runCli(['build', '--bundle', '--entry', 'dist/raw.js'], project.dir)).code).toBe(0);
+    const alone = mkdtempSync(join(tmpdir(), 'mcp-fw-bundle-alone-'));
+    cleanup(() => rmSync(alone, { recursive: true, force: true }));
+    for (const file of ['raw.bundle.cjs', 'raw.launch.cjs']) copyFileSync(project.path(`dist/${file}`), join(alone, file));
+    const input = [
+      INITIALIZE,
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'square', arguments: { n: 7 } } },
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'square', arguments: { n: -1 } } },
+    ];
+    const run = spawnSync(process.execPath, [join(alone, 'raw.launch.cjs')], {
+      cwd: alone,
+      input: input.map((m) => JSON.stringify(m)).join('\n') + '\n',
+      encoding: 'utf8',
+      env: { ...cliEnv(), NODE_PATH: '' },
+      timeout: 30_000,
+    });
+    expect(run.status).toBe(0);
+    const [, ok, refused] = run.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line));
+    expect(ok.result.content).toEqual([{ type: 'text', text: '49' }]);
+    expect(refused.result.isError).toBe(true);
+    expect(refused.result.content[0].text).toContain('n');
   });
 
   it('keeps stdout to protocol frames, also when the handler logs', async () => {

@@ -3,6 +3,7 @@ import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { BuildOptions } from 'esbuild';
 import { launcherSource } from './launcher-source.js';
+import { lazyRequirePlugin } from './lazy-require-plugin.js';
 
 /** What {@link bundleServer} bundles, and where it writes. */
 export interface BundleRequest {
@@ -59,6 +60,7 @@ export async function bundleServer(request: BundleRequest): Promise<BundleResult
     legalComments: 'none',
     sourcemap: 'linked',
     logLevel: 'silent',
+    plugins: [lazyRequirePlugin()],
     ...(serves
       ? { stdin: { contents: serveSource(request.entry), resolveDir: dirname(request.entry), sourcefile: 'mcp-fw-serve.js', loader: 'js' as const } }
       : { entryPoints: [request.entry] }),
