@@ -5,10 +5,10 @@ import { killAll } from './client.js';
 import { coldReferences, coldStarts } from './cold-start.js';
 import { bundledName, coldStartSubjects } from './cold-subjects.js';
 import { envInt, selectedServers } from './config.js';
-import { machineFacts, sourceState } from './machine.js';
-import { clockTicksPerSecond, idleShare } from './proc.js';
+import { machineFacts } from './machine.js';
+import { clockTicksPerSecond, idleShare, Interference } from './proc.js';
 import { SCRIPTS, SERVERS, type ServerName } from './report.js';
-import { runScript, writeReport } from './script.js';
+import { printVerdicts, reportHeader, runScript, writeReport } from './script.js';
 
 
 async function main(): Promise<void> {
@@ -17,11 +17,16 @@ async function main(): Promise<void> {
   const machine = { ...machineFacts(clockTicksPerSecond()), idleShareAtStart: await idleShare(1000) };
   process.stderr.write(`mcp-fw cold-start benchmark, node ${machine.node}, ${spawns} spawns per subject, taking turns\n`);
   const subjects = await coldStartSubjects(selected, SCRIPTS);
+  const interference = new Interference();
   const cold = await coldStarts(subjects, spawns);
+  const otherCpuShare = interference.share();
   console.log(coldReferences(cold));
   const ours = cold[bundledName('mcp-fw')];
-  if (ours) console.log(`${ours.medianMs < 100 ? 'PASS' : 'FAIL'}  cold start < 100 ms (mcp-fw build --bundle): ${ours.medianMs.toFixed(1)} ms (median)`);
-  writeReport('cold.json', { date: new Date().toISOString(), source: sourceState(), machine, spawns, coldStart: cold });
+  const verdicts = ours
+    ? [{ name: 'cold start < 100 ms (mcp-fw build --bundle)', measured: `${ours.medianMs.toFixed(1)} ms (median)`, pass: ours.medianMs < 100 }]
+    : [];
+  printVerdicts(verdicts, otherCpuShare);
+  writeReport('cold.json', { ...reportHeader(machine, otherCpuShare), spawns, coldStart: cold, targets: verdicts });
 }
 
 runScript(main, killAll);

@@ -3,17 +3,16 @@
 // and over stdio (a connection pinned to 2026-07-28 by its first enveloped request vs one opened
 // with initialize). Usage: `npm run bench:eras` (builds first). Not a test: it only reports.
 import { fileURLToPath } from 'node:url';
-import { loadavg } from 'node:os';
 import { killAll, StdioClient } from './client.js';
 import { envInt, nodeArgs } from './config.js';
 import { ENVELOPE, LegacySession, clientKind, modernAdd, openConnection } from './http-client.js';
 import { killHttpServers, startHttpServer } from './http-proc.js';
 import { HTTP_SERVERS } from './http-servers.js';
 import { load, type Load } from './load.js';
-import { machineFacts, sourceState } from './machine.js';
+import { machineFacts } from './machine.js';
 import { callAdd, connect } from './measure.js';
 import { clockTicksPerSecond, idleShare, Interference } from './proc.js';
-import { runScript, writeReport } from './script.js';
+import { printVerdicts, reportHeader, runScript, writeReport } from './script.js';
 import { withTimeout } from './stats.js';
 
 const config = {
@@ -204,14 +203,10 @@ async function main(): Promise<void> {
     pass: r.ratio <= 1.2,
   }));
   console.log(`\n${table(results)}\n`);
-  for (const t of verdicts) console.log(`${t.pass ? 'PASS' : 'FAIL'}  ${t.name}: ${t.measured}`);
-  console.log(`\nother processes used ${(100 * otherCpuShare).toFixed(1)}% of the machine's CPU during the run`);
-  if (otherCpuShare > 0.05) console.log('warning: that is enough to skew the figures; run again on a quiet machine');
+  printVerdicts(verdicts, otherCpuShare);
 
   const report = {
-    date: new Date().toISOString(),
-    source: sourceState(),
-    machine: { ...machine, loadAverageAtEnd: loadavg(), otherCpuShare },
+    ...reportHeader(machine, otherCpuShare),
     config: { ...config, client: clientKind },
     nodeArgs,
     results,

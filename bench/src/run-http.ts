@@ -2,16 +2,15 @@
 // a bare node:http responder, each over 16 keep-alive connections with one legacy session each.
 // Usage: `npm run bench:http` (builds first). Not a test: it asserts nothing about timing, it
 // only reports (and fails if a server answers wrongly).
-import { loadavg } from 'node:os';
 import { envInt, nodeArgs } from './config.js';
 import { clientKind, LegacySession, openConnection } from './http-client.js';
 import { startHttpServer, killHttpServers } from './http-proc.js';
 import { httpRows, httpTable, httpTargets } from './http-report.js';
 import { HTTP_SERVER_NAMES, HTTP_SERVERS, type HttpServerName } from './http-servers.js';
 import { load, type Load } from './load.js';
-import { machineFacts, sourceState } from './machine.js';
+import { machineFacts } from './machine.js';
 import { clockTicksPerSecond, idleShare, Interference, peakRssKb, rssKb } from './proc.js';
-import { runScript, writeReport } from './script.js';
+import { printVerdicts, reportHeader, runScript, writeReport } from './script.js';
 import { median, quantile, withTimeout } from './stats.js';
 
 const config = {
@@ -98,14 +97,10 @@ async function main(): Promise<void> {
 
   const verdicts = httpTargets(results);
   console.log(`\n${httpTable(results, httpRows(config.connections, checkpoints))}\n`);
-  for (const t of verdicts) console.log(`${t.pass ? 'PASS' : 'FAIL'}  ${t.name}: ${t.measured}`);
-  console.log(`\nother processes used ${(100 * otherCpuShare).toFixed(1)}% of the machine's CPU during the run`);
-  if (otherCpuShare > 0.05) console.log('warning: that is enough to skew the figures; run again on a quiet machine');
+  printVerdicts(verdicts, otherCpuShare);
 
   const report = {
-    date: new Date().toISOString(),
-    source: sourceState(),
-    machine: { ...machine, loadAverageAtEnd: loadavg(), otherCpuShare },
+    ...reportHeader(machine, otherCpuShare),
     config: { ...config, checkpoints, client: clientKind },
     nodeArgs,
     results,

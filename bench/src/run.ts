@@ -1,10 +1,9 @@
 // Benchmarks three stdio MCP servers doing the same work: mcp-fw, the official SDK v2 and a bare
 // hand-written responder (the floor). Usage: `npm run bench` (builds first). Not a test: it
 // asserts nothing about timing, it only reports (and fails if a server answers wrongly).
-import { loadavg } from 'node:os';
 import { killAll } from './client.js';
 import { config, nodeArgs, pinSequential, selectedServers } from './config.js';
-import { machineFacts, sourceState } from './machine.js';
+import { machineFacts } from './machine.js';
 import { coldReferences, coldStarts, type ColdStart } from './cold-start.js';
 import { bundledName, coldStartSubjects } from './cold-subjects.js';
 import {
@@ -18,7 +17,7 @@ import {
 } from './measure.js';
 import { clockTicksPerSecond, idleShare, Interference, peakRssKb } from './proc.js';
 import { SCRIPTS, SERVERS, table, targets, type ServerName } from './report.js';
-import { runScript, writeReport } from './script.js';
+import { printVerdicts, reportHeader, runScript, writeReport } from './script.js';
 import { withTimeout } from './stats.js';
 import { toolsList, type ToolsList } from './tools-list.js';
 
@@ -99,17 +98,10 @@ async function main(): Promise<void> {
   const verdicts = targets(results, cold[bundledName('mcp-fw')]);
   console.log(`\n${table(results)}\n`);
   console.log(coldReferences(references));
-  for (const t of verdicts) console.log(`${t.pass ? 'PASS' : 'FAIL'}  ${t.name}: ${t.measured}`);
-  const others = `${(100 * otherCpuShare).toFixed(1)}%`;
-  console.log(`\nother processes used ${others} of the machine's CPU during the run`);
-  if (otherCpuShare > 0.05) {
-    console.log('warning: that is enough to skew the figures; run again on a quiet machine');
-  }
+  printVerdicts(verdicts, otherCpuShare);
 
   const report = {
-    date: new Date().toISOString(),
-    source: sourceState(),
-    machine: { ...machine, loadAverageAtEnd: loadavg(), otherCpuShare },
+    ...reportHeader(machine, otherCpuShare),
     config,
     nodeArgs,
     pinSequential,
