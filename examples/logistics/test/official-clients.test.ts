@@ -1,22 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  connectOfficialClient,
-  LEGACY_REVISIONS,
-  negotiatedVersion,
-  OFFICIAL_CLIENTS,
-  type OfficialClient,
-} from '../../../packages/core/test/support/official-clients.ts';
+import { describe, expect, it } from 'vitest';
+import { LEGACY_REVISIONS, negotiatedVersion, OFFICIAL_CLIENTS, officialClientPerTest } from '../../../packages/core/test/support/official-clients.ts';
 import { checkServerLines } from '../../../packages/core/test/support/wire-log.ts';
 
-let client: OfficialClient | undefined;
-afterEach(async () => {
-  await client?.close();
-  client = undefined;
-});
+const connect = officialClientPerTest();
 
 describe.each(OFFICIAL_CLIENTS)('logistics with %s over stdio', (kind) => {
   it.each(LEGACY_REVISIONS)('negotiates %s, tracks orders; every server message is schema-valid', async (revision) => {
-    client = await connectOfficialClient(kind, revision, 'examples/logistics');
+    const client = await connect(kind, revision, 'examples/logistics');
 
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(['query_logistics', 'list_orders']);

@@ -1,19 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  connectOfficialClient,
-  LEGACY_REVISIONS,
-  negotiatedVersion,
-  OFFICIAL_CLIENTS,
-  type OfficialClient,
-} from '../../../packages/core/test/support/official-clients.ts';
+import { describe, expect, it } from 'vitest';
+import { LEGACY_REVISIONS, negotiatedVersion, OFFICIAL_CLIENTS, officialClientPerTest } from '../../../packages/core/test/support/official-clients.ts';
 import { checkServerLines } from '../../../packages/core/test/support/wire-log.ts';
 import { STYLE_GUIDE } from '../src/style-guide.ts';
 
-let client: OfficialClient | undefined;
-afterEach(async () => {
-  await client?.close();
-  client = undefined;
-});
+const connect = officialClientPerTest();
 
 const ARGUMENTS = {
   'git-commit': [{ name: 'changes', description: 'The diff, or a description of the changes', required: true }],
@@ -41,7 +31,7 @@ function expectedPrompts(revision: string) {
 
 describe.each(OFFICIAL_CLIENTS)('prompts with %s over stdio', (kind) => {
   it.each(LEGACY_REVISIONS)('%s: lists, renders and completes prompts; every server message is schema-valid', async (revision) => {
-    client = await connectOfficialClient(kind, revision, 'examples/prompts');
+    const client = await connect(kind, revision, 'examples/prompts');
     const raw = client.raw;
 
     expect((await raw.listPrompts()).prompts).toEqual(expectedPrompts(revision));

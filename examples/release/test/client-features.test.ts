@@ -1,19 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  connectOfficialClient,
-  LEGACY_REVISIONS,
-  OFFICIAL_CLIENTS,
-  type OfficialClient,
-} from '../../../packages/core/test/support/official-clients.ts';
+import { describe, expect, it } from 'vitest';
+import { LEGACY_REVISIONS, OFFICIAL_CLIENTS, type OfficialClient, officialClientPerTest } from '../../../packages/core/test/support/official-clients.ts';
 import { checkServerLines } from '../../../packages/core/test/support/wire-log.ts';
 import { CHANGELOG } from '../src/changelog.ts';
 import { collect, until } from './sdk.ts';
 
+const connect = officialClientPerTest();
 let client: OfficialClient | undefined;
-afterEach(async () => {
-  await client?.close();
-  client = undefined;
-});
 
 const text = (t: string) => ({ content: [{ type: 'text', text: t }] });
 const BASE_TOOLS = ['publish_release', 'summarize_changelog', 'list_workspaces', 'enable_admin_tools', 'disable_admin_tools'];
@@ -22,7 +14,7 @@ const toolNames = async () => (await client!.listTools()).tools.map((t) => t.nam
 describe.each(OFFICIAL_CLIENTS)('release with %s over stdio', (kind) => {
   it.each(LEGACY_REVISIONS)('%s: samples the client model and lists its roots', async (revision) => {
     const sampled: unknown[] = [];
-    client = await connectOfficialClient(kind, revision, 'examples/release', {
+    client = await connect(kind, revision, 'examples/release', {
       onSample: (params) => {
         sampled.push(params);
         return { role: 'assistant', model: 'test-model', content: { type: 'text', text: 'Signed, faster releases.' } };
@@ -45,7 +37,7 @@ describe.each(OFFICIAL_CLIENTS)('release with %s over stdio', (kind) => {
   });
 
   it.each(LEGACY_REVISIONS)('%s: adds and removes the admin tools at runtime, telling the client', async (revision) => {
-    client = await connectOfficialClient(kind, revision, 'examples/release');
+    client = await connect(kind, revision, 'examples/release');
     const changes = collect(client, kind, 'notifications/tools/list_changed');
     expect(await toolNames()).toEqual(BASE_TOOLS);
 

@@ -1,10 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  connectOfficialClient,
-  LEGACY_REVISIONS,
-  OFFICIAL_CLIENTS,
-  type OfficialClient,
-} from '../../../packages/core/test/support/official-clients.ts';
+import { describe, expect, it } from 'vitest';
+import { LEGACY_REVISIONS, OFFICIAL_CLIENTS, officialClientPerTest } from '../../../packages/core/test/support/official-clients.ts';
 import { checkServerLines } from '../../../packages/core/test/support/wire-log.ts';
 import { callWithProgress, collect, until } from './sdk.ts';
 
@@ -25,11 +20,7 @@ const CONFIRMATION_FORM = {
   },
 };
 
-let client: OfficialClient | undefined;
-afterEach(async () => {
-  await client?.close();
-  client = undefined;
-});
+const connect = officialClientPerTest();
 
 const text = (t: string) => ({ content: [{ type: 'text', text: t }] });
 const failure = (t: string) => ({ content: [{ type: 'text', text: t }], isError: true });
@@ -38,7 +29,7 @@ describe.each(OFFICIAL_CLIENTS)('publish_release with %s over stdio', (kind) => 
   it.each(ELICITING)('%s: confirmed, it reports progress and logs; declined, it publishes nothing', async (revision) => {
     const answers: unknown[] = [];
     const asked: unknown[] = [];
-    client = await connectOfficialClient(kind, revision, WORKSPACE, {
+    const client = await connect(kind, revision, WORKSPACE, {
       args: ['--step-ms=50'],
       onElicit: (params) => {
         asked.push(params);
@@ -78,7 +69,7 @@ describe.each(OFFICIAL_CLIENTS)('publish_release with %s over stdio', (kind) => 
   });
 
   it.each(BEFORE_ELICITATION)('%s: is an isError result naming the revision', async (revision) => {
-    client = await connectOfficialClient(kind, revision, WORKSPACE, {
+    const client = await connect(kind, revision, WORKSPACE, {
       onElicit: () => ({ action: 'accept', content: { confirm: true } }),
     });
     expect(await client.callTool('publish_release', { version: '1.4.0' })).toEqual(
@@ -88,7 +79,7 @@ describe.each(OFFICIAL_CLIENTS)('publish_release with %s over stdio', (kind) => 
   });
 
   it.each(ELICITING)('%s: a client without the elicitation capability gets an isError naming it', async (revision) => {
-    client = await connectOfficialClient(kind, revision, WORKSPACE);
+    const client = await connect(kind, revision, WORKSPACE);
     expect(await client.callTool('publish_release', { version: '1.4.0' })).toEqual(
       failure('ctx.elicit needs the client capability "elicitation", which this client (mcp-fw-interop) did not declare'),
     );
@@ -96,7 +87,7 @@ describe.each(OFFICIAL_CLIENTS)('publish_release with %s over stdio', (kind) => 
   });
 
   it.each(ELICITING)('%s: a client that never answers gets an isError after the timeout, and the server goes on', async (revision) => {
-    client = await connectOfficialClient(kind, revision, WORKSPACE, {
+    const client = await connect(kind, revision, WORKSPACE, {
       args: ['--confirm-timeout-ms=300'],
       onElicit: () => new Promise(() => {}),
     });

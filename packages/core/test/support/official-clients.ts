@@ -6,6 +6,7 @@ import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/st
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach } from 'vitest';
 import { REPO_ROOT } from './paths.ts';
 import { readTap, type TapRecord } from './wire-log.ts';
 
@@ -108,6 +109,19 @@ export async function connectOfficialClient(
 }
 
 /** The protocol version the server answered at initialize, read off the wire. */
+/**
+ * For a test file: connects official clients as {@link connectOfficialClient} does, and closes
+ * the one in use after each test, pass or fail, so no server process outlives its test.
+ */
+export function officialClientPerTest(): typeof connectOfficialClient {
+  let current: OfficialClient | undefined;
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  return async (...args) => (current = await connectOfficialClient(...args));
+}
+
 export function negotiatedVersion(records: readonly TapRecord[]): string | undefined {
   for (const { dir, line } of records) {
     const message = JSON.parse(line);
