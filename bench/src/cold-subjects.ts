@@ -5,7 +5,7 @@ import { bundledServers } from './bundled-servers.js';
 import type { ColdStartSubject } from './cold-start.js';
 import type { ServerName } from './report.js';
 
-export const BARE_WITH_ZOD = 'bare+zod';
+const BARE_WITH_ZOD = 'bare+zod';
 export const bundledName = (name: ServerName) => `${name} (bundled)`;
 
 export async function coldStartSubjects(selected: readonly ServerName[], scripts: Record<ServerName, string>): Promise<Record<string, ColdStartSubject>> {

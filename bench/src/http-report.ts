@@ -1,3 +1,4 @@
+import type { Verdict } from './script.js';
 import type { HttpResult } from './run-http.js';
 import type { HttpServerName } from './http-servers.js';
 
@@ -49,12 +50,6 @@ export function httpTable(results: Partial<Record<HttpServerName, HttpResult>>, 
     lines.push(`| ${cells.join(' | ')} |`);
   }
   return lines.join('\n');
-}
-
-export interface Verdict {
-  name: string;
-  measured: string;
-  pass: boolean;
 }
 
 /** Issue 4's targets for HTTP, judged on mcp-fw within this run. */

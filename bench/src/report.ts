@@ -1,3 +1,4 @@
+import type { Verdict } from './script.js';
 import { fileURLToPath } from 'node:url';
 import type { ColdStart } from './cold-start.js';
 import { config } from './config.js';
@@ -75,18 +76,12 @@ export function table(results: Partial<Record<ServerName, ServerResult>>): strin
   return lines.join('\n');
 }
 
-export interface Target {
-  name: string;
-  measured: string;
-  pass: boolean;
-}
-
 /** The acceptance targets, judged on mcp-fw's figures only. */
-export function targets(results: Partial<Record<ServerName, ServerResult>>, bundled?: ColdStart): Target[] {
+export function targets(results: Partial<Record<ServerName, ServerResult>>, bundled?: ColdStart): Verdict[] {
   const ours = results['mcp-fw'];
   const bare = results.bare;
   if (!ours) return [];
-  const list: Target[] = [];
+  const list: Verdict[] = [];
   if (bare) {
     const r = ours.pipelined.cpuUsPerCall / bare.pipelined.cpuUsPerCall;
     const us = (x: ServerResult) => fmt(x.pipelined.cpuUsPerCall, 2);

@@ -19,13 +19,10 @@ interface Tails {
 }
 
 // Per server, built once: the envelope is the same on every result, so it is serialised once
-// and spliced in, instead of being rebuilt as objects and re-serialised on every call. The last
-// server's tails are kept at hand: a process nearly always serves one.
+// and spliced in, instead of being rebuilt as objects and re-serialised on every call.
 const tailsByCore = new WeakMap<ServerCore, Tails>();
-let last: { core: ServerCore; tails: Tails } | undefined;
 
 function tailsOf(core: ServerCore): Tails {
-  if (last?.core === core) return last.tails;
   let tails = tailsByCore.get(core);
   if (!tails) {
     const _meta = { [META.serverInfo]: { name: core.identity.name, version: core.identity.version } };
@@ -35,7 +32,6 @@ function tailsOf(core: ServerCore): Tails {
     };
     tailsByCore.set(core, tails);
   }
-  last = { core, tails };
   return tails;
 }
 
