@@ -160,6 +160,16 @@ describe('stdio: hostile arguments and failing handlers', () => {
     expect(probe.result).toEqual({ content: [{ type: 'text', text: 'undefined' }] });
   });
 
+  it('drops "__proto__" keys spelled with \\u escapes too', async () => {
+    const escaped = HOSTILE.replace('"__proto__"', '"\\u005f_proto__"');
+    expect(escaped).toContain('"\\u005f_proto__"');
+    server.sendLine(`{"jsonrpc":"2.0","id":"proto-escaped","method":"tools/call","params":{"name":"inspect_args","arguments":${escaped}}}`);
+    const seen = JSON.parse((await server.response('proto-escaped')).result.content[0].text);
+    expect(seen).toEqual({ ownKeys: ['text', 'constructor'], plainPrototype: true });
+    const probe = await server.callTool('probe_pollution');
+    expect(probe.result).toEqual({ content: [{ type: 'text', text: 'undefined' }] });
+  });
+
   it('turns a thrown Error into isError "kaboom"; the stack goes to stderr only', async () => {
     const response = await server.callTool('boom');
     expect(response.result).toEqual({ content: [{ type: 'text', text: 'kaboom' }], isError: true });
