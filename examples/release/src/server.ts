@@ -1,5 +1,7 @@
 import { createServer, type McpServer } from '@mcp-fw/core';
 import { AdminSwitch } from './admin.js';
+import { readConfig } from './config.js';
+import { simulatedPipeline } from './pipeline.js';
 import { Release, type ReleaseOptions } from './release.js';
 
 /**
@@ -17,4 +19,13 @@ export function createReleaseServer(options: ReleaseOptions): McpServer {
   });
   server.add(new AdminSwitch(server));
   return server;
+}
+
+/**
+ * The server as `main.ts` starts it (simulated pipeline, `RELEASE_*` settings), so that
+ * `mcp-fw dev examples/release` and `mcp-fw inspect examples/release` can load it.
+ */
+export default function releaseServerFromEnv(): McpServer {
+  const config = readConfig([], process.env);
+  return createReleaseServer({ pipeline: simulatedPipeline(config.stepMs), confirmTimeoutMs: config.confirmTimeoutMs });
 }

@@ -1,7 +1,7 @@
 // stdio by default; `--http --port N` serves http://127.0.0.1:N/mcp.
 import { serveFromArgs } from '@mcp-fw/core/main';
 import { baseUrlFrom } from './base-url.js';
-import { createWeatherServer } from './server.js';
+import createWeatherServer from './server.js';
 
 let baseUrl: URL;
 try {

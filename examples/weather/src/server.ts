@@ -1,9 +1,12 @@
 import { createServer, type McpServer } from '@mcp-fw/core';
-import { NwsClient } from './nws-client.js';
+import { NWS_API_BASE, NwsClient } from './nws-client.js';
 import { Weather } from './weather.js';
 
-/** The weather server, talking to the NWS API at `baseUrl`. */
-export function createWeatherServer(baseUrl: URL): McpServer {
+/**
+ * The weather server, talking to the NWS API at `baseUrl`. Also the default export, so
+ * `mcp-fw dev examples/weather` and `mcp-fw inspect examples/weather` serve it against the real API.
+ */
+export default function createWeatherServer(baseUrl: URL = new URL(NWS_API_BASE)): McpServer {
   return createServer({
     name: 'weather',
     version: '0.1.0',

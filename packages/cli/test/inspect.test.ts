@@ -102,8 +102,51 @@ Prompts (0)
       stdout: '',
       stderr:
         'mcp-fw: src/calculator.ts exports no MCP server (it exports Calculator): export it as `server` ' +
-        '(export const server = createServer(...)) or as the default export\nFix the error and run mcp-fw inspect again.\n',
+        '(export const server = createServer(...)) or as the default export, either the server or a function without ' +
+        'parameters that returns it\nFix the error and run mcp-fw inspect again.\n',
     });
+  });
+
+  it('takes a project directory for its src/server.ts', async () => {
+    const project = example('calculator');
+    const byFile = await runCli(['inspect', 'src/server.ts'], project.dir);
+    expect(byFile.code).toBe(0);
+    expect(await runCli(['inspect', '.'], project.dir)).toEqual(byFile);
+    const run = await runCli(['inspect', 'src'], project.dir);
+    expect(run).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'mcp-fw: src is a directory without src/server.ts.\nPass the module that exports your server, e.g. src/server.ts (or dist/server.js once built).\n',
+    });
+  });
+
+  it('loads a default export that is a factory whose parameters have defaults (the weather example)', async () => {
+    const run = await runCli(['inspect', '.'], example('weather').dir);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^weather 0\.1\.0\n/);
+    expect(run.stdout).toContain('Tools (2)\n  get_alerts — ');
+  });
+
+  it('awaits an async factory, and refuses one that needs arguments before calling it', async () => {
+    const project = example('calculator');
+    const server = project.read('src/server.ts').replace('export const server =', 'const made =');
+    project.write('src/async-factory.ts', `${server}\nexport default async function make() {\n  await new Promise((r) => setTimeout(r, 10));\n  return made;\n}\n`);
+    const byFactory = await runCli(['inspect', 'src/async-factory.ts'], project.dir);
+    expect(byFactory).toEqual(await runCli(['inspect', 'src/server.ts'], project.dir));
+    project.write('src/needs-args.ts', `${server}\nexport function server(port: number, host: string) {\n  throw new Error(\`never called: \${port} \${host}\`);\n}\n`);
+    expect(await runCli(['inspect', 'src/needs-args.ts'], project.dir)).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        "mcp-fw: src/needs-args.ts's server export is a function server that takes 2 arguments, which mcp-fw cannot supply: " +
+        'give its parameters defaults, or export a function without parameters that calls it\nFix the error and run mcp-fw inspect again.\n',
+    });
+    project.write('src/returns-nothing.ts', 'export default () => ({ name: "not a server" });\n');
+    expect((await runCli(['inspect', 'src/returns-nothing.ts'], project.dir)).stderr).toBe(
+      "mcp-fw: src/returns-nothing.ts's default export (the function default) returned no MCP server: return the server createServer(...) made\n" +
+        'Fix the error and run mcp-fw inspect again.\n',
+    );
   });
 
   it('fails with status 1 and the compiler error on a syntax error', async () => {

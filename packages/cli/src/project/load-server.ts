@@ -8,7 +8,8 @@ export class LoadError extends Error {
 
 /**
  * Imports a compiled entry module and returns its server: the `server` export, else the default
- * export (a server or a promise of one).
+ * export. Either may be the server, a promise of one, or a factory that takes no arguments
+ * (parameters with defaults are fine) and returns or resolves to one.
  */
 export async function loadServer(file: string, shownAs = file, userDir?: string): Promise<McpServer> {
   // Stack frames then name the TypeScript sources, not the compiled copies.
@@ -19,15 +20,39 @@ export async function loadServer(file: string, shownAs = file, userDir?: string)
   } catch (error) {
     throw new LoadError(`${shownAs} failed to load: ${summary(error, userDir)}`);
   }
-  const exported = await (mod.server ?? mod.default);
-  if (!isServer(exported)) {
-    const names = Object.keys(mod);
-    const found = names.length ? `it exports ${names.join(', ')}` : 'it exports nothing';
+  const exportName = mod.server !== undefined ? 'server' : 'default';
+  const exported = await mod[exportName];
+  if (isServer(exported)) return exported;
+  if (typeof exported === 'function' && !isClass(exported as () => unknown)) return fromFactory(exported as () => unknown, `${shownAs}'s ${exportName} export`, userDir);
+  const names = Object.keys(mod);
+  const found = names.length ? `it exports ${names.join(', ')}` : 'it exports nothing';
+  throw new LoadError(
+    `${shownAs} exports no MCP server (${found}): export it as \`server\` (export const server = createServer(...)) or as the default export, ` +
+      'either the server or a function without parameters that returns it',
+  );
+}
+
+/** Calls a factory export; one that needs arguments is refused before it runs. */
+async function fromFactory(factory: (...args: never[]) => unknown, shownAs: string, userDir: string | undefined): Promise<McpServer> {
+  const name = factory.name ? ` ${factory.name}` : '';
+  if (factory.length > 0) {
     throw new LoadError(
-      `${shownAs} exports no MCP server (${found}): export it as \`server\` (export const server = createServer(...)) or as the default export`,
+      `${shownAs} is a function${name} that takes ${factory.length} argument${factory.length === 1 ? '' : 's'}, which mcp-fw cannot supply: ` +
+        'give its parameters defaults, or export a function without parameters that calls it',
     );
   }
-  return exported;
+  let made: unknown;
+  try {
+    made = await (factory as () => unknown)();
+  } catch (error) {
+    throw new LoadError(`${shownAs} (the function${name}) failed: ${summary(error, userDir)}`);
+  }
+  if (!isServer(made)) throw new LoadError(`${shownAs} (the function${name}) returned no MCP server: return the server createServer(...) made`);
+  return made;
+}
+
+function isClass(value: (...args: never[]) => unknown): boolean {
+  return /^class[\s{]/.test(Function.prototype.toString.call(value));
 }
 
 function isServer(value: unknown): value is McpServer {

@@ -18,18 +18,24 @@ export function isTypeScript(file: string): boolean {
   return TS_EXTENSIONS.has(extname(file)) && !file.endsWith('.d.ts');
 }
 
+/** Where a project directory's server module is, as `create-mcp-server` and the examples lay it out. */
+const DIRECTORY_ENTRY = 'src/server.ts';
+
 /**
  * Resolves the entry argument against `cwd` and checks that it is a file, with the fix in the
- * error: an entry is the module that exports the server (`server` or `default`).
+ * error: an entry is the module that exports the server (`server` or `default`). A project
+ * directory stands for its `src/server.ts`.
  */
 export function resolveEntry(entry: string, cwd = process.cwd()): string {
   const file = resolve(cwd, entry);
-  if (!existsSync(file) || !statSync(file).isFile()) {
-    throw new CliError(
-      `${entry} does not exist.`,
-      'Pass the module that exports your server, e.g. src/server.ts (or dist/server.js once built).',
-    );
+  const hint = 'Pass the module that exports your server, e.g. src/server.ts (or dist/server.js once built).';
+  if (!existsSync(file)) throw new CliError(`${entry} does not exist.`, hint);
+  if (statSync(file).isDirectory()) {
+    const inside = join(file, DIRECTORY_ENTRY);
+    if (existsSync(inside) && statSync(inside).isFile()) return inside;
+    throw new CliError(`${entry} is a directory without ${DIRECTORY_ENTRY}.`, hint);
   }
+  if (!statSync(file).isFile()) throw new CliError(`${entry} is not a file.`, hint);
   return file;
 }
 
