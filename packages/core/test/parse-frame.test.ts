@@ -29,6 +29,17 @@ describe('parseFrame', () => {
     expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
   });
 
+  it('walks nesting deeper than the call stack (JSON.parse accepts it, so the frame is valid)', () => {
+    const depth = 100_000;
+    const text = `{"params":{"arguments":{"text":"\\u0041","deep":${'['.repeat(depth)}{"__proto__":{"polluted":true}}${']'.repeat(depth)}}}}`;
+    const value = parseFrame(text) as { params: { arguments: { text: string; deep: unknown } } };
+    expect(value.params.arguments.text).toBe('A');
+    let inner: unknown = value.params.arguments.deep;
+    for (let i = 0; i < depth; i++) inner = (inner as unknown[])[0];
+    expect(inner).toEqual({});
+    expect(Object.hasOwn(inner as object, '__proto__')).toBe(false);
+  });
+
   it('keeps everything else as JSON.parse does, escapes and the word "__proto__" in values included', () => {
     for (const text of [
       '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":2}}}',

@@ -40,8 +40,14 @@ export function parseFrame(text: string): unknown {
   return value;
 }
 
-function dropProtoKeys(value: unknown): void {
-  if (typeof value !== 'object' || value === null) return;
-  if (Object.hasOwn(value, '__proto__')) delete (value as Record<string, unknown>)['__proto__'];
-  for (const child of Object.values(value)) dropProtoKeys(child);
+// A loop, not recursion: JSON.parse accepts nesting far deeper than the call stack, and a valid
+// frame must not be reported as unparseable because the walk ran out of stack.
+function dropProtoKeys(root: unknown): void {
+  const pending: unknown[] = [root];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (typeof value !== 'object' || value === null) continue;
+    if (Object.hasOwn(value, '__proto__')) delete (value as Record<string, unknown>)['__proto__'];
+    for (const child of Object.values(value)) if (typeof child === 'object' && child !== null) pending.push(child);
+  }
 }
