@@ -23,6 +23,12 @@ export interface EngineHandlers {
    * adds its result envelope here; a `.then` per call would cost a promise on the hot path).
    */
   encodeResult?(request: InboundRequest, value: unknown): unknown;
+  /**
+   * Parses one inbound frame instead of {@link parseFrame}: it must return what `parseFrame`
+   * returns for the same text, or throw what it throws (a protocol layer may reuse work that
+   * repeats from frame to frame).
+   */
+  parseFrame?(text: string): unknown;
   /** Whether a JSON array of messages is accepted right now. */
   acceptBatch(): boolean;
   /** An outbound request was given up (timeout or abort): the peer may be told to stop. */
@@ -149,7 +155,7 @@ export class Engine {
     const route: FrameRoute = { origin, final: true };
     let message: unknown;
     try {
-      message = parsed ? parsed.value : parseFrame(text);
+      message = parsed ? parsed.value : this.#handlers.parseFrame ? this.#handlers.parseFrame(text) : parseFrame(text);
     } catch (error) {
       const detail = error instanceof Error ? error.message : String(error);
       this.#sendAndCheckIdle(errorFrame(null, { code: JsonRpcCode.ParseError, message: `Parse error: ${detail}` }), route);

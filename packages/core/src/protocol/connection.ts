@@ -1,9 +1,10 @@
-import { Engine, JsonRpcError, type Channel, type InboundRequest } from '../jsonrpc/index.js';
+import { Engine, JsonRpcError, parseFrame, type Channel, type InboundRequest } from '../jsonrpc/index.js';
 import { ErrorCode } from './error-codes.js';
 import { mapError } from './error-mapping.js';
 import type { HubMember, ListName } from './hub.js';
 import { LegacySession } from './legacy-session.js';
 import { METHODS, MODERN_METHODS } from './method-table.js';
+import { EnvelopeMemo } from './modern/envelope-memo.js';
 import { hasEnvelope, missingEnvelope, unsupportedVersion } from './modern/envelope.js';
 import { modernRecord } from './modern/modern-record.js';
 import { modernResult } from './modern/result-envelope.js';
@@ -34,7 +35,11 @@ export class ServerConnection implements HubMember {
   constructor(core: ServerCore, channel: Channel, mode: EraMode = 'pin-on-first') {
     const session = new LegacySession();
     this.#era = mode === 'pin-on-first' ? 'unpinned' : mode;
+    // Frames a transport parses itself (HTTP) never come through here; on a legacy connection
+    // there is no envelope to skip.
+    const memo = new EnvelopeMemo();
     this.engine = new Engine(channel, {
+      parseFrame: (text) => (this.#era === 'legacy' ? parseFrame(text) : memo.parse(text)),
       request: (request) => this.#request(request),
       notification: (method, params) => this.#notification(method, params),
       mapError: (error) => mapError(error, core.logger, this.#era === 'modern' ? 'modern' : 'legacy'),

@@ -1,0 +1,177 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseFrame } from '../src/jsonrpc/index.ts';
+import { EnvelopeMemo } from '../src/protocol/modern/envelope-memo.ts';
+
+const PV = 'io.modelcontextprotocol/protocolVersion';
+const CAPS = 'io.modelcontextprotocol/clientCapabilities';
+const INFO = 'io.modelcontextprotocol/clientInfo';
+const LEVEL = 'io.modelcontextprotocol/logLevel';
+
+/** The official client 2.x's envelope and key order (../shared/docs/wire/stdio-modern.jsonl). */
+const ENVELOPE = {
+  [PV]: '2026-07-28',
+  [INFO]: { name: 'era-driver', version: '0.0.1' },
+  [CAPS]: { elicitation: { form: {} } },
+  [LEVEL]: 'debug',
+};
+
+function officialCall(id: number, args: unknown, extraMeta: Record<string, unknown> = { progressToken: id }): string {
+  return JSON.stringify({ method: 'tools/call', params: { name: 'ask', arguments: args, _meta: { ...ENVELOPE, ...extraMeta } }, jsonrpc: '2.0', id });
+}
+
+/** What parseFrame gives or throws for `text`, in a comparable form. */
+function reference(text: string): { value?: unknown; error?: string } {
+  try {
+    return { value: parseFrame(text) };
+  } catch (error) {
+    return { error: String(error) };
+  }
+}
+
+function viaMemo(memo: EnvelopeMemo, text: string): { value?: unknown; error?: string } {
+  try {
+    return { value: memo.parse(text) };
+  } catch (error) {
+    return { error: String(error) };
+  }
+}
+
+const capsOf = (value: unknown) => (value as { params: { _meta: Record<string, unknown> } }).params._meta[CAPS];
+
+/** A memo that has learned the official envelope from one frame. */
+function primed(): { memo: EnvelopeMemo; first: unknown } {
+  const memo = new EnvelopeMemo();
+  const first = memo.parse(officialCall(1, { greeting: 'Hi' }));
+  return { memo, first };
+}
+
+describe('EnvelopeMemo', () => {
+  it('reuses the envelope members a client repeats, and gives what parseFrame gives', () => {
+    const { memo, first } = primed();
+    for (let id = 2; id < 6; id++) {
+      const text = officialCall(id, { greeting: `Hi ${id}`, n: id });
+      const value = memo.parse(text);
+      expect(value).toEqual(parseFrame(text));
+      // The same frozen members, not a new parse of them; the progress token is the frame's own.
+      expect(capsOf(value)).toBe(capsOf(first));
+      expect(Object.isFrozen(capsOf(value))).toBe(true);
+      expect((value as { params: { _meta: { progressToken: number } } }).params._meta.progressToken).toBe(id);
+    }
+  });
+
+  it('reuses members that close _meta too (no other member after them)', () => {
+    const memo = new EnvelopeMemo();
+    const frame = (id: number) => officialCall(id, { a: id }, {});
+    const first = memo.parse(frame(1));
+    const second = memo.parse(frame(2));
+    expect(second).toEqual(parseFrame(frame(2)));
+    expect(capsOf(second)).toBe(capsOf(first));
+  });
+
+  it.each([
+    ['another _meta key, in the arguments', officialCall(2, { _meta: { x: 1 } })],
+    ['the members text inside a string (escaped quotes)', officialCall(2, { text: JSON.stringify(ENVELOPE) })],
+    ['a \\u escape anywhere', officialCall(2, { text: 'caf\u00e9' }).replace('caf\u00e9', 'caf\\u00e9')],
+    ['the members under a key that ends in _meta', officialCall(2, {}).replace('"_meta":', '"x_meta":')],
+    ['the members under a root-level _meta', JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'm', _meta: ENVELOPE, params: {} })],
+    ['a different log level', officialCall(2, {}, { [LEVEL]: 'info', progressToken: 2 })],
+    ['a repeated member later in _meta (the later value wins)', officialCall(2, {}, { [CAPS]: { roots: {} } })],
+  ])('gives what parseFrame gives with %s', (_, text) => {
+    const { memo } = primed();
+    expect(viaMemo(memo, text)).toEqual(reference(text));
+  });
+
+  it('drops "__proto__" keys on the reusing path as parseFrame does', () => {
+    const { memo } = primed();
+    const text = officialCall(2, { text: 'x' }).replace('{"text":"x"}', '{"text":"x","__proto__":{"polluted":true}}');
+    const value = memo.parse(text) as { params: { arguments: object } };
+    expect(Object.hasOwn(value.params.arguments, '__proto__')).toBe(false);
+    expect(value).toEqual(parseFrame(text));
+  });
+
+  it.each([
+    ['a trailing comma after the members', officialCall(2, {}, {}).replace('"debug"}', '"debug",}')],
+    ['a broken frame elsewhere', officialCall(2, {}).replace('"jsonrpc":"2.0"', '"jsonrpc":2.0"')],
+    ['a string left open before the members', officialCall(2, {}).replace('"ask"', '"ask')],
+  ])('throws what parseFrame throws for %s', (_, text) => {
+    const { memo } = primed();
+    const expected = reference(text);
+    expect(expected.error).toBeDefined();
+    expect(viaMemo(memo, text)).toEqual(expected);
+  });
+
+  it('learns a changed envelope again', () => {
+    const memo = new EnvelopeMemo();
+    const changed = (id: number) => officialCall(id, {}, { [LEVEL]: 'error', progressToken: id });
+    memo.parse(officialCall(1, {}));
+    const first = memo.parse(changed(2));
+    const second = memo.parse(changed(3));
+    expect(second).toEqual(parseFrame(changed(3)));
+    expect(capsOf(second)).toBe(capsOf(first));
+  });
+
+  it('freezes deeply nested members without running out of stack', () => {
+    const memo = new EnvelopeMemo();
+    const depth = 100_000;
+    const deep = `${'{"x":'.repeat(depth)}{}${'}'.repeat(depth)}`;
+    const text = officialCall(1, {}).replace('{"elicitation":{"form":{}}}', deep);
+    expect(() => memo.parse(text)).not.toThrow();
+    expect(memo.parse(text.replace('"progressToken":1', '"progressToken":2'))).toBeDefined();
+  });
+
+  it('gives what parseFrame gives for any sequence of frames (property test)', () => {
+    const member = fc.constantFrom<[string, unknown]>(
+      [PV, '2026-07-28'],
+      [PV, '2025-11-25'],
+      [CAPS, {}],
+      [CAPS, { elicitation: { form: {} } }],
+      [INFO, { name: 'c', version: '1' }],
+      [LEVEL, 'debug'],
+      ['progressToken', 7],
+      ['_meta', { nested: true }],
+      ['__proto__', { polluted: true }],
+    );
+    const members = fc.array(member, { maxLength: 6 });
+    const official: [string, unknown][] = [...Object.entries(ENVELOPE), ['progressToken', 1]];
+    /** Mostly `undefined`: most frames repeat the sequence's envelope and are well-formed. */
+    const sometimes = <T,>(arb: fc.Arbitrary<T>) => fc.oneof({ arbitrary: fc.constant(undefined), weight: 3 }, { arbitrary: arb, weight: 1 });
+    const frame = fc.record({
+      order: fc.constantFrom('official', 'bench'),
+      own: sometimes(members),
+      args: fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.dictionary(fc.string({ unit: 'grapheme-ascii' }), fc.integer())),
+      edit: sometimes(fc.tuple(fc.nat(), fc.constantFrom('', ',', '"', '\\', '}', '{', ' ', '_meta":', '\\u0041'))),
+    });
+    let reused = 0;
+    fc.assert(
+      fc.property(fc.oneof(fc.constant(official), members), fc.array(frame, { minLength: 1, maxLength: 8 }), (shared, frames) => {
+        const memo = new EnvelopeMemo();
+        const seen = new Set<unknown>();
+        frames.forEach((f, id) => {
+          // Members are written as text, so duplicate keys and "__proto__" reach the parser.
+          const meta = `{${(f.own ?? shared).map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`).join(',')}}`;
+          const params = `{"name":"t","arguments":${JSON.stringify(f.args)},"_meta":${meta}}`;
+          let text =
+            f.order === 'official'
+              ? `{"method":"tools/call","params":${params},"jsonrpc":"2.0","id":${id}}`
+              : `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":${params}}`;
+          if (f.edit) {
+            const [at, insert] = f.edit;
+            const i = at % (text.length + 1);
+            text = text.slice(0, i) + insert + text.slice(i);
+          }
+          const got = viaMemo(memo, text);
+          expect(got).toEqual(reference(text));
+          const caps = (got.value as { params?: { _meta?: Record<string, unknown> } } | undefined)?.params?._meta?.[CAPS];
+          if (typeof caps === 'object' && caps !== null) {
+            if (seen.has(caps)) reused++;
+            seen.add(caps);
+          }
+        });
+      }),
+      { numRuns: 2000 },
+    );
+    // The reusing path ran, not only the fallback.
+    expect(reused).toBeGreaterThan(100);
+  });
+});
