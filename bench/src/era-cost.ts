@@ -1,10 +1,12 @@
 // What one tools/call costs in process, per era: engine + protocol + the benchmark server's
 // tools through a channel stub, no I/O, so the framework's own microseconds (frames parsed and
-// answers serialised included). Usage: `node bench/dist/era-cost.js [legacy|modern] [calls] [runs]`.
+// answers serialised included). Usage: `node bench/dist/era-cost.js [legacy|modern] [calls] [runs]`,
+// with `BENCH_ERAS_ENVELOPE=official` for the official client's envelope.
 // The stdio eras benchmark (run-eras) measures the same with real pipes; this one gives a
 // quick, quieter figure while working on the modern path.
 import { performance } from 'node:perf_hooks';
 import { driveInProcess } from './in-process.js';
+import { envelope } from './http-client.js';
 import { benchServer } from './mcp-fw-tools.js';
 
 const era = process.argv[2] ?? 'legacy';
@@ -13,9 +15,11 @@ const runs = Number(process.argv[4] ?? 5);
 const IN_FLIGHT = 64;
 if (era !== 'legacy' && era !== 'modern') throw new Error('era must be legacy or modern');
 
-const ENVELOPE = '"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"era-cost","version":"1.0.0"}}';
+// The envelope as text around its progress token: frames are built from text in both eras, since
+// this loop's own time is counted (BENCH_ERAS_ENVELOPE picks the envelope, as for run-eras).
+const [before, after = ''] = JSON.stringify(envelope(-1)).split('-1');
 const call = era === 'modern'
-  ? (id: number) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"add","arguments":{"a":${id},"b":2},${ENVELOPE}}}`
+  ? (id: number) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"add","arguments":{"a":${id},"b":2},"_meta":${before}${after === '' ? '' : id}${after}}}`
   : (id: number) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"add","arguments":{"a":${id},"b":2}}}`;
 
 const driver = driveInProcess(benchServer());

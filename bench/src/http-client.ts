@@ -5,11 +5,30 @@ import { WireConnection } from './http-wire.js';
 export const LEGACY = '2025-11-25';
 export const MODERN = '2026-07-28';
 
-/** The 2026-07-28 request envelope: version and (empty) client capabilities on every request. */
-export const ENVELOPE = {
+/**
+ * Which 2026-07-28 request envelope the benchmarks send (`BENCH_ERAS_ENVELOPE`): `minimal`, the
+ * version and empty client capabilities; or `official`, what the official client 2.x sends on
+ * every request (client info, capabilities, log level and a new progress token each time, as in
+ * ../shared/docs/wire/stdio-modern.jsonl).
+ */
+export const envelopeKind: 'minimal' | 'official' = process.env.BENCH_ERAS_ENVELOPE === 'official' ? 'official' : 'minimal';
+
+const MINIMAL_ENVELOPE = {
   'io.modelcontextprotocol/protocolVersion': MODERN,
   'io.modelcontextprotocol/clientCapabilities': {},
 };
+
+/** The envelope of request `id`, in the client's key order. */
+export function envelope(id: number): Record<string, unknown> {
+  if (envelopeKind === 'minimal') return MINIMAL_ENVELOPE;
+  return {
+    'io.modelcontextprotocol/protocolVersion': MODERN,
+    'io.modelcontextprotocol/clientInfo': { name: 'era-driver', version: '0.0.1' },
+    'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
+    'io.modelcontextprotocol/logLevel': 'debug',
+    progressToken: id,
+  };
+}
 
 const POST_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
@@ -156,7 +175,7 @@ const MODERN_ADD_HEADERS = { ...POST_HEADERS, 'mcp-protocol-version': MODERN, 'm
 export async function modernAdd(connection: Connection): Promise<void> {
   const id = nextId++;
   const call = addCall();
-  const params = { name: 'add', arguments: call.args, _meta: ENVELOPE };
+  const params = { name: 'add', arguments: call.args, _meta: envelope(id) };
   const result = resultOf(await connection.send('POST', MODERN_ADD_HEADERS, JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params })), id);
   if (result.resultType !== 'complete') throw new Error(`modern add answered ${JSON.stringify(result)}`);
   call.check(result);

@@ -5,7 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import { killAll, StdioClient } from './client.js';
 import { envInt, nodeArgs } from './config.js';
-import { ENVELOPE, LegacySession, clientKind, modernAdd, openConnection } from './http-client.js';
+import { LegacySession, clientKind, envelope, envelopeKind, modernAdd, openConnection } from './http-client.js';
 import { killHttpServers, startHttpServer } from './http-proc.js';
 import { HTTP_SERVERS } from './http-servers.js';
 import { load, type Load } from './load.js';
@@ -140,7 +140,7 @@ let operand = 0;
 /** A checked 2026-07-28 `add` over stdio: the envelope rides in `_meta`, no initialize before. */
 async function modernStdioAdd(client: StdioClient): Promise<void> {
   const a = operand++;
-  const { result } = await client.request('tools/call', { name: 'add', arguments: { a, b: 2 }, _meta: ENVELOPE });
+  const { result } = await client.request('tools/call', { name: 'add', arguments: { a, b: 2 }, _meta: envelope(a) });
   const content = result.content as { text?: string }[] | undefined;
   if (result.resultType !== 'complete' || content?.[0]?.text !== String(a + 2)) {
     throw new Error(`modern add(${a}, 2) answered ${JSON.stringify(result)}`);
@@ -183,7 +183,7 @@ function table(results: Record<string, EraComparison>): string {
 
 async function main(): Promise<void> {
   const machine = { ...machineFacts(ticksPerSecond), idleShareAtStart: await idleShare(1000) };
-  process.stderr.write(`mcp-fw eras benchmark, node ${machine.node}, ${machine.nproc} CPUs (${machine.cpu})\n`);
+  process.stderr.write(`mcp-fw eras benchmark, ${envelopeKind} envelope, node ${machine.node}, ${machine.nproc} CPUs (${machine.cpu})\n`);
   if (machine.idleShareAtStart < 0.9) {
     const busy = Math.round(100 * (1 - machine.idleShareAtStart));
     process.stderr.write(`warning: the machine was ${busy}% busy before the run; figures will be noisy\n`);
@@ -207,7 +207,7 @@ async function main(): Promise<void> {
 
   const report = {
     ...reportHeader(machine, otherCpuShare),
-    config: { ...config, client: clientKind },
+    config: { ...config, client: clientKind, envelope: envelopeKind },
     nodeArgs,
     results,
     targets: verdicts,
