@@ -53,6 +53,7 @@ describe('EnvelopeMemo', () => {
       const text = officialCall(id, { greeting: `Hi ${id}`, n: id });
       const value = memo.parse(text);
       expect(value).toEqual(parseFrame(text));
+      expect(JSON.stringify(value)).toBe(JSON.stringify(parseFrame(text))); // key order too
       // The same frozen members, not a new parse of them; the progress token is the frame's own.
       expect(capsOf(value)).toBe(capsOf(first));
       expect(Object.isFrozen(capsOf(value))).toBe(true);
@@ -161,7 +162,9 @@ describe('EnvelopeMemo', () => {
             text = text.slice(0, i) + insert + text.slice(i);
           }
           const got = viaMemo(memo, text);
-          expect(got).toEqual(reference(text));
+          const expected = reference(text);
+          expect(got).toEqual(expected);
+          if (got.value !== undefined) expect(JSON.stringify(got.value)).toBe(JSON.stringify(expected.value));
           const caps = (got.value as { params?: { _meta?: Record<string, unknown> } } | undefined)?.params?._meta?.[CAPS];
           if (typeof caps === 'object' && caps !== null) {
             if (seen.has(caps)) reused++;

@@ -11,7 +11,6 @@ interface Learned {
   /** `_meta":{` followed by the members' JSON text, without the closing brace. */
   readonly needle: string;
   readonly members: Readonly<Record<string, unknown>>;
-  readonly keys: readonly string[];
 }
 
 /**
@@ -78,8 +77,9 @@ export class EnvelopeMemo {
     }
     const meta = metaOf(value);
     if (meta === undefined) return undefined;
-    // A member repeated later in `_meta` wins, as it does in JSON.parse.
-    for (const key of learned.keys) if (!Object.hasOwn(meta, key)) meta[key] = learned.members[key];
+    // The members first, then the rest: JSON.parse's key order, and a member repeated later in
+    // `_meta` keeps its first place with its last value, as in JSON.parse.
+    (value as { params: { _meta: unknown } }).params._meta = Object.assign({}, learned.members, meta);
     return value;
   }
 
@@ -93,7 +93,7 @@ export class EnvelopeMemo {
     const needle = `${META_KEY}:{${json.slice(1, -1)}`;
     // Only text the client wrote exactly so (JSON.stringify's spelling) can be found again.
     if (!text.includes(needle)) return;
-    this.#learned = { needle, members: deepFreeze(members), keys: Object.keys(members) };
+    this.#learned = { needle, members: deepFreeze(members) };
   }
 }
 
