@@ -106,6 +106,19 @@ describe.each(SURFACES)('2026-07-28 over HTTP (%s)', (_name, make) => {
     const literal = `=?base64?${Buffer.from('Hello').toString('base64')}`;
     const unwrapped = await send(s, body(literal), { ...headersFor('tools/call', 'where'), 'mcp-param-region': literal });
     expect([unwrapped.status, (await json(unwrapped)).result.content[0].text]).toEqual([200, literal]);
+    // A hostile argument is still the client's fault (400), quoted short in the message.
+    const depth = 50_000;
+    const deep = { id: 4, method: 'tools/call', params: { name: 'where', arguments: { region: 0 }, _meta: envelope() } };
+    const deepText = JSON.stringify({ jsonrpc: '2.0', ...deep }).replace('"region":0', `"region":${'['.repeat(depth)}${']'.repeat(depth)}`);
+    const nested = await s.send({ method: 'POST', path: '/mcp', headers: headersFor('tools/call', 'where'), body: deepText });
+    const nestedError = (await json(nested)).error;
+    expect([nested.status, nestedError.code]).toEqual([400, -32020]);
+    expect(nestedError.message).toMatch(/disagree: argument region is \(an array nested too deep to show\) but the Mcp-Param-Region header is absent$/);
+    const long = await send(s, body('x'.repeat(10_000)), headersFor('tools/call', 'where'));
+    const longError = (await json(long)).error;
+    expect([long.status, longError.code]).toEqual([400, -32020]);
+    expect(longError.message).toContain(`argument region is "${'x'.repeat(79)}…`);
+    expect(longError.message.length).toBeLessThan(300);
   });
 
   it('resumes an input round on the same instance, and replays it on another sharing the key', async () => {

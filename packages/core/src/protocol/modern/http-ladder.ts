@@ -13,6 +13,18 @@ type Header = (name: string) => string | undefined;
 
 const NAMED: Record<string, 'name' | 'uri'> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
 
+/** A client's value quoted in an error message: its JSON, cut short; never throws. */
+function quote(value: unknown): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    // Nested deeper than JSON.stringify's stack: still the client's fault, so still a 400.
+    return `(${Array.isArray(value) ? 'an array' : `a${typeof value === 'object' ? 'n object' : ` ${typeof value}`}`} nested too deep to show)`;
+  }
+  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
+}
+
 function mismatch(header: string | undefined, body: string): JsonRpcError {
   return new JsonRpcError(ErrorCode.HeaderMismatch, `Bad Request: the request headers and body disagree: ${body}`, {
     mismatch: { header: header ?? '(missing)', body },
@@ -61,8 +73,8 @@ function ladder(message: Record<string, unknown>, header: Header, registry: Regi
       throw mismatch(
         nameHeader,
         nameHeader === undefined
-          ? `the body carries params.${field}=${JSON.stringify(value)} but the required Mcp-Name header is absent`
-          : `the body carries params.${field}=${JSON.stringify(value)} but the Mcp-Name header names ${nameHeader}`,
+          ? `the body carries params.${field}=${quote(value)} but the required Mcp-Name header is absent`
+          : `the body carries params.${field}=${quote(value)} but the Mcp-Name header names ${nameHeader}`,
       );
     }
   }
@@ -79,8 +91,11 @@ function checkParamHeaders(params: Record<string, unknown>, header: Header, regi
     if (typeof name !== 'string' || args[arg] === undefined) continue;
     const raw = header(`mcp-param-${name.toLowerCase()}`);
     const value = raw === undefined ? undefined : decodeHeaderValue(raw.trim());
-    if (value !== String(args[arg])) {
-      throw mismatch(raw, `argument ${arg} is ${JSON.stringify(args[arg])} but the Mcp-Param-${name} header ${raw === undefined ? 'is absent' : `says ${raw}`}`);
+    // A header mirrors a primitive; an object or array (whose String() could recurse without
+    // end) never matches one.
+    const sent = args[arg];
+    if ((typeof sent === 'object' && sent !== null) || value !== String(sent)) {
+      throw mismatch(raw, `argument ${arg} is ${quote(args[arg])} but the Mcp-Param-${name} header ${raw === undefined ? 'is absent' : `says ${raw}`}`);
     }
   }
 }
