@@ -67,6 +67,27 @@ describe.each(SURFACES)('HTTP security defaults (%s)', (_name, make) => {
     expect(JSON.parse(await who.text()).result.content[0].text).toBe('{"user":"ada"}');
   });
 
+  it('answers a request whose serving fails unexpectedly with 500 and a JSON-RPC error, then keeps serving', async () => {
+    let calls = 0;
+    surface = await make(httpFixture(), {
+      authenticate: () => {
+        if (++calls === 1) throw new Error('identity provider unreachable');
+        return { auth: {} };
+      },
+    });
+    const failed = await surface.send(init());
+    expect(failed.status).toBe(500);
+    expect(failed.header('content-type')).toBe('application/json');
+    expect(JSON.parse(await failed.text())).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32603, message: 'Internal error: the server failed while handling this request' },
+    });
+    const next = await surface.send(init());
+    expect(next.status).toBe(200);
+    await next.text();
+  });
+
   it('answers CORS preflights only for configured origins', async () => {
     surface = await make(httpFixture(), { cors: { origins: ['http://localhost:5173'] } });
     const preflight = await surface.send({ method: 'OPTIONS', path: '/mcp', headers: { origin: 'http://localhost:5173' } });

@@ -1,3 +1,4 @@
+import { JsonRpcCode } from '../../jsonrpc/codes.js';
 import type { EventStore } from './event-store.js';
 import { MemoryEventStore } from './event-store.js';
 import type { HttpRequestView, HttpResponder } from './exchange.js';
@@ -94,7 +95,32 @@ export class HttpEndpoint {
     return this.#streamable.sweep(now);
   }
 
+  /**
+   * Serves one HTTP request. Should serving fail before anything was answered, the client still
+   * gets a JSON-RPC error (500, -32603) instead of an empty response; the failure is rethrown
+   * for the adapter to log.
+   */
   async handle(req: HttpRequestView, res: HttpResponder): Promise<void> {
+    let answered = false;
+    const tracked: HttpResponder = {
+      send: (status, headers, body) => {
+        answered = true;
+        res.send(status, headers, body);
+      },
+      stream: (headers) => {
+        answered = true;
+        return res.stream(headers);
+      },
+    };
+    try {
+      await this.#handle(req, tracked);
+    } catch (error) {
+      if (!answered) sendError(res, 500, JsonRpcCode.InternalError, 'Internal error: the server failed while handling this request');
+      throw error;
+    }
+  }
+
+  async #handle(req: HttpRequestView, res: HttpResponder): Promise<void> {
     const refused = checkOrigin(req, this.options);
     if (refused) return sendError(res, 403, -32000, `Forbidden: ${refused}`);
     const cors = this.#cors(req);
