@@ -708,6 +708,14 @@ describe('tools/list pagination', () => {
     }
     const error = await rejection(client.request('tools/list', { cursor: 42 }));
     expect(error.code).toBe(-32602);
+    // Once pages are cached: a valid cursor wrapped in an array and the text "undefined" (the
+    // first page's old cache key) are refused too.
+    const first = await client.listTools();
+    await client.listTools(first.nextCursor);
+    for (const cursor of [[first.nextCursor], 'undefined']) {
+      const refused = await rejection(client.request('tools/list', { cursor }));
+      expect(refused).toMatchObject({ code: -32602, message: 'Invalid params: unknown or malformed cursor' });
+    }
   });
 
   it('without a page size every tool comes in one page', async () => {

@@ -1,6 +1,6 @@
 import { RawJson } from '../jsonrpc/index.js';
 import type { Registry } from '../registry/index.js';
-import { page } from './pagination.js';
+import { decodeCursor, page } from './pagination.js';
 
 /**
  * List results serialised once per registry version, revision and cursor: a page is the same
@@ -20,7 +20,11 @@ export class ListCache {
       this.#registry = registry;
       this.#pages.clear();
     }
-    const id = `${key.list}\0${key.revision}\0${String(key.cursor)}`;
+    // Only a string cursor names a page: anything else is refused before the lookup (String()
+    // of a nested array recurses without end, and ["<cursor>"] would read as "<cursor>"), and
+    // the first page's key is one no string cursor can take.
+    const cursor = key.cursor === undefined ? '' : typeof key.cursor === 'string' ? `:${key.cursor}` : decodeCursor(key.cursor);
+    const id = `${key.list}\0${key.revision}\0${cursor}`;
     let json = this.#pages.get(id);
     if (!json) {
       const { items: slice, nextCursor } = page(items(), key.cursor, key.pageSize);
