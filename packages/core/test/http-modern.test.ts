@@ -80,6 +80,14 @@ describe.each(SURFACES)('2026-07-28 over HTTP (%s)', (_name, make) => {
       expect({ label, status: res.status, code: answer.error?.code, id: answer.id }).toEqual({ label, status, code, id: 7 });
       if (data !== undefined) expect(answer.error.data).toEqual(data);
     }
+    // A method that is not a string, nested deeper than the call stack: still a header
+    // mismatch (400), not a server failure.
+    const depth = 50_000;
+    const text = JSON.stringify({ jsonrpc: '2.0', ...call({ _meta: envelope() }) }).replace('"method":"tools/call"', `"method":${'['.repeat(depth)}${']'.repeat(depth)}`);
+    const nested = await s.send({ method: 'POST', path: '/mcp', headers: headersFor('tools/call', 'echo'), body: text });
+    const answer = await json(nested);
+    expect([nested.status, answer.error.code]).toEqual([400, -32020]);
+    expect(answer.error.message).toContain('the body names method (an array nested too deep to show) but the Mcp-Method header names tools/call');
   });
 
   it('checks Mcp-Param headers for x-mcp-header arguments, decoding =?base64?…?=', async () => {

@@ -49,7 +49,7 @@ export function modernPreflight(message: Record<string, unknown>, header: Header
 
 function ladder(message: Record<string, unknown>, header: Header, registry: Registry): void {
   const params = message.params as Record<string, unknown> | undefined;
-  const method = message.method as string;
+  const method = message.method;
   const envelope = readEnvelope(params);
   const versionHeader = header('mcp-protocol-version')?.trim();
   const methodHeader = header('mcp-method')?.trim();
@@ -57,14 +57,15 @@ function ladder(message: Record<string, unknown>, header: Header, registry: Regi
     throw mismatch(versionHeader, `the body envelope names protocol version ${envelope.protocolVersion} but the MCP-Protocol-Version header names ${versionHeader}`);
   }
   if (methodHeader !== undefined && methodHeader !== method) {
-    throw mismatch(methodHeader, `the body names method ${method} but the Mcp-Method header names ${methodHeader}`);
+    throw mismatch(methodHeader, `the body names method ${typeof method === 'string' ? method : quote(method)} but the Mcp-Method header names ${methodHeader}`);
   }
   checkVersion(envelope.protocolVersion);
   if (versionHeader === undefined) {
     throw mismatch(undefined, `the body envelope names protocol version ${envelope.protocolVersion} but the required MCP-Protocol-Version header is absent`);
   }
-  if (methodHeader === undefined) throw mismatch(undefined, `the body names method ${method} but the required Mcp-Method header is absent`);
-  const field = NAMED[method];
+  if (methodHeader === undefined) throw mismatch(undefined, `the body names method ${typeof method === 'string' ? method : quote(method)} but the required Mcp-Method header is absent`);
+  // Equal to the Mcp-Method header by now, so a string.
+  const field = NAMED[method as string];
   if (field) {
     const value = params?.[field];
     const nameHeader = header('mcp-name');
