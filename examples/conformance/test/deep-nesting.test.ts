@@ -10,8 +10,8 @@ import { startFixture, type FixtureProcess } from './support/fixture-process.ts'
 const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 const DEPTH = 60_000;
 const DEEP = ['['.repeat(DEPTH) + ']'.repeat(DEPTH), '{"a":'.repeat(DEPTH) + '1' + '}'.repeat(DEPTH)];
-const METHODS = ['tools/call', 'tools/list', 'prompts/get', 'prompts/list', 'resources/read', 'resources/list', 'resources/templates/list', 'completion/complete', 'server/discover', 'resources/subscribe', 'logging/setLevel', 'ping'];
-const FIELDS = ['name', 'arguments', 'cursor', 'uri', 'ref', 'argument', 'level', 'requestState', 'inputResponses', 'notifications'];
+const METHODS = ['initialize', 'tools/call', 'tools/list', 'prompts/get', 'prompts/list', 'resources/read', 'resources/list', 'resources/templates/list', 'completion/complete', 'server/discover', 'resources/subscribe', 'logging/setLevel', 'ping'];
+const FIELDS = ['name', 'arguments', 'cursor', 'uri', 'ref', 'argument', 'level', 'requestState', 'inputResponses', 'notifications', 'protocolVersion', 'capabilities', 'clientInfo', 'task'];
 const ENVELOPE = '"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{}},"sampling":{},"roots":{}}';
 const INITIALIZE = '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"deep","version":"1"}}}';
 
@@ -25,6 +25,9 @@ function frames(era: Era): { id: number; text: string; method: string }[] {
   const add = (method: string, params: string) => out.push({ id: ++id, method, text: `{"jsonrpc":"2.0","id":${id},"method":"${method}","params":{${params}}}` });
   for (const method of METHODS) for (const field of FIELDS) for (const deep of DEEP) add(method, `"${field}":${deep}${meta()}`);
   for (const deep of DEEP) {
+    // Without an envelope: a legacy initialize reaching a connection pinned to 2026-07-28.
+    add('initialize', `"protocolVersion":${deep},"capabilities":{},"clientInfo":{"name":"x","version":"1"}`);
+    add('tools/list', `"_meta":${deep}`);
     add('tools/list', meta(`,"progressToken":${deep}`).slice(1));
     add('tools/call', `"name":"test_simple_text","arguments":{"x":${deep}}${meta()}`);
   }

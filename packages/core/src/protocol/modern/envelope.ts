@@ -1,4 +1,5 @@
 import { JsonRpcError } from '../../jsonrpc/index.js';
+import { quoteClientValue } from '../client-value.js';
 import { ErrorCode } from '../error-codes.js';
 import { isLogLevel, LOG_LEVELS } from '../log-levels.js';
 import type { ClientCapabilities, ClientInfo } from '../request-record.js';
@@ -73,9 +74,12 @@ export function readEnvelope(params: unknown): Envelope {
 }
 
 export function unsupportedVersion(requested: unknown): JsonRpcError {
-  return new JsonRpcError(ErrorCode.UnsupportedProtocolVersion, `Unsupported protocol version: ${String(requested)}`, {
+  // An object or array is echoed back quoted short: it may be nested too deep to serialise.
+  const structured = typeof requested === 'object' && requested !== null;
+  const shown = typeof requested === 'string' ? requested : quoteClientValue(requested);
+  return new JsonRpcError(ErrorCode.UnsupportedProtocolVersion, `Unsupported protocol version: ${shown}`, {
     supported: [...MODERN_REVISIONS],
-    requested,
+    requested: structured ? shown : requested,
   });
 }
 

@@ -1,5 +1,6 @@
 import { JsonRpcError, type WireError } from '../../jsonrpc/index.js';
 import type { Registry } from '../../registry/index.js';
+import { quoteClientValue } from '../client-value.js';
 import { ErrorCode } from '../error-codes.js';
 import { checkVersion, readEnvelope } from './envelope.js';
 
@@ -12,18 +13,6 @@ export interface Refusal {
 type Header = (name: string) => string | undefined;
 
 const NAMED: Record<string, 'name' | 'uri'> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
-
-/** A client's value quoted in an error message: its JSON, cut short; never throws. */
-function quote(value: unknown): string {
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? String(value);
-  } catch {
-    // Nested deeper than JSON.stringify's stack: still the client's fault, so still a 400.
-    return `(${Array.isArray(value) ? 'an array' : `a${typeof value === 'object' ? 'n object' : ` ${typeof value}`}`} nested too deep to show)`;
-  }
-  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
-}
 
 function mismatch(header: string | undefined, body: string): JsonRpcError {
   return new JsonRpcError(ErrorCode.HeaderMismatch, `Bad Request: the request headers and body disagree: ${body}`, {
@@ -57,13 +46,13 @@ function ladder(message: Record<string, unknown>, header: Header, registry: Regi
     throw mismatch(versionHeader, `the body envelope names protocol version ${envelope.protocolVersion} but the MCP-Protocol-Version header names ${versionHeader}`);
   }
   if (methodHeader !== undefined && methodHeader !== method) {
-    throw mismatch(methodHeader, `the body names method ${typeof method === 'string' ? method : quote(method)} but the Mcp-Method header names ${methodHeader}`);
+    throw mismatch(methodHeader, `the body names method ${typeof method === 'string' ? method : quoteClientValue(method)} but the Mcp-Method header names ${methodHeader}`);
   }
   checkVersion(envelope.protocolVersion);
   if (versionHeader === undefined) {
     throw mismatch(undefined, `the body envelope names protocol version ${envelope.protocolVersion} but the required MCP-Protocol-Version header is absent`);
   }
-  if (methodHeader === undefined) throw mismatch(undefined, `the body names method ${typeof method === 'string' ? method : quote(method)} but the required Mcp-Method header is absent`);
+  if (methodHeader === undefined) throw mismatch(undefined, `the body names method ${typeof method === 'string' ? method : quoteClientValue(method)} but the required Mcp-Method header is absent`);
   // Equal to the Mcp-Method header by now, so a string.
   const field = NAMED[method as string];
   if (field) {
@@ -74,8 +63,8 @@ function ladder(message: Record<string, unknown>, header: Header, registry: Regi
       throw mismatch(
         nameHeader,
         nameHeader === undefined
-          ? `the body carries params.${field}=${quote(value)} but the required Mcp-Name header is absent`
-          : `the body carries params.${field}=${quote(value)} but the Mcp-Name header names ${nameHeader}`,
+          ? `the body carries params.${field}=${quoteClientValue(value)} but the required Mcp-Name header is absent`
+          : `the body carries params.${field}=${quoteClientValue(value)} but the Mcp-Name header names ${nameHeader}`,
       );
     }
   }
@@ -96,7 +85,7 @@ function checkParamHeaders(params: Record<string, unknown>, header: Header, regi
     // end) never matches one.
     const sent = args[arg];
     if ((typeof sent === 'object' && sent !== null) || value !== String(sent)) {
-      throw mismatch(raw, `argument ${arg} is ${quote(args[arg])} but the Mcp-Param-${name} header ${raw === undefined ? 'is absent' : `says ${raw}`}`);
+      throw mismatch(raw, `argument ${arg} is ${quoteClientValue(args[arg])} but the Mcp-Param-${name} header ${raw === undefined ? 'is absent' : `says ${raw}`}`);
     }
   }
 }
