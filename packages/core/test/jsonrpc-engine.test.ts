@@ -26,6 +26,32 @@ function handlers(overrides: Partial<EngineHandlers> = {}): EngineHandlers {
 const tick = () => new Promise((r) => setTimeout(r, 5));
 
 describe('JSON-RPC engine', () => {
+  it('answers an error whose data cannot be serialised without the data, and keeps serving', async () => {
+    const t = testChannel();
+    const nested = JSON.parse(`${'['.repeat(100_000)}${']'.repeat(100_000)}`) as unknown;
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    let data: unknown = nested;
+    new Engine(t.channel, handlers({
+      request: (r) => {
+        if (r.method === 'ok') return { fine: true };
+        const error = new JsonRpcError(-32602, 'Invalid params: bad value', data);
+        if (r.method === 'later') return Promise.reject(error);
+        throw error;
+      },
+    }));
+    t.deliver('{"jsonrpc":"2.0","id":1,"method":"now"}');
+    data = cyclic;
+    t.deliver('{"jsonrpc":"2.0","id":2,"method":"later"}');
+    t.deliver('{"jsonrpc":"2.0","id":3,"method":"ok"}');
+    await tick();
+    expect(t.sent).toEqual([
+      { jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'Invalid params: bad value' } },
+      { jsonrpc: '2.0', id: 3, result: { fine: true } },
+      { jsonrpc: '2.0', id: 2, error: { code: -32602, message: 'Invalid params: bad value' } },
+    ]);
+  });
+
   it('correlates responses to its own requests by id, results and errors alike', async () => {
     const t = testChannel();
     const engine = new Engine(t.channel, handlers());

@@ -23,7 +23,15 @@ export function resultFrame(id: JsonRpcId, json: string): string {
 }
 
 export function errorFrame(id: JsonRpcId | null, error: { code: number; message: string; data?: unknown }): string {
-  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"error":${JSON.stringify(error)}}`;
+  let body: string;
+  try {
+    body = JSON.stringify(error);
+  } catch {
+    // Data that cannot be serialised (a client's value nested too deep, a cycle) is left out:
+    // the error still reaches the peer, and a throw here would escape the engine.
+    body = JSON.stringify({ code: error.code, message: String(error.message) });
+  }
+  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"error":${body}}`;
 }
 
 /**
