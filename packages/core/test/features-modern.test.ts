@@ -108,6 +108,17 @@ describe('2026-07-28 requests', () => {
       data: { supported: [MODERN], requested: '1999-01-01' },
     });
     await expect(c.rawRequest('initialize', { protocolVersion: '2025-11-25', capabilities: {} })).rejects.toMatchObject({ code: -32022 });
+    // `requested` is a string in the schema, whatever the client sent.
+    await expect(c.rawRequest('initialize', { protocolVersion: 2025, capabilities: {} })).rejects.toMatchObject({
+      code: -32022,
+      message: 'Unsupported protocol version: 2025',
+      data: { supported: [MODERN], requested: '2025' },
+    });
+    await expect(c.rawRequest('initialize', { protocolVersion: { v: '2025-11-25' }, capabilities: {} })).rejects.toMatchObject({
+      code: -32022,
+      data: { supported: [MODERN], requested: '{"v":"2025-11-25"}' },
+    });
+    valid(c);
   });
 
   it('sends log messages only when the request carries a logLevel', async () => {

@@ -74,12 +74,12 @@ export function readEnvelope(params: unknown): Envelope {
 }
 
 export function unsupportedVersion(requested: unknown): JsonRpcError {
-  // An object or array is echoed back quoted short: it may be nested too deep to serialise.
-  const structured = typeof requested === 'object' && requested !== null;
+  // `requested` is a string in the schema: anything else is echoed as its JSON, quoted short
+  // (an object may be nested too deep to serialise at all).
   const shown = typeof requested === 'string' ? requested : quoteClientValue(requested);
   return new JsonRpcError(ErrorCode.UnsupportedProtocolVersion, `Unsupported protocol version: ${shown}`, {
     supported: [...MODERN_REVISIONS],
-    requested: structured ? shown : requested,
+    requested: requested === undefined ? undefined : shown,
   });
 }
 
