@@ -85,7 +85,15 @@ export class Context {
     return this.#record.auth;
   }
 
-  /** Who is calling and what it can do. */
+  /**
+   * Who is calling and what it can do. Read-only: the same objects serve many calls of one
+   * client, and under 2026-07-28 they are frozen when its requests repeat the same envelope.
+   *
+   * @example
+   * ```ts
+   * if (ctx.client.capabilities.elicitation) await ctx.elicit('Proceed?', z.object({ ok: z.boolean() }));
+   * ```
+   */
   get client(): { readonly info: ClientInfo; readonly capabilities: ClientCapabilities } {
     return { info: this.#record.clientInfo, capabilities: this.#record.clientCapabilities };
   }
