@@ -48,14 +48,22 @@ export function parseFrame(text: string): unknown {
   return value;
 }
 
-// A loop, not recursion: JSON.parse accepts nesting far deeper than the call stack, and a valid
-// frame must not be reported as unparseable because the walk ran out of stack.
 function dropProtoKeys(root: unknown): void {
+  forEachObject(root, (value) => {
+    if (Object.hasOwn(value, '__proto__')) delete (value as Record<string, unknown>)['__proto__'];
+  });
+}
+
+/**
+ * Visits every object and array in a parsed JSON value, parents first; `visit` returning false
+ * skips that one's children. A loop, not recursion: JSON.parse accepts nesting far deeper than
+ * the call stack, and a walk over a client's value must not run out of it.
+ */
+export function forEachObject(root: unknown, visit: (value: object) => boolean | void): void {
   const pending: unknown[] = [root];
   while (pending.length > 0) {
     const value = pending.pop();
-    if (typeof value !== 'object' || value === null) continue;
-    if (Object.hasOwn(value, '__proto__')) delete (value as Record<string, unknown>)['__proto__'];
+    if (typeof value !== 'object' || value === null || visit(value) === false) continue;
     for (const child of Object.values(value)) if (typeof child === 'object' && child !== null) pending.push(child);
   }
 }

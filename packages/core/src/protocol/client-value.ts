@@ -13,3 +13,9 @@ export function quoteClientValue(value: unknown): string {
   }
   return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }
+
+/** A client's value in an error message: a string as it is (cut to 80 characters), else quoted. */
+export function showClientValue(value: unknown): string {
+  if (typeof value !== 'string') return quoteClientValue(value);
+  return value.length > 80 ? `${value.slice(0, 80)}…` : value;
+}

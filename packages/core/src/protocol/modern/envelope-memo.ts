@@ -1,4 +1,5 @@
-import { parseFrame } from '../../jsonrpc/index.js';
+import { forEachObject, parseFrame } from '../../jsonrpc/index.js';
+import { metaOf } from './envelope.js';
 
 const NAMESPACE = 'io.modelcontextprotocol/';
 const META_KEY = '_meta"';
@@ -75,7 +76,7 @@ export class EnvelopeMemo {
     } catch {
       return undefined; // the whole text is parsed again, for its own error
     }
-    const meta = metaOf(value);
+    const meta = paramsMetaOf(value);
     if (meta === undefined) return undefined;
     // The members first, then the rest: JSON.parse's key order, and a member repeated later in
     // `_meta` keeps its first place with its last value, as in JSON.parse.
@@ -97,14 +98,13 @@ export class EnvelopeMemo {
   }
 }
 
-function metaOf(value: unknown): Record<string, unknown> | undefined {
-  const meta = (value as { params?: { _meta?: unknown } } | null)?.params?._meta;
-  return typeof meta === 'object' && meta !== null && !Array.isArray(meta) ? (meta as Record<string, unknown>) : undefined;
+function paramsMetaOf(value: unknown): Record<string, unknown> | undefined {
+  return metaOf((value as { params?: unknown } | null)?.params);
 }
 
 /** The leading run of `io.modelcontextprotocol/` members of `params._meta`, if any. */
 function envelopeMembersOf(value: unknown): Record<string, unknown> | undefined {
-  const meta = metaOf(value);
+  const meta = paramsMetaOf(value);
   if (meta === undefined) return undefined;
   let members: Record<string, unknown> | undefined;
   for (const key in meta) {
@@ -114,14 +114,11 @@ function envelopeMembersOf(value: unknown): Record<string, unknown> | undefined 
   return members;
 }
 
-// A loop, not recursion: the members are the client's JSON, nested as deep as it likes.
 function deepFreeze<T>(root: T): T {
-  const pending: unknown[] = [root];
-  while (pending.length > 0) {
-    const value = pending.pop();
-    if (typeof value !== 'object' || value === null || Object.isFrozen(value)) continue;
+  forEachObject(root, (value) => {
+    // Already frozen: shared from an earlier envelope, and frozen all the way down.
+    if (Object.isFrozen(value)) return false;
     Object.freeze(value);
-    for (const child of Object.values(value)) pending.push(child);
-  }
+  });
   return root;
 }

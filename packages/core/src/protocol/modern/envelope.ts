@@ -1,5 +1,5 @@
 import { JsonRpcError } from '../../jsonrpc/index.js';
-import { quoteClientValue } from '../client-value.js';
+import { showClientValue } from '../client-value.js';
 import { ErrorCode } from '../error-codes.js';
 import { isLogLevel, LOG_LEVELS } from '../log-levels.js';
 import type { ClientCapabilities, ClientInfo } from '../request-record.js';
@@ -24,7 +24,8 @@ export interface Envelope {
   readonly logLevel?: string;
 }
 
-function metaOf(params: unknown): Record<string, unknown> | undefined {
+/** A request's `params._meta` when it is an object. */
+export function metaOf(params: unknown): Record<string, unknown> | undefined {
   const meta = (params as { _meta?: unknown } | undefined)?._meta;
   return typeof meta === 'object' && meta !== null && !Array.isArray(meta) ? (meta as Record<string, unknown>) : undefined;
 }
@@ -76,7 +77,7 @@ export function readEnvelope(params: unknown): Envelope {
 export function unsupportedVersion(requested: unknown): JsonRpcError {
   // `requested` is a string in the schema: anything else is echoed as its JSON, quoted short
   // (an object may be nested too deep to serialise at all).
-  const shown = typeof requested === 'string' ? requested : quoteClientValue(requested);
+  const shown = showClientValue(requested);
   return new JsonRpcError(ErrorCode.UnsupportedProtocolVersion, `Unsupported protocol version: ${shown}`, {
     supported: [...MODERN_REVISIONS],
     requested: requested === undefined ? undefined : shown,

@@ -1,6 +1,6 @@
 import { JsonRpcError, type WireError } from '../../jsonrpc/index.js';
 import type { Registry } from '../../registry/index.js';
-import { quoteClientValue } from '../client-value.js';
+import { quoteClientValue, showClientValue } from '../client-value.js';
 import { ErrorCode } from '../error-codes.js';
 import { checkVersion, readEnvelope } from './envelope.js';
 
@@ -46,13 +46,13 @@ function ladder(message: Record<string, unknown>, header: Header, registry: Regi
     throw mismatch(versionHeader, `the body envelope names protocol version ${envelope.protocolVersion} but the MCP-Protocol-Version header names ${versionHeader}`);
   }
   if (methodHeader !== undefined && methodHeader !== method) {
-    throw mismatch(methodHeader, `the body names method ${typeof method === 'string' ? method : quoteClientValue(method)} but the Mcp-Method header names ${methodHeader}`);
+    throw mismatch(methodHeader, `the body names method ${showClientValue(method)} but the Mcp-Method header names ${methodHeader}`);
   }
   checkVersion(envelope.protocolVersion);
   if (versionHeader === undefined) {
     throw mismatch(undefined, `the body envelope names protocol version ${envelope.protocolVersion} but the required MCP-Protocol-Version header is absent`);
   }
-  if (methodHeader === undefined) throw mismatch(undefined, `the body names method ${typeof method === 'string' ? method : quoteClientValue(method)} but the required Mcp-Method header is absent`);
+  if (methodHeader === undefined) throw mismatch(undefined, `the body names method ${showClientValue(method)} but the required Mcp-Method header is absent`);
   // Equal to the Mcp-Method header by now, so a string.
   const field = NAMED[method as string];
   if (field) {
