@@ -112,13 +112,25 @@ describe('EnvelopeMemo', () => {
     expect(capsOf(second)).toBe(capsOf(first));
   });
 
-  it('freezes deeply nested members without running out of stack', () => {
+  it('does not keep members too deep to serialise: such frames are parsed whole, and nothing throws', () => {
     const memo = new EnvelopeMemo();
     const depth = 100_000;
     const deep = `${'{"x":'.repeat(depth)}{}${'}'.repeat(depth)}`;
-    const text = officialCall(1, {}).replace('{"elicitation":{"form":{}}}', deep);
-    expect(() => memo.parse(text)).not.toThrow();
-    expect(memo.parse(text.replace('"progressToken":1', '"progressToken":2'))).toBeDefined();
+    const text = (id: number) => officialCall(id, {}).replace('{"elicitation":{"form":{}}}', deep);
+    const first = memo.parse(text(1));
+    const second = memo.parse(text(2));
+    // Not reused (a fresh parse each time) and not frozen.
+    expect(capsOf(second) === capsOf(first)).toBe(false); // (a boolean: vitest cannot print the value)
+    expect(Object.isFrozen(capsOf(second))).toBe(false);
+    expect((second as { id: number }).id).toBe(2);
+  });
+
+  it('freezes the members it keeps all the way down', () => {
+    const { first } = primed();
+    const info = (first as { params: { _meta: Record<string, unknown> } }).params._meta[INFO];
+    expect(Object.isFrozen(capsOf(first))).toBe(true);
+    expect(Object.isFrozen((capsOf(first) as { elicitation: object }).elicitation)).toBe(true);
+    expect(Object.isFrozen(info)).toBe(true);
   });
 
   it('gives what parseFrame gives for any sequence of frames (property test)', () => {
