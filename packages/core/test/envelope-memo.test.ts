@@ -70,6 +70,22 @@ describe('EnvelopeMemo', () => {
     expect(capsOf(second)).toBe(capsOf(first));
   });
 
+  it('gives every frame its own _meta object, as parseFrame does (a write to one reaches no other)', () => {
+    const memo = new EnvelopeMemo();
+    const frame = (id: number) => officialCall(id, { a: id }, {});
+    const metaOf = (value: unknown) => (value as { params: { _meta: Record<string, unknown> } }).params._meta;
+    memo.parse(frame(1));
+    const second = metaOf(memo.parse(frame(2)));
+    const third = metaOf(memo.parse(frame(3)));
+    expect(second).not.toBe(third);
+    expect(Object.isFrozen(second)).toBe(false);
+    second[PV] = 'changed';
+    second.extra = true;
+    expect(third[PV]).toBe('2026-07-28');
+    expect(Object.keys(third)).toEqual(Object.keys(ENVELOPE));
+    expect(metaOf(memo.parse(frame(4)))).toEqual(ENVELOPE);
+  });
+
   it.each([
     ['another _meta key, in the arguments', officialCall(2, { _meta: { x: 1 } })],
     ['the members text inside a string (escaped quotes)', officialCall(2, { text: JSON.stringify(ENVELOPE) })],
