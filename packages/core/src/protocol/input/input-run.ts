@@ -100,13 +100,13 @@ export class InputRun {
   }
 
   /**
-   * Runs `execute` (the handler call): its result, or a promise of the result or of an
+   * Runs `execute` (the handler call, handed this run): its result, or a promise of the result or of an
    * `input_required`. A call that finishes synchronously asked nothing and is simply answered.
    */
-  start(execute: () => unknown): unknown {
+  start(execute: (run: InputRun) => unknown): unknown {
     let value: unknown;
     try {
-      value = execute();
+      value = execute(this);
     } catch (error) {
       this.#settle();
       throw error;

@@ -52,7 +52,7 @@ export class InputRuns {
       // answer without one): the handler runs once with them, asking only for what is missing.
       const answers = params?.inputResponses === undefined ? undefined : answersIn(responsesOf(params));
       const run = new InputRun(undefined, record, answers ? { answers, replay: false } : FRESH, this);
-      return run.start(() => execute(run));
+      return run.start(execute);
     }
     const payload = this.codec.verify(state);
     const responses = responsesOf(params);
@@ -64,7 +64,7 @@ export class InputRuns {
     const answers = { ...payload.answers, ...answersIn(responses) };
     const start = typeof payload.start === 'number' ? payload.start : Date.now();
     const run = new InputRun(payload.run, record, { answers, start, replay: true }, this);
-    return run.start(() => execute(run));
+    return run.start(execute);
   }
 
   park(run: InputRun): void {
