@@ -70,6 +70,17 @@ describe('EnvelopeMemo', () => {
     expect(capsOf(second)).toBe(capsOf(first));
   });
 
+  it('gives what parseFrame gives when the keys after the members change from frame to frame', () => {
+    const { memo } = primed();
+    const rests = [{ progressToken: 2 }, {}, { progressToken: 3, other: 'x' }, { other: 'y', progressToken: 4 }, { progressToken: 'five' }];
+    for (const [i, rest] of rests.entries()) {
+      const text = officialCall(10 + i, { i }, rest);
+      const value = memo.parse(text);
+      expect(JSON.stringify(value)).toBe(JSON.stringify(parseFrame(text)));
+      expect(value).toEqual(parseFrame(text));
+    }
+  });
+
   it('gives every frame its own _meta object, as parseFrame does (a write to one reaches no other)', () => {
     const memo = new EnvelopeMemo();
     const frame = (id: number) => officialCall(id, { a: id }, {});

@@ -12,10 +12,13 @@ interface Learned {
   /** `_meta":{` followed by the members' JSON text, without the closing brace. */
   readonly needle: string;
   readonly members: Readonly<Record<string, unknown>>;
+  /** The keys that followed the members in that frame's `_meta` (the official client: `progressToken`). */
+  readonly restKeys: readonly string[];
   /**
-   * The same members in a private, unfrozen object, copied with a spread when they are all of
-   * a frame's `_meta`: V8 clones such an object's layout in one step, ~4× cheaper than
-   * `Object.assign` from the frozen one (bench/README.md, session 4).
+   * A private, unfrozen object with the members, then a slot for each rest key: a frame whose
+   * `_meta` has the same keys gets a spread copy with its own rest values written in. V8 clones
+   * such an object's layout in one step and the writes add no property, which is ~3× cheaper
+   * than `Object.assign` from the frozen members (bench/README.md, session 4).
    */
   readonly template: Record<string, unknown>;
 }
@@ -52,10 +55,10 @@ export class EnvelopeMemo {
       }
     }
     const value = parseFrame(text);
-    const members = envelopeMembersOf(value);
-    if (members !== undefined && ++this.#misses >= this.#nextLearn) {
+    const envelope = envelopeMembersOf(value);
+    if (envelope !== undefined && ++this.#misses >= this.#nextLearn) {
       this.#nextLearn *= 2;
-      this.#learn(text, members);
+      this.#learn(text, envelope.members, envelope.restKeys);
     }
     return value;
   }
@@ -84,15 +87,11 @@ export class EnvelopeMemo {
     }
     const meta = paramsMetaOf(value);
     if (meta === undefined) return undefined;
-    // The members first, then the rest: JSON.parse's key order, and a member repeated later in
-    // `_meta` keeps its first place with its last value, as in JSON.parse. With no rest (the
-    // members closed `_meta`), the parsed `_meta` is `{}`.
-    (value as { params: { _meta: unknown } }).params._meta =
-      next === CLOSE ? { ...learned.template } : Object.assign({}, learned.members, meta);
+    (value as { params: { _meta: unknown } }).params._meta = withMembers(learned, meta);
     return value;
   }
 
-  #learn(text: string, members: Record<string, unknown>): void {
+  #learn(text: string, members: Record<string, unknown>, restKeys: string[]): void {
     let json: string;
     try {
       json = JSON.stringify(members);
@@ -102,7 +101,10 @@ export class EnvelopeMemo {
     const needle = `${META_KEY}:{${json.slice(1, -1)}`;
     // Only text the client wrote exactly so (JSON.stringify's spelling) can be found again.
     if (!text.includes(needle)) return;
-    this.#learned = { needle, template: { ...members }, members: deepFreeze(members) };
+    const template: Record<string, unknown> = {};
+    for (const key in members) template[key] = members[key];
+    for (const key of restKeys) template[key] = undefined;
+    this.#learned = { needle, restKeys, template, members: deepFreeze(members) };
   }
 }
 
@@ -110,16 +112,40 @@ function paramsMetaOf(value: unknown): Record<string, unknown> | undefined {
   return metaOf((value as { params?: unknown } | null)?.params);
 }
 
-/** The leading run of `io.modelcontextprotocol/` members of `params._meta`, if any. */
-function envelopeMembersOf(value: unknown): Record<string, unknown> | undefined {
+/**
+ * A frame's `_meta`: the members kept (parsed the first time) first, then `rest`, what the
+ * shortened text left in `_meta`. That is JSON.parse's key order, and a member repeated later
+ * in `_meta` keeps its first place with its last value, as in JSON.parse.
+ */
+function withMembers(learned: Learned, rest: Record<string, unknown>): Record<string, unknown> {
+  const keys = learned.restKeys;
+  let n = 0;
+  // for-in, not Object.keys: no array per frame. Any other key list takes the general path.
+  for (const key in rest) if (key !== keys[n++]) return Object.assign({}, learned.members, rest);
+  if (n !== keys.length) return Object.assign({}, learned.members, rest);
+  const meta = { ...learned.template };
+  for (let i = 0; i < keys.length; i++) meta[keys[i]!] = rest[keys[i]!];
+  return meta;
+}
+
+/**
+ * The leading run of `io.modelcontextprotocol/` members of `params._meta`, if any, and the
+ * keys after them.
+ */
+function envelopeMembersOf(value: unknown): { members: Record<string, unknown>; restKeys: string[] } | undefined {
   const meta = paramsMetaOf(value);
   if (meta === undefined) return undefined;
   let members: Record<string, unknown> | undefined;
+  const restKeys: string[] = [];
   for (const key in meta) {
-    if (!key.startsWith(NAMESPACE)) break;
-    (members ??= {})[key] = meta[key];
+    if (restKeys.length === 0 && key.startsWith(NAMESPACE)) {
+      (members ??= {})[key] = meta[key];
+      continue;
+    }
+    if (members === undefined) return undefined;
+    restKeys.push(key);
   }
-  return members;
+  return members && { members, restKeys };
 }
 
 function deepFreeze<T>(root: T): T {
