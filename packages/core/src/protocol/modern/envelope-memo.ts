@@ -121,7 +121,13 @@ function withMembers(learned: Learned, rest: Record<string, unknown>): Record<st
   const keys = learned.restKeys;
   let n = 0;
   // for-in, not Object.keys: no array per frame. Any other key list takes the general path.
-  for (const key in rest) if (key !== keys[n++]) return Object.assign({}, learned.members, rest);
+  for (const key in rest) {
+    if (key !== keys[n]) {
+      n = -1;
+      break;
+    }
+    n++;
+  }
   if (n !== keys.length) return Object.assign({}, learned.members, rest);
   const meta = { ...learned.template };
   for (let i = 0; i < keys.length; i++) meta[keys[i]!] = rest[keys[i]!];
