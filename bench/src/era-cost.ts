@@ -6,7 +6,7 @@
 // quick, quieter figure while working on the modern path.
 import { performance } from 'node:perf_hooks';
 import { driveInProcess } from './in-process.js';
-import { envelope } from './http-client.js';
+import { envelope, legacyMeta } from './http-client.js';
 import { benchServer } from './mcp-fw-tools.js';
 
 const era = process.argv[2] ?? 'legacy';
@@ -18,9 +18,11 @@ if (era !== 'legacy' && era !== 'modern') throw new Error('era must be legacy or
 // The envelope as text around its progress token: frames are built from text in both eras, since
 // this loop's own time is counted (BENCH_ERAS_ENVELOPE picks the envelope, as for run-eras).
 const [before, after = ''] = JSON.stringify(envelope(-1)).split('-1');
+// The official client's legacy call carries a progress token too (see legacyMeta).
+const legacyToken = legacyMeta(0)._meta !== undefined;
 const call = era === 'modern'
   ? (id: number) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"add","arguments":{"a":${id},"b":2},"_meta":${before}${after === '' ? '' : id}${after}}}`
-  : (id: number) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"add","arguments":{"a":${id},"b":2}}}`;
+  : (id: number) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"add","arguments":{"a":${id},"b":2}${legacyToken ? `,"_meta":{"progressToken":${id}}` : ''}}}`;
 
 const driver = driveInProcess(benchServer());
 if (era === 'legacy') await driver.initialize('2025-11-25');

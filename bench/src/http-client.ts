@@ -30,6 +30,16 @@ export function envelope(id: number): Record<string, unknown> {
   };
 }
 
+/**
+ * The `_meta` the same client puts on a legacy `tools/call`. The official client sends a progress
+ * token there in both eras (../shared/docs/wire/stdio-legacy.jsonl: `"_meta":{"progressToken":3}`),
+ * so with the `official` envelope the legacy side carries one too and the two eras differ only by
+ * the envelope's members; the minimal client sends none.
+ */
+export function legacyMeta(id: number): { _meta?: { progressToken: number } } {
+  return envelopeKind === 'minimal' ? {} : { _meta: { progressToken: id } };
+}
+
 const POST_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
 export interface HttpReply {
@@ -158,7 +168,7 @@ export class LegacySession {
   async add(): Promise<void> {
     const id = nextId++;
     const call = addCall();
-    const body = JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'add', arguments: call.args } });
+    const body = JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'add', arguments: call.args, ...legacyMeta(id) } });
     call.check(resultOf(await this.connection.send('POST', this.#headers, body), id));
   }
 

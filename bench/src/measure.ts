@@ -36,10 +36,13 @@ export async function connect(script: string, options: SpawnOptions = {}): Promi
 
 let operand = 0;
 
-/** One `add` call whose answer is checked, so a fast wrong server cannot win. */
-export async function callAdd(client: StdioClient): Promise<Reply> {
+/**
+ * One `add` call whose answer is checked, so a fast wrong server cannot win. `extra(a)` adds
+ * params beside the arguments (the eras benchmark's legacy `_meta`).
+ */
+export async function callAdd(client: StdioClient, extra?: (a: number) => object): Promise<Reply> {
   const a = operand++;
-  const reply = await client.request('tools/call', { name: 'add', arguments: { a, b: 2 } });
+  const reply = await client.request('tools/call', { name: 'add', arguments: { a, b: 2 }, ...extra?.(a) });
   const content = reply.result.content as { type: string; text: string }[] | undefined;
   if (content?.[0]?.type !== 'text' || content[0].text !== String(a + 2)) {
     throw new Error(`add(${a}, 2) answered ${JSON.stringify(reply.result)}`);

@@ -5,7 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import { killAll, StdioClient } from './client.js';
 import { envInt, nodeArgs } from './config.js';
-import { LegacySession, clientKind, envelope, envelopeKind, modernAdd, openConnection } from './http-client.js';
+import { LegacySession, clientKind, envelope, envelopeKind, legacyMeta, modernAdd, openConnection } from './http-client.js';
 import { killHttpServers, startHttpServer } from './http-proc.js';
 import { HTTP_SERVERS } from './http-servers.js';
 import { load, type Load } from './load.js';
@@ -153,7 +153,7 @@ async function stdio(subject: Subject): Promise<EraComparison> {
   try {
     const slots = (call: () => Promise<unknown>) => Array.from({ length: config.stdioInFlight }, () => async () => void (await call()));
     return await compare(`stdio ${subject}`, {
-      legacy: { pid: legacy.pid, workers: slots(() => callAdd(legacy)) },
+      legacy: { pid: legacy.pid, workers: slots(() => callAdd(legacy, legacyMeta)) },
       modern: { pid: modern.pid, workers: slots(() => modernStdioAdd(modern)) },
     }, config.stdioCalls);
   } finally {
