@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseFrame } from '../src/jsonrpc/index.ts';
 import { EnvelopeMemo } from '../src/protocol/modern/envelope-memo.ts';
+import { servedEnvelope } from '../src/protocol/modern/envelope.ts';
 
 const PV = 'io.modelcontextprotocol/protocolVersion';
 const CAPS = 'io.modelcontextprotocol/clientCapabilities';
@@ -32,6 +33,27 @@ function reference(text: string): { value?: unknown; error?: string } {
 function viaMemo(memo: EnvelopeMemo, text: string): { value?: unknown; error?: string } {
   try {
     return { value: memo.parse(text) };
+  } catch (error) {
+    return { error: String(error) };
+  }
+}
+
+/** What the connection reads for `text`'s params: the memo's envelope, else its own reading. */
+function envelopeRead(memo: EnvelopeMemo, value: unknown): { envelope?: unknown; error?: string } {
+  const params = (value as { params?: unknown }).params;
+  const known = memo.envelopeOf(params);
+  if (known) return { envelope: known };
+  try {
+    return { envelope: servedEnvelope(params) };
+  } catch (error) {
+    return { error: String(error) };
+  }
+}
+
+/** The same for parseFrame's value, read from scratch. */
+function envelopeReference(text: string): { envelope?: unknown; error?: string } {
+  try {
+    return { envelope: servedEnvelope((parseFrame(text) as { params?: unknown }).params) };
   } catch (error) {
     return { error: String(error) };
   }
@@ -110,6 +132,51 @@ describe('EnvelopeMemo', () => {
     expect(viaMemo(memo, text)).toEqual(reference(text));
   });
 
+  it('hands over the envelope it read once for members put back from the template', () => {
+    const { memo, first } = primed();
+    // The frame the members were learned from was parsed whole: its envelope is read as usual.
+    expect(memo.envelopeOf((first as { params: unknown }).params)).toBeUndefined();
+    const values: { params: Record<string, unknown> }[] = [];
+    const known: unknown[] = [];
+    for (const id of [2, 3]) {
+      values.push(memo.parse(officialCall(id, { id })) as { params: Record<string, unknown> });
+      known.push(memo.envelopeOf(values.at(-1)!.params));
+    }
+    expect(known[0]).toEqual(servedEnvelope(values[0]!.params));
+    expect(known[0]).toEqual({ protocolVersion: '2026-07-28', clientCapabilities: ENVELOPE[CAPS], clientInfo: ENVELOPE[INFO], logLevel: 'debug' });
+    expect(known[1]).toBe(known[0]); // read once
+    // Only for the last frame's own params: an earlier frame's, or a copy, are read as usual.
+    expect(memo.envelopeOf(values[0]!.params)).toBeUndefined();
+    expect(memo.envelopeOf({ ...values[1]!.params })).toBeUndefined();
+  });
+
+  /** An envelope key after progressToken: it is not one of the members the memo puts back. */
+  const levelLast = (level: string) => (id: number) =>
+    JSON.stringify({ method: 'tools/call', params: { name: 'ask', arguments: {}, _meta: { [PV]: '2026-07-28', [CAPS]: {}, progressToken: id, [LEVEL]: level } }, jsonrpc: '2.0', id });
+  it.each([
+    ['an envelope key after the members (its value changes)', levelLast('debug'), levelLast('error')],
+    ['keys after the members other than the learned ones', (id: number) => officialCall(id, {}), (id: number) => officialCall(id, {}, { other: id })],
+  ])('hands over no envelope with %s (the frame is read whole)', (_, learnFrom, frame) => {
+    const memo = new EnvelopeMemo();
+    memo.parse(learnFrom(1));
+    const text = frame(2);
+    const value = memo.parse(text) as { params: unknown };
+    expect(value).toEqual(parseFrame(text));
+    expect(memo.envelopeOf(value.params)).toBeUndefined();
+    expect(envelopeRead(memo, value)).toEqual(envelopeReference(text));
+  });
+
+  it('hands over no envelope for members that are refused, so each request is refused', () => {
+    const memo = new EnvelopeMemo();
+    const call = (id: number) => officialCall(id, {}).replace('"2026-07-28"', '"2099-01-01"');
+    memo.parse(call(1));
+    for (const id of [2, 3]) {
+      const value = memo.parse(call(id)) as { params: unknown };
+      expect(memo.envelopeOf(value.params)).toBeUndefined();
+      expect(() => servedEnvelope(value.params)).toThrow(/Unsupported protocol version/);
+    }
+  });
+
   it('drops "__proto__" keys on the reusing path as parseFrame does', () => {
     const { memo } = primed();
     const text = officialCall(2, { text: 'x' }).replace('{"text":"x"}', '{"text":"x","__proto__":{"polluted":true}}');
@@ -183,6 +250,7 @@ describe('EnvelopeMemo', () => {
       edit: sometimes(fc.tuple(fc.nat(), fc.constantFrom('', ',', '"', '\\', '}', '{', ' ', '_meta":', '\\u0041'))),
     });
     let reused = 0;
+    let handedOver = 0;
     fc.assert(
       fc.property(fc.oneof(fc.constant(official), members), fc.array(frame, { minLength: 1, maxLength: 8 }), (shared, frames) => {
         const memo = new EnvelopeMemo();
@@ -203,7 +271,14 @@ describe('EnvelopeMemo', () => {
           const got = viaMemo(memo, text);
           const expected = reference(text);
           expect(got).toEqual(expected);
-          if (got.value !== undefined) expect(JSON.stringify(got.value)).toBe(JSON.stringify(expected.value));
+          if (got.value !== undefined) {
+            expect(JSON.stringify(got.value)).toBe(JSON.stringify(expected.value));
+            // The envelope a connection serves the frame with is the one its text spells.
+            if (typeof got.value === 'object' && got.value !== null) {
+              if (memo.envelopeOf((got.value as { params?: unknown }).params)) handedOver++;
+              expect(envelopeRead(memo, got.value)).toEqual(envelopeReference(text));
+            }
+          }
           const caps = (got.value as { params?: { _meta?: Record<string, unknown> } } | undefined)?.params?._meta?.[CAPS];
           if (typeof caps === 'object' && caps !== null) {
             if (seen.has(caps)) reused++;
@@ -213,7 +288,8 @@ describe('EnvelopeMemo', () => {
       }),
       { numRuns: 2000 },
     );
-    // The reusing path ran, not only the fallback.
+    // The reusing path ran, not only the fallback, and envelopes were handed over.
     expect(reused).toBeGreaterThan(100);
+    expect(handedOver).toBeGreaterThan(100);
   });
 });

@@ -5,7 +5,7 @@ import type { HubMember, ListName } from './hub.js';
 import { LegacySession } from './legacy-session.js';
 import { METHODS, MODERN_METHODS } from './method-table.js';
 import { EnvelopeMemo } from './modern/envelope-memo.js';
-import { hasEnvelope, missingEnvelope, unsupportedVersion } from './modern/envelope.js';
+import { hasEnvelope, missingEnvelope, unsupportedVersion, type Envelope } from './modern/envelope.js';
 import { modernRecord } from './modern/modern-record.js';
 import { modernResult } from './modern/result-envelope.js';
 import { featuresOf } from './revisions.js';
@@ -30,6 +30,7 @@ const MODERN = 'modern';
 export class ServerConnection implements HubMember {
   readonly engine: Engine;
   readonly #scope: Scope;
+  readonly #memo = new EnvelopeMemo();
   #era: Era;
 
   constructor(core: ServerCore, channel: Channel, mode: EraMode = 'pin-on-first') {
@@ -37,9 +38,8 @@ export class ServerConnection implements HubMember {
     this.#era = mode === 'pin-on-first' ? 'unpinned' : mode;
     // Frames a transport parses itself (HTTP) never come through here; on a legacy connection
     // there is no envelope to skip.
-    const memo = new EnvelopeMemo();
     this.engine = new Engine(channel, {
-      parseFrame: (text) => (this.#era === 'legacy' ? parseFrame(text) : memo.parse(text)),
+      parseFrame: (text) => (this.#era === 'legacy' ? parseFrame(text) : this.#memo.parse(text)),
       request: (request) => this.#request(request),
       notification: (method, params) => this.#notification(method, params),
       mapError: (error) => mapError(error, core.logger, this.#era === 'modern' ? 'modern' : 'legacy'),
@@ -85,8 +85,10 @@ export class ServerConnection implements HubMember {
   #request(request: InboundRequest): unknown {
     const era = this.#era;
     if (era !== 'legacy') {
-      const enveloped = hasEnvelope(request.params);
-      if (era === 'modern' || enveloped || request.method === 'server/discover') return this.#modern(request, enveloped);
+      // Members the memo put back were read and checked as an envelope once, when first met.
+      const known = this.#memo.envelopeOf(request.params);
+      const enveloped = known !== undefined || hasEnvelope(request.params);
+      if (era === 'modern' || enveloped || request.method === 'server/discover') return this.#modern(request, enveloped, known);
     }
     this.#era = 'legacy';
     const method = this.#method(METHODS, request);
@@ -94,13 +96,13 @@ export class ServerConnection implements HubMember {
     return method.handle(request.params, record, this.#scope);
   }
 
-  #modern(request: InboundRequest, enveloped: boolean): unknown {
+  #modern(request: InboundRequest, enveloped: boolean, known: Envelope | undefined): unknown {
     if (!enveloped) {
       // A legacy client talking to a connection already pinned to 2026-07-28.
       if (request.method === 'initialize') throw unsupportedVersion(request.params?.protocolVersion);
       throw missingEnvelope();
     }
-    const record = modernRecord(request);
+    const record = modernRecord(request, known);
     if (this.#era === 'unpinned' && request.method !== 'server/discover') this.#era = 'modern';
     const method = this.#method(MODERN_METHODS, request);
     // The engine hands the result back to encodeResult, which adds the 2026-07-28 envelope.

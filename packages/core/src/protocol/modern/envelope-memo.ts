@@ -1,5 +1,5 @@
 import { forEachObject, parseFrame, parseUnescapedFrame } from '../../jsonrpc/index.js';
-import { metaOf } from './envelope.js';
+import { metaOf, servedEnvelope, type Envelope } from './envelope.js';
 
 const NAMESPACE = 'io.modelcontextprotocol/';
 const META_KEY = '_meta"';
@@ -21,6 +21,14 @@ interface Learned {
    * than `Object.assign` from the frozen members (bench/README.md, session 4).
    */
   readonly template: Record<string, unknown>;
+  /**
+   * The members read and checked as an envelope, on first need: the same for every frame that
+   * gets them through the template, unless a rest key could override one of them. `null` when
+   * they are not a servable envelope (each such frame is read, and refused, as usual).
+   */
+  envelope?: Envelope | null;
+  /** No rest key is in the envelope's namespace, so the members alone make the envelope. */
+  readonly restOutsideEnvelope: boolean;
 }
 
 /**
@@ -43,6 +51,27 @@ export class EnvelopeMemo {
   // miss in a row, so a client whose envelope never repeats does not pay it on every frame.
   #misses = 0;
   #nextLearn = 1;
+  // The params of the last frame whose `_meta` was built from the template, and from what.
+  #lastParams?: object;
+  #lastLearned?: Learned;
+
+  /**
+   * The envelope of `params` when they are the last frame's and its `_meta` was rebuilt from the
+   * learned members: read and checked once per learned envelope instead of once per request.
+   * Undefined otherwise (the caller reads the envelope itself).
+   */
+  envelopeOf(params: unknown): Envelope | undefined {
+    const learned = this.#lastLearned;
+    if (learned === undefined || params !== this.#lastParams || !learned.restOutsideEnvelope) return undefined;
+    if (learned.envelope === undefined) {
+      try {
+        learned.envelope = servedEnvelope(params);
+      } catch {
+        learned.envelope = null;
+      }
+    }
+    return learned.envelope ?? undefined;
+  }
 
   parse(text: string): unknown {
     const learned = this.#learned;
@@ -87,7 +116,14 @@ export class EnvelopeMemo {
     }
     const meta = paramsMetaOf(value);
     if (meta === undefined) return undefined;
-    (value as { params: { _meta: unknown } }).params._meta = withMembers(learned, meta);
+    const params = (value as { params: { _meta: unknown } }).params;
+    if (hasRestKeys(meta, learned.restKeys)) {
+      params._meta = fromTemplate(learned, meta);
+      this.#lastParams = params;
+      this.#lastLearned = learned;
+    } else {
+      params._meta = Object.assign({}, learned.members, meta);
+    }
     return value;
   }
 
@@ -104,7 +140,8 @@ export class EnvelopeMemo {
     const template: Record<string, unknown> = {};
     for (const key in members) template[key] = members[key];
     for (const key of restKeys) template[key] = undefined;
-    this.#learned = { needle, restKeys, template, members: deepFreeze(members) };
+    const restOutsideEnvelope = restKeys.every((key) => !key.startsWith(NAMESPACE));
+    this.#learned = { needle, restKeys, template, members: deepFreeze(members), restOutsideEnvelope };
   }
 }
 
@@ -112,23 +149,22 @@ function paramsMetaOf(value: unknown): Record<string, unknown> | undefined {
   return metaOf((value as { params?: unknown } | null)?.params);
 }
 
-/**
- * A frame's `_meta`: the members kept (parsed the first time) first, then `rest`, what the
- * shortened text left in `_meta`. That is JSON.parse's key order, and a member repeated later
- * in `_meta` keeps its first place with its last value, as in JSON.parse.
- */
-function withMembers(learned: Learned, rest: Record<string, unknown>): Record<string, unknown> {
-  const keys = learned.restKeys;
+/** Whether `rest`, what the shortened text left in `_meta`, has exactly the learned rest keys, in order. */
+function hasRestKeys(rest: Record<string, unknown>, keys: readonly string[]): boolean {
   let n = 0;
-  // for-in, not Object.keys: no array per frame. Any other key list takes the general path.
-  for (const key in rest) {
-    if (key !== keys[n]) {
-      n = -1;
-      break;
-    }
-    n++;
-  }
-  if (n !== keys.length) return Object.assign({}, learned.members, rest);
+  // for-in, not Object.keys: no array per frame.
+  for (const key in rest) if (key !== keys[n++]) return false;
+  return n === keys.length;
+}
+
+/**
+ * A frame's `_meta` when `rest` has the learned rest keys: a copy of the template (the members,
+ * then those keys) with the frame's own values written in. That is JSON.parse's key order;
+ * any other `rest` is merged with `Object.assign({}, members, rest)`, where a member repeated
+ * later keeps its first place with its last value, as in JSON.parse.
+ */
+function fromTemplate(learned: Learned, rest: Record<string, unknown>): Record<string, unknown> {
+  const keys = learned.restKeys;
   const meta = { ...learned.template };
   for (let i = 0; i < keys.length; i++) meta[keys[i]!] = rest[keys[i]!];
   return meta;

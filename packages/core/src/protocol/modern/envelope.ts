@@ -88,3 +88,10 @@ export function unsupportedVersion(requested: unknown): JsonRpcError {
 export function checkVersion(version: string): void {
   if (!(MODERN_REVISIONS as readonly string[]).includes(version)) throw unsupportedVersion(version);
 }
+
+/** Rungs 1 and 3 for one request: its envelope, read and checked (what a record is built from). */
+export function servedEnvelope(params: unknown): Envelope {
+  const envelope = readEnvelope(params);
+  checkVersion(envelope.protocolVersion);
+  return envelope;
+}
