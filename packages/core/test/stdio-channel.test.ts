@@ -34,6 +34,10 @@ describe('StdioChannel: lines out of chunks', () => {
     expect(await linesOf(['one\ntw', 'o\nthr', 'e', 'e\nfour\n'])).toEqual(['frame one', 'frame two', 'frame three', 'frame four']);
   });
 
+  it('decodes UTF-8 in a chunk that is not all ASCII, whole lines and split ones alike', async () => {
+    expect(await linesOf(['plain\ncafé ☕ 𝄞\nx', 'ü\n'], 64)).toEqual(['frame plain', 'frame café ☕ 𝄞', 'frame xü']);
+  });
+
   it('decodes a character whose UTF-8 bytes are split across chunks', async () => {
     const bytes = Buffer.from('café\n');
     expect(await linesOf([bytes.subarray(0, 4), bytes.subarray(4)])).toEqual(['frame café']);

@@ -1,3 +1,4 @@
+import * as nodeBuffer from 'node:buffer';
 import type { Readable } from 'node:stream';
 import type { Channel, ChannelSink, FrameRoute } from '../jsonrpc/index.js';
 
@@ -15,6 +16,8 @@ export interface StdioChannelOptions {
 }
 
 const NEWLINE = 0x0a;
+// Node ≥ 19.6; a runtime without it decodes every line as UTF-8.
+const isAscii: (input: Buffer) => boolean = nodeBuffer.isAscii ?? (() => false);
 
 /**
  * Newline-delimited JSON over a pair of streams (the MCP stdio transport). Reading never buffers
@@ -87,6 +90,9 @@ export class StdioChannel implements Channel {
 
   #read(chunk: Buffer): void {
     const limit = this.#options.maxMessageBytes;
+    // Checked once per chunk: ASCII text reads the same as Latin-1, which V8 copies instead of
+    // decoding (~0.6 against ~1.5 instructions per byte, and less per call).
+    const encoding = isAscii(chunk) ? 'latin1' : 'utf8';
     let start = 0;
     while (start < chunk.length) {
       const newline = chunk.indexOf(NEWLINE, start);
@@ -94,7 +100,7 @@ export class StdioChannel implements Channel {
       if (newline !== -1 && this.#size === 0 && !this.#discarding && end - start <= limit) {
         // The whole line is in this chunk (the usual case): decoded in place, without the
         // Buffer view a part would need (~430 instructions per line).
-        this.#emitText(chunk.toString('utf8', start, end));
+        this.#emitText(chunk.toString(encoding, start, end));
         start = newline + 1;
         continue;
       }
