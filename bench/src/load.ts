@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { cpuNanos, cpuTicks, ioCalls } from './proc.js';
+import { cpuNanos, cpuTicksSplit, ioCalls } from './proc.js';
 import { quantile } from './stats.js';
 
 export interface Load {
@@ -12,6 +12,9 @@ export interface Load {
   p99Us: number;
   /** Server utime+stime (from /proc/<pid>/stat) per call. */
   cpuUsPerCall: number;
+  /** The same split: the server's own code (utime) and the kernel on its behalf (stime). */
+  userUsPerCall: number;
+  systemUsPerCall: number;
   /** The same from per-thread schedstat, nanosecond resolution: a cross-check. */
   cpuUsPerCallSchedstat: number;
   /** The harness's own CPU per call: when it nears a whole CPU, the client is the bottleneck. */
@@ -47,14 +50,17 @@ export async function load(
       progress?.(++done);
     }
   };
-  const ticksBefore = cpuTicks(pid);
+  const ticksBefore = cpuTicksSplit(pid);
   const nanosBefore = cpuNanos(pid);
   const ioBefore = ioCalls(pid);
   const harnessBefore = process.cpuUsage();
   const started = performance.now();
   await Promise.all(workers.map(loop));
   const seconds = (performance.now() - started) / 1000;
-  const ticks = cpuTicks(pid) - ticksBefore;
+  const ticksAfter = cpuTicksSplit(pid);
+  const perCall = (ticks: number) => (ticks * 1e6) / ticksPerSecond / calls;
+  const user = perCall(ticksAfter.user - ticksBefore.user);
+  const system = perCall(ticksAfter.system - ticksBefore.system);
   const nanos = cpuNanos(pid) - nanosBefore;
   const io = ioCalls(pid);
   const harness = process.cpuUsage(harnessBefore);
@@ -66,7 +72,9 @@ export async function load(
     callsPerSecond: calls / seconds,
     p50Us: quantile(sample, 0.5),
     p99Us: quantile(sample, 0.99),
-    cpuUsPerCall: (ticks * 1e6) / ticksPerSecond / calls,
+    cpuUsPerCall: user + system,
+    userUsPerCall: user,
+    systemUsPerCall: system,
     cpuUsPerCallSchedstat: nanos / 1000 / calls,
     harnessCpuUsPerCall: (harness.user + harness.system) / calls,
     readsPerCall: (io.reads - ioBefore.reads) / calls,

@@ -14,11 +14,17 @@ export function clockTicksPerSecond(): number {
 
 /** utime + stime of the whole process (every thread), in clock ticks. */
 export function cpuTicks(pid: number): number {
+  const { user, system } = cpuTicksSplit(pid);
+  return user + system;
+}
+
+/** utime and stime of the whole process (every thread), in clock ticks. */
+export function cpuTicksSplit(pid: number): { user: number; system: number } {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   // The command name may contain spaces and parentheses: fields are counted after the last ')'.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   // fields[0] is field 3 (state), so utime (14) and stime (15) are at 11 and 12.
-  return Number(fields[11]) + Number(fields[12]);
+  return { user: Number(fields[11]), system: Number(fields[12]) };
 }
 
 /**

@@ -60,6 +60,8 @@ export interface EraComparison {
 interface Summary {
   calls: number;
   cpuUsPerCall: number;
+  userUsPerCall: number;
+  systemUsPerCall: number;
   cpuUsPerCallSchedstat: number;
   callsPerSecond: number;
   p50Us: number;
@@ -74,6 +76,8 @@ function summary(loads: Load[]): Summary {
   return {
     calls,
     cpuUsPerCall: mean((l) => l.cpuUsPerCall),
+    userUsPerCall: mean((l) => l.userUsPerCall),
+    systemUsPerCall: mean((l) => l.systemUsPerCall),
     cpuUsPerCallSchedstat: mean((l) => l.cpuUsPerCallSchedstat),
     callsPerSecond: mean((l) => l.callsPerSecond),
     p50Us: mean((l) => l.p50Us),
@@ -167,14 +171,14 @@ const both = (r: EraComparison, f: (s: Summary) => string) => `${f(r.legacy)} / 
 function table(results: Record<string, EraComparison>): string {
   const f = (v: number, d = 2) => v.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
   const lines = [
-    '| transport, server | legacy µs/call | 2026-07-28 µs/call | modern / legacy | (schedstat) | per round | calls/s | server reads + writes per call | harness µs/call |',
-    '|---|---:|---:|---:|---:|---|---:|---:|---:|',
+    '| transport, server | legacy µs/call | 2026-07-28 µs/call | modern / legacy | (schedstat) | per round | user + system µs/call | calls/s | server reads + writes per call | harness µs/call |',
+    '|---|---:|---:|---:|---:|---|---:|---:|---:|---:|',
   ];
   for (const [name, r] of Object.entries(results)) {
     const rounds = r.roundRatios.map((x) => x.toFixed(2)).join(', ');
     lines.push(
       `| ${name} | ${f(r.legacy.cpuUsPerCall)} | ${f(r.modern.cpuUsPerCall)} | ${f(r.ratio)}× | ${f(r.ratioSchedstat)}× | ${rounds} | ` +
-        `${both(r, (s) => f(s.callsPerSecond, 0))} | ${both(r, (s) => `${f(s.readsPerCall)} + ${f(s.writesPerCall)}`)} | ` +
+        `${both(r, (s) => `${f(s.userUsPerCall)} + ${f(s.systemUsPerCall)}`)} | ${both(r, (s) => f(s.callsPerSecond, 0))} | ${both(r, (s) => `${f(s.readsPerCall)} + ${f(s.writesPerCall)}`)} | ` +
         `${both(r, (s) => f(s.harnessCpuUsPerCall, 1))} |`,
     );
   }
