@@ -17,6 +17,8 @@ interface Pending {
 export interface SpawnOptions {
   readonly env?: Record<string, string>;
   readonly nodeArgs?: readonly string[];
+  /** A command that runs the server's node, e.g. `['valgrind', '--tool=callgrind']`. */
+  readonly wrapper?: readonly string[];
 }
 
 const live = new Set<ChildProcessWithoutNullStreams>();
@@ -45,7 +47,8 @@ export class StdioClient {
 
   constructor(script: string, options: SpawnOptions = {}) {
     this.spawnedAt = performance.now();
-    this.#child = spawn(serverRuntime, [...(options.nodeArgs ?? []), script], {
+    const [command = serverRuntime, ...args] = [...(options.wrapper ?? []), serverRuntime, ...(options.nodeArgs ?? []), script];
+    this.#child = spawn(command, args, {
       env: { ...process.env, ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
@@ -71,6 +74,11 @@ export class StdioClient {
       for (const pending of this.#pending.values()) pending.reject(error);
       this.#pending.clear();
     });
+  }
+
+  /** The last 4,000 characters the server wrote to stderr. */
+  get stderr(): string {
+    return this.#stderr;
   }
 
   get pid(): number {

@@ -15,14 +15,19 @@ const runs = Number(process.argv[4] ?? 5);
 const IN_FLIGHT = 64;
 if (era !== 'legacy' && era !== 'modern') throw new Error('era must be legacy or modern');
 
-// The envelope as text around its progress token: frames are built from text in both eras, since
-// this loop's own time is counted (BENCH_ERAS_ENVELOPE picks the envelope, as for run-eras).
-const [before, after = ''] = JSON.stringify(envelope(-1)).split('-1');
-// The official client's legacy call carries a progress token too (see legacyMeta).
-const legacyToken = legacyMeta(0)._meta !== undefined;
+// Frames are built from text in both eras, since this loop's own time is counted: each era's
+// `_meta` (BENCH_ERAS_ENVELOPE picks them, as for run-eras) is serialised once, around the
+// request id its progress token takes.
+function withId(meta: unknown): (id: number) => string {
+  const [before, after] = JSON.stringify(meta).split('-1');
+  return after === undefined ? () => before! : (id) => `${before}${id}${after}`;
+}
+const modernMeta = withId(envelope(-1));
+const legacy = legacyMeta(-1)._meta;
+const legacyMetaText = legacy ? withId(legacy) : undefined;
 const call = era === 'modern'
-  ? (id: number) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"add","arguments":{"a":${id},"b":2},"_meta":${before}${after === '' ? '' : id}${after}}}`
-  : (id: number) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"add","arguments":{"a":${id},"b":2}${legacyToken ? `,"_meta":{"progressToken":${id}}` : ''}}}`;
+  ? (id: number) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"add","arguments":{"a":${id},"b":2},"_meta":${modernMeta(id)}}}`
+  : (id: number) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"add","arguments":{"a":${id},"b":2}${legacyMetaText ? `,"_meta":${legacyMetaText(id)}` : ''}}}`;
 
 const driver = driveInProcess(benchServer());
 if (era === 'legacy') await driver.initialize('2025-11-25');

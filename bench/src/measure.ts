@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { StdioClient, type Reply, type SpawnOptions } from './client.js';
+import { envelope } from './http-client.js';
 import { cpuNanos, cpuTicks, cpusAllowed, pin, rssKb } from './proc.js';
 import { quantile, withTimeout } from './stats.js';
 
@@ -48,6 +49,16 @@ export async function callAdd(client: StdioClient, extra?: (a: number) => object
     throw new Error(`add(${a}, 2) answered ${JSON.stringify(reply.result)}`);
   }
   return reply;
+}
+
+/** A checked 2026-07-28 `add`: the envelope rides in `_meta`, no initialize before. */
+export async function callModernAdd(client: StdioClient): Promise<void> {
+  const a = operand++;
+  const { result } = await client.request('tools/call', { name: 'add', arguments: { a, b: 2 }, _meta: envelope(a) });
+  const content = result.content as { text?: string }[] | undefined;
+  if (result.resultType !== 'complete' || content?.[0]?.text !== String(a + 2)) {
+    throw new Error(`modern add(${a}, 2) answered ${JSON.stringify(result)}`);
+  }
 }
 
 export async function checkEcho(client: StdioClient): Promise<void> {

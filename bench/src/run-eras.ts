@@ -5,12 +5,12 @@
 import { fileURLToPath } from 'node:url';
 import { killAll, StdioClient } from './client.js';
 import { envInt, nodeArgs } from './config.js';
-import { LegacySession, clientKind, envelope, envelopeKind, legacyMeta, modernAdd, openConnection } from './http-client.js';
+import { LegacySession, clientKind, envelopeKind, legacyMeta, modernAdd, openConnection } from './http-client.js';
 import { killHttpServers, startHttpServer } from './http-proc.js';
 import { HTTP_SERVERS } from './http-servers.js';
 import { load, type Load } from './load.js';
 import { machineFacts } from './machine.js';
-import { callAdd, connect } from './measure.js';
+import { callAdd, callModernAdd, connect } from './measure.js';
 import { clockTicksPerSecond, idleShare, Interference } from './proc.js';
 import { printVerdicts, reportHeader, runScript, writeReport } from './script.js';
 import { withTimeout } from './stats.js';
@@ -139,18 +139,6 @@ async function http(subject: Subject): Promise<EraComparison> {
   }
 }
 
-let operand = 0;
-
-/** A checked 2026-07-28 `add` over stdio: the envelope rides in `_meta`, no initialize before. */
-async function modernStdioAdd(client: StdioClient): Promise<void> {
-  const a = operand++;
-  const { result } = await client.request('tools/call', { name: 'add', arguments: { a, b: 2 }, _meta: envelope(a) });
-  const content = result.content as { text?: string }[] | undefined;
-  if (result.resultType !== 'complete' || content?.[0]?.text !== String(a + 2)) {
-    throw new Error(`modern add(${a}, 2) answered ${JSON.stringify(result)}`);
-  }
-}
-
 async function stdio(subject: Subject): Promise<EraComparison> {
   const { client: legacy } = await connect(STDIO_SERVERS[subject], { nodeArgs });
   const modern = new StdioClient(STDIO_SERVERS[subject], { nodeArgs });
@@ -158,7 +146,7 @@ async function stdio(subject: Subject): Promise<EraComparison> {
     const slots = (call: () => Promise<unknown>) => Array.from({ length: config.stdioInFlight }, () => async () => void (await call()));
     return await compare(`stdio ${subject}`, {
       legacy: { pid: legacy.pid, workers: slots(() => callAdd(legacy, legacyMeta)) },
-      modern: { pid: modern.pid, workers: slots(() => modernStdioAdd(modern)) },
+      modern: { pid: modern.pid, workers: slots(() => callModernAdd(modern)) },
     }, config.stdioCalls);
   } finally {
     await Promise.all([legacy.close(), modern.close()]);
