@@ -14,5 +14,6 @@ it('the README command starts the flagship example and answers its call', () => 
   const messages = stdout.trim().split('\n').map((line) => JSON.parse(line));
   expect(messages.map((m) => m.id)).toEqual([1, 2]);
   expect(messages[0].result.serverInfo).toEqual({ name: 'logistics', version: '0.1.0' });
-  expect(messages[1].result.content[0].text).toMatch(/^Order ORD-1001 \(SwiftShip SS123456789\) to Berlin, DE: delivered/);
+  // The order the classic tutorial asks about.
+  expect(messages[1].result.content[0].text).toMatch(/^Order ORDER-123456 \(SwiftShip SS246813579\) to Shanghai, CN: in_transit\n/);
 });
