@@ -1,0 +1,144 @@
+// Every ```ts block of every README is compiled, and the whole programs among them are run, so
+// the documentation cannot drift from the code. A block is a fragment (type-checked against a
+// prelude), a server (started over stdio and listed by the official client) or a script (run
+// to exit 0): see support/doc-blocks.ts.
+import { execFile, execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  allBlocks,
+  blocksOf,
+  compileWorkspace,
+  declaredTools,
+  emitted,
+  readmes,
+  shown,
+  stdioRunner,
+  writeWorkspace,
+  type DocBlock,
+  type DocDiagnostic,
+  type DocWorkspace,
+} from './support/doc-blocks.ts';
+import { REPO_ROOT } from './support/paths.ts';
+
+const run = promisify(execFile);
+const BIN = join(REPO_ROOT, 'packages/cli/bin/mcp-fw.js');
+const blocks = allBlocks();
+const servers = blocks.filter((b) => b.kind === 'server-module' || b.kind === 'server-program');
+const scripts = blocks.filter((b) => b.kind === 'script');
+/** The root README's first block: what a newcomer copies first. */
+const headline = blocks.find((b) => b.readme === 'README.md');
+
+let workspace: DocWorkspace;
+let diagnostics: Map<string, DocDiagnostic[]>;
+
+beforeAll(async () => {
+  // The programs run on Node against the packages' built output (npm test builds it first;
+  // `tsc -b` is incremental, so this costs nothing then).
+  execFileSync(process.execPath, [join(REPO_ROOT, 'node_modules/typescript/bin/tsc'), '-b', 'packages/core'], { cwd: REPO_ROOT });
+  workspace = writeWorkspace(blocks);
+  diagnostics = await compileWorkspace(workspace, blocks);
+}, 120_000);
+
+function problems(block: DocBlock): string[] {
+  const found = [...(diagnostics.get('*') ?? []), ...(diagnostics.get(block.stem) ?? [])].map((d) => `${d.where}: ${d.message}`);
+  if (found.length && block.kind !== 'fragment') {
+    found.push(`(a block that is not a whole program needs <!-- doc-test: fragment --> on the line before its fence)`);
+  }
+  return found;
+}
+
+describe('the README code blocks', () => {
+  it('are found in the root README and in the core package README, and each is classified', () => {
+    expect(readmes()).toEqual(expect.arrayContaining(['README.md', 'packages/core/README.md', 'packages/cli/README.md']));
+    const core = blocks.filter((b) => b.readme === 'packages/core/README.md');
+    expect(core.length).toBeGreaterThan(20);
+    expect(new Set(blocks.map((b) => b.kind))).toEqual(new Set(['fragment', 'server-module', 'server-program', 'script']));
+    expect(headline?.kind).toBe('server-module');
+  });
+
+  it('classifies by fence annotation and by content, and places blocks at their fence line', () => {
+    const text = [
+      '# x', '', '```ts', "export const server = createServer({ name: 'a', version: '1' });", '```', '',
+      '<!-- doc-test: fragment -->', '```ts', 'server.tools.disable(\'x\');', '```',
+      '```ts fragment', 'ctx.log.info(1);', '```', '```typescript', "serveStdio(server);", '```',
+      '```ts', 'console.log(1);', '```', '```bash', 'echo', '```',
+    ].join('\n');
+    expect(blocksOf('packages/x/README.md', text).map((b) => [b.where, b.kind, b.stem])).toEqual([
+      ['packages/x/README.md:3', 'server-module', 'packages-x-readme-L3'],
+      ['packages/x/README.md:8', 'fragment', 'packages-x-readme-L8'],
+      ['packages/x/README.md:11', 'fragment', 'packages-x-readme-L11'],
+      ['packages/x/README.md:14', 'server-program', 'packages-x-readme-L14'],
+      ['packages/x/README.md:17', 'script', 'packages-x-readme-L17'],
+    ]);
+    expect(declaredTools("  @Tool({ description: 'x', input: z.object({ a: z.number() }) })\n  add({ a }) {}\n  @Tool({ name: 'b_c' })\n  async bc() {}")).toEqual(['add', 'b_c']);
+  });
+
+  it('report a type error at its README file and line', async () => {
+    const broken = blocksOf('README.md', ['', '```ts', 'const n: number = 1;', "const s: string = n;", '```'].join('\n'));
+    const ws = writeWorkspace(broken, join(REPO_ROOT, '.cache', 'doc-tests-selfcheck'));
+    const found = await compileWorkspace(ws, broken);
+    expect(found.get(broken[0].stem)).toEqual([
+      { where: 'README.md:4:7', message: "error TS2322: Type 'number' is not assignable to type 'string'." },
+    ]);
+  });
+
+  it.each(blocks.map((b) => [b.where, b] as const))('%s type-checks', (_where, block) => {
+    expect(problems(block)).toEqual([]);
+  });
+
+  it.each(servers.map((b) => [b.where, b] as const))('%s starts over stdio and lists its tools to the official client', async (_where, block) => {
+    expect(problems(block)).toEqual([]);
+    const file = block.kind === 'server-module' ? stdioRunner(workspace, block) : emitted(workspace, block);
+    const transport = new StdioClientTransport({ command: process.execPath, args: [file], cwd: workspace.programs, stderr: 'pipe' });
+    let stderr = '';
+    transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const client = new Client({ name: 'doc-test', version: '1.0.0' });
+    try {
+      await client.connect(transport);
+      expect(client.getServerVersion()?.name).toEqual(expect.any(String));
+      const declared = declaredTools(block.code);
+      if (declared.length) {
+        // Every declared tool is served, except those the block adds later at runtime.
+        const { tools } = await client.listTools();
+        const listed = tools.map((t) => t.name);
+        expect(listed.length).toBeGreaterThan(0);
+        expect(declared).toEqual(expect.arrayContaining(listed));
+        if (!/\.add\(/.test(block.code)) expect(listed.sort()).toEqual([...declared].sort());
+      }
+    } catch (error) {
+      throw new Error(`${block.where} (${shown(file)}) did not serve: ${error}\n${stderr}`);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it.each(scripts.map((b) => [b.where, b] as const))('%s runs to completion', async (_where, block) => {
+    expect(problems(block)).toEqual([]);
+    const file = emitted(workspace, block);
+    await expect(run(process.execPath, [file], { cwd: workspace.programs, timeout: 20_000 })).resolves.toBeDefined();
+  });
+
+  it('the headline example can be inspected and called with mcp-fw', async () => {
+    expect(headline, 'the root README has a ts block').toBeDefined();
+    const entry = join(workspace.programs, 'src', `${headline!.stem}.ts`);
+    const env = { ...process.env, NO_COLOR: '1' };
+    const inspect = await run(process.execPath, [BIN, 'inspect', entry, '--json'], { cwd: workspace.programs, env });
+    const listed = JSON.parse(inspect.stdout);
+    expect(listed.tools.map((t: { name: string }) => t.name)).toEqual(declaredTools(headline!.code));
+    const tool = listed.tools[0];
+    expect(tool.inputSchema.type).toBe('object');
+    // The README says what to call it with; the call must answer as it says.
+    const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+    const call = /npx mcp-fw call server\.ts (\S+)((?: \w+=\S+)+)/.exec(readme);
+    expect(call, 'the README shows an `npx mcp-fw call server.ts …` line').not.toBeNull();
+    const [, name, args] = call!;
+    const called = await run(process.execPath, [BIN, 'call', entry, name, ...args.trim().split(' ')], { cwd: workspace.programs, env });
+    const answer = /# → (.+)/.exec(readme.slice(call!.index))?.[1];
+    expect(called.stdout.trim()).toBe(answer);
+  });
+});
