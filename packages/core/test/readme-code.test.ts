@@ -12,6 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   allBlocks,
   blocksOf,
+  cliMentions,
   compileWorkspace,
   declaredTools,
   emitted,
@@ -140,5 +141,25 @@ describe('the README code blocks', () => {
     const called = await run(process.execPath, [BIN, 'call', entry, name, ...args.trim().split(' ')], { cwd: workspace.programs, env });
     const answer = /# → (.+)/.exec(readme.slice(call!.index))?.[1];
     expect(called.stdout.trim()).toBe(answer);
+  });
+
+  it('name only mcp-fw commands and flags that exist', async () => {
+    const mentions = readmes().flatMap((readme) => cliMentions(readme, readFileSync(join(REPO_ROOT, readme), 'utf8')));
+    expect(mentions.length).toBeGreaterThan(10);
+    const help = async (...args: string[]) => (await run(process.execPath, [BIN, ...args, '--help'], { env: { ...process.env, NO_COLOR: '1' } })).stdout;
+    const commands = [...(await help()).matchAll(/^ {2}([a-z]+) /gm)].map((m) => m[1]);
+    const unknown: string[] = [];
+    const flagsOf = new Map<string, string>();
+    for (const { where, command, flags } of mentions) {
+      if (!commands.includes(command)) {
+        unknown.push(`${where}: mcp-fw ${command} is not a command (${commands.join(', ')})`);
+        continue;
+      }
+      if (!flagsOf.has(command)) flagsOf.set(command, await help(command));
+      for (const flag of flags) {
+        if (!new RegExp(`${flag}\\b`).test(flagsOf.get(command)!)) unknown.push(`${where}: mcp-fw ${command} has no ${flag}`);
+      }
+    }
+    expect(unknown).toEqual([]);
   });
 });

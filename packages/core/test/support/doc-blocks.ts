@@ -230,3 +230,30 @@ export function stdioRunner(workspace: DocWorkspace, block: DocBlock): string {
 export function shown(file: string): string {
   return relative(REPO_ROOT, file);
 }
+
+/** One `mcp-fw …` invocation in a README's bash block. */
+export interface CliMention {
+  readonly where: string;
+  readonly command: string;
+  readonly flags: readonly string[];
+}
+
+/** The `mcp-fw <command> [--flags]` invocations in a README's ```bash blocks (comments cut off). */
+export function cliMentions(readme: string, text: string): CliMention[] {
+  const mentions: CliMention[] = [];
+  let inBash = false;
+  text.split('\n').forEach((raw, index) => {
+    const line = raw.trim();
+    if (line.startsWith('```')) {
+      inBash = !inBash && /^```(bash|sh|shell)\b/.test(line);
+      return;
+    }
+    if (!inBash) return;
+    const code = line.replace(/(^|\s)#.*$/, '');
+    for (const segment of code.split(/&&|\|\||;|\|/)) {
+      const match = /(?:^|\s)mcp-fw\s+([a-z]+)(.*)$/.exec(segment);
+      if (match) mentions.push({ where: `${readme}:${index + 1}`, command: match[1], flags: match[2].match(/--[a-z][a-z-]*/g) ?? [] });
+    }
+  });
+  return mentions;
+}
