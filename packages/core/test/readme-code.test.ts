@@ -2,11 +2,11 @@
 // the documentation cannot drift from the code. A block is a fragment (type-checked against a
 // prelude), a server (started over stdio and listed by the official client) or a script (run
 // to exit 0): see support/doc-blocks.ts.
-import { execFile, execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { execFile, execFileSync, spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { Client } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -161,5 +161,50 @@ describe('the README code blocks', () => {
       }
     }
     expect(unknown).toEqual([]);
+  });
+
+  it('the Authentication example refuses a request without a token and gives handlers ctx.auth, in both eras', async () => {
+    const block = blocks.find((b) => b.readme === 'packages/core/README.md' && /authenticate:/.test(b.code) && /export const handler\b/.test(b.code));
+    expect(block, 'packages/core/README.md has the authentication example, exporting `handler`').toBeDefined();
+    expect(problems(block!)).toEqual([]);
+    const file = join(workspace.programs, 'dist', `${block!.stem}.http.mjs`);
+    writeFileSync(
+      file,
+      [
+        "import { createServer } from 'node:http';",
+        "import { toNodeListener } from '@mcp-fw/core/node';",
+        `const { handler } = await import('./${block!.stem}.js');`,
+        "const http = createServer(toNodeListener(handler)).listen(0, '127.0.0.1', () => console.log(`http://127.0.0.1:${http.address().port}/mcp`));",
+        '',
+      ].join('\n'),
+    );
+    const child = spawn(process.execPath, [file], { cwd: workspace.programs, stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()));
+        child.once('exit', (code) => reject(new Error(`${block!.where} exited with ${code}`)));
+      });
+      const refused = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+      });
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get('www-authenticate')).toMatch(/^Bearer resource_metadata="https:\/\/mcp\.example\.com\//);
+      const eras: [string, ConstructorParameters<typeof Client>[1]][] = [
+        ['2025-11-25', { supportedProtocolVersions: ['2025-11-25'] }],
+        ['2026-07-28', { versionNegotiation: { mode: 'auto' } }],
+      ];
+      for (const [version, options] of eras) {
+        const client = new Client({ name: 'doc-test', version: '1.0.0' }, options);
+        await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: 'Bearer token-alice' } } }));
+        expect(client.getNegotiatedProtocolVersion()).toBe(version);
+        const result = await client.callTool({ name: 'whoami', arguments: {} });
+        expect(result.content).toEqual([{ type: 'text', text: 'You are alice.' }]);
+        await client.close();
+      }
+    } finally {
+      child.kill();
+    }
   });
 });
