@@ -3,20 +3,23 @@
 // prelude), a server (started over stdio and listed by the official client) or a script (run
 // to exit 0): see support/doc-blocks.ts.
 import { execFile, execFileSync, spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   allBlocks,
+  anchorOf,
+  anchorsIn,
   blocksOf,
   cliMentions,
   compileWorkspace,
   declaredTools,
   emitted,
   readmes,
+  relativeLinks,
   shown,
   stdioRunner,
   writeWorkspace,
@@ -206,5 +209,24 @@ describe('the README code blocks', () => {
     } finally {
       child.kill();
     }
+  });
+
+  it('link only to files and headings that exist', () => {
+    expect(anchorOf('The context: `ctx`')).toBe('the-context-ctx');
+    expect(anchorOf('Quick start (Node ≥ 20.19)')).toBe('quick-start-node--2019');
+    const broken: string[] = [];
+    let checked = 0;
+    for (const readme of readmes()) {
+      for (const { where, path, anchor } of relativeLinks(readme, readFileSync(join(REPO_ROOT, readme), 'utf8'))) {
+        checked++;
+        const target = path ? join(REPO_ROOT, dirname(readme), path) : join(REPO_ROOT, readme);
+        if (!existsSync(target)) broken.push(`${where}: ${path} does not exist`);
+        else if (anchor && target.endsWith('.md') && !anchorsIn(readFileSync(target, 'utf8')).has(anchor)) {
+          broken.push(`${where}: ${path || readme} has no heading #${anchor}`);
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(30);
+    expect(broken).toEqual([]);
   });
 });

@@ -257,3 +257,41 @@ export function cliMentions(readme: string, text: string): CliMention[] {
   });
   return mentions;
 }
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens. */
+export function anchorOf(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
+}
+
+/** The anchors of a Markdown file's headings (fenced code skipped). */
+export function anchorsIn(text: string): Set<string> {
+  const anchors = new Set<string>();
+  let fenced = false;
+  for (const line of text.split('\n')) {
+    if (line.trimStart().startsWith('```')) fenced = !fenced;
+    const heading = !fenced && /^#{1,6}\s+(.*)$/.exec(line);
+    if (heading) anchors.add(anchorOf(heading[1]));
+  }
+  return anchors;
+}
+
+/** The relative links of a README (`[text](path#anchor)`, `[text](#anchor)`), with their line. */
+export function relativeLinks(readme: string, text: string): { where: string; path: string; anchor?: string }[] {
+  const links: { where: string; path: string; anchor?: string }[] = [];
+  let fenced = false;
+  text.split('\n').forEach((line, index) => {
+    if (line.trimStart().startsWith('```')) fenced = !fenced;
+    if (fenced) return;
+    for (const match of line.matchAll(/\]\(([^)\s]+)\)/g)) {
+      const target = match[1];
+      if (/^[a-z]+:/i.test(target)) continue;
+      const [path, anchor] = target.split('#');
+      links.push({ where: `${readme}:${index + 1}`, path, anchor });
+    }
+  });
+  return links;
+}
