@@ -15,9 +15,11 @@ import {
   anchorsIn,
   blocksOf,
   cliMentions,
+  COMPILER_OPTIONS,
   compileWorkspace,
   declaredTools,
   emitted,
+  jsonBlocks,
   readmes,
   relativeLinks,
   shown,
@@ -228,5 +230,24 @@ describe('the README code blocks', () => {
     }
     expect(checked).toBeGreaterThan(30);
     expect(broken).toEqual([]);
+  });
+
+  it('have JSON blocks that parse, and the guide documents the compiler options its blocks are compiled with', () => {
+    const found = readmes().flatMap((readme) => jsonBlocks(readme, readFileSync(join(REPO_ROOT, readme), 'utf8')));
+    expect(found.length).toBeGreaterThan(3);
+    const invalid = found.flatMap(({ where, text }) => {
+      try {
+        JSON.parse(text);
+        return [];
+      } catch (error) {
+        return [`${where}: ${(error as Error).message}`];
+      }
+    });
+    expect(invalid).toEqual([]);
+    const tsconfig = found.find((b) => b.where.startsWith('packages/core/README.md') && b.text.includes('compilerOptions'));
+    expect(tsconfig, 'the guide shows the compiler options').toBeDefined();
+    const documented = JSON.parse(tsconfig!.text).compilerOptions;
+    const used = Object.fromEntries(Object.keys(documented).map((key) => [key, (COMPILER_OPTIONS as Record<string, unknown>)[key]]));
+    expect(documented).toEqual(used);
   });
 });

@@ -105,7 +105,7 @@ export function declaredTools(code: string): string[] {
 export const DOC_WORKSPACE = join(REPO_ROOT, '.cache', 'doc-tests');
 
 // What a newcomer's project uses (templates/*/tsconfig.json), plus sources for our packages.
-const COMPILER_OPTIONS = {
+export const COMPILER_OPTIONS = {
   target: 'ES2022',
   lib: ['ES2023'],
   module: 'NodeNext',
@@ -294,4 +294,18 @@ export function relativeLinks(readme: string, text: string): { where: string; pa
     }
   });
   return links;
+}
+
+/** The ```json blocks of a README, with the line of their fence. */
+export function jsonBlocks(readme: string, text: string): { where: string; text: string }[] {
+  const found: { where: string; text: string }[] = [];
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    if (!/^\s*```json\s*$/.test(lines[i])) continue;
+    let j = i + 1;
+    while (j < lines.length && lines[j].trim() !== '```') j++;
+    found.push({ where: `${readme}:${i + 1}`, text: lines.slice(i + 1, j).join('\n') });
+    i = j;
+  }
+  return found;
 }
