@@ -17,6 +17,8 @@ import {
   cliMentions,
   COMPILER_OPTIONS,
   compileWorkspace,
+  declaredPrompts,
+  declaredResources,
   declaredTools,
   emitted,
   jsonBlocks,
@@ -97,7 +99,7 @@ describe('the README code blocks', () => {
     expect(problems(block)).toEqual([]);
   });
 
-  it.each(servers.map((b) => [b.where, b] as const))('%s starts over stdio and lists its tools to the official client', async (_where, block) => {
+  it.each(servers.map((b) => [b.where, b] as const))('%s starts over stdio and serves the official client what it declares', async (_where, block) => {
     expect(problems(block)).toEqual([]);
     const file = block.kind === 'server-module' ? stdioRunner(workspace, block) : emitted(workspace, block);
     const transport = new StdioClientTransport({ command: process.execPath, args: [file], cwd: workspace.programs, stderr: 'pipe' });
@@ -115,6 +117,18 @@ describe('the README code blocks', () => {
         expect(listed.length).toBeGreaterThan(0);
         expect(declared).toEqual(expect.arrayContaining(listed));
         if (!/\.add\(/.test(block.code)) expect(listed.sort()).toEqual([...declared].sort());
+      }
+      const prompts = declaredPrompts(block.code);
+      if (prompts.length) expect((await client.listPrompts()).prompts.map((p) => p.name).sort()).toEqual([...prompts].sort());
+      const resources = declaredResources(block.code);
+      if (resources.length) {
+        const listed = (await client.listResources()).resources.map((r) => r.uri);
+        const templates = (await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate);
+        expect(templates.sort()).toEqual(resources.filter((uri) => uri.includes('{')).sort());
+        for (const uri of resources.filter((u) => !u.includes('{'))) {
+          expect(listed).toContain(uri);
+          expect((await client.readResource({ uri })).contents.length).toBeGreaterThan(0);
+        }
       }
     } catch (error) {
       throw new Error(`${block.where} (${shown(file)}) did not serve: ${error}\n${stderr}`);

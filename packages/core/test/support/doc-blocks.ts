@@ -92,8 +92,22 @@ export function allBlocks(root = REPO_ROOT): DocBlock[] {
  * name. Good enough for documentation code, where a decorator sits right above its method.
  */
 export function declaredTools(code: string): string[] {
+  return declared(code, 'Tool');
+}
+
+/** The prompt names a block's `@Prompt` decorators declare, as {@link declaredTools} does. */
+export function declaredPrompts(code: string): string[] {
+  return declared(code, 'Prompt');
+}
+
+/** The URIs (and URI templates) a block's `@Resource` decorators declare. */
+export function declaredResources(code: string): string[] {
+  return [...code.matchAll(/@Resource\(\s*'([^']+)'/g)].map((m) => m[1]);
+}
+
+function declared(code: string, decoratorName: 'Tool' | 'Prompt'): string[] {
   const names: string[] = [];
-  const decorator = /@Tool\(([\s\S]*?)\)\s*\n\s*(?:async\s+)?(?:static\s+)?([A-Za-z_$][\w$]*)\s*\(/g;
+  const decorator = new RegExp(`@${decoratorName}\\(([\\s\\S]*?)\\)\\s*\\n\\s*(?:async\\s+)?(?:static\\s+)?([A-Za-z_$][\\w$]*)\\s*\\(`, 'g');
   for (const match of code.matchAll(decorator)) {
     const named = /\bname:\s*'([^']+)'/.exec(match[1]);
     names.push(named ? named[1] : match[2]);
