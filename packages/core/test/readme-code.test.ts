@@ -1,7 +1,9 @@
 // Every ```ts block of every README is compiled, and the whole programs among them are run, so
 // the documentation cannot drift from the code. A block is a fragment (type-checked against a
 // prelude), a server (started over stdio and listed by the official client) or a script (run
-// to exit 0): see support/doc-blocks.ts.
+// to exit 0): see support/doc-blocks.ts. The headline is also run through the mcp-fw CLI, the
+// guide's authentication example over HTTP, and the READMEs' `mcp-fw` commands, links and JSON
+// blocks are checked against what exists.
 import { execFile, execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
