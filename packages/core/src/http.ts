@@ -60,6 +60,8 @@ export function createHttpHandler(server: McpServer, options: HttpHandlerOptions
       versions: LEGACY_REVISIONS,
       eras: httpEraHooks(() => server.registry),
       admit: rateLimit && endpointLimiter(rateLimit),
+      principal: (auth) => server.guards.principal(auth),
+      refused: ({ peer, ...refusal }) => server.guards.refused({ ...refusal, auth: peer.auth, address: peer.remoteAddress }),
     },
     endpointOptions,
   );

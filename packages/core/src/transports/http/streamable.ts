@@ -4,7 +4,7 @@ import type { HttpRequestView, HttpResponder } from './exchange.js';
 import { RequestStream, type ResponseMode } from './request-stream.js';
 import { accepts, sendError } from './responses.js';
 import { SessionChannel } from './session-channel.js';
-import { SessionStore, type SessionLimits, type StoredSession } from './session-store.js';
+import { SessionStore, type SessionLimits, type SessionOwner, type StoredSession } from './session-store.js';
 import { sseEvent, SSE_HEADERS } from './sse.js';
 
 /** What serving a session needs from the layer above: a connection on a channel. */
@@ -26,8 +26,21 @@ export interface EraHooks {
   statusOf(error: { code: number; data?: unknown }): number;
 }
 
+/** A request refused because a limit was reached, for the audit log. */
+export interface LimitRefusal {
+  /** The option that sets the limit. */
+  readonly limit: string;
+  /** What was refused: the JSON-RPC method, or the HTTP request. */
+  readonly method: string;
+  readonly requestId?: string | number | null;
+  readonly message: string;
+  readonly peer: Peer;
+}
+
 export interface StreamableSettings extends SessionLimits {
   readonly connect: Connect;
+  /** Told of every request refused at a limit (the audit log). */
+  readonly refused?: (refusal: LimitRefusal) => void;
   readonly maxBodyBytes: number;
   readonly responseMode: ResponseMode;
   readonly eventStore?: EventStore;
@@ -66,14 +79,15 @@ export class StreamableEndpoint {
     return this.#sessions.size;
   }
 
-  async handle(req: HttpRequestView, res: HttpResponder, peer: Peer): Promise<void> {
+  /** Serves one request of `peer`; `owner` says whose sessions it may open and reach. */
+  async handle(req: HttpRequestView, res: HttpResponder, peer: Peer, owner: SessionOwner = {}): Promise<void> {
     switch (req.method) {
       case 'POST':
-        return this.#post(req, res, peer);
+        return this.#post(req, res, peer, owner);
       case 'GET':
-        return this.#get(req, res);
+        return this.#get(req, res, owner);
       case 'DELETE':
-        return this.#delete(req, res);
+        return this.#delete(req, res, owner);
       default:
         res.send(405, { allow: 'GET, POST, DELETE' });
     }
@@ -85,7 +99,7 @@ export class StreamableEndpoint {
     await this.#sessions.closeAll();
   }
 
-  async #post(req: HttpRequestView, res: HttpResponder, peer: Peer): Promise<void> {
+  async #post(req: HttpRequestView, res: HttpResponder, peer: Peer, owner: SessionOwner): Promise<void> {
     if (!/^application\/json\b/i.test(req.header('content-type') ?? '')) {
       return sendError(res, 415, BAD_REQUEST, 'Unsupported Media Type: Content-Type must be application/json');
     }
@@ -112,12 +126,14 @@ export class StreamableEndpoint {
       if (!isInitialize(parsed)) {
         return sendError(res, 400, BAD_REQUEST, 'Bad Request: Mcp-Session-Id header is required (send initialize first)', {}, idOf(parsed));
       }
-      if (this.#sessions.full) {
-        return sendError(res, 503, BAD_REQUEST, 'Service Unavailable: too many sessions; try again later', {}, idOf(parsed));
+      const refusal = this.#sessions.admit(owner);
+      if (refusal) {
+        this.settings.refused?.({ limit: refusal.limit, method: 'initialize', requestId: idOf(parsed), message: refusal.message, peer });
+        return sendError(res, refusal.status, BAD_REQUEST, refusal.message, { 'retry-after': String(refusal.retryAfterS) }, idOf(parsed));
       }
-      session = this.#open();
+      session = this.#open(owner);
     } else {
-      session = this.#sessions.get(sessionId);
+      session = this.#sessions.get(sessionId, owner.principal);
       if (!session) return sendError(res, 404, SESSION_NOT_FOUND, 'Session not found (it expired or was deleted); initialize again', {}, idOf(parsed));
       const version = req.header('mcp-protocol-version');
       if (version !== undefined && !this.settings.versions.includes(version)) {
@@ -155,8 +171,8 @@ export class StreamableEndpoint {
     this.#stateless.channel.post(text, message, stream, peer, req.signal, false);
   }
 
-  #open(): Session {
-    return this.#sessions.add((id) => {
+  #open(owner: SessionOwner): Session {
+    return this.#sessions.add(owner, (id) => {
       const channel = new SessionChannel(id, this.settings.eventStore);
       const connection = this.settings.connect(channel, 'legacy');
       return {
@@ -173,13 +189,13 @@ export class StreamableEndpoint {
     });
   }
 
-  async #get(req: HttpRequestView, res: HttpResponder): Promise<void> {
+  async #get(req: HttpRequestView, res: HttpResponder, owner: SessionOwner): Promise<void> {
     // Without a session there is nothing to stream: 2026-07-28 has no GET at all.
     if (req.header(SESSION_HEADER) === undefined) return sendError(res, 405, BAD_REQUEST, 'Method not allowed.', { allow: 'POST' });
     if (!accepts(req.header('accept'), 'text/event-stream')) {
       return sendError(res, 406, BAD_REQUEST, 'Not Acceptable: Accept must include text/event-stream');
     }
-    const session = this.#session(req, res);
+    const session = this.#session(req, res, owner);
     if (!session) return;
     const headers = { ...SSE_HEADERS, [SESSION_HEADER]: session.channel.id };
     const lastEventId = req.header('last-event-id');
@@ -202,21 +218,21 @@ export class StreamableEndpoint {
     session.channel.openStandalone(res.stream(headers));
   }
 
-  async #delete(req: HttpRequestView, res: HttpResponder): Promise<void> {
+  async #delete(req: HttpRequestView, res: HttpResponder, owner: SessionOwner): Promise<void> {
     if (req.header(SESSION_HEADER) === undefined) return sendError(res, 405, BAD_REQUEST, 'Method not allowed.', { allow: 'POST' });
-    const session = this.#session(req, res);
+    const session = this.#session(req, res, owner);
     if (!session) return;
     await this.#sessions.remove(session.channel.id);
     res.send(200, {});
   }
 
-  #session(req: HttpRequestView, res: HttpResponder): Session | undefined {
+  #session(req: HttpRequestView, res: HttpResponder, owner: SessionOwner): Session | undefined {
     const id = req.header(SESSION_HEADER);
     if (id === undefined) {
       sendError(res, 400, BAD_REQUEST, 'Bad Request: Mcp-Session-Id header is required');
       return undefined;
     }
-    const session = this.#sessions.get(id);
+    const session = this.#sessions.get(id, owner.principal);
     if (!session) sendError(res, 404, SESSION_NOT_FOUND, 'Session not found (it expired or was deleted); initialize again');
     return session;
   }
