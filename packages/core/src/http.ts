@@ -23,6 +23,7 @@ export interface HttpHandlerOptions extends HttpEndpointOptions {
 
 export type { HttpEndpointOptions, AuthOutcome, EventStore, HttpRequestView, ResponseMode } from './transports/http/index.js';
 export { MemoryEventStore } from './transports/http/index.js';
+export type { MemoryEventStoreOptions } from './transports/http/index.js';
 
 /** A web-standard MCP HTTP handler. */
 export interface McpHttpHandler {

@@ -71,13 +71,21 @@ export class ServerConnection implements HubMember {
       },
     };
     core.hub.add(this);
-    this.engine.onInputEnded(() => core.hub.delete(this));
+    this.engine.onInputEnded(() => this.#leave());
   }
 
   /** Stops serving: waits up to `graceMs` for calls in flight, then closes the channel. */
   async close(graceMs = 0): Promise<void> {
-    this.#scope.core.hub.delete(this);
+    this.#leave();
     await this.engine.close(graceMs);
+  }
+
+  /** The client is gone: no more events, and its subscriptions no longer count against the server's. */
+  #leave(): void {
+    const { core, session } = this.#scope;
+    core.hub.delete(this);
+    core.guards.state.releaseSubscriptions(session.subscriptions.size);
+    session.subscriptions.clear();
   }
 
   listChanged(list: ListName): void {

@@ -7,6 +7,7 @@ import { defaultIdentify, principalOf, type Identify } from './identity.js';
 import { DEFAULT_MAX_RESULT_BYTES, type ServerLimits } from './limits.js';
 import { OutputPolicy } from './output-limit.js';
 import { RateLimiter } from './rate-limit.js';
+import { StateBudget } from './state-budget.js';
 import { MemoryRateLimitStore } from './rate-limit-store.js';
 import { withTimeout } from './timeout.js';
 
@@ -26,11 +27,14 @@ export class Guards {
   readonly #audit?: AuditLog;
   /** How `ctx.auth` names the caller (`limits.identify`). */
   readonly identify: Identify;
+  /** The counts and caps of client-made state (listen streams, subscriptions). */
+  readonly state: StateBudget;
 
   constructor(options: { limits?: ServerLimits; audit?: boolean | AuditOptions }, logger: Logger) {
     const limits = options.limits ?? {};
     const identify = limits.identify ?? defaultIdentify;
     this.identify = identify;
+    this.state = new StateBudget(limits);
     this.#defaultRate = checkRateLimit(limits.rateLimit, 'limits') || undefined;
     this.#rate = new RateLimiter(limits.rateLimitStore ?? new MemoryRateLimitStore(), identify);
     this.#timeoutMs = checkTimeout(limits.timeoutMs, 'limits') ?? 0;

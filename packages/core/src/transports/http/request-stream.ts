@@ -8,11 +8,13 @@ export type ResponseMode = 'auto' | 'sse' | 'json';
 export interface StreamSettings {
   readonly mode: ResponseMode;
   readonly store?: EventStore;
+  /** The session the stream belongs to, so the store can bound what each session keeps. */
+  readonly sessionId?: string;
   /** Send the 2025-11-25 priming event (and `retry`) when a stream opens. */
   readonly priming: boolean;
   readonly retryMs?: number;
-  /** HTTP status of a JSON answer (2026-07-28 errors map to 400/404); 200 when absent. */
-  readonly statusOf?: (frame: string) => number;
+  /** HTTP status (and extra headers) of a JSON answer (2026-07-28 errors map to 400/404/429/503); 200 when absent. */
+  readonly answerOf?: (frame: string) => { status: number; headers?: HeaderMap };
 }
 
 /**
@@ -55,8 +57,8 @@ export class RequestStream {
     if (this.#state === 'pending') {
       if (final && this.settings.mode !== 'sse') {
         this.#state = 'done';
-        const status = this.settings.statusOf?.(frame) ?? 200;
-        this.#responder!.send(status, { ...this.headers, 'content-type': 'application/json' }, frame);
+        const answer = this.settings.answerOf?.(frame);
+        this.#responder!.send(answer?.status ?? 200, { ...this.headers, ...answer?.headers, 'content-type': 'application/json' }, frame);
         this.#responder = undefined;
         return;
       }
@@ -102,7 +104,7 @@ export class RequestStream {
   }
 
   #write(frame: string): void {
-    const id = this.settings.store?.append(this.streamId, frame);
+    const id = this.settings.store?.append(this.streamId, frame, this.settings.sessionId);
     if (this.#sink && !this.#sink.closed) this.#sink.write(sseEvent(frame, id));
   }
 

@@ -24,6 +24,8 @@ export interface EraHooks {
   classify(message: unknown, header: (name: string) => string | undefined): 'legacy' | 'modern' | Refusal;
   preflight(message: Record<string, unknown>, header: (name: string) => string | undefined): Refusal | undefined;
   statusOf(error: { code: number; data?: unknown }): number;
+  /** Seconds for `Retry-After` when an error refuses at a limit (429 / 503). */
+  retryAfterOf?(error: { code: number; data?: unknown }): number | undefined;
 }
 
 /** A request refused because a limit was reached, for the audit log. */
@@ -144,6 +146,7 @@ export class StreamableEndpoint {
     const stream = new RequestStream(`${id}_${this.#streamSeq++}`, res, { [SESSION_HEADER]: id }, {
       mode: this.settings.responseMode,
       store: this.settings.eventStore,
+      sessionId: id,
       // Priming lets a client resume a stream that broke before its first event (2025-11-25).
       priming: true,
       retryMs: this.settings.retryMs,
@@ -166,7 +169,7 @@ export class StreamableEndpoint {
     const stream = new RequestStream(`modern_${this.#streamSeq++}`, res, {}, {
       mode: this.settings.responseMode,
       priming: false,
-      statusOf: (frame) => errorStatus(frame, eras),
+      answerOf: (frame) => errorAnswer(frame, eras),
     });
     this.#stateless.channel.post(text, message, stream, peer, req.signal, false);
   }
@@ -249,11 +252,15 @@ function idOf(message: unknown): string | number | null {
   return isValidId(id) ? id : null;
 }
 
+const OK = { status: 200 };
+
 // Only error answers are looked into; results are 200 without parsing.
-function errorStatus(frame: string, eras: EraHooks): number {
-  if (!frame.includes('"error":{')) return 200;
+function errorAnswer(frame: string, eras: EraHooks): { status: number; headers?: Record<string, string> } {
+  if (!frame.includes('"error":{')) return OK;
   const error = (JSON.parse(frame) as { error?: { code: number; data?: unknown } }).error;
-  return error ? eras.statusOf(error) : 200;
+  if (!error) return OK;
+  const retryAfter = eras.retryAfterOf?.(error);
+  return { status: eras.statusOf(error), headers: retryAfter === undefined ? undefined : { 'retry-after': String(retryAfter) } };
 }
 
 function isInitialize(message: unknown): boolean {
