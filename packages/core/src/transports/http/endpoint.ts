@@ -6,7 +6,6 @@ import { checkOrigin, type OriginPolicy } from './guard.js';
 import { LegacySseEndpoint } from './legacy-sse.js';
 import type { ResponseMode } from './request-stream.js';
 import { sendError } from './responses.js';
-import type { SessionOwner } from './session-store.js';
 import { StreamableEndpoint, type Connect, type EraHooks, type LimitRefusal } from './streamable.js';
 
 /** What an authentication hook decides about one request. */
@@ -165,15 +164,12 @@ export class HttpEndpoint {
         return sendError(reply, 429, -32000, `Too Many Requests: retry after ${seconds} s`, { 'retry-after': String(seconds) });
       }
     }
-    const peer = { auth, remoteAddress: req.remoteAddress };
     const principal = auth === undefined ? undefined : this.#principal?.(auth);
-    // Identities and addresses are counted apart, so a user named like an address shares nothing with it.
-    const client = principal !== undefined ? `id:${principal}` : req.remoteAddress === undefined ? undefined : `ip:${req.remoteAddress}`;
-    const owner: SessionOwner = { principal, client };
+    const peer = { auth, remoteAddress: req.remoteAddress, principal };
     const path = req.url.pathname;
-    if (path === this.#paths.mcp) return this.#streamable.handle(req, reply, peer, owner);
-    if (path === this.#paths.sse && req.method === 'GET') return this.#legacy.open(req, reply, peer, owner);
-    if (path === this.#paths.messages && req.method === 'POST') return this.#legacy.message(req, reply, peer, owner);
+    if (path === this.#paths.mcp) return this.#streamable.handle(req, reply, peer);
+    if (path === this.#paths.sse && req.method === 'GET') return this.#legacy.open(req, reply, peer);
+    if (path === this.#paths.messages && req.method === 'POST') return this.#legacy.message(req, reply, peer);
     reply.send(404, { 'content-type': 'text/plain' }, 'Not Found');
   }
 

@@ -1,7 +1,7 @@
 import { JsonRpcCode, parseFrame, type Channel, type ChannelSink, type Peer } from '../../jsonrpc/index.js';
 import type { EventStreamSink, HttpRequestView, HttpResponder } from './exchange.js';
 import { sendError } from './responses.js';
-import { SessionStore, type SessionLimits, type SessionOwner, type StoredSession } from './session-store.js';
+import { SessionStore, type SessionLimits, type StoredSession } from './session-store.js';
 import { SSE_HEADERS, sseEvent } from './sse.js';
 import type { Connect, LimitRefusal } from './streamable.js';
 
@@ -56,15 +56,15 @@ export class LegacySseEndpoint {
     this.#sessions = new SessionStore(settings);
   }
 
-  /** Opens a session for `owner` (bound to its principal, counted against its client's cap). */
-  open(_req: HttpRequestView, res: HttpResponder, peer: Peer, owner: SessionOwner = {}): void {
-    const refusal = this.#sessions.admit(owner);
+  /** Opens a session for `peer` (bound to its principal, counted against its client's cap). */
+  open(_req: HttpRequestView, res: HttpResponder, peer: Peer): void {
+    const refusal = this.#sessions.admit(peer);
     if (refusal) {
       this.settings.refused?.({ limit: refusal.limit, method: 'GET /sse', message: refusal.message, peer });
       return sendError(res, refusal.status, -32000, refusal.message, { 'retry-after': String(refusal.retryAfterS) });
     }
     const stream = res.stream({ ...SSE_HEADERS });
-    this.#sessions.add(owner, (id) => {
+    this.#sessions.add(peer, (id) => {
       const channel = new SseChannel(id, stream);
       stream.onClose(() => void this.#sessions.remove(id));
       const connection = this.settings.connect(channel, 'legacy');
@@ -83,9 +83,9 @@ export class LegacySseEndpoint {
     });
   }
 
-  async message(req: HttpRequestView, res: HttpResponder, peer: Peer, owner: SessionOwner = {}): Promise<void> {
+  async message(req: HttpRequestView, res: HttpResponder, peer: Peer): Promise<void> {
     const id = req.url.searchParams.get('sessionId');
-    const session = id === null ? undefined : this.#sessions.get(id, owner.principal);
+    const session = id === null ? undefined : this.#sessions.get(id, peer.principal);
     if (!session) return sendError(res, 404, -32001, 'Session not found: open the SSE stream first');
     const text = await req.text(this.settings.maxBodyBytes);
     if (text === undefined) return sendError(res, 413, -32000, `Payload Too Large: the body exceeds ${this.settings.maxBodyBytes} bytes`);

@@ -10,11 +10,13 @@ export interface StreamSettings {
   readonly store?: EventStore;
   /** The session the stream belongs to, so the store can bound what each session keeps. */
   readonly sessionId?: string;
+  /** Extra headers of a JSON answer (`Retry-After` of a refusal at a limit). */
+  readonly headersOf?: (frame: string) => HeaderMap | undefined;
   /** Send the 2025-11-25 priming event (and `retry`) when a stream opens. */
   readonly priming: boolean;
   readonly retryMs?: number;
-  /** HTTP status (and extra headers) of a JSON answer (2026-07-28 errors map to 400/404/429/503); 200 when absent. */
-  readonly answerOf?: (frame: string) => { status: number; headers?: HeaderMap };
+  /** HTTP status of a JSON answer (2026-07-28 errors map to 400/404); 200 when absent. */
+  readonly statusOf?: (frame: string) => number;
 }
 
 /**
@@ -57,8 +59,9 @@ export class RequestStream {
     if (this.#state === 'pending') {
       if (final && this.settings.mode !== 'sse') {
         this.#state = 'done';
-        const answer = this.settings.answerOf?.(frame);
-        this.#responder!.send(answer?.status ?? 200, { ...this.headers, ...answer?.headers, 'content-type': 'application/json' }, frame);
+        const status = this.settings.statusOf?.(frame) ?? 200;
+        const extra = status === 200 ? undefined : this.settings.headersOf?.(frame);
+        this.#responder!.send(status, { ...this.headers, ...extra, 'content-type': 'application/json' }, frame);
         this.#responder = undefined;
         return;
       }

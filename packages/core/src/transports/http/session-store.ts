@@ -22,12 +22,20 @@ export interface SessionLimits {
   readonly maxSessionsPerClient: number;
 }
 
-/** Who opens a session: the principal it is bound to, and the key its count is kept under. */
+/** Who opens a session (a `Peer` is one): the principal it is bound to, and the client's address. */
 export interface SessionOwner {
   /** The authenticated identity; the session then serves only requests with the same one. */
   readonly principal?: string;
-  /** The identity, else the address; undefined when neither is known (no per-client count). */
-  readonly client?: string;
+  readonly remoteAddress?: string;
+}
+
+/**
+ * The key a client's sessions are counted under: its identity, else its address (kept apart, so
+ * a user named like an address shares nothing with it); none when neither is known.
+ */
+function clientOf(owner: SessionOwner): string | undefined {
+  if (owner.principal !== undefined) return `id:${owner.principal}`;
+  return owner.remoteAddress === undefined ? undefined : `ip:${owner.remoteAddress}`;
 }
 
 /** A new session refused: every session that counts against the limit is in use. */
@@ -40,7 +48,8 @@ export interface SessionRefusal {
 
 interface Entry<T> {
   readonly session: T;
-  readonly owner: SessionOwner;
+  readonly principal?: string;
+  readonly client?: string;
 }
 
 /**
@@ -66,7 +75,8 @@ export class SessionStore<T extends StoredSession> {
    */
   admit(owner: SessionOwner): SessionRefusal | undefined {
     const { maxSessions, maxSessionsPerClient } = this.limits;
-    const mine = owner.client === undefined ? undefined : this.#byClient.get(owner.client);
+    const client = clientOf(owner);
+    const mine = client === undefined ? undefined : this.#byClient.get(client);
     if (mine && mine.size >= maxSessionsPerClient && !this.#evictIdle(mine)) {
       return {
         status: 429,
@@ -90,10 +100,11 @@ export class SessionStore<T extends StoredSession> {
   add(owner: SessionOwner, create: (id: string) => T): T {
     const id = globalThis.crypto.randomUUID();
     const session = create(id);
-    this.#sessions.set(id, { session, owner });
-    if (owner.client !== undefined) {
-      let ids = this.#byClient.get(owner.client);
-      if (!ids) this.#byClient.set(owner.client, (ids = new Set()));
+    const client = clientOf(owner);
+    this.#sessions.set(id, { session, principal: owner.principal, client });
+    if (client !== undefined) {
+      let ids = this.#byClient.get(client);
+      if (!ids) this.#byClient.set(client, (ids = new Set()));
       ids.add(id);
     }
     this.#sweeper ??= setInterval(() => this.sweep(Date.now()), Math.min(this.limits.idleTimeoutMs, 60_000));
@@ -109,8 +120,7 @@ export class SessionStore<T extends StoredSession> {
   get(id: string, principal: string | undefined): T | undefined {
     const entry = this.#sessions.get(id);
     if (!entry) return undefined;
-    const owner = entry.owner.principal;
-    if (owner !== undefined && owner !== principal) return undefined;
+    if (entry.principal !== undefined && entry.principal !== principal) return undefined;
     entry.session.lastSeen = Date.now();
     return entry.session;
   }
@@ -119,7 +129,7 @@ export class SessionStore<T extends StoredSession> {
     const entry = this.#sessions.get(id);
     if (!entry) return false;
     this.#sessions.delete(id);
-    const client = entry.owner.client;
+    const client = entry.client;
     if (client !== undefined) {
       const ids = this.#byClient.get(client);
       ids?.delete(id);

@@ -4,7 +4,7 @@ import type { HttpRequestView, HttpResponder } from './exchange.js';
 import { RequestStream, type ResponseMode } from './request-stream.js';
 import { accepts, sendError } from './responses.js';
 import { SessionChannel } from './session-channel.js';
-import { SessionStore, type SessionLimits, type SessionOwner, type StoredSession } from './session-store.js';
+import { SessionStore, type SessionLimits, type StoredSession } from './session-store.js';
 import { sseEvent, SSE_HEADERS } from './sse.js';
 
 /** What serving a session needs from the layer above: a connection on a channel. */
@@ -81,15 +81,15 @@ export class StreamableEndpoint {
     return this.#sessions.size;
   }
 
-  /** Serves one request of `peer`; `owner` says whose sessions it may open and reach. */
-  async handle(req: HttpRequestView, res: HttpResponder, peer: Peer, owner: SessionOwner = {}): Promise<void> {
+  /** Serves one request of `peer`, whose principal says which sessions it may reach. */
+  async handle(req: HttpRequestView, res: HttpResponder, peer: Peer): Promise<void> {
     switch (req.method) {
       case 'POST':
-        return this.#post(req, res, peer, owner);
+        return this.#post(req, res, peer);
       case 'GET':
-        return this.#get(req, res, owner);
+        return this.#get(req, res, peer);
       case 'DELETE':
-        return this.#delete(req, res, owner);
+        return this.#delete(req, res, peer);
       default:
         res.send(405, { allow: 'GET, POST, DELETE' });
     }
@@ -101,7 +101,7 @@ export class StreamableEndpoint {
     await this.#sessions.closeAll();
   }
 
-  async #post(req: HttpRequestView, res: HttpResponder, peer: Peer, owner: SessionOwner): Promise<void> {
+  async #post(req: HttpRequestView, res: HttpResponder, peer: Peer): Promise<void> {
     if (!/^application\/json\b/i.test(req.header('content-type') ?? '')) {
       return sendError(res, 415, BAD_REQUEST, 'Unsupported Media Type: Content-Type must be application/json');
     }
@@ -128,14 +128,14 @@ export class StreamableEndpoint {
       if (!isInitialize(parsed)) {
         return sendError(res, 400, BAD_REQUEST, 'Bad Request: Mcp-Session-Id header is required (send initialize first)', {}, idOf(parsed));
       }
-      const refusal = this.#sessions.admit(owner);
+      const refusal = this.#sessions.admit(peer);
       if (refusal) {
         this.settings.refused?.({ limit: refusal.limit, method: 'initialize', requestId: idOf(parsed), message: refusal.message, peer });
         return sendError(res, refusal.status, BAD_REQUEST, refusal.message, { 'retry-after': String(refusal.retryAfterS) }, idOf(parsed));
       }
-      session = this.#open(owner);
+      session = this.#open(peer);
     } else {
-      session = this.#sessions.get(sessionId, owner.principal);
+      session = this.#sessions.get(sessionId, peer.principal);
       if (!session) return sendError(res, 404, SESSION_NOT_FOUND, 'Session not found (it expired or was deleted); initialize again', {}, idOf(parsed));
       const version = req.header('mcp-protocol-version');
       if (version !== undefined && !this.settings.versions.includes(version)) {
@@ -167,14 +167,15 @@ export class StreamableEndpoint {
       this.#stateless = { channel, connection: this.settings.connect(channel, 'modern') };
     }
     const stream = new RequestStream(`modern_${this.#streamSeq++}`, res, {}, {
+      headersOf: (frame) => errorHeaders(frame, eras),
       mode: this.settings.responseMode,
       priming: false,
-      answerOf: (frame) => errorAnswer(frame, eras),
+      statusOf: (frame) => errorStatus(frame, eras),
     });
     this.#stateless.channel.post(text, message, stream, peer, req.signal, false);
   }
 
-  #open(owner: SessionOwner): Session {
+  #open(owner: Peer): Session {
     return this.#sessions.add(owner, (id) => {
       const channel = new SessionChannel(id, this.settings.eventStore);
       const connection = this.settings.connect(channel, 'legacy');
@@ -192,13 +193,13 @@ export class StreamableEndpoint {
     });
   }
 
-  async #get(req: HttpRequestView, res: HttpResponder, owner: SessionOwner): Promise<void> {
+  async #get(req: HttpRequestView, res: HttpResponder, peer: Peer): Promise<void> {
     // Without a session there is nothing to stream: 2026-07-28 has no GET at all.
     if (req.header(SESSION_HEADER) === undefined) return sendError(res, 405, BAD_REQUEST, 'Method not allowed.', { allow: 'POST' });
     if (!accepts(req.header('accept'), 'text/event-stream')) {
       return sendError(res, 406, BAD_REQUEST, 'Not Acceptable: Accept must include text/event-stream');
     }
-    const session = this.#session(req, res, owner);
+    const session = this.#session(req, res, peer);
     if (!session) return;
     const headers = { ...SSE_HEADERS, [SESSION_HEADER]: session.channel.id };
     const lastEventId = req.header('last-event-id');
@@ -221,21 +222,21 @@ export class StreamableEndpoint {
     session.channel.openStandalone(res.stream(headers));
   }
 
-  async #delete(req: HttpRequestView, res: HttpResponder, owner: SessionOwner): Promise<void> {
+  async #delete(req: HttpRequestView, res: HttpResponder, peer: Peer): Promise<void> {
     if (req.header(SESSION_HEADER) === undefined) return sendError(res, 405, BAD_REQUEST, 'Method not allowed.', { allow: 'POST' });
-    const session = this.#session(req, res, owner);
+    const session = this.#session(req, res, peer);
     if (!session) return;
     await this.#sessions.remove(session.channel.id);
     res.send(200, {});
   }
 
-  #session(req: HttpRequestView, res: HttpResponder, owner: SessionOwner): Session | undefined {
+  #session(req: HttpRequestView, res: HttpResponder, peer: Peer): Session | undefined {
     const id = req.header(SESSION_HEADER);
     if (id === undefined) {
       sendError(res, 400, BAD_REQUEST, 'Bad Request: Mcp-Session-Id header is required');
       return undefined;
     }
-    const session = this.#sessions.get(id, owner.principal);
+    const session = this.#sessions.get(id, peer.principal);
     if (!session) sendError(res, 404, SESSION_NOT_FOUND, 'Session not found (it expired or was deleted); initialize again');
     return session;
   }
@@ -252,15 +253,19 @@ function idOf(message: unknown): string | number | null {
   return isValidId(id) ? id : null;
 }
 
-const OK = { status: 200 };
+// An error refused at a limit says when to come back.
+function errorHeaders(frame: string, eras: EraHooks): Record<string, string> | undefined {
+  if (!eras.retryAfterOf || !frame.includes('"error":{')) return undefined;
+  const error = (JSON.parse(frame) as { error?: { code: number; data?: unknown } }).error;
+  const seconds = error && eras.retryAfterOf(error);
+  return seconds === undefined ? undefined : { 'retry-after': String(seconds) };
+}
 
 // Only error answers are looked into; results are 200 without parsing.
-function errorAnswer(frame: string, eras: EraHooks): { status: number; headers?: Record<string, string> } {
-  if (!frame.includes('"error":{')) return OK;
+function errorStatus(frame: string, eras: EraHooks): number {
+  if (!frame.includes('"error":{')) return 200;
   const error = (JSON.parse(frame) as { error?: { code: number; data?: unknown } }).error;
-  if (!error) return OK;
-  const retryAfter = eras.retryAfterOf?.(error);
-  return { status: eras.statusOf(error), headers: retryAfter === undefined ? undefined : { 'retry-after': String(retryAfter) } };
+  return error ? eras.statusOf(error) : 200;
 }
 
 function isInitialize(message: unknown): boolean {
