@@ -110,3 +110,24 @@ describe('security: a legacy session serves only its principal (issue #15)', () 
     expect((await seen(sessionPost(surface, a, ping, ALICE))).status).toBe(200);
   });
 });
+
+describe('security: resumption stays inside the session (issue #15)', () => {
+  it("with an authenticate hook: user B with a valid token and A's session id cannot read A's stream through B's own session's Last-Event-ID", async () => {
+    const server = httpFixture();
+    surface = await serve(server, { authenticate: tokens((user) => ({ sub: user })) });
+    const s = surface;
+    const a = await openAs(s, ALICE);
+    const b = await openAs(s, BOB);
+    server.tools.disable('echo'); // A's session records a list_changed for its standalone stream
+    const resume = (session: string, lastEventId: string, who: Record<string, string>) =>
+      s.send({ method: 'GET', path: '/mcp', headers: { accept: 'text/event-stream', 'mcp-session-id': session, 'last-event-id': lastEventId, ...who } });
+    const mine = await resume(a, `${a}_get:x`, ALICE);
+    expect(JSON.parse((await mine.nextEvent())!.data).method).toBe('notifications/tools/list_changed');
+    mine.abort();
+    const theirs = await resume(b, `${a}_get:x`, BOB);
+    expect(theirs.status).toBe(200);
+    const first = await Promise.race([theirs.nextEvent(), new Promise((r) => setTimeout(() => r('nothing'), 100))]);
+    expect(first).toBe('nothing');
+    theirs.abort();
+  });
+});

@@ -206,7 +206,8 @@ export class StreamableEndpoint {
     const store = this.settings.eventStore;
     if (lastEventId !== undefined && store) {
       const missed = store.after(lastEventId);
-      if (missed) {
+      // Only this session's own streams resume here; another's event id is as unknown as a made-up one.
+      if (missed && missed.streamId.startsWith(`${session.channel.id}_`)) {
         const sink = res.stream(headers);
         for (const { id, frame } of missed.frames) sink.write(sseEvent(frame, id));
         const live = session.channel.stream(missed.streamId);
