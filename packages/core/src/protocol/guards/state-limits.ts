@@ -35,6 +35,14 @@ export interface StateLimits {
 
 export type StateLimitName = keyof StateLimits;
 
+/**
+ * The defaults of {@link StateLimits}: what a server keeps for its clients when `limits` says nothing.
+ *
+ * @example
+ * ```ts
+ * createServer({ name: 'x', version: '1', providers: [Feeds], limits: { maxListenStreams: DEFAULT_STATE_LIMITS.maxListenStreams * 4 } });
+ * ```
+ */
 export const DEFAULT_STATE_LIMITS: Readonly<Required<StateLimits>> = Object.freeze({
   maxListenStreams: 1000,
   maxListenStreamsPerClient: 16,
