@@ -8,6 +8,10 @@ export type ResponseMode = 'auto' | 'sse' | 'json';
 export interface StreamSettings {
   readonly mode: ResponseMode;
   readonly store?: EventStore;
+  /** The session the stream belongs to, so the store can bound what each session keeps. */
+  readonly sessionId?: string;
+  /** Extra headers of a JSON answer (`Retry-After` of a refusal at a limit). */
+  readonly headersOf?: (frame: string) => HeaderMap | undefined;
   /** Send the 2025-11-25 priming event (and `retry`) when a stream opens. */
   readonly priming: boolean;
   readonly retryMs?: number;
@@ -56,7 +60,8 @@ export class RequestStream {
       if (final && this.settings.mode !== 'sse') {
         this.#state = 'done';
         const status = this.settings.statusOf?.(frame) ?? 200;
-        this.#responder!.send(status, { ...this.headers, 'content-type': 'application/json' }, frame);
+        const extra = status === 200 ? undefined : this.settings.headersOf?.(frame);
+        this.#responder!.send(status, { ...this.headers, ...extra, 'content-type': 'application/json' }, frame);
         this.#responder = undefined;
         return;
       }
@@ -102,7 +107,7 @@ export class RequestStream {
   }
 
   #write(frame: string): void {
-    const id = this.settings.store?.append(this.streamId, frame);
+    const id = this.settings.store?.append(this.streamId, frame, this.settings.sessionId);
     if (this.#sink && !this.#sink.closed) this.#sink.write(sseEvent(frame, id));
   }
 
