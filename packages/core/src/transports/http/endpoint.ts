@@ -122,7 +122,7 @@ export class HttpEndpoint {
 
   async #handle(req: HttpRequestView, res: HttpResponder): Promise<void> {
     const refused = checkOrigin(req, this.options);
-    if (refused) return sendError(res, 403, -32000, `Forbidden: ${refused}`);
+    if (refused) return sendError(res, refused.status, -32000, refused.message);
     const cors = this.#cors(req);
     if (req.method === 'OPTIONS' && cors) return res.send(204, cors);
     const reply = cors ? withHeaders(res, cors) : res;
