@@ -36,7 +36,7 @@ export function checkOrigin(req: HttpRequestView, policy: OriginPolicy): GuardRe
     const parsed = HOST.exec(host);
     if (!parsed) return { status: 400, message: malformedHost(host) };
     if (hosts !== '*' && !hosts.includes(parsed[1].toLowerCase())) {
-      return { status: 403, message: `Forbidden: Host ${JSON.stringify(host)} is not allowed (allowedHosts)` };
+      return { status: 403, message: `Forbidden: Host ${JSON.stringify(host)} is not allowed` };
     }
   }
   const origin = req.header('origin');
