@@ -1,6 +1,7 @@
 import { connect as netConnect } from 'node:net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createHttpHandler } from '@mcp-fw/core/http';
 import { serveHttp, type HttpServerHandle } from '@mcp-fw/core/node';
 import { aborted, gates, httpFixture } from './support/http-fixture.ts';
 import { initializeBody, JSON_AND_SSE, nodeSurface, SURFACES, type RawResponse, type Surface } from './support/http-surfaces.ts';
@@ -152,6 +153,30 @@ describe.each(SURFACES)('attacks on HTTP hygiene (%s)', (_name, make) => {
     const answer = await sse.nextEvent();
     expect(JSON.parse(answer!.data)).toMatchObject({ id: 1, result: { protocolVersion: '2024-11-05' } });
     sse.abort();
+  });
+});
+
+describe('attacks on HTTP hygiene (fetch handler)', () => {
+  it('a chunked body (no Content-Length) far over maxBodyBytes is refused 413 without being buffered whole', async () => {
+    const limit = 64 * 1024;
+    const chunk = new Uint8Array(16 * 1024).fill(0x20);
+    let pulled = 0;
+    // 64 MiB on offer, produced only as it is read.
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (pulled >= 64 * 1024 * 1024) return controller.close();
+        pulled += chunk.byteLength;
+        controller.enqueue(chunk);
+      },
+    });
+    const handler = createHttpHandler(httpFixture(), { maxBodyBytes: limit });
+    const response = await handler.fetch(
+      new Request('http://localhost/mcp', { method: 'POST', headers: JSON_AND_SSE, body, duplex: 'half' } as RequestInit & { duplex: 'half' }),
+    );
+    expect(response.status).toBe(413);
+    expect((await response.json()).error.message).toBe(`Payload Too Large: the body exceeds ${limit} bytes`);
+    expect(pulled).toBeLessThanOrEqual(limit + 4 * chunk.byteLength);
+    await handler.close();
   });
 });
 
