@@ -142,9 +142,25 @@ describe('attacks on serveHttp timeouts and connection cap (raw sockets)', () =>
 });
 
 describe('serveHttp timeouts spare response streams', () => {
-  it('an SSE stream (legacy GET /sse, and a POST answered as SSE) stays open and delivers long after requestTimeoutMs', async () => {
+  it('an SSE stream (legacy GET /sse, a POST answered as SSE, a 2026-07-28 subscriptions/listen) stays open and delivers long after requestTimeoutMs', async () => {
     const limits = { headersTimeoutMs: 100, requestTimeoutMs: 200, bodyIdleTimeoutMs: 100, keepAliveTimeoutMs: 100 };
-    surface = await nodeSurface(httpFixture(), limits);
+    const server = httpFixture();
+    surface = await nodeSurface(server, limits);
+    const listen = await surface.send({
+      method: 'POST',
+      path: '/mcp',
+      headers: { ...JSON_AND_SSE, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'subscriptions/listen' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'sub',
+        method: 'subscriptions/listen',
+        params: {
+          notifications: { toolsListChanged: true },
+          _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} },
+        },
+      }),
+    });
+    expect(JSON.parse((await listen.nextEvent())!.data).method).toBe('notifications/subscriptions/acknowledged');
     const sse = await surface.send({ method: 'GET', path: '/sse', headers: { accept: 'text/event-stream' } });
     const endpoint = await sse.nextEvent();
     // A Streamable HTTP call whose answer is an SSE stream that stays open until released.
@@ -163,6 +179,9 @@ describe('serveHttp timeouts spare response streams', () => {
     const posted = await surface.send({ method: 'POST', path: endpoint!.data, headers: { 'content-type': 'application/json' }, body: initializeBody('2024-11-05') });
     expect(posted.status).toBe(202);
     expect(JSON.parse((await sse.nextEvent())!.data)).toMatchObject({ id: 1, result: { protocolVersion: '2024-11-05' } });
+    server.tools.disable('echo');
+    expect(JSON.parse((await listen.nextEvent())!.data).method).toBe('notifications/tools/list_changed');
+    listen.abort();
     gates.get('long-stream')!();
     const frames: string[] = [];
     for (let e = await call.nextEvent(); e; e = await call.nextEvent()) if (e.data) frames.push(e.data);
