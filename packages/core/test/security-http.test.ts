@@ -174,7 +174,7 @@ describe('attacks on HTTP hygiene (fetch handler)', () => {
       new Request('http://localhost/mcp', { method: 'POST', headers: JSON_AND_SSE, body, duplex: 'half' } as RequestInit & { duplex: 'half' }),
     );
     expect(response.status).toBe(413);
-    expect((await response.json()).error.message).toBe(`Payload Too Large: the body exceeds ${limit} bytes`);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toBe(`Payload Too Large: the body exceeds ${limit} bytes`);
     expect(pulled).toBeLessThanOrEqual(limit + 4 * chunk.byteLength);
     await handler.close();
   });
