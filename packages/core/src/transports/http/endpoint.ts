@@ -2,6 +2,7 @@ import { JsonRpcCode } from '../../jsonrpc/codes.js';
 import type { EventStore } from './event-store.js';
 import { MemoryEventStore } from './event-store.js';
 import type { HttpRequestView, HttpResponder } from './exchange.js';
+import { corsHeaders } from './cors.js';
 import { checkOrigin, type OriginPolicy } from './guard.js';
 import { LegacySseEndpoint } from './legacy-sse.js';
 import type { ResponseMode } from './request-stream.js';
@@ -48,7 +49,13 @@ export interface HttpEndpointOptions extends OriginPolicy {
    * identity (as `limits.identify` names it): to anyone else it is an unknown session (404).
    */
   readonly authenticate?: (req: HttpRequestView) => AuthOutcome | Promise<AuthOutcome>;
-  /** Browser origins allowed by CORS (off by default). */
+  /**
+   * Browser origins allowed by CORS (off by default). Preflights allow the headers every
+   * revision needs (`Content-Type`, `Accept`, `Authorization`, `Mcp-Session-Id`,
+   * `MCP-Protocol-Version`, `Last-Event-ID`, `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`); pages
+   * may read `Mcp-Session-Id`, `WWW-Authenticate` and `Retry-After`. An origin must also pass
+   * `allowedOrigins` (DNS-rebinding guard), which by default admits only localhost pages.
+   */
   readonly cors?: { readonly origins: readonly string[] | '*' };
 }
 
@@ -143,8 +150,8 @@ export class HttpEndpoint {
 
   async #handle(req: HttpRequestView, res: HttpResponder): Promise<void> {
     const refused = checkOrigin(req, this.options);
-    if (refused) return sendError(res, 403, -32000, `Forbidden: ${refused}`);
-    const cors = this.#cors(req);
+    if (refused) return sendError(res, refused.status, -32000, refused.message);
+    const cors = corsHeaders(req, this.options.cors?.origins);
     if (req.method === 'OPTIONS' && cors) return res.send(204, cors);
     const reply = cors ? withHeaders(res, cors) : res;
     let auth: unknown;
@@ -175,19 +182,6 @@ export class HttpEndpoint {
 
   async close(): Promise<void> {
     await Promise.all([this.#streamable.close(), this.#legacy.close()]);
-  }
-
-  #cors(req: HttpRequestView): Record<string, string> | undefined {
-    const origin = req.header('origin');
-    const allowed = this.options.cors?.origins;
-    if (!allowed || origin === undefined || (allowed !== '*' && !allowed.includes(origin))) return undefined;
-    return {
-      'access-control-allow-origin': origin,
-      'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
-      'access-control-allow-headers': 'content-type, accept, authorization, mcp-session-id, mcp-protocol-version, last-event-id',
-      'access-control-expose-headers': 'mcp-session-id, retry-after',
-      vary: 'origin',
-    };
   }
 }
 

@@ -1,6 +1,6 @@
 import { JsonRpcCode, parseFrame, type Channel, type ChannelSink, type Peer } from '../../jsonrpc/index.js';
 import type { EventStreamSink, HttpRequestView, HttpResponder } from './exchange.js';
-import { sendError } from './responses.js';
+import { isJsonContentType, sendError, sendUnsupportedMediaType } from './responses.js';
 import { SessionStore, type SessionLimits, type StoredSession } from './session-store.js';
 import { SSE_HEADERS, sseEvent } from './sse.js';
 import type { Connect, LimitRefusal } from './streamable.js';
@@ -84,6 +84,8 @@ export class LegacySseEndpoint {
   }
 
   async message(req: HttpRequestView, res: HttpResponder, peer: Peer): Promise<void> {
+    const contentType = req.header('content-type');
+    if (!isJsonContentType(contentType)) return sendUnsupportedMediaType(res, contentType);
     const id = req.url.searchParams.get('sessionId');
     const session = id === null ? undefined : this.#sessions.get(id, peer.principal);
     if (!session) return sendError(res, 404, -32001, 'Session not found: open the SSE stream first');

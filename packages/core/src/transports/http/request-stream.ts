@@ -15,6 +15,8 @@ export interface StreamSettings {
   /** Send the 2025-11-25 priming event (and `retry`) when a stream opens. */
   readonly priming: boolean;
   readonly retryMs?: number;
+  /** The POST carried a request, so it is never answered 202 (which means "notification accepted"). */
+  readonly expectsAnswer?: boolean;
   /** HTTP status of a JSON answer (2026-07-28 errors map to 400/404); 200 when absent. */
   readonly statusOf?: (frame: string) => number;
 }
@@ -73,11 +75,18 @@ export class RequestStream {
     if (final) this.#finish();
   }
 
-  /** Everything for this POST was sent; with nothing sent at all it was only notifications. */
+  /**
+   * Everything for this POST was sent. With nothing sent at all it was only notifications (202),
+   * or its request was cancelled: the server must not answer a cancelled request (cancellation,
+   * "Behavior Requirements") and must answer a request POST with JSON or SSE (transports,
+   * "Sending Messages"), so it gets an SSE stream that ends without events. No priming event:
+   * there is nothing to resume.
+   */
   settle(): void {
     if (this.#state === 'pending') {
       this.#state = 'done';
-      this.#responder!.send(202, this.headers);
+      if (this.settings.expectsAnswer) this.#responder!.stream({ ...this.headers, ...SSE_HEADERS }).end();
+      else this.#responder!.send(202, this.headers);
       this.#responder = undefined;
     } else if (this.#state === 'sse') {
       this.#finish();

@@ -2,7 +2,7 @@ import { isValidId, JsonRpcCode, parseFrame, type Channel, type Peer } from '../
 import type { EventStore } from './event-store.js';
 import type { HttpRequestView, HttpResponder } from './exchange.js';
 import { RequestStream, type ResponseMode } from './request-stream.js';
-import { accepts, sendError } from './responses.js';
+import { accepts, isJsonContentType, sendError, sendUnsupportedMediaType } from './responses.js';
 import { SessionChannel } from './session-channel.js';
 import { SessionStore, type SessionLimits, type StoredSession } from './session-store.js';
 import { sseEvent, SSE_HEADERS } from './sse.js';
@@ -102,9 +102,8 @@ export class StreamableEndpoint {
   }
 
   async #post(req: HttpRequestView, res: HttpResponder, peer: Peer): Promise<void> {
-    if (!/^application\/json\b/i.test(req.header('content-type') ?? '')) {
-      return sendError(res, 415, BAD_REQUEST, 'Unsupported Media Type: Content-Type must be application/json');
-    }
+    const contentType = req.header('content-type');
+    if (!isJsonContentType(contentType)) return sendUnsupportedMediaType(res, contentType);
     const text = await req.text(this.settings.maxBodyBytes);
     if (text === undefined) {
       return sendError(res, 413, BAD_REQUEST, `Payload Too Large: the body exceeds ${this.settings.maxBodyBytes} bytes`);
@@ -116,12 +115,15 @@ export class StreamableEndpoint {
       return sendError(res, 400, JsonRpcCode.ParseError, `Parse error: ${(error as Error).message}`);
     }
     const era = this.settings.eras?.classify(parsed, req.header) ?? 'legacy';
-    if (era === 'modern') return this.#modernPost(req, res, peer, text, parsed as Record<string, unknown>);
-    if (era !== 'legacy') return sendError(res, era.status, era.error.code, era.error.message, {}, idOf(parsed), era.error.data);
+    if (era !== 'legacy' && era !== 'modern') return sendError(res, era.status, era.error.code, era.error.message, {}, idOf(parsed), era.error.data);
+    // Both eras: "The client MUST include an Accept header listing both application/json and
+    // text/event-stream" (2025-11-25 and 2026-07-28 transports, "Sending Messages"). Either may
+    // be answered, and the client cannot know which in advance, so anything less is a 406.
     const accept = req.header('accept');
     if (!accepts(accept, 'application/json') || !accepts(accept, 'text/event-stream')) {
       return sendError(res, 406, BAD_REQUEST, 'Not Acceptable: Accept must include application/json and text/event-stream', {}, idOf(parsed));
     }
+    if (era === 'modern') return this.#modernPost(req, res, peer, text, parsed as Record<string, unknown>);
     const sessionId = req.header(SESSION_HEADER);
     let session: Session | undefined;
     if (sessionId === undefined) {
@@ -149,6 +151,7 @@ export class StreamableEndpoint {
       sessionId: id,
       // Priming lets a client resume a stream that broke before its first event (2025-11-25).
       priming: true,
+      expectsAnswer: carriesRequest(parsed),
       retryMs: this.settings.retryMs,
     });
     session.channel.post(text, parsed, stream, peer, req.signal);
@@ -170,6 +173,7 @@ export class StreamableEndpoint {
       headersOf: (frame) => errorHeaders(frame, eras),
       mode: this.settings.responseMode,
       priming: false,
+      expectsAnswer: carriesRequest(message),
       statusOf: (frame) => errorStatus(frame, eras),
     });
     this.#stateless.channel.post(text, message, stream, peer, req.signal, false);
@@ -267,6 +271,12 @@ function errorStatus(frame: string, eras: EraHooks): number {
   if (!frame.includes('"error":{')) return 200;
   const error = (JSON.parse(frame) as { error?: { code: number; data?: unknown } }).error;
   return error ? eras.statusOf(error) : 200;
+}
+
+/** Whether a body holds a request (answered on 200), not only notifications or responses (202). */
+function carriesRequest(message: unknown): boolean {
+  const isRequest = (m: unknown) => typeof m === 'object' && m !== null && 'id' in m && typeof (m as { method?: unknown }).method === 'string';
+  return Array.isArray(message) ? message.some(isRequest) : isRequest(message);
 }
 
 function isInitialize(message: unknown): boolean {
