@@ -14,7 +14,7 @@ import {
   type ServerCore,
   type ServerLimits,
 } from './protocol/index.js';
-import { Registry, StartupError, type Provider } from './registry/index.js';
+import { Registry, StartupError, undescribedMembers, type Members, type Provider } from './registry/index.js';
 import { MemberControl, ResourceControl } from './server-members.js';
 
 /**
@@ -90,9 +90,10 @@ export class McpServer {
   constructor(options: ServerOptions) {
     const { name, version, title, instructions } = options;
     const logger = options.logger ?? stderrLogger;
+    const registry = Registry.build(providerList(options.providers));
     this.#core = {
       identity: Object.freeze({ name, version, title, instructions }),
-      registry: Registry.build(providerList(options.providers)),
+      registry,
       logger,
       pageSize: options.pageSize ?? Number.POSITIVE_INFINITY,
       lists: new ListCache(),
@@ -102,6 +103,7 @@ export class McpServer {
       inputs: new InputRuns(options.input),
       guards: new Guards(options, logger),
     };
+    warnUndescribed(registry, logger);
     this.tools = new MemberControl(this.#core, ['tool'], 'tools');
     this.prompts = new MemberControl(this.#core, ['prompt'], 'prompts');
     this.resources = new ResourceControl(this.#core);
@@ -124,6 +126,7 @@ export class McpServer {
   add(...providers: Provider[]): void {
     const { registry, added } = this.#core.registry.withProviders(providers);
     this.#core.registry = registry;
+    warnUndescribed(added, this.#core.logger);
     const changed: ListName[] = [];
     if (added.tools.length) changed.push('tools');
     if (added.prompts.length) changed.push('prompts');
@@ -166,6 +169,11 @@ export class McpServer {
  */
 export function createServer(options: ServerOptions): McpServer {
   return new McpServer(options);
+}
+
+// Once, when members are registered (not per connection), on the logger: never stdout.
+function warnUndescribed(members: Members, logger: Logger): void {
+  for (const warning of undescribedMembers(members)) logger.warn(warning);
 }
 
 function providerList(providers: unknown): readonly Provider[] {
