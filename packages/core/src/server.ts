@@ -63,6 +63,24 @@ export interface ServerOptions {
    * `sink`, and `arguments: true` to record argument values, not only their keys.
    */
   audit?: boolean | AuditOptions;
+  /**
+   * Hide unexpected errors from clients. When true, anything a tool, resource or prompt handler
+   * throws that is not a {@link UserError} reaches the client only as
+   * `Internal error (ref 3f9c0a1b2c4d); the server's log has the details`, and the server's
+   * logger (stderr by default) gets the same ref with the real message and stack; the audit
+   * log records the ref too. `UserError` messages (and the framework's own refusals, such as
+   * limits) always pass through. Off by default, so a local server shows its errors while you
+   * develop; turn it on for servers reachable by clients you do not control.
+   *
+   * @example
+   * ```ts
+   * createServer({ name: 'shop', version: '1.0.0', providers: [Orders], maskInternalErrors: true });
+   * // a tool throwing new Error('db password=hunter2 rejected') answers the model:
+   * //   { isError: true, content: [{ type: 'text', text: "Internal error (ref 3f9c0a1b2c4d); the server's log has the details" }] }
+   * // and stderr gets: [mcp-fw] tool find_order threw (ref 3f9c0a1b2c4d) + the stack
+   * ```
+   */
+  maskInternalErrors?: boolean;
 }
 
 /**
@@ -95,6 +113,7 @@ export class McpServer {
       identity: Object.freeze({ name, version, title, instructions }),
       registry,
       logger,
+      maskInternalErrors: options.maskInternalErrors === true,
       pageSize: options.pageSize ?? Number.POSITIVE_INFINITY,
       lists: new ListCache(),
       hub: new ConnectionHub(),

@@ -17,6 +17,7 @@ export {
   ToolExecutionError,
   OutputValidationError,
   ResourceNotFoundError,
+  UnserialisableResultError,
   type StartupErrorCode,
 } from './errors.js';
 export * from './content.js';

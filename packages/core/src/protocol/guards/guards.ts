@@ -25,7 +25,7 @@ export class Guards {
   readonly #output: OutputPolicy;
   readonly #audit?: AuditLog;
 
-  constructor(options: { limits?: ServerLimits; audit?: boolean | AuditOptions }, logger: Logger) {
+  constructor(options: { limits?: ServerLimits; audit?: boolean | AuditOptions; maskInternalErrors?: boolean }, logger: Logger) {
     const limits = options.limits ?? {};
     const identify = limits.identify ?? defaultIdentify;
     this.#defaultRate = checkRateLimit(limits.rateLimit, 'limits') || undefined;
@@ -33,7 +33,7 @@ export class Guards {
     this.#timeoutMs = checkTimeout(limits.timeoutMs, 'limits') ?? 0;
     if (limits.concurrency) this.#concurrency = new ConcurrencyLimiter(checkConcurrency(limits.concurrency));
     this.#output = new OutputPolicy(checkBytes(limits.maxResultBytes), limits.controlChars ?? 'escape');
-    if (options.audit) this.#audit = new AuditLog(options.audit === true ? {} : options.audit, identify, logger);
+    if (options.audit) this.#audit = new AuditLog(options.audit === true ? {} : options.audit, identify, logger, options.maskInternalErrors === true);
   }
 
   /**
