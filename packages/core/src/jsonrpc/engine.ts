@@ -260,7 +260,8 @@ export class Engine {
   #succeed(request: InboundRequest, result: unknown, tracked: boolean): string | undefined {
     if (!this.#finish(request, tracked)) return undefined;
     try {
-      return this.#resultFrame(request, result);
+      const encoded = this.#handlers.encodeResult ? this.#handlers.encodeResult(request, result) : result;
+      return resultFrame(request.id, encoded instanceof RawJson ? encoded.json : JSON.stringify(encoded ?? {}));
     } catch (error) {
       return this.#unencodable(request, result, error);
     }
