@@ -193,3 +193,26 @@ describe.each(['2025-11-25', '2026-07-28'])('issue #16: unserialisable results (
     ]);
   });
 });
+
+describe('issue #16: unserialisable values nested deeper than the call stack', () => {
+  it('are still found (the walk is iterative), with the path shortened in the middle', async () => {
+    class Deep {
+      @Tool({ description: 'A BigInt 100,000 arrays deep', input: z.object({}) })
+      deep() {
+        let value: unknown = [1n];
+        for (let i = 0; i < 100_000; i++) value = [value];
+        return { value };
+      }
+    }
+    const logger = capture();
+    const client = await connectTestClient(createServer({ name: 'deep', version: '1.0.0', providers: [Deep], logger }));
+    clients.push(client);
+    const result = await client.callTool('deep', {});
+    expect(result.isError).toBe(true);
+    const message: string = result.content[0].text;
+    expect(message.startsWith('Tool "deep" returned a result that cannot be sent as JSON: a BigInt at $.value[0][0]')).toBe(true);
+    expect(message).toContain('…');
+    expect(message.endsWith(`[0][0][0]. ${BIGINT_FIX}`)).toBe(true);
+    expect(message.length).toBeLessThan(500);
+  });
+});

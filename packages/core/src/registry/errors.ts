@@ -1,5 +1,5 @@
 import { formatIssues, type ValidationIssue } from '../schema/index.js';
-import { findUnserialisable, unserialisableFallback, type Unserialisable } from './unserialisable.js';
+import { findUnserialisable, shortPath, unserialisableFallback, type Unserialisable } from './unserialisable.js';
 
 /**
  * An error whose message is meant for the client. Thrown from a tool it becomes an `isError`
@@ -126,7 +126,7 @@ export class UnserialisableResultError extends Error {
   ) {
     const where = findUnserialisable(value) ?? unserialisableFallback(cause);
     const who = kind === 'resource' ? `${LABEL[kind]} ${member}` : `${LABEL[kind]} "${member}"`;
-    super(`${who} returned a result that cannot be sent as JSON: ${where.problem} at ${where.path}. Fix: ${where.fix}.`);
+    super(`${who} returned a result that cannot be sent as JSON: ${where.problem} at ${shortPath(where.path)}. Fix: ${where.fix}.`);
     this.where = where;
   }
 }

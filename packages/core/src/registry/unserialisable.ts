@@ -54,7 +54,7 @@ export function findUnserialisable(value: unknown): Unserialisable | undefined {
     if (back !== undefined) {
       return {
         path,
-        problem: `a circular reference (back to ${back})`,
+        problem: `a circular reference (back to ${shortPath(back)})`,
         fix: 'return a copy without the cycle, e.g. only the fields the client needs',
       };
     }
@@ -74,6 +74,11 @@ export function findUnserialisable(value: unknown): Unserialisable | undefined {
     }
   }
   return undefined;
+}
+
+/** A path for a message: a value nested thousands deep has a path as long; its ends say enough. */
+export function shortPath(path: string): string {
+  return path.length <= 240 ? path : `${path.slice(0, 120)}…${path.slice(-120)}`;
 }
 
 /** What went wrong, when the walk finds nothing more precise (e.g. a Proxy that throws). */
