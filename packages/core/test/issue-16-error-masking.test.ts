@@ -35,6 +35,11 @@ class Leaky {
     return 'asked';
   }
 
+  @Tool({ description: 'A full result whose structuredContent holds a BigInt', input: z.object({}) })
+  sizes() {
+    return { content: [{ type: 'text', text: 'sizes' }], structuredContent: { bytes: 12n } };
+  }
+
   @Resource('mem://secret', { description: 'Fails unexpectedly' })
   secret(): string {
     throw new Error(SECRET);
@@ -168,6 +173,21 @@ describe.each(CLIENT_MODES)('issue #16: maskInternalErrors over real HTTP, offic
     expect(logger.errors.map((e) => e.message)).toEqual([`tool leak threw (ref ${ref})`]);
     expect((logger.errors[0].error as Error).message).toBe(SECRET);
     expect(textOf(await client.callTool({ name: 'find', arguments: { id: 'X' } }))).toBe('No order X; order ids look like ORD-1001');
+  });
+
+  it('unmasked, a result that cannot be serialised is an isError result naming the tool and the path', async () => {
+    const logger = capture();
+    const http = await listen(createServer({ name: 'leaky', version: '1.0.0', providers: [Leaky], logger }));
+    closers.push(() => http.close());
+    const { client, close } = await officialClient(http.url, mode);
+    closers.push(close);
+    const message =
+      'Tool "sizes" returned a result that cannot be sent as JSON: a BigInt at $.structuredContent.bytes. ' +
+      'Fix: convert BigInt values to a string (String(n)) or a number (Number(n)) before returning them.';
+    const result = await client.callTool({ name: 'sizes', arguments: {} });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe(message);
+    expect(logger.errors.map((e) => e.message)).toEqual([message]);
   });
 });
 
