@@ -9,6 +9,7 @@ import { hasEnvelope, missingEnvelope, unsupportedVersion, type Envelope } from 
 import { modernRecord } from './modern/modern-record.js';
 import { modernResult } from './modern/result-envelope.js';
 import { featuresOf } from './revisions.js';
+import { unencodableResult } from './unencodable.js';
 import type { MethodSpec, Scope, ServerCore } from './server-core.js';
 
 /**
@@ -49,7 +50,9 @@ export class ServerConnection implements HubMember {
       parseFrame: (text) => (this.#era === 'legacy' ? parseFrame(text) : this.#memo.parse(text)),
       request: (request) => this.#request(request),
       notification: (method, params) => this.#notification(method, params),
-      mapError: (error) => mapError(error, core.logger, this.#era === 'modern' ? 'modern' : 'legacy'),
+      mapError: (error) => mapError(error, core, this.#era === 'modern' ? 'modern' : 'legacy'),
+      unencodable: (request, value, error) =>
+        unencodableResult(request, value, error, { policy: core, era: request.encoding === MODERN ? 'modern' : 'legacy' }),
       encodeResult: (request, value) => (request.encoding === MODERN ? modernResult(value, request.method, core) : value),
       acceptBatch: () => {
         const version = session.handshake?.protocolVersion;

@@ -1,5 +1,6 @@
 export { Registry, type MemberKind } from './registry.js';
 export type { Provider, Members } from './scan.js';
+export { undescribedMembers } from './member-warnings.js';
 export type { ToolDefinition } from './tool-definition.js';
 export type { ResourceDefinition, TemplateDefinition } from './resource-definition.js';
 export type { ResourceEntry, Completer, RateLimit, RateLimitKey } from '../decorators/index.js';
@@ -16,6 +17,7 @@ export {
   ToolExecutionError,
   OutputValidationError,
   ResourceNotFoundError,
+  UnserialisableResultError,
   type StartupErrorCode,
 } from './errors.js';
 export * from './content.js';

@@ -24,6 +24,10 @@ export interface MemberInput {
 
 export interface MemberInputSpec {
   readonly origin: string;
+  /** The decorator that exposed the member (`@Tool`, `@Prompt`, `@Resource`), for messages. */
+  readonly decorator: string;
+  /** Decorated under TC39 semantics, where parameter decorators never run. */
+  readonly tc39?: boolean;
   readonly input: unknown;
   readonly args: readonly ArgRecord[];
   readonly arity: number;
@@ -61,14 +65,29 @@ function resolveSchema(spec: MemberInputSpec): Omit<MemberInput, 'completers'> {
   }
   if (args.length > 0) return fromArgs(spec);
   if (spec.fallback) return { schema: spec.fallback, validate: compiler.compile(spec.fallback, spec.fallback) };
-  if (spec.arity > 0) {
-    throw new StartupError(
+  if (spec.arity > 0) throw missingSchema(spec);
+  return { schema: EMPTY_OBJECT_SCHEMA, validate: compiler.compile(EMPTY_OBJECT_SCHEMA, EMPTY_OBJECT_SCHEMA) };
+}
+
+function missingSchema({ origin, decorator, tc39 }: MemberInputSpec): StartupError {
+  if (tc39) {
+    // tsc rejects a parameter decorator in this mode (TS1206) but still emits the class without
+    // it under --noCheck (as `mcp-fw dev` compiles): the user's @Arg is gone without a trace.
+    return new StartupError(
       'MISSING_SCHEMA',
-      `${origin} takes parameters but declares no schema for them. Fix: add ` +
-        "@Tool({ input: z.object({ ... }) }), or name each parameter with @Arg('name', schema).",
+      `${origin} takes parameters but declares no schema, and its class was compiled with standard ` +
+        '(TC39) decorators because "experimentalDecorators" is off in the tsconfig.json that compiled it. ' +
+        'In that mode parameter decorators such as @Arg are dropped (tsc reports TS1206 "Decorators are not ' +
+        'valid here", which --noCheck hides). Fix: set "experimentalDecorators": true (and ' +
+        `"emitDecoratorMetadata": true) in tsconfig.json, or declare the arguments with ` +
+        `${decorator}({ input: z.object({ ... }) }), which works in both modes.`,
     );
   }
-  return { schema: EMPTY_OBJECT_SCHEMA, validate: compiler.compile(EMPTY_OBJECT_SCHEMA, EMPTY_OBJECT_SCHEMA) };
+  return new StartupError(
+    'MISSING_SCHEMA',
+    `${origin} takes parameters but declares no schema for them. Fix: add ` +
+      `${decorator}({ input: z.object({ ... }) }), or name each parameter with @Arg('name', schema).`,
+  );
 }
 
 /** Input schemas always describe an object (MCP requires it; clients break on `{}`). */
@@ -173,6 +192,8 @@ export function methodInput(
 ): MemberInput {
   return resolveMemberInput({
     origin: method.origin,
+    decorator: method.decorator,
+    tc39: source.record.tc39,
     input: options.input,
     args: source.args,
     arity: method.arity,

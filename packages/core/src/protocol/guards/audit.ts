@@ -1,4 +1,5 @@
 import { InvalidArgumentsError } from '../../registry/index.js';
+import { internalErrorMessage, maskedRef } from '../error-ref.js';
 import type { Logger } from '../logger.js';
 import { type GuardedCall } from './call.js';
 import type { Identify } from './identity.js';
@@ -33,6 +34,11 @@ export interface AuditEntry {
   readonly outcome: AuditOutcome;
   /** The message the client got, for outcomes other than `ok`. */
   readonly error?: string;
+  /**
+   * Under `maskInternalErrors`, the ref the client was given for an unexpected error; the
+   * server's logger has the real message and stack under the same ref.
+   */
+  readonly ref?: string;
   readonly argumentKeys: readonly string[];
   /** The argument values, only with `audit: { arguments: true }`. */
   readonly arguments?: unknown;
@@ -85,6 +91,7 @@ export class AuditLog {
     options: AuditOptions,
     private readonly identify: Identify,
     private readonly logger: Logger,
+    private readonly mask = false,
   ) {
     this.#sink = options.sink ?? stderrSink;
     this.#withArguments = options.arguments === true;
@@ -113,6 +120,7 @@ export class AuditLog {
     const { record } = call;
     const args = call.args;
     const { kind, message } = classify(call, outcome);
+    const ref = maskedRef(outcome.error, this.mask);
     const entry: AuditEntry = {
       time: new Date(started.at).toISOString(),
       tool: call.name,
@@ -123,7 +131,8 @@ export class AuditLog {
       protocolVersion: record.protocolVersion,
       durationMs: Math.round((performance.now() - started.clock) * 100) / 100,
       outcome: kind,
-      error: message,
+      error: ref === undefined ? message : internalErrorMessage(ref),
+      ref,
       argumentKeys: typeof args === 'object' && args !== null && !Array.isArray(args) ? Object.keys(args) : [],
       arguments: this.#withArguments ? args : undefined,
     };

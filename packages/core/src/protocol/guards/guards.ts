@@ -30,7 +30,7 @@ export class Guards {
   /** The counts and caps of client-made state (listen streams, subscriptions). */
   readonly state: StateBudget;
 
-  constructor(options: { limits?: ServerLimits; audit?: boolean | AuditOptions }, logger: Logger) {
+  constructor(options: { limits?: ServerLimits; audit?: boolean | AuditOptions; maskInternalErrors?: boolean }, logger: Logger) {
     const limits = options.limits ?? {};
     const identify = limits.identify ?? defaultIdentify;
     this.identify = identify;
@@ -40,7 +40,7 @@ export class Guards {
     this.#timeoutMs = checkTimeout(limits.timeoutMs, 'limits') ?? 0;
     if (limits.concurrency) this.#concurrency = new ConcurrencyLimiter(checkConcurrency(limits.concurrency));
     this.#output = new OutputPolicy(checkBytes(limits.maxResultBytes), limits.controlChars ?? 'escape');
-    if (options.audit) this.#audit = new AuditLog(options.audit === true ? {} : options.audit, identify, logger);
+    if (options.audit) this.#audit = new AuditLog(options.audit === true ? {} : options.audit, identify, logger, options.maskInternalErrors === true);
   }
 
   /** The principal a legacy HTTP session opened with `auth` is bound to. */
