@@ -103,7 +103,11 @@ async function vendorFramework(plan: Plan, pm: PackageManager, io: Io, say: (lin
     tarballs = packed.tarballs!;
   } else {
     say(`Copying @mcp-fw/core and @mcp-fw/cli from this packed scaffolder into ${VENDOR_DIR}/ (--published would take them from the registry)…`);
-    tarballs = copyPackedFramework(destination);
+    try {
+      tarballs = copyPackedFramework(destination);
+    } catch (error) {
+      return { ok: false, command: 'copy', output: '', reason: `could not copy the packed framework into ${destination}`, cause: (error as Error).message, fix: 'Check that the folder is writable, then run the command again.' };
+    }
   }
   dependOnVendored(plan.dir, tarballs, pm);
   return { ok: true };

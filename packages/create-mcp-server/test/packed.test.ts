@@ -34,7 +34,8 @@ beforeAll(async () => {
   scaffolderTarball = await packScaffolder(work.dir);
 }, 120_000);
 
-afterAll(() => work.remove());
+// Six projects with their node_modules: removing them takes a while on a busy machine.
+afterAll(() => work.remove(), 120_000);
 
 /** Scaffolds `template` (installing it) the way each source is run; returns what it printed. */
 async function scaffoldFrom(source: 'checkout' | 'tarball', template: string, cwd: string): Promise<Finished> {

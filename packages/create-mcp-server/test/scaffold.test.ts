@@ -108,6 +108,8 @@ it('prints the next steps and the exact Claude Desktop configuration', async () 
       '',
       JSON.stringify({ mcpServers: { 'my-server': { command: 'node', args: [join(cwd, 'my-server', 'dist', 'server.launch.cjs')] } } }, null, 2),
       '',
+      'It depends on @mcp-fw/core and @mcp-fw/cli by file: from its vendor/ folder: keep that folder with the project.',
+      '',
       '',
     ].join('\n'),
   );
