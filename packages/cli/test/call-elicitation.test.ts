@@ -1,19 +1,28 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from './support/cli-process.ts';
 import { runOnTerminal } from './support/pty.ts';
-import { fixtureProject } from './support/temp-project.ts';
+import { fixtureProject, templateProject } from './support/temp-project.ts';
 
 // `mcp-fw call` declares elicitation: a tool that asks (ctx.elicit) is answered from --answers
 // or --answers-file, else on the terminal; with neither, the question is cancelled and the
 // command says how to answer it.
 const asking = fixtureProject('asking');
-afterAll(() => asking.remove());
+const full = templateProject('full');
+afterAll(() => [asking, full].forEach((project) => project.remove()));
 
 describe('mcp-fw call with a tool that asks questions', () => {
   it('takes the answers from --answers, one object for every question', async () => {
     expect(await runCli(['call', 'book', 'room=12', '--answers', '{"confirm": true, "nights": 2, "board": "half"}'], asking.dir)).toEqual({
       code: 0,
       stdout: 'Booked room 12 for 2 night(s), board: half.\n',
+      stderr: '',
+    });
+  });
+
+  it('runs the full template’s showcase tool, reserve_books, in its project', async () => {
+    expect(await runCli(['call', 'reserve_books', 'ids=["dune"]', '--answers', '{"confirm": true, "weeks": 2}'], full.dir)).toEqual({
+      code: 0,
+      stdout: 'Reserved for 2 week(s): Dune.\n',
       stderr: '',
     });
   });
