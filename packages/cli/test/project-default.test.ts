@@ -64,6 +64,11 @@ describe('the project in the current directory', () => {
       stdout: '',
       stderr: 'mcp-fw: No tool was named.\nName the tool to call: mcp-fw call [entry] <tool> name=value (mcp-fw inspect lists the tools).\n',
     });
+    expect(await runCli(['call', 'src/server.ts'], calculator.dir)).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'mcp-fw: No tool was named after the entry src/server.ts.\nName the tool to call: mcp-fw call src/server.ts <tool> name=value (mcp-fw inspect lists the tools).\n',
+    });
     expect(await runCli(['call', 'a=1'], calculator.dir)).toMatchObject({
       code: 1,
       stderr: 'mcp-fw: "a=1" is an argument, but no tool was named.\nName the tool first: mcp-fw call [entry] <tool> name=value.\n',

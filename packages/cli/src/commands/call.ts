@@ -108,8 +108,11 @@ export function callCommand(program: Command): void {
 export function callTarget(first: string | undefined, second: string | undefined, rest: readonly string[]): { entry: string | undefined; tool: string; pairs: string[] } {
   if (first === undefined) throw new CliError('No tool was named.', 'Name the tool to call: mcp-fw call [entry] <tool> name=value (mcp-fw inspect lists the tools).', 2);
   const isPair = (word: string) => word.includes('=');
-  const looksLikeEntry = existsSync(first) || /\.[cm]?[jt]sx?$/.test(first) || first.includes('/');
-  if (second !== undefined && !isPair(second) && looksLikeEntry) return { entry: first, tool: second, pairs: [...rest] };
+  const isModulePath = /\.[cm]?[jt]sx?$/.test(first) || first.includes('/');
+  if (second !== undefined && !isPair(second) && (isModulePath || existsSync(first))) return { entry: first, tool: second, pairs: [...rest] };
+  if (isModulePath && !isPair(first)) {
+    throw new CliError(`No tool was named after the entry ${first}.`, `Name the tool to call: mcp-fw call ${first} <tool> name=value (mcp-fw inspect lists the tools).`, 2);
+  }
   if (isPair(first)) throw new CliError(`"${first}" is an argument, but no tool was named.`, 'Name the tool first: mcp-fw call [entry] <tool> name=value.');
   return { entry: undefined, tool: first, pairs: second === undefined ? [...rest] : [second, ...rest] };
 }
