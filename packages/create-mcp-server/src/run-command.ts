@@ -22,8 +22,10 @@ export function runCommand(
 ): Promise<CommandRun> {
   const shown = [command, ...args].join(' ');
   return new Promise((resolve) => {
-    // npm is npm.cmd on Windows, which only a shell runs.
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'], shell: process.platform === 'win32' });
+    // npm is npm.cmd on Windows, which only a shell runs; the shell then needs paths quoted.
+    const windows = process.platform === 'win32';
+    const words = windows ? args.map((arg) => (/[\s"]/.test(arg) ? `"${arg.replaceAll('"', '\\"')}"` : arg)) : args;
+    const child = spawn(command, words, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'], shell: windows });
     let stdout = '';
     let output = '';
     const collect = (into: 'stdout' | 'stderr') => (chunk: string) => {
