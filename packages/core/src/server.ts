@@ -139,6 +139,14 @@ export class McpServer {
     return new ServerConnection(this.#core, channel, mode);
   }
 
+  /**
+   * The guardrails, for the transports' composition roots (session binding, audit of refusals).
+   * @internal
+   */
+  get guards(): Guards {
+    return this.#core.guards;
+  }
+
   /** Ends every open `subscriptions/listen` stream with a final result (before shutting down). */
   endSubscriptions(): void {
     this.#core.hub.endSubscriptions();

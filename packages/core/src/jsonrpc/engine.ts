@@ -116,6 +116,11 @@ export class Engine {
     this.#inbound.get(id)?.abort(reason);
   }
 
+  /** Requests sent to the peer and still awaiting its answer. */
+  get outboundPending(): number {
+    return this.#outbound.size;
+  }
+
   get inFlight(): number {
     return this.#live.size;
   }

@@ -32,10 +32,17 @@ export class ServerConnection implements HubMember {
   readonly #scope: Scope;
   readonly #memo = new EnvelopeMemo();
   #era: Era;
+  /**
+   * The stateless 2026-07-28 HTTP connection carries the requests of every client at once, told
+   * apart only by their response streams; their ids are theirs alone, so none may be matched
+   * across them.
+   */
+  readonly #shared: boolean;
 
   constructor(core: ServerCore, channel: Channel, mode: EraMode = 'pin-on-first') {
     const session = new LegacySession();
     this.#era = mode === 'pin-on-first' ? 'unpinned' : mode;
+    this.#shared = mode === 'modern';
     // Frames a transport parses itself (HTTP) never come through here; on a legacy connection
     // there is no envelope to skip.
     this.engine = new Engine(channel, {
@@ -64,13 +71,21 @@ export class ServerConnection implements HubMember {
       },
     };
     core.hub.add(this);
-    this.engine.onInputEnded(() => core.hub.delete(this));
+    this.engine.onInputEnded(() => this.#leave());
   }
 
   /** Stops serving: waits up to `graceMs` for calls in flight, then closes the channel. */
   async close(graceMs = 0): Promise<void> {
-    this.#scope.core.hub.delete(this);
+    this.#leave();
     await this.engine.close(graceMs);
+  }
+
+  /** The client is gone: no more events, and its subscriptions no longer count against the server's. */
+  #leave(): void {
+    const { core, session } = this.#scope;
+    core.hub.delete(this);
+    core.guards.state.releaseSubscriptions(session.subscriptions.size);
+    session.subscriptions.clear();
   }
 
   listChanged(list: ListName): void {
@@ -125,6 +140,10 @@ export class ServerConnection implements HubMember {
         this.#scope.session.initializedNotified = true;
         return;
       case 'notifications/cancelled': {
+        // 2026-07-28 over HTTP: closing the response stream is the cancel and no notification
+        // is defined (basic/transports/streamable-http, "Cancellation"); one posted anyway is
+        // accepted (202) and ignored, since matching its id could cancel another client's call.
+        if (this.#shared) return;
         const id = p?.requestId;
         if (typeof id === 'string' || typeof id === 'number') this.engine.cancel(id, p?.reason ?? 'cancelled by client');
         return;

@@ -8,16 +8,19 @@ import { LimitError, type LimitName } from './limit-error.js';
 export type AuditOutcome = 'ok' | 'error' | 'invalid_arguments' | 'cancelled' | 'rate_limited' | 'timeout' | 'refused' | 'too_large';
 
 /**
- * One line of the audit log: one tool call.
+ * One line of the audit log: one tool call, or one request refused at a limit on client-made
+ * state (then `limit` names the option, `tool` the refused method, and `outcome` is `refused`).
  *
  * @example
  * ```json
  * {"time":"2026-07-28T09:15:02.114Z","tool":"find_order","requestId":7,"session":"5c9…","identity":"alice","address":"127.0.0.1","protocolVersion":"2025-11-25","durationMs":3.21,"outcome":"ok","argumentKeys":["orderId"]}
+ * {"time":"2026-07-28T09:15:03.020Z","tool":"subscriptions/listen","requestId":4,"address":"10.0.0.7","protocolVersion":"2026-07-28","durationMs":0,"outcome":"refused","error":"…","argumentKeys":[],"limit":"maxListenStreamsPerClient"}
  * ```
  */
 export interface AuditEntry {
   /** When the call started (ISO 8601). */
   readonly time: string;
+  /** The tool called; for a refusal at a limit, the method refused (e.g. `initialize`). */
   readonly tool: string;
   readonly requestId: string | number;
   /** The session (connection) it came on; absent for 2026-07-28 over HTTP, which has none. */
@@ -33,6 +36,20 @@ export interface AuditEntry {
   readonly argumentKeys: readonly string[];
   /** The argument values, only with `audit: { arguments: true }`. */
   readonly arguments?: unknown;
+  /** For a request refused at a limit on client-made state: the option that sets it. */
+  readonly limit?: string;
+}
+
+/** A request refused at a limit on client-made state, as the audit log is told of it. */
+export interface LimitRefusalEvent {
+  readonly limit: string;
+  readonly method: string;
+  readonly message: string;
+  readonly requestId?: string | number | null;
+  readonly protocolVersion?: string;
+  readonly session?: string;
+  readonly auth?: unknown;
+  readonly address?: string;
 }
 
 /**
@@ -56,6 +73,7 @@ const OUTCOME_OF_LIMIT: Record<LimitName, AuditOutcome> = {
   timeoutMs: 'timeout',
   concurrency: 'refused',
   maxResultBytes: 'too_large',
+  maxPendingClientRequests: 'refused',
 };
 
 /** Writes one entry per tool call to the configured sink. */
@@ -70,6 +88,25 @@ export class AuditLog {
   ) {
     this.#sink = options.sink ?? stderrSink;
     this.#withArguments = options.arguments === true;
+  }
+
+  /** One entry for a request refused at a limit on client-made state. */
+  refusal(event: LimitRefusalEvent): void {
+    const entry: AuditEntry = {
+      time: new Date().toISOString(),
+      tool: event.method,
+      requestId: event.requestId ?? '',
+      session: event.session,
+      identity: event.auth === undefined ? undefined : this.identify(event.auth),
+      address: event.address,
+      protocolVersion: event.protocolVersion ?? '',
+      durationMs: 0,
+      outcome: 'refused',
+      error: event.message,
+      argumentKeys: [],
+      limit: event.limit,
+    };
+    this.#write(entry);
   }
 
   record(call: GuardedCall, started: { at: number; clock: number }, outcome: { result?: unknown; error?: unknown }): void {
@@ -90,6 +127,10 @@ export class AuditLog {
       argumentKeys: typeof args === 'object' && args !== null && !Array.isArray(args) ? Object.keys(args) : [],
       arguments: this.#withArguments ? args : undefined,
     };
+    this.#write(entry);
+  }
+
+  #write(entry: AuditEntry): void {
     try {
       this.#sink(entry);
     } catch (error) {
