@@ -3,9 +3,20 @@ export { Context } from './context.js';
 export { ClientCapabilityError, MissingCapabilityError } from './client-capability.js';
 export type { ClientRequestOptions, ElicitResult, SampleRequest } from './client-requests.js';
 export type { ContextLog } from './context-log.js';
-export { LOG_LEVELS, type LogLevel } from './log-levels.js';
+export { LOG_LEVELS, isLogLevel, passes as logLevelPasses, type LogLevel } from './log-levels.js';
 export { ListCache } from './list-cache.js';
-export { ConnectionHub, type ListName } from './hub.js';
+export { ConnectionHub } from './hub.js';
+export {
+  LIST_NAMES,
+  LIST_CHANGED_FILTER_KEYS,
+  SUBSCRIPTION_ID,
+  listChangedNotification,
+  subscriptionTag,
+  wantsListChanged,
+  type ListName,
+  type NotificationMessage,
+} from './list-changed.js';
+export { createClientPeer, type ClientPeerHandlers, type ClientPeerOptions } from './client-peer.js';
 export { stderrLogger, type Logger } from './logger.js';
 export { ErrorCode } from './error-codes.js';
 export { LEGACY_REVISIONS, LATEST_LEGACY, type LegacyRevision } from './revisions.js';
@@ -14,6 +25,7 @@ export type { ClientInfo, ClientCapabilities } from './request-record.js';
 export { MODERN_REVISIONS, META } from './modern/envelope.js';
 export { InputRuns, type InputSettings } from './input/input-runs.js';
 export { httpEraHooks } from './modern/http-eras.js';
+export type { ToolLookup } from './modern/http-ladder.js';
 export {
   Guards,
   LimitError,
@@ -30,4 +42,5 @@ export {
   type Identify,
   type ControlChars,
   type LimitName,
+  type LimitRefusalEvent,
 } from './guards/index.js';
