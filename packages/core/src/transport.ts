@@ -66,7 +66,7 @@ export {
  * await peer.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'me', version: '1' } });
  * ```
  */
-export { createClientPeer, type ClientPeerHandlers, type ClientPeerOptions } from './protocol/index.js';
+export { createClientPeer, type ClientPeerHandlers, type ClientPeerOptions } from './protocol/client-peer.js';
 
 /**
  * Two linked in-memory channels (what one sends, the other receives on a later microtask).
@@ -94,8 +94,8 @@ export type { Servable, ServedConnection } from './servable.js';
 export type { EraMode, ToolLookup, LimitRefusalEvent } from './protocol/index.js';
 
 /**
- * The revisions served with an `initialize` handshake, oldest first, and the latest of them
- * (what a client that speaks them all offers).
+ * The revisions served with an `initialize` handshake, newest first, and the latest of them
+ * (what a client that speaks them all offers); the stateless revisions served without one.
  *
  * @example
  * ```ts
@@ -103,7 +103,8 @@ export type { EraMode, ToolLookup, LimitRefusalEvent } from './protocol/index.js
  * await peer.request('initialize', { protocolVersion: LATEST_LEGACY, capabilities: {}, clientInfo });
  * ```
  */
-export { LEGACY_REVISIONS, LATEST_LEGACY, MODERN_REVISIONS, type LegacyRevision } from './protocol/index.js';
+export { LEGACY_REVISIONS, LATEST_LEGACY, type LegacyRevision } from './protocol/revisions.js';
+export { MODERN_REVISIONS } from './protocol/modern/envelope.js';
 
 /**
  * Log levels, lowest first, and the rule for whether a message at one level passes a session's
@@ -116,7 +117,7 @@ export { LEGACY_REVISIONS, LATEST_LEGACY, MODERN_REVISIONS, type LegacyRevision 
  * logLevelPasses('info', 'warning'); // false
  * ```
  */
-export { LOG_LEVELS, isLogLevel, logLevelPasses, type LogLevel } from './protocol/index.js';
+export { LOG_LEVELS, isLogLevel, passes as logLevelPasses, type LogLevel } from './protocol/log-levels.js';
 
 /**
  * `list_changed` notifications and the listen-stream subscriptions of 2026-07-28: the lists,
@@ -138,4 +139,4 @@ export {
   wantsListChanged,
   type ListName,
   type NotificationMessage,
-} from './protocol/index.js';
+} from './protocol/list-changed.js';

@@ -3,20 +3,10 @@ export { Context } from './context.js';
 export { ClientCapabilityError, MissingCapabilityError } from './client-capability.js';
 export type { ClientRequestOptions, ElicitResult, SampleRequest } from './client-requests.js';
 export type { ContextLog } from './context-log.js';
-export { LOG_LEVELS, isLogLevel, passes as logLevelPasses, type LogLevel } from './log-levels.js';
+export { LOG_LEVELS, type LogLevel } from './log-levels.js';
 export { ListCache } from './list-cache.js';
 export { ConnectionHub } from './hub.js';
-export {
-  LIST_NAMES,
-  LIST_CHANGED_FILTER_KEYS,
-  SUBSCRIPTION_ID,
-  listChangedNotification,
-  subscriptionTag,
-  wantsListChanged,
-  type ListName,
-  type NotificationMessage,
-} from './list-changed.js';
-export { createClientPeer, type ClientPeerHandlers, type ClientPeerOptions } from './client-peer.js';
+export type { ListName } from './list-changed.js';
 export { stderrLogger, type Logger } from './logger.js';
 export { ErrorCode } from './error-codes.js';
 export { LEGACY_REVISIONS, LATEST_LEGACY, type LegacyRevision } from './revisions.js';
