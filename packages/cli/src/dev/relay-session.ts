@@ -47,7 +47,7 @@ type Outbox = (at: Attachment) => Outgoing;
  */
 export class RelaySession implements ServedConnection {
   /** What `serveStdio` and the HTTP endpoint drive, as they would a core connection's engine. */
-  readonly engine: { close(graceMs?: number): Promise<void>; onInputEnded(listener: () => void): void };
+  readonly engine: ServedConnection['engine'];
   readonly #channel: Channel;
   readonly #mode: EraMode | undefined;
   readonly #env: SessionEnv;

@@ -91,7 +91,6 @@ export class Supervisor implements Servable<RelaySession> {
     return session;
   }
 
-  /** A tool as the current child lists it (the HTTP layer checks `x-mcp-header` arguments). */
   /**
    * The tools as the current child lists them, for core's HTTP checks of 2026-07-28 requests
    * (`x-mcp-header` mirrors), which run here before a request reaches any child.
