@@ -4,4 +4,5 @@ export { extractSchemas, manifestOf, SchemaExtractor, ExtractionError, type Extr
 export { SignatureError } from './member-schemas.js';
 export { UnrepresentableTypeError, type SchemaOptions } from './type-to-schema.js';
 export { renderManifestModule, writeManifest } from './write.js';
+export { main } from './cli.js';
 export type { JsonSchema, MemberSchemas, SchemaManifest } from './manifest.js';

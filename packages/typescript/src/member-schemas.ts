@@ -18,8 +18,6 @@ export class SignatureError extends Error {
   override name = 'SignatureError';
 }
 
-const DRAFT_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
-
 // Return types whose values the server turns into content itself: no output schema.
 const CONTENT_TYPES = new Set([
   'CallToolResult',
@@ -112,9 +110,11 @@ function convertParameter(builder: SchemaBuilder, type: ts.Type, origin: string,
   }
 }
 
+// No `$schema`: MCP takes 2020-12 as the dialect of a schema without one (2025-11-25), and the
+// server compiles it with its 2020-12 validator; older clients read the same plain keywords.
 function root(schema: JsonSchema, builder: SchemaBuilder): JsonSchema {
   const defs = builder.defs;
-  return { $schema: DRAFT_2020_12, ...schema, ...(defs ? { $defs: defs } : {}) };
+  return defs ? { ...schema, $defs: defs } : schema;
 }
 
 function outputOf(checker: ts.TypeChecker, returned: ts.Type, origin: string, options: SchemaOptions): JsonSchema | undefined {
@@ -145,7 +145,7 @@ function describesObject(checker: ts.TypeChecker, type: ts.Type): boolean {
 }
 
 function isContext(checker: ts.TypeChecker, type: ts.Type): boolean {
-  const symbol = type.getSymbol();
+  const symbol = withoutUndefined(type).getSymbol();
   return symbol?.getName() === 'Context' && (symbol.declarations ?? []).some((d) => isCoreFile(d.getSourceFile().fileName));
 }
 
