@@ -14,7 +14,7 @@ import {
   type ServerCore,
   type ServerLimits,
 } from './protocol/index.js';
-import { Registry, StartupError, type Provider } from './registry/index.js';
+import { Registry, StartupError, typeSchemasOption, type Provider, type TypeSchemas } from './registry/index.js';
 import { MemberControl, ResourceControl } from './server-members.js';
 
 /**
@@ -39,6 +39,12 @@ export interface ServerOptions {
    * none when everything is added later with {@link McpServer.add}.
    */
   providers?: readonly Provider[];
+  /**
+   * Input and output schemas and descriptions read from the providers' TypeScript signatures
+   * and JSDoc: the `schemas` export of the module `npx mcp-fw-schemas` generates. They apply
+   * to methods whose decorator declares no `input` / `output` / `description` of its own.
+   */
+  schemas?: TypeSchemas;
   /** Items per page of list results; all in one page when unset. */
   pageSize?: number;
   /** Where internal errors are reported; stderr by default, never stdout. */
@@ -80,6 +86,7 @@ export interface ServerOptions {
  */
 export class McpServer {
   readonly #core: ServerCore;
+  readonly #schemas: TypeSchemas | undefined;
   /** Runtime control of the tools. */
   readonly tools: MemberControl;
   /** Runtime control of the prompts. */
@@ -90,9 +97,10 @@ export class McpServer {
   constructor(options: ServerOptions) {
     const { name, version, title, instructions } = options;
     const logger = options.logger ?? stderrLogger;
+    this.#schemas = typeSchemasOption(options.schemas);
     this.#core = {
       identity: Object.freeze({ name, version, title, instructions }),
-      registry: Registry.build(providerList(options.providers)),
+      registry: Registry.build(providerList(options.providers), this.#schemas),
       logger,
       pageSize: options.pageSize ?? Number.POSITIVE_INFINITY,
       lists: new ListCache(),
@@ -122,7 +130,7 @@ export class McpServer {
    * startup, and clients are told which lists changed.
    */
   add(...providers: Provider[]): void {
-    const { registry, added } = this.#core.registry.withProviders(providers);
+    const { registry, added } = this.#core.registry.withProviders(providers, this.#schemas);
     this.#core.registry = registry;
     const changed: ListName[] = [];
     if (added.tools.length) changed.push('tools');

@@ -14,16 +14,17 @@ export function buildTool(source: MemberSource): ToolDefinition {
   const input = methodInput(source, method, options);
   let outputSchema;
   let validateOutput;
-  if (options.output !== undefined) {
-    const json = schemaOrStartupError(() => toJsonSchema(options.output, 'output'), origin, 'output');
+  const output = options.output ?? source.derived?.output;
+  if (output !== undefined) {
+    const json = schemaOrStartupError(() => toJsonSchema(output, 'output'), origin, 'output');
     const schema = objectSchema(json, origin, 'output');
     outputSchema = schema;
-    validateOutput = schemaOrStartupError(() => source.compiler.compile(options.output, schema), origin, 'output');
+    validateOutput = schemaOrStartupError(() => source.compiler.compile(output, schema), origin, 'output');
   }
   return Object.freeze({
     name,
     title: options.title,
-    description: options.description,
+    description: options.description ?? source.derived?.description,
     inputSchema: deepFreeze(structuredClone(input.schema)),
     outputSchema: outputSchema && deepFreeze(structuredClone(outputSchema)),
     annotations: options.annotations,

@@ -11,6 +11,7 @@ import {
 import { StartupError } from './errors.js';
 import type { MemberMethod, MemberSource } from './member-method.js';
 import { schemaOrStartupError } from './schema-source.js';
+import { checkFreshness, SCHEMAS_COMMAND, type TypeSchemaEntry } from './type-schemas.js';
 
 /** How a member's method takes its arguments, plus the advertised schema and its validator. */
 export interface MemberInput {
@@ -35,6 +36,8 @@ export interface MemberInputSpec {
    * it, a method that takes parameters but declares no schema is a startup error.
    */
   readonly fallback?: JsonSchema;
+  /** The schema read from the method's TypeScript signature (`createServer({ schemas })`). */
+  readonly derived?: TypeSchemaEntry;
 }
 
 const EMPTY_OBJECT_SCHEMA: JsonSchema = Object.freeze({ type: 'object', properties: {} });
@@ -60,15 +63,25 @@ function resolveSchema(spec: MemberInputSpec): Omit<MemberInput, 'completers'> {
     return { schema, validate: schemaOrStartupError(() => compiler.compile(input, schema), origin, 'input') };
   }
   if (args.length > 0) return fromArgs(spec);
+  if (spec.derived?.input) return fromDerived(spec.derived, spec);
   if (spec.fallback) return { schema: spec.fallback, validate: compiler.compile(spec.fallback, spec.fallback) };
   if (spec.arity > 0) {
     throw new StartupError(
       'MISSING_SCHEMA',
       `${origin} takes parameters but declares no schema for them. Fix: add ` +
-        "@Tool({ input: z.object({ ... }) }), or name each parameter with @Arg('name', schema).",
+        "@Tool({ input: z.object({ ... }) }), or name each parameter with @Arg('name', schema), or read " +
+        `them from the TypeScript types: run ${SCHEMAS_COMMAND} and pass its module's export: createServer({ schemas }).`,
     );
   }
   return { schema: EMPTY_OBJECT_SCHEMA, validate: compiler.compile(EMPTY_OBJECT_SCHEMA, EMPTY_OBJECT_SCHEMA) };
+}
+
+function fromDerived(derived: TypeSchemaEntry, spec: MemberInputSpec): Omit<MemberInput, 'completers'> {
+  const { origin, compiler } = spec;
+  checkFreshness(derived, spec.arity, origin);
+  const schema = objectSchema(derived.input!, origin, 'derived input');
+  const validate = schemaOrStartupError(() => compiler.compile(schema, schema), origin, 'derived input');
+  return derived.params ? { schema, validate, positional: derived.params } : { schema, validate };
 }
 
 /** Input schemas always describe an object (MCP requires it; clients break on `{}`). */
@@ -180,5 +193,6 @@ export function methodInput(
     compiler: source.compiler,
     complete: options.complete,
     fallback,
+    derived: source.derived,
   });
 }

@@ -1,0 +1,82 @@
+import type { MemberKey } from '../decorators/index.js';
+import { isPlainObject, type JsonSchema } from '../schema/index.js';
+import { StartupError } from './errors.js';
+
+/**
+ * What a method's TypeScript signature and JSDoc say, read at build time by
+ * `@mcp-fw/typescript` (decorators run too late to see types, and most toolchains emit none).
+ */
+export interface TypeSchemaEntry {
+  /** The arguments object; used when the decorator declares neither `input` nor `@Arg`. */
+  readonly input?: JsonSchema;
+  /** The structured result; used for tools when the decorator declares no `output`. */
+  readonly output?: JsonSchema;
+  /** The JSDoc summary; an explicit `description` wins. */
+  readonly description?: string;
+  /** Argument names in parameter order; absent when the method takes one arguments object. */
+  readonly params?: readonly string[];
+}
+
+/**
+ * Schemas derived from TypeScript, per class name and then per method name, as written by
+ * `npx mcp-fw-schemas` (a generated `schemas.gen.ts` exporting `schemas`).
+ *
+ * @example
+ * ```ts
+ * import { schemas } from './schemas.gen.js';
+ * createServer({ name: 'weather', version: '1.0.0', providers: [Weather], schemas });
+ * ```
+ */
+export type TypeSchemas = Readonly<Record<string, Readonly<Record<string, TypeSchemaEntry>>>>;
+
+/** The command that (re)generates them, for startup messages. */
+export const SCHEMAS_COMMAND = 'npx mcp-fw-schemas';
+
+/** Checks the shape once at startup, so a hand-edited or foreign file fails here, not per call. */
+export function typeSchemasOption(value: unknown): TypeSchemas | undefined {
+  if (value === undefined) return undefined;
+  const bad = (why: string) =>
+    new StartupError(
+      'INVALID_SCHEMA',
+      `createServer: schemas ${why}. It takes the \`schemas\` export of the module ${SCHEMAS_COMMAND} writes.`,
+    );
+  if (!isPlainObject(value)) throw bad('must be an object keyed by class name');
+  for (const [className, members] of Object.entries(value)) {
+    if (!isPlainObject(members)) throw bad(`.${className} must be an object keyed by method name`);
+    for (const [name, entry] of Object.entries(members)) {
+      if (!isPlainObject(entry)) throw bad(`.${className}.${name} must be an object`);
+      const { input, output, description, params } = entry;
+      if (input !== undefined && !isPlainObject(input)) throw bad(`.${className}.${name}.input must be a JSON Schema object`);
+      if (output !== undefined && !isPlainObject(output)) throw bad(`.${className}.${name}.output must be a JSON Schema object`);
+      if (description !== undefined && typeof description !== 'string') throw bad(`.${className}.${name}.description must be a string`);
+      if (params !== undefined && !(Array.isArray(params) && params.every((p) => typeof p === 'string'))) {
+        throw bad(`.${className}.${name}.params must be an array of names`);
+      }
+    }
+  }
+  return value as TypeSchemas;
+}
+
+/** The entry of one member, if the schemas have one. */
+export function typeSchemaOf(schemas: TypeSchemas | undefined, className: string, key: MemberKey): TypeSchemaEntry | undefined {
+  if (!schemas || typeof key !== 'string' || !Object.hasOwn(schemas, className)) return undefined;
+  const members = schemas[className];
+  return Object.hasOwn(members, key) ? members[key] : undefined;
+}
+
+/**
+ * A generated entry that no longer fits the method (a parameter added after generation) would
+ * call it with arguments in the wrong places; refuse to start instead.
+ */
+export function checkFreshness(entry: TypeSchemaEntry, arity: number, origin: string): void {
+  const params = entry.params ?? [];
+  // The method's length counts parameters before the first default, plus the context.
+  const expected = entry.params ? params.length + 1 : 2;
+  if (arity > expected) {
+    throw new StartupError(
+      'MISSING_SCHEMA',
+      `${origin} takes ${arity} parameters but its generated schema names ${entry.params ? `${params.length} (${params.join(', ') || 'none'})` : 'one arguments object'}: ` +
+        `the signature changed after the schemas were generated. Fix: run ${SCHEMAS_COMMAND} again.`,
+    );
+  }
+}
