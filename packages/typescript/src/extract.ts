@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import ts from 'typescript5';
 import type { SchemaManifest } from './manifest.js';
 import { isCoreFile, memberSchemas, type DecoratedMethod } from './member-schemas.js';
-import type { SchemaOptions } from './type-to-schema.js';
+import { UnresolvedTypeError, type SchemaOptions } from './type-to-schema.js';
 
 /** Options of {@link extractSchemas}. */
 export interface ExtractOptions extends SchemaOptions {
@@ -35,13 +35,19 @@ export function extractSchemas(options: ExtractOptions = {}): SchemaManifest {
   return new SchemaExtractor(options).extract();
 }
 
+// A decorator call, in any spelling (`@Tool(`, `@mcp.Tool (`, an alias): files without one
+// cannot hold a decorated method, so they are not roots (their imports still come in).
+const DECORATOR_CALL = /@[A-Za-z_$][\w$.]*\s*\(/;
+
 /**
- * Extraction that can run again after files change: each run reuses the previous program, so
- * the compiler re-parses only the files that changed (what `mcp-fw dev` needs).
+ * Extraction that can run again after files change: each run hands the compiler the source
+ * files it parsed before unless their text changed, so an edit costs the re-parse of that file
+ * and the questions about the signatures (what `mcp-fw dev` needs).
  */
 export class SchemaExtractor {
   readonly #options: ExtractOptions;
   readonly #configPath: string;
+  readonly #files = new Map<string, ts.SourceFile>();
   #program: ts.Program | undefined;
 
   constructor(options: ExtractOptions = {}) {
@@ -51,11 +57,38 @@ export class SchemaExtractor {
 
   extract(): SchemaManifest {
     const config = readConfig(this.#configPath);
+    const roots = config.fileNames.filter((f) => DECORATOR_CALL.test(ts.sys.readFile(f) ?? ''));
     // noEmit and no type-check of the whole program: only the decorated signatures are asked about.
-    const compilerOptions = { ...config.options, noEmit: true, incremental: false, composite: false, declaration: false };
-    const host = ts.createCompilerHost(compilerOptions, true);
-    this.#program = ts.createProgram({ rootNames: config.fileNames, options: compilerOptions, host, oldProgram: this.#program });
-    return manifestOf(this.#program, this.#options);
+    const base = { ...config.options, noEmit: true, incremental: false, composite: false, declaration: false };
+    // Global type packages (@types/node alone is ~100 files) are half the parse time and
+    // rarely name a tool's data; the first pass leaves them out and a type it cannot resolve
+    // sends it round again with them.
+    try {
+      return this.#run(roots, { ...base, types: [] }, 'signal');
+    } catch (error) {
+      if (!(error instanceof UnresolvedTypeError)) throw error;
+      return this.#run(roots, base, 'fail');
+    }
+  }
+
+  #run(roots: string[], options: ts.CompilerOptions, unresolved: 'signal' | 'fail'): SchemaManifest {
+    const host = this.#host(options);
+    this.#program = ts.createProgram({ rootNames: roots, options, host, oldProgram: this.#program });
+    return manifestOf(this.#program, { ...this.#options, unresolved });
+  }
+
+  #host(options: ts.CompilerOptions): ts.CompilerHost {
+    const host = ts.createCompilerHost(options, true);
+    const read = host.getSourceFile.bind(host);
+    host.getSourceFile = (fileName, language, onError) => {
+      const cached = this.#files.get(fileName);
+      // Installed files do not change while a dev session runs; the project's own are compared.
+      if (cached && (fileName.includes('/node_modules/') || ts.sys.readFile(fileName) === cached.text)) return cached;
+      const file = read(fileName, language, onError);
+      if (file) this.#files.set(fileName, file);
+      return file;
+    };
+    return host;
   }
 }
 
@@ -98,6 +131,7 @@ export function manifestOf(program: ts.Program, options: SchemaOptions = {}): Sc
         try {
           members[(method.node.name as ts.Identifier).text] = memberSchemas(checker, method, options);
         } catch (error) {
+          if (error instanceof UnresolvedTypeError) throw error;
           problems.push((error as Error).message);
         }
       }

@@ -1,7 +1,7 @@
 import ts from 'typescript5';
 import { paramDescription, summaryOf } from './jsdoc.js';
 import type { JsonSchema, MemberSchemas } from './manifest.js';
-import { acceptsUndefined, aliasKeywords, SchemaBuilder, UnrepresentableTypeError, withoutUndefined, type SchemaOptions } from './type-to-schema.js';
+import { acceptsUndefined, aliasKeywords, SchemaBuilder, UnresolvedTypeError, withoutUndefined, type SchemaOptions } from './type-to-schema.js';
 
 /** A decorated method the extractor found, with what its decorator already declares. */
 export interface DecoratedMethod {
@@ -105,7 +105,7 @@ function convertParameter(builder: SchemaBuilder, type: ts.Type, origin: string,
   try {
     return builder.convert(type, '');
   } catch (error) {
-    if (error instanceof UnrepresentableTypeError) throw new SignatureError(`${origin}, ${where}: ${error.message}`);
+    if (error instanceof UnresolvedTypeError) throw error;
     throw new SignatureError(`${origin}, ${where}: ${(error as Error).message}`);
   }
 }
@@ -125,6 +125,7 @@ function outputOf(checker: ts.TypeChecker, returned: ts.Type, origin: string, op
     const schema = builder.convert(withoutUndefined(type), '');
     return root(schema.type === undefined ? { type: 'object', ...schema } : schema, builder);
   } catch (error) {
+    if (error instanceof UnresolvedTypeError) throw error;
     throw new SignatureError(`${origin}, return type: ${(error as Error).message}`);
   }
 }

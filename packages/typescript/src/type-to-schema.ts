@@ -19,6 +19,16 @@ export class UnrepresentableTypeError extends Error {
 export interface SchemaOptions {
   /** Accept `any` and `unknown` as "any JSON value" (`{}`) instead of failing. */
   readonly allowAny?: boolean;
+  /** @internal How an unresolved type is reported: as a failure (default) or to retry. */
+  readonly unresolved?: 'fail' | 'signal';
+}
+
+/**
+ * A type the compiler could not resolve. The first pass leaves out global type packages
+ * (`types: []`, half the parse time: see SchemaExtractor); this tells it to run again with them.
+ */
+export class UnresolvedTypeError extends Error {
+  override name = 'UnresolvedTypeError';
 }
 
 const DEF_NAME = /[^A-Za-z0-9_.-]+/g;
@@ -53,6 +63,10 @@ export class SchemaBuilder {
 
   convert(type: ts.Type, path: string): JsonSchema {
     const f = type.flags;
+    if (f & ts.TypeFlags.Any && (type as { intrinsicName?: string }).intrinsicName === 'error') {
+      if (this.#options.unresolved === 'signal') throw new UnresolvedTypeError(path);
+      throw this.#fail(type, path, 'could not be resolved by the compiler', 'fix the compile error (run tsc) or import the type');
+    }
     if (f & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) {
       if (this.#options.allowAny) return {};
       throw this.#fail(type, path, 'says nothing about its values', 'give it a type (or allow any with { allowAny: true })');

@@ -1,16 +1,16 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { ExtractionError, extractSchemas, type SchemaManifest } from '../src/index.ts';
+import { ExtractionError, extractSchemas, SchemaExtractor, type SchemaManifest } from '../src/index.ts';
 
 const corpus = (name: string) => fileURLToPath(new URL(`corpus/${name}`, import.meta.url));
 const GOLDEN = fileURLToPath(new URL('golden/forms.json', import.meta.url));
 
-function golden(manifest: SchemaManifest): unknown {
+function golden(manifest?: SchemaManifest): unknown {
   // UPDATE_GOLDEN=1 rewrites the file after a deliberate change; review its diff like code.
-  if (process.env.UPDATE_GOLDEN) writeFileSync(GOLDEN, `${JSON.stringify(manifest, null, 2)}\n`);
+  if (manifest && process.env.UPDATE_GOLDEN) writeFileSync(GOLDEN, `${JSON.stringify(manifest, null, 2)}\n`);
   return JSON.parse(readFileSync(GOLDEN, 'utf8'));
 }
 
@@ -36,6 +36,7 @@ describe('schemas from TypeScript signatures (golden corpus)', () => {
     expect(forms.outputContent.output).toBeUndefined();
     expect(forms.explicitDescription.description).toBeUndefined();
     expect(forms.staticResource).toEqual({});
+    expect(forms.globalTypes.input).toMatchObject({ properties: { os: { type: 'string', enum: expect.arrayContaining(['linux', 'win32']) } } });
   });
 
   it('gives the same schemas under standard (TC39) decorators', () => {
@@ -54,6 +55,29 @@ describe('schemas from TypeScript signatures (golden corpus)', () => {
     const tuples = ajv.compile(legacy.Forms.tuples.input!);
     expect(tuples({ pair: ['a', 1], optional: [1], rest: ['a', 1, 2] })).toBe(true);
     expect(tuples({ pair: ['a', 1, 2], optional: [1], rest: ['a'] })).toBe(false);
+  });
+});
+
+describe('SchemaExtractor, run again after an edit', () => {
+  it('sees the edited file and keeps the others', () => {
+    const dir = fileURLToPath(new URL(`../.cache/incremental-${process.pid}/`, import.meta.url));
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    cpSync(corpus('forms.ts'), `${dir}forms.ts`);
+    // Same depth below the repository root as corpus/, so the tsconfig's `extends` holds.
+    cpSync(corpus('tsconfig.json'), `${dir}tsconfig.json`);
+    try {
+      const extractor = new SchemaExtractor({ tsconfig: `${dir}tsconfig.json` });
+      expect(extractor.extract()).toEqual(golden());
+      const source = readFileSync(`${dir}forms.ts`, 'utf8');
+      writeFileSync(`${dir}forms.ts`, source.replace('recursive(tree: Tree): string {', 'recursive(tree: Tree, depth?: number): string {'));
+      const edited = extractor.extract();
+      expect(edited.Forms.recursive.params).toEqual(['tree', 'depth']);
+      expect(edited.Forms.recursive.input).toMatchObject({ properties: { depth: { type: 'number' } }, required: ['tree'] });
+      expect({ ...edited.Forms, recursive: undefined }).toEqual({ ...(golden() as SchemaManifest).Forms, recursive: undefined });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

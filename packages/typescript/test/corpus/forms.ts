@@ -158,6 +158,12 @@ export class Forms {
     return a + b + (ctx ? 0 : 1);
   }
 
+  /** A type from a global type package (@types/node), which the first pass leaves out. */
+  @Tool()
+  globalTypes(os: NodeJS.Platform): string {
+    return os;
+  }
+
   @Tool()
   noArguments(): string {
     return 'none';
