@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import ts from 'typescript5';
 import type { SchemaManifest } from './manifest.js';
 import { isCoreFile, memberSchemas, type DecoratedMethod } from './member-schemas.js';
+import { schemaAgreement } from './schema-agreement.js';
 import { UnresolvedTypeError, type SchemaOptions } from './type-to-schema.js';
 
 /** Options of {@link extractSchemas}. */
@@ -128,6 +129,7 @@ export function manifestOf(program: ts.Program, options: SchemaOptions = {}): Sc
       classFiles.set(className, file.fileName);
       const members: SchemaManifest[string] = {};
       for (const method of methods) {
+        problems.push(...schemaAgreement(checker, method));
         try {
           members[(method.node.name as ts.Identifier).text] = memberSchemas(checker, method, options);
         } catch (error) {
@@ -166,6 +168,7 @@ function decoratedMethods(checker: ts.TypeChecker, node: ts.ClassDeclaration): D
         origin: `${node.name!.text}.${member.name.text}`,
         kind,
         node: member,
+        options,
         declares: {
           input: declared('input') || hasArg,
           output: declared('output'),

@@ -8,6 +8,8 @@ export interface DecoratedMethod {
   readonly origin: string;
   readonly kind: 'tool' | 'prompt' | 'resource';
   readonly node: ts.MethodDeclaration;
+  /** The decorator's options argument, if any. */
+  readonly options?: ts.Expression;
   readonly declares: { readonly input: boolean; readonly output: boolean; readonly description: boolean };
   /** A resource without `{variables}` takes no arguments, so it has no input schema. */
   readonly takesArguments: boolean;

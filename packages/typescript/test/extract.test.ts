@@ -119,3 +119,19 @@ describe('signatures JSON cannot carry', () => {
     expect(allowed.some((p) => p.startsWith('Bad.untyped'))).toBe(false);
   });
 });
+
+describe('explicit schemas that disagree with the signature', () => {
+  it('fail at build time naming the member and both types; agreeing ones pass', () => {
+    let problems: readonly string[] = [];
+    try {
+      extractSchemas({ tsconfig: corpus('tsconfig.mismatch.json') });
+    } catch (error) {
+      problems = (error as ExtractionError).problems;
+    }
+    expect(problems).toEqual([
+      "Mismatch.add: its input schema gives '{ a: number; }', which the arguments parameter of type '{ a: string; }' does not accept. Fix: type the parameter as the schema's output (z.infer<typeof schema>), or correct the schema.",
+      "Mismatch.twice: @Arg('n') gives 'string', which parameter 'n' of type 'number' does not accept. Fix: make the parameter type and the schema agree.",
+      "Mismatch.wrongResult: it returns '{ total: string; }', which its output schema ('{ total: number; }') does not accept. Fix: return the schema's type (z.input<typeof output>), or correct the schema.",
+    ]);
+  });
+});
