@@ -1,4 +1,5 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import { Client as ClientV2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/stdio';
@@ -122,5 +123,22 @@ describe('the same schemas under every toolchain, to the official clients over s
     const served = await listOverStdio('v1', process.execPath, ['dist/main.js'], FIXTURE);
     expect(served.tools).toEqual(expectedTools());
     expect(served.plan.structuredContent).toEqual({ legs: [{ km: 25, mode: 'car' }], minutes: 30 });
+  });
+
+  it('esbuild bundle, minified with keepNames (standard decorators lowered by esbuild), @modelcontextprotocol/client 2.x', async () => {
+    await build({ entryPoints: [`${FIXTURE}src/main.ts`], bundle: true, platform: 'node', format: 'esm', target: 'es2022', minify: true, keepNames: true, outfile: `${FIXTURE}dist/bundle.mjs`, logLevel: 'silent' });
+    const served = await listOverStdio('v2', process.execPath, ['dist/bundle.mjs'], FIXTURE);
+    expect(served.tools).toEqual(expectedTools());
+    expect(served.plan.structuredContent).toEqual({ legs: [{ km: 25, mode: 'car' }], minutes: 30 });
+  });
+
+  it('a bundle whose minifier renamed the class fails at startup and says to keep class names', async () => {
+    await build({ entryPoints: [`${FIXTURE}src/main.ts`], bundle: true, platform: 'node', format: 'esm', target: 'es2022', minify: true, outfile: `${FIXTURE}dist/renamed.mjs`, logLevel: 'silent' });
+    const run = spawnSync(process.execPath, ['dist/renamed.mjs'], { cwd: FIXTURE, encoding: 'utf8', input: '' });
+    expect(run.status).not.toBe(0);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(
+      /takes parameters but declares no schema for them\..* The schemas given to createServer have no class \w+ \(they have Trips\): .*if a bundler renamed it, keep class names \(esbuild: keepNames: true\)\./,
+    );
   });
 });

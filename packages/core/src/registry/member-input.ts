@@ -38,6 +38,8 @@ export interface MemberInputSpec {
   readonly fallback?: JsonSchema;
   /** The schema read from the method's TypeScript signature (`createServer({ schemas })`). */
   readonly derived?: TypeSchemaEntry;
+  /** Appended to the missing-schema message (e.g. why the derived schemas have no entry). */
+  readonly hint?: string;
 }
 
 const EMPTY_OBJECT_SCHEMA: JsonSchema = Object.freeze({ type: 'object', properties: {} });
@@ -70,7 +72,8 @@ function resolveSchema(spec: MemberInputSpec): Omit<MemberInput, 'completers'> {
       'MISSING_SCHEMA',
       `${origin} takes parameters but declares no schema for them. Fix: add ` +
         "@Tool({ input: z.object({ ... }) }), or name each parameter with @Arg('name', schema), or read " +
-        `them from the TypeScript types: run ${SCHEMAS_COMMAND} and pass its module's export: createServer({ schemas }).`,
+        `them from the TypeScript types: run ${SCHEMAS_COMMAND} and pass its module's export: createServer({ schemas }).` +
+        (spec.hint ?? ''),
     );
   }
   return { schema: EMPTY_OBJECT_SCHEMA, validate: compiler.compile(EMPTY_OBJECT_SCHEMA, EMPTY_OBJECT_SCHEMA) };
@@ -194,5 +197,6 @@ export function methodInput(
     complete: options.complete,
     fallback,
     derived: source.derived,
+    hint: source.schemasHint,
   });
 }

@@ -13,6 +13,8 @@ export interface MemberSource {
   readonly compiler: ValidatorCompiler;
   /** What the method's TypeScript signature says, when `createServer({ schemas })` has it. */
   readonly derived?: TypeSchemaEntry;
+  /** Added to a missing-schema message when the schemas have no entry for the class. */
+  readonly schemasHint?: string;
 }
 
 export interface MemberMethod {

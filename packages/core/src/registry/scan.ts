@@ -16,7 +16,7 @@ import type { MemberSource } from './member-method.js';
 import type { PromptDefinition } from './prompt-definition.js';
 import type { ResourceDefinition, TemplateDefinition } from './resource-definition.js';
 import type { ToolDefinition } from './tool-definition.js';
-import { typeSchemaOf, type TypeSchemas } from './type-schemas.js';
+import { missingClassHint, typeSchemaOf, type TypeSchemas } from './type-schemas.js';
 
 /** A class to instantiate with no arguments, or an instance the user built with its dependencies. */
 export type Provider = (new () => object) | object;
@@ -65,6 +65,7 @@ export function scanProviders(providers: readonly Provider[], schemas?: TypeSche
             args: args.get(member.key) ?? [],
             compiler,
             derived: typeSchemaOf(schemas, ctor.name, member.key),
+            schemasHint: missingClassHint(schemas, ctor.name),
           };
           if (kind === TOOL_KIND) members.tools.push(buildTool(source));
           else if (kind === PROMPT_KIND) members.prompts.push(buildPrompt(source));

@@ -65,6 +65,19 @@ export function typeSchemaOf(schemas: TypeSchemas | undefined, className: string
 }
 
 /**
+ * Why a class has no entry although schemas were given, for the missing-schema message: it was
+ * added after generation, or a bundler renamed it (minifiers do, unless told to keep names).
+ */
+export function missingClassHint(schemas: TypeSchemas | undefined, className: string): string | undefined {
+  if (!schemas || Object.hasOwn(schemas, className)) return undefined;
+  const known = Object.keys(schemas);
+  return (
+    ` The schemas given to createServer have no class ${className} (they have ${known.length ? known.join(', ') : 'none'}): ` +
+    `run ${SCHEMAS_COMMAND} again if the class is new; if a bundler renamed it, keep class names (esbuild: keepNames: true).`
+  );
+}
+
+/**
  * A generated entry that no longer fits the method (a parameter added after generation) would
  * call it with arguments in the wrong places; refuse to start instead.
  */
