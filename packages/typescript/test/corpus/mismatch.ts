@@ -5,6 +5,9 @@ import { z } from 'zod';
 const Sum = z.object({ total: z.number() });
 
 export class Mismatch {
+  // The typed decorator makes this a compile error too (both decorator modes); the extractor
+  // still reports it for projects that build without type-checking (tsx, esbuild, vite).
+  // @ts-expect-error -- { a: number } is not assignable to { a: string }
   @Tool({ input: z.object({ a: z.number() }) })
   add({ a }: { a: string }): string {
     return a;
