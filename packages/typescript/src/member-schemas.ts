@@ -38,7 +38,10 @@ export function memberSchemas(checker: ts.TypeChecker, method: DecoratedMethod, 
   const signature = checker.getSignatureFromDeclaration(node);
   const summary = signature ? summaryOf(signature.getDocumentationComment(checker)) : '';
   if (summary && !method.declares.description) result.description = summary;
-  if (method.takesArguments && !method.declares.input) Object.assign(result, inputOf(checker, method, options));
+  if (method.takesArguments && !method.declares.input) {
+    Object.assign(result, inputOf(checker, method, options));
+    if (method.kind !== 'tool') checkStringArguments(result.input!, method);
+  }
   if (method.kind === 'tool' && !method.declares.output && signature) {
     const output = outputOf(checker, checker.getReturnTypeOfSignature(signature), origin, options);
     if (output) result.output = output;
@@ -101,6 +104,21 @@ function inputOf(checker: ts.TypeChecker, method: DecoratedMethod, options: Sche
   const schema: JsonSchema = { type: 'object', properties };
   if (required.length) schema.required = required;
   return { input: root(schema, builder), params: names };
+}
+
+// Prompt arguments and URI template variables travel as strings, and the server validates
+// them as they come (no coercion): a number-typed one could never be satisfied.
+function checkStringArguments(input: JsonSchema, method: DecoratedMethod): void {
+  const properties = (input.properties ?? {}) as Record<string, JsonSchema>;
+  for (const [name, schema] of Object.entries(properties)) {
+    if (schema.type === 'string') continue;
+    const what = method.kind === 'prompt' ? 'prompt arguments' : 'URI template variables';
+    throw new SignatureError(
+      `${method.origin}, argument '${name}': ${what} are strings on the wire, so it must be typed string ` +
+        `(or a union of string literals), not ${JSON.stringify(schema.type ?? 'a composite type')}. ` +
+        'Fix: take a string and convert it in the method, or declare input with a coercing schema (z.coerce.number()).',
+    );
+  }
 }
 
 function convertParameter(builder: SchemaBuilder, type: ts.Type, origin: string, where: string): JsonSchema {

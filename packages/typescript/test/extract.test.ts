@@ -104,6 +104,8 @@ describe('signatures JSON cannot carry', () => {
       'Bad.contextFirst: the Context parameter must come last (it is parameter #1 of 2). Fix: move it after the arguments.',
       "Bad.rest: parameter 'names' is a rest parameter. Fix: take an array, e.g. names: string[].",
       'Bad.badTag, parameter \'limits\': n: @minimum needs a number, got "ten"',
+      "Bad.countedPrompt, argument 'count': prompt arguments are strings on the wire, so it must be typed string (or a union of string literals), not \"number\". Fix: take a string and convert it in the method, or declare input with a coercing schema (z.coerce.number()).",
+      "Bad.numberedItem, argument 'id': URI template variables are strings on the wire, so it must be typed string (or a union of string literals), not \"number\". Fix: take a string and convert it in the method, or declare input with a coercing schema (z.coerce.number()).",
       "Bad.returnsInstance, return type: type 'Connection' has the method open(), so it is a class instance rather than data JSON can carry. Fix: declare an interface with only its data fields and take that",
     ]);
   });

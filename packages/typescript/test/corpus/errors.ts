@@ -1,5 +1,5 @@
 // Signatures JSON cannot carry: each must fail extraction with member, parameter, type and fix.
-import { Tool, type Context } from '@mcp-fw/core';
+import { Prompt, Resource, Tool, type Context } from '@mcp-fw/core';
 
 class Connection {
   host = 'localhost';
@@ -60,6 +60,16 @@ export class Bad {
   @Tool()
   badTag(limits: Limits): string {
     return String(limits.n);
+  }
+
+  @Prompt()
+  countedPrompt(count: number): string {
+    return String(count);
+  }
+
+  @Resource('bad://items/{id}')
+  numberedItem(id: number): string {
+    return String(id);
   }
 
   @Tool()
