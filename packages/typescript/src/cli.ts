@@ -2,9 +2,10 @@ import { dirname, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ExtractionError, SchemaExtractor } from './extract.js';
 import { renderManifestModule, writeManifest } from './write.js';
-import { readFileSync } from 'node:fs';
+import { readFileSync, watch, type FSWatcher } from 'node:fs';
+import type { SchemaManifest } from './manifest.js';
 
-const USAGE = `usage: mcp-fw-schemas [--project tsconfig.json] [--out src/schemas.gen.ts] [--check] [--allow-any]
+const USAGE = `usage: mcp-fw-schemas [--project tsconfig.json] [--out src/schemas.gen.ts] [--check | --watch] [--allow-any]
 
 Reads the schemas of every @Tool, @Prompt and @Resource method from its TypeScript signature and
 JSDoc, and writes them as a module exporting \`schemas\` (or JSON, for a .json path). Pass them to
@@ -13,9 +14,10 @@ the server: createServer({ ..., schemas }).
   --project    the tsconfig.json whose files are read (default: tsconfig.json)
   --out        where to write (default: schemas.gen.ts in the project's rootDir, else src/)
   --check      write nothing; exit 1 when the file is missing or out of date (for CI)
+  --watch      write again whenever a .ts file of the project changes (beside mcp-fw dev)
   --allow-any  accept any/unknown as "any JSON value" instead of failing`;
 
-/** Runs the command; returns the exit code. */
+/** Runs the command; returns the exit code (with `--watch`, once the returned watcher is closed). */
 export function main(argv: readonly string[], out: (text: string) => void = (t) => process.stderr.write(t)): number {
   let values;
   try {
@@ -25,6 +27,7 @@ export function main(argv: readonly string[], out: (text: string) => void = (t) 
         project: { type: 'string', short: 'p' },
         out: { type: 'string', short: 'o' },
         check: { type: 'boolean' },
+        watch: { type: 'boolean' },
         'allow-any': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -40,8 +43,14 @@ export function main(argv: readonly string[], out: (text: string) => void = (t) 
   const tsconfig = resolve(values.project ?? 'tsconfig.json');
   const target = resolve(values.out ?? defaultOut(tsconfig));
   const shown = relative(process.cwd(), target) || target;
+  const extractor = new SchemaExtractor({ tsconfig, allowAny: values['allow-any'] });
+  if (values.watch) {
+    const code = generate(extractor, target, shown, out);
+    watchProject(dirname(tsconfig), target, () => generate(extractor, target, shown, out));
+    return code;
+  }
   try {
-    const manifest = new SchemaExtractor({ tsconfig, allowAny: values['allow-any'] }).extract();
+    const manifest = extractor.extract();
     if (values.check) {
       let current = '';
       try {
@@ -52,14 +61,42 @@ export function main(argv: readonly string[], out: (text: string) => void = (t) 
       out(`mcp-fw-schemas: ${shown} is ${current ? 'out of date' : 'missing'}. Fix: run mcp-fw-schemas${argv.filter((a) => a !== '--check').map((a) => ` ${a}`).join('')}\n`);
       return 1;
     }
-    const count = Object.values(manifest).reduce((n, members) => n + Object.keys(members).length, 0);
-    const changed = writeManifest(target, manifest);
-    out(`mcp-fw-schemas: ${count} member${count === 1 ? '' : 's'} → ${shown}${changed ? '' : ' (unchanged)'}\n`);
+    report(manifest, writeManifest(target, manifest), shown, out);
     return 0;
   } catch (error) {
     out(`mcp-fw-schemas: ${error instanceof ExtractionError ? error.message : (error as Error).stack}\n`);
     return 1;
   }
+}
+
+function report(manifest: SchemaManifest, changed: boolean, shown: string, out: (text: string) => void): void {
+  const count = Object.values(manifest).reduce((n, members) => n + Object.keys(members).length, 0);
+  out(`mcp-fw-schemas: ${count} member${count === 1 ? '' : 's'} → ${shown}${changed ? '' : ' (unchanged)'}\n`);
+}
+
+function generate(extractor: SchemaExtractor, target: string, shown: string, out: (text: string) => void): number {
+  try {
+    const manifest = extractor.extract();
+    report(manifest, writeManifest(target, manifest), shown, out);
+    return 0;
+  } catch (error) {
+    // Watching goes on: the next save may fix it, and the old file stays as it was.
+    out(`mcp-fw-schemas: ${error instanceof ExtractionError ? error.message : (error as Error).stack}\n`);
+    return 1;
+  }
+}
+
+// Editors save in bursts (write, rename, chmod): one extraction per burst.
+const SETTLE_MS = 50;
+
+function watchProject(dir: string, target: string, run: () => void): FSWatcher {
+  let timer: NodeJS.Timeout | undefined;
+  return watch(dir, { recursive: true }, (_event, name) => {
+    if (!name || !/\.(c|m)?tsx?$/.test(name) || /(^|[\\/])(node_modules|dist)[\\/]/.test(name)) return;
+    if (resolve(dir, name) === target) return;
+    clearTimeout(timer);
+    timer = setTimeout(run, SETTLE_MS);
+  });
 }
 
 function defaultOut(tsconfig: string): string {
