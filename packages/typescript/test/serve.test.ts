@@ -1,5 +1,6 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { build } from 'esbuild';
+import { build as viteBuild } from 'vite';
 import { fileURLToPath } from 'node:url';
 import { Client as ClientV2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/stdio';
@@ -140,5 +141,18 @@ describe('the same schemas under every toolchain, to the official clients over s
     expect(run.stderr).toMatch(
       /takes parameters but declares no schema for them\..* The schemas given to createServer have no class \w+ \(they have Trips\): .*if a bundler renamed it, keep class names \(esbuild: keepNames: true\)\./,
     );
+  });
+
+  it('vite 8 SSR build (oxc, legacy decorators), @modelcontextprotocol/sdk 1.x', async () => {
+    await viteBuild({
+      root: FIXTURE,
+      configFile: false,
+      logLevel: 'silent',
+      oxc: { decorator: { legacy: true } },
+      build: { ssr: 'src/main.ts', outDir: 'dist/vite', target: 'es2022', emptyOutDir: true },
+    });
+    const served = await listOverStdio('v1', process.execPath, ['dist/vite/main.js'], FIXTURE);
+    expect(served.tools).toEqual(expectedTools());
+    expect(served.plan.structuredContent).toEqual({ legs: [{ km: 25, mode: 'car' }], minutes: 30 });
   });
 });
