@@ -16,7 +16,7 @@ import type { MemberSource } from './member-method.js';
 import type { PromptDefinition } from './prompt-definition.js';
 import type { ResourceDefinition, TemplateDefinition } from './resource-definition.js';
 import type { ToolDefinition } from './tool-definition.js';
-import { missingClassHint, typeSchemaOf, type TypeSchemas } from './type-schemas.js';
+import { classSchemas, missingClassHint, typeSchemaOf, type TypeSchemas } from './type-schemas.js';
 
 /** A class to instantiate with no arguments, or an instance the user built with its dependencies. */
 export type Provider = (new () => object) | object;
@@ -54,6 +54,8 @@ export function scanProviders(providers: readonly Provider[], schemas?: TypeSche
     for (const record of records) {
       for (const [kind, list] of record.members) for (const member of list) byKey.set(`${kind}\0${String(member.key)}`, member);
     }
+    const derived = classSchemas(schemas, ctor.name, [...byKey.values()].map((m) => m.key));
+    const schemasHint = schemas && !derived ? missingClassHint(schemas, ctor.name) : undefined;
     for (const record of records) {
       for (const [kind, list] of record.members) {
         for (const member of list) {
@@ -64,8 +66,8 @@ export function scanProviders(providers: readonly Provider[], schemas?: TypeSche
             record: member,
             args: args.get(member.key) ?? [],
             compiler,
-            derived: typeSchemaOf(schemas, ctor.name, member.key),
-            schemasHint: missingClassHint(schemas, ctor.name),
+            derived: typeSchemaOf(derived, member.key),
+            schemasHint,
           };
           if (kind === TOOL_KIND) members.tools.push(buildTool(source));
           else if (kind === PROMPT_KIND) members.prompts.push(buildPrompt(source));

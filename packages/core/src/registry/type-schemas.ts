@@ -57,22 +57,35 @@ export function typeSchemasOption(value: unknown): TypeSchemas | undefined {
   return value as TypeSchemas;
 }
 
-/** The entry of one member, if the schemas have one. */
-export function typeSchemaOf(schemas: TypeSchemas | undefined, className: string, key: MemberKey): TypeSchemaEntry | undefined {
-  if (!schemas || typeof key !== 'string' || !Object.hasOwn(schemas, className)) return undefined;
-  const members = schemas[className];
-  return Object.hasOwn(members, key) ? members[key] : undefined;
+/**
+ * The entries of one class: by its name, or, when a minifier renamed the class (bundlers do,
+ * unlike method names), by the one class entry whose members are exactly its decorated members.
+ */
+export function classSchemas(
+  schemas: TypeSchemas | undefined,
+  className: string,
+  memberKeys: readonly MemberKey[],
+): Readonly<Record<string, TypeSchemaEntry>> | undefined {
+  if (!schemas) return undefined;
+  if (Object.hasOwn(schemas, className)) return schemas[className];
+  const wanted = [...new Set(memberKeys.filter((k): k is string => typeof k === 'string'))].sort().join('\0');
+  const matches = Object.values(schemas).filter((members) => Object.keys(members).sort().join('\0') === wanted);
+  return matches.length === 1 ? matches[0] : undefined;
+}
+
+/** The entry of one member, if its class has one. */
+export function typeSchemaOf(members: Readonly<Record<string, TypeSchemaEntry>> | undefined, key: MemberKey): TypeSchemaEntry | undefined {
+  return members && typeof key === 'string' && Object.hasOwn(members, key) ? members[key] : undefined;
 }
 
 /**
  * Why a class has no entry although schemas were given, for the missing-schema message: it was
  * added after generation, or a bundler renamed it (minifiers do, unless told to keep names).
  */
-export function missingClassHint(schemas: TypeSchemas | undefined, className: string): string | undefined {
-  if (!schemas || Object.hasOwn(schemas, className)) return undefined;
-  const known = Object.keys(schemas);
+export function missingClassHint(schemas: TypeSchemas | undefined, className: string): string {
+  const known = Object.keys(schemas ?? {});
   return (
-    ` The schemas given to createServer have no class ${className} (they have ${known.length ? known.join(', ') : 'none'}): ` +
+    ` The schemas given to createServer have no class ${className || '(anonymous)'} (they have ${known.length ? known.join(', ') : 'none'}): ` +
     `run ${SCHEMAS_COMMAND} again if the class is new; if a bundler renamed it, keep class names (esbuild: keepNames: true).`
   );
 }
