@@ -174,4 +174,11 @@ describe('the same schemas under every toolchain, to the official clients over s
       close = undefined;
     }
   });
+
+  it('mcp-fw dev (its tsx child, hot reload), @modelcontextprotocol/sdk 1.x', async () => {
+    const cli = `${REPO_ROOT}/packages/cli/bin/mcp-fw.js`;
+    const served = await listOverStdio('v1', process.execPath, [cli, 'dev', 'src/server.ts'], FIXTURE);
+    expect(served.tools).toEqual(expectedTools());
+    expect(served.plan.structuredContent).toEqual({ legs: [{ km: 25, mode: 'car' }], minutes: 30 });
+  });
 });
