@@ -257,16 +257,17 @@ export function withoutUndefined(type: ts.Type): ts.Type {
 }
 
 /**
- * The JSDoc of the type alias a declaration names (`latitude: Latitude`, where
- * `/** @minimum -90 *\/ type Latitude = number`): primitive aliases leave no trace on the
- * checker's type, so they are read from the declaration's type annotation.
+ * The JSDoc of the type alias, interface or enum a declaration names (`latitude: Latitude`,
+ * where `/** @minimum -90 *\/ type Latitude = number`): primitive aliases leave no trace on the
+ * checker's type, so they are read from the declaration's type annotation. The declaration's
+ * own JSDoc, applied after, wins.
  */
 export function aliasKeywords(checker: ts.TypeChecker, declaration: ts.Node, where: string): JsonSchema {
   const typeNode = (declaration as { type?: ts.TypeNode }).type;
   if (!typeNode || !ts.isTypeReferenceNode(typeNode)) return {};
   let symbol = checker.getSymbolAtLocation(typeNode.typeName);
   if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
-  if (!symbol || !(symbol.flags & ts.SymbolFlags.TypeAlias)) return {};
+  if (!symbol || !(symbol.flags & (ts.SymbolFlags.TypeAlias | ts.SymbolFlags.Interface | ts.SymbolFlags.Enum))) return {};
   // The standard library's aliases (Record, Partial …) document themselves, not the property.
   if ((symbol.declarations ?? []).some((d) => isLibFile(d.getSourceFile().fileName))) return {};
   return docKeywords(summaryOf(symbol.getDocumentationComment(checker)), symbol.getJsDocTags(checker), where);
