@@ -87,6 +87,16 @@ describe('a plain-typed provider served with derived schemas (vitest, in process
     );
   });
 
+  it('gives a subclass the schemas of the methods it inherits', async () => {
+    class MoreTrips extends Trips {}
+    // Found through its parent's name: the members alone would not single out one entry here.
+    const server = createServer({ name: 'trips', version: '1.0.0', providers: [MoreTrips], schemas: { Copy: schemas.Trips, Trips: schemas.Trips } });
+    expect(server.registry.tools.map((t) => [t.origin, t.inputSchema])).toEqual([
+      ['MoreTrips.plan', schemas.Trips.plan.input],
+      ['MoreTrips.miles', schemas.Trips.miles.input],
+    ]);
+  });
+
   it('finds a renamed class by its members, and says so when the members do not single one out', async () => {
     const renamed = createServer({ name: 'trips', version: '1.0.0', providers: [Trips], schemas: { Minified: schemas.Trips } });
     expect(renamed.registry.tools.map((t) => t.inputSchema)).toEqual([schemas.Trips.plan.input, schemas.Trips.miles.input]);

@@ -54,7 +54,7 @@ export function scanProviders(providers: readonly Provider[], schemas?: TypeSche
     for (const record of records) {
       for (const [kind, list] of record.members) for (const member of list) byKey.set(`${kind}\0${String(member.key)}`, member);
     }
-    const derived = classSchemas(schemas, ctor.name, [...byKey.values()].map((m) => m.key));
+    const derived = classSchemas(schemas, ctor, [...byKey.values()].map((m) => m.key));
     const schemasHint = schemas && !derived ? missingClassHint(schemas, ctor.name) : undefined;
     for (const record of records) {
       for (const [kind, list] of record.members) {

@@ -58,16 +58,22 @@ export function typeSchemasOption(value: unknown): TypeSchemas | undefined {
 }
 
 /**
- * The entries of one class: by its name, or, when a minifier renamed the class (bundlers do,
- * unlike method names), by the one class entry whose members are exactly its decorated members.
+ * The entries of one class: by its name and its ancestors' (the generator files a method under
+ * the class that declares it; a subclass's own entries win), or, when a minifier renamed the
+ * class (bundlers do, unlike method names), by the one class entry whose members are exactly
+ * its decorated members.
  */
 export function classSchemas(
   schemas: TypeSchemas | undefined,
-  className: string,
+  ctor: Function,
   memberKeys: readonly MemberKey[],
 ): Readonly<Record<string, TypeSchemaEntry>> | undefined {
   if (!schemas) return undefined;
-  if (Object.hasOwn(schemas, className)) return schemas[className];
+  const chain: Readonly<Record<string, TypeSchemaEntry>>[] = [];
+  for (let c: unknown = ctor; typeof c === 'function' && c !== Function.prototype; c = Object.getPrototypeOf(c)) {
+    if (c.name && Object.hasOwn(schemas, c.name)) chain.unshift(schemas[c.name]);
+  }
+  if (chain.length) return Object.assign({}, ...chain);
   const wanted = [...new Set(memberKeys.filter((k): k is string => typeof k === 'string'))].sort().join('\0');
   const matches = Object.values(schemas).filter((members) => Object.keys(members).sort().join('\0') === wanted);
   return matches.length === 1 ? matches[0] : undefined;
