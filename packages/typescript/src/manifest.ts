@@ -18,6 +18,12 @@ export interface MemberSchemas {
    * one destructured arguments object (`add({ a, b }: { a: number; b: number })`).
    */
   params?: string[];
+  /**
+   * Paths of the `Date` values in the arguments object (property names, `'*'` for every item of
+   * an array or record, tuple indexes): JSON carries them as date-time strings, and the server
+   * hands the method `Date`s.
+   */
+  dates?: (string | number)[][];
 }
 
 /** Schemas per class name, then per method name: what `createServer({ schemas })` takes. */

@@ -49,10 +49,11 @@ export function memberSchemas(checker: ts.TypeChecker, method: DecoratedMethod, 
   return result;
 }
 
-function inputOf(checker: ts.TypeChecker, method: DecoratedMethod, options: SchemaOptions): Pick<MemberSchemas, 'input' | 'params'> {
+function inputOf(checker: ts.TypeChecker, method: DecoratedMethod, options: SchemaOptions): Pick<MemberSchemas, 'input' | 'params' | 'dates'> {
   const { node, origin } = method;
   const builder = new SchemaBuilder(checker, options);
-  const params = node.parameters;
+  // A `this` parameter is a type annotation, not an argument.
+  const params = node.parameters.filter((p) => !(ts.isIdentifier(p.name) && p.name.text === 'this'));
   const contextAt = params.findIndex((p) => isContext(checker, checker.getTypeAtLocation(p)));
   if (contextAt !== -1 && contextAt !== params.length - 1) {
     throw new SignatureError(
@@ -72,7 +73,7 @@ function inputOf(checker: ts.TypeChecker, method: DecoratedMethod, options: Sche
           'Fix: type it as an object, e.g. ({ a }: { a: number }).',
       );
     }
-    return { input: root(schema, builder) };
+    return withDates({ input: root(schema, builder) }, builder);
   }
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
@@ -91,7 +92,7 @@ function inputOf(checker: ts.TypeChecker, method: DecoratedMethod, options: Sche
     const type = checker.getTypeAtLocation(param);
     const optional = Boolean(param.questionToken || param.initializer) || acceptsUndefined(type);
     const where = `parameter '${name}'`;
-    let schema = convertParameter(builder, optional ? withoutUndefined(type) : type, origin, where);
+    let schema = convertParameter(builder, optional ? withoutUndefined(type) : type, origin, where, name);
     schema = { ...schema, ...aliasKeywords(checker, param, `${origin} ${where}`) };
     const description = paramDescription(param);
     if (description) schema.description = description;
@@ -103,7 +104,12 @@ function inputOf(checker: ts.TypeChecker, method: DecoratedMethod, options: Sche
   }
   const schema: JsonSchema = { type: 'object', properties };
   if (required.length) schema.required = required;
-  return { input: root(schema, builder), params: names };
+  return withDates({ input: root(schema, builder), params: names }, builder);
+}
+
+function withDates<T extends MemberSchemas>(result: T, builder: SchemaBuilder): T {
+  const dates = builder.datePaths;
+  return dates ? { ...result, dates } : result;
 }
 
 // Prompt arguments and URI template variables travel as strings, and the server validates
@@ -121,9 +127,9 @@ function checkStringArguments(input: JsonSchema, method: DecoratedMethod): void 
   }
 }
 
-function convertParameter(builder: SchemaBuilder, type: ts.Type, origin: string, where: string): JsonSchema {
+function convertParameter(builder: SchemaBuilder, type: ts.Type, origin: string, where: string, name?: string): JsonSchema {
   try {
-    return builder.convert(type, '');
+    return name === undefined ? builder.convert(type, '') : builder.convertAt(name, type, '');
   } catch (error) {
     if (error instanceof UnresolvedTypeError) throw error;
     throw new SignatureError(`${origin}, ${where}: ${(error as Error).message}`);

@@ -44,10 +44,40 @@ export class SchemaBuilder {
   readonly #recursive = new Set<ts.Type>();
   readonly #names = new Map<ts.Type, string>();
   readonly #defs: Record<string, JsonSchema> = {};
+  // Where Date values sit (property names, '*' for every item, tuple indexes), so the server
+  // can hand the method Dates rather than the strings JSON carries. Not inside unions (a string
+  // there may be meant as a string) or recursive types (unbounded paths).
+  readonly #segments: (string | number)[] = [];
+  readonly #dates: (string | number)[][] = [];
+  #ambiguous = 0;
 
   constructor(checker: ts.TypeChecker, options: SchemaOptions = {}) {
     this.#checker = checker;
     this.#options = options;
+  }
+
+  /** The paths of the Date values converted so far. */
+  get datePaths(): (string | number)[][] | undefined {
+    return this.#dates.length ? this.#dates : undefined;
+  }
+
+  /** Converts `type` as the value at `segment` below the current path. */
+  convertAt(segment: string | number, type: ts.Type, path: string): JsonSchema {
+    this.#segments.push(segment);
+    try {
+      return this.convert(type, path);
+    } finally {
+      this.#segments.pop();
+    }
+  }
+
+  #unpathed<T>(fn: () => T): T {
+    this.#ambiguous++;
+    try {
+      return fn();
+    } finally {
+      this.#ambiguous--;
+    }
   }
 
   /** The `$defs` gathered so far, for the root schema. */
@@ -104,7 +134,7 @@ export class SchemaBuilder {
     // A union of literals of one kind (enums, 'a' | 'b') is an enum.
     const kind = literalKind(members);
     if (kind && !hasBoolean) return { type: kind, enum: members.map((t) => (t as ts.LiteralType).value) };
-    const schemas = members.map((t) => this.convert(t, path));
+    const schemas = this.#unpathed(() => members.map((t) => this.convert(t, path)));
     if (hasBoolean) schemas.push({ type: 'boolean' });
     // Plain types only ('string' | 'null' …): one `type` array, as zod writes nullable values.
     if (schemas.every((s) => Object.keys(s).length === 1 && typeof s.type === 'string')) {
@@ -121,6 +151,7 @@ export class SchemaBuilder {
       return { $ref: `#/$defs/${this.#nameOf(type)}` };
     }
     this.#converting.push(type);
+    const datesBefore = this.#dates.length;
     let schema: JsonSchema;
     try {
       schema = this.#object(type, path);
@@ -128,6 +159,7 @@ export class SchemaBuilder {
       this.#converting.pop();
     }
     if (!this.#recursive.has(type)) return schema;
+    this.#dates.length = datesBefore;
     const name = this.#nameOf(type);
     this.#defs[name] = schema;
     return { $ref: `#/$defs/${name}` };
@@ -146,14 +178,17 @@ export class SchemaBuilder {
   #object(type: ts.Type, path: string): JsonSchema {
     const checker = this.#checker;
     if (type.isIntersection() && !type.types.every((t) => t.flags & ts.TypeFlags.Object)) {
-      return { allOf: type.types.map((t) => this.convert(t, path)) };
+      return this.#unpathed(() => ({ allOf: type.types.map((t) => this.convert(t, path)) }));
     }
     const symbolName = type.getSymbol()?.getName();
-    if (symbolName === 'Date' && isLibType(type)) return { type: 'string', format: 'date-time' };
+    if (symbolName === 'Date' && isLibType(type)) {
+      if (!this.#ambiguous) this.#dates.push([...this.#segments]);
+      return { type: 'string', format: 'date-time' };
+    }
     if (checker.isTupleType(type)) return this.#tuple(type as ts.TupleTypeReference, path);
     if (checker.isArrayType(type)) {
       const [item] = checker.getTypeArguments(type as ts.TypeReference);
-      return { type: 'array', items: this.convert(item, `${path}[]`) };
+      return { type: 'array', items: this.convertAt('*', item, `${path}[]`) };
     }
     if (type.getCallSignatures().length > 0 || type.getConstructSignatures().length > 0) {
       throw this.#fail(type, path, 'is a function, which JSON cannot carry', 'take the data the function would compute as plain values');
@@ -178,7 +213,7 @@ export class SchemaBuilder {
       const propertyType = checker.getTypeOfSymbol(property);
       const optional = (property.flags & ts.SymbolFlags.Optional) !== 0;
       const docs = docKeywords(summaryOf(property.getDocumentationComment(checker)), property.getJsDocTags(checker), where.replace(/^\./, ''));
-      const own = this.convert(optional ? withoutUndefined(propertyType) : propertyType, where);
+      const own = this.convertAt(name, optional ? withoutUndefined(propertyType) : propertyType, where);
       const aliasDocs = declaration ? aliasKeywords(checker, declaration, where) : {};
       properties[name] = { ...own, ...aliasDocs, ...docs };
       if (!optional && !acceptsUndefined(propertyType)) required.push(name);
@@ -187,7 +222,7 @@ export class SchemaBuilder {
     if (required.length) schema.required = required;
     const index = checker.getIndexInfosOfType(type).find((info) => info.keyType.flags & (ts.TypeFlags.String | ts.TypeFlags.TemplateLiteral));
     if (index) {
-      schema.additionalProperties = this.convert(index.type, `${path}[key]`);
+      schema.additionalProperties = this.convertAt('*', index.type, `${path}[key]`);
       if (!Object.keys(properties).length) delete schema.properties;
     }
     return schema;
@@ -200,12 +235,12 @@ export class SchemaBuilder {
     let rest: JsonSchema | undefined;
     let minItems = 0;
     elements.forEach((element, i) => {
-      const schema = this.convert(element, `${path}[${i}]`);
-      if (flags[i] & ts.ElementFlags.Variable) rest = schema;
-      else {
-        prefixItems.push(schema);
-        if (flags[i] & ts.ElementFlags.Required) minItems = i + 1;
+      if (flags[i] & ts.ElementFlags.Variable) {
+        rest = this.#unpathed(() => this.convert(element, `${path}[${i}]`));
+        return;
       }
+      prefixItems.push(this.convertAt(i, element, `${path}[${i}]`));
+      if (flags[i] & ts.ElementFlags.Required) minItems = i + 1;
     });
     const schema: JsonSchema = { type: 'array', prefixItems, items: rest ?? false, minItems };
     if (!rest) schema.maxItems = prefixItems.length;

@@ -24,6 +24,7 @@ const expectedTools = () => {
   return [
     { name: 'plan', description: trips.plan.description, inputSchema: trips.plan.input, outputSchema: trips.plan.output },
     { name: 'miles', description: trips.miles.description, inputSchema: trips.miles.input },
+    { name: 'schedule', description: trips.schedule.description, inputSchema: trips.schedule.input, outputSchema: trips.schedule.output },
   ];
 };
 
@@ -54,6 +55,17 @@ describe('a plain-typed provider served with derived schemas (vitest, in process
     const plan = await client.callTool('plan', { legs: [{ km: 10, mode: 'bike' }, { km: 5, mode: 'walk' }], pauseMinutes: 10 });
     expect(plan.structuredContent).toEqual({ legs: [{ km: 10, mode: 'bike' }, { km: 5, mode: 'walk' }], minutes: 110 });
     expect(await client.callTool('miles', { km: 1.609344 })).toEqual({ content: [{ type: 'text', text: '1.00 mi' }] });
+
+    // Date parameters: date-time strings on the wire, Dates in the method, strings again out.
+    const scheduled = await client.callTool('schedule', { departs: '2026-11-24T08:00:00.000Z', legs: [{ km: 50, mode: 'car' }] });
+    expect(scheduled.isError).toBeUndefined();
+    expect(scheduled.structuredContent).toEqual({
+      arrives: '2026-11-24T09:00:00.000Z',
+      stops: ['2026-11-24T08:00:00.000Z', '2026-11-24T09:00:00.000Z'],
+    });
+    expect((await client.callTool('schedule', { departs: 'tomorrow', legs: [] })).content[0].text).toBe(
+      'Invalid arguments for tool schedule: departs: must match format "date-time"',
+    );
 
     // The derived schema is what validates: wrong enum value and negative distance are refused.
     const bad = await client.callTool('plan', { legs: [{ km: -1, mode: 'boat' }] });
@@ -94,12 +106,13 @@ describe('a plain-typed provider served with derived schemas (vitest, in process
     expect(server.registry.tools.map((t) => [t.origin, t.inputSchema])).toEqual([
       ['MoreTrips.plan', schemas.Trips.plan.input],
       ['MoreTrips.miles', schemas.Trips.miles.input],
+      ['MoreTrips.schedule', schemas.Trips.schedule.input],
     ]);
   });
 
   it('finds a renamed class by its members, and says so when the members do not single one out', async () => {
     const renamed = createServer({ name: 'trips', version: '1.0.0', providers: [Trips], schemas: { Minified: schemas.Trips } });
-    expect(renamed.registry.tools.map((t) => t.inputSchema)).toEqual([schemas.Trips.plan.input, schemas.Trips.miles.input]);
+    expect(renamed.registry.tools.map((t) => t.inputSchema)).toEqual([schemas.Trips.plan.input, schemas.Trips.miles.input, schemas.Trips.schedule.input]);
     expect(() => createServer({ name: 'trips', version: '1.0.0', providers: [Trips], schemas: { A: schemas.Trips, B: schemas.Trips } })).toThrow(
       'The schemas given to createServer have no class Trips (they have A, B): run npx mcp-fw-schemas again if the class is new; ' +
         'if a bundler renamed it, keep class names (esbuild: keepNames: true).',

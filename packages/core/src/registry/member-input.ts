@@ -11,7 +11,8 @@ import {
 import { StartupError } from './errors.js';
 import type { MemberMethod, MemberSource } from './member-method.js';
 import { schemaOrStartupError } from './schema-source.js';
-import { checkFreshness, SCHEMAS_COMMAND, type TypeSchemaEntry } from './type-schemas.js';
+import { thenMaybe } from './maybe-async.js';
+import { checkFreshness, reviveDates, SCHEMAS_COMMAND, type TypeSchemaEntry } from './type-schemas.js';
 
 /** How a member's method takes its arguments, plus the advertised schema and its validator. */
 export interface MemberInput {
@@ -83,7 +84,11 @@ function fromDerived(derived: TypeSchemaEntry, spec: MemberInputSpec): Omit<Memb
   const { origin, compiler } = spec;
   checkFreshness(derived, spec.arity, origin);
   const schema = objectSchema(derived.input!, origin, 'derived input');
-  const validate = schemaOrStartupError(() => compiler.compile(schema, schema), origin, 'derived input');
+  const check = schemaOrStartupError(() => compiler.compile(schema, schema), origin, 'derived input');
+  const dates = derived.dates;
+  const validate: Validator = dates?.length
+    ? (value) => thenMaybe(check(value), (r): Validation => (r.ok ? { ok: true, value: reviveDates(r.value, dates) } : r))
+    : check;
   return derived.params ? { schema, validate, positional: derived.params } : { schema, validate };
 }
 

@@ -15,6 +15,11 @@ export interface TypeSchemaEntry {
   readonly description?: string;
   /** Argument names in parameter order; absent when the method takes one arguments object. */
   readonly params?: readonly string[];
+  /**
+   * Paths of the `Date` values in the arguments (property names, `'*'` for every item, tuple
+   * indexes): JSON carries date-time strings; the method is handed `Date`s.
+   */
+  readonly dates?: readonly (readonly (string | number)[])[];
 }
 
 /**
@@ -51,6 +56,11 @@ export function typeSchemasOption(value: unknown): TypeSchemas | undefined {
       if (description !== undefined && typeof description !== 'string') throw bad(`.${className}.${name}.description must be a string`);
       if (params !== undefined && !(Array.isArray(params) && params.every((p) => typeof p === 'string'))) {
         throw bad(`.${className}.${name}.params must be an array of names`);
+      }
+      const { dates } = entry;
+      const segment = (s: unknown) => typeof s === 'string' || typeof s === 'number';
+      if (dates !== undefined && !(Array.isArray(dates) && dates.every((d) => Array.isArray(d) && d.every(segment)))) {
+        throw bad(`.${className}.${name}.dates must be an array of paths`);
       }
     }
   }
@@ -111,4 +121,28 @@ export function checkFreshness(entry: TypeSchemaEntry, arity: number, origin: st
         `the signature changed after the schemas were generated. Fix: run ${SCHEMAS_COMMAND} again.`,
     );
   }
+}
+
+/**
+ * The validated arguments with the date-time strings at `paths` turned into `Date`s, copying
+ * only the objects on the way (the request's own objects are left as they came).
+ */
+export function reviveDates(value: unknown, paths: readonly (readonly (string | number)[])[]): unknown {
+  let result = value;
+  for (const path of paths) result = reviveAt(result, path, 0);
+  return result;
+}
+
+function reviveAt(node: unknown, path: readonly (string | number)[], at: number): unknown {
+  if (at === path.length) return typeof node === 'string' ? new Date(node) : node;
+  if (typeof node !== 'object' || node === null) return node;
+  const segment = path[at];
+  if (segment === '*') {
+    if (Array.isArray(node)) return node.map((item) => reviveAt(item, path, at + 1));
+    return Object.fromEntries(Object.entries(node).map(([key, item]) => [key, reviveAt(item, path, at + 1)]));
+  }
+  if (!Object.hasOwn(node, segment)) return node;
+  const copy = (Array.isArray(node) ? [...node] : { ...node }) as Record<string | number, unknown>;
+  copy[segment] = reviveAt((node as Record<string | number, unknown>)[segment], path, at + 1);
+  return copy;
 }
