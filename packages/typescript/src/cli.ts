@@ -17,7 +17,15 @@ the server: createServer({ ..., schemas }).
   --watch      write again whenever a .ts file of the project changes (beside mcp-fw dev)
   --allow-any  accept any/unknown as "any JSON value" instead of failing`;
 
-/** Runs the command; returns the exit code (with `--watch`, once the returned watcher is closed). */
+/**
+ * Runs `mcp-fw-schemas` with `argv`; returns the exit code (with `--watch` it keeps watching
+ * after returning the first run's code). Messages go to `out` (stderr by default).
+ *
+ * @example
+ * ```ts
+ * process.exitCode = main(['--project', 'tsconfig.json', '--check']);
+ * ```
+ */
 export function main(argv: readonly string[], out: (text: string) => void = (t) => process.stderr.write(t)): number {
   let values;
   try {

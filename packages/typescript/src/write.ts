@@ -15,7 +15,16 @@ export function renderManifestModule(manifest: SchemaManifest, command = 'npx mc
   );
 }
 
-/** Writes the manifest to `path` when its content changed; returns whether it did. */
+/**
+ * Writes the manifest to `path` when its content changed; returns whether it did (so a watcher
+ * does not wake a dev server for nothing).
+ *
+ * @example
+ * ```ts
+ * writeManifest('src/schemas.gen.ts', extractSchemas()); // export const schemas = { … };
+ * writeManifest('schemas.json', extractSchemas());       // plain JSON
+ * ```
+ */
 export function writeManifest(path: string, manifest: SchemaManifest, command?: string): boolean {
   const text = path.endsWith('.json') ? `${JSON.stringify(manifest, null, 2)}\n` : renderManifestModule(manifest, command);
   let current: string | undefined;
