@@ -83,10 +83,22 @@ describe('a plain-typed provider served with derived schemas (vitest, in process
           { name: 'to', required: true },
         ],
       },
+      {
+        name: 'leg',
+        description: 'Describe one leg.',
+        arguments: [
+          { name: 'mode', description: 'How to travel', required: true },
+          { name: 'km', description: 'How far, in kilometres', required: false },
+        ],
+      },
     ]);
     expect((await client.getPrompt('suggest', { from: 'Oslo', to: 'Bergen' })).messages[0].content.text).toBe(
       'How should I travel from Oslo to Bergen?',
     );
+    // Positional prompt parameters, described by @param; a literal union is an enum to validate.
+    expect((await client.getPrompt('leg', { mode: 'bike', km: '12' })).messages[0].content.text).toBe('Describe a 12 km leg by bike.');
+    expect((await client.getPrompt('leg', { mode: 'walk' })).messages[0].content.text).toBe('Describe a short km leg by walk.');
+    await expect(client.getPrompt('leg', { mode: 'boat' })).rejects.toMatchObject({ code: -32602 });
     const templates = await client.request('resources/templates/list');
     expect(templates.resourceTemplates[0]).toMatchObject({ uriTemplate: 'trips://speed/{mode}', description: 'The speed of a mode, in km/h.' });
     expect((await client.readResource('trips://speed/bike')).contents[0].text).toBe('15');
