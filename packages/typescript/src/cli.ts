@@ -1,7 +1,7 @@
 import { dirname, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ExtractionError, SchemaExtractor } from './extract.js';
-import { renderManifestModule, writeManifest } from './write.js';
+import { defaultOut, renderManifestModule, writeManifest } from './write.js';
 import { readFileSync, watch, type FSWatcher } from 'node:fs';
 import type { SchemaManifest } from './manifest.js';
 
@@ -105,13 +105,4 @@ function watchProject(dir: string, target: string, run: () => void): FSWatcher {
     clearTimeout(timer);
     timer = setTimeout(run, SETTLE_MS);
   });
-}
-
-function defaultOut(tsconfig: string): string {
-  let rootDir = 'src';
-  try {
-    const text = readFileSync(tsconfig, 'utf8');
-    rootDir = /"rootDir"\s*:\s*"([^"]+)"/.exec(text)?.[1] ?? 'src';
-  } catch {}
-  return resolve(dirname(tsconfig), rootDir, 'schemas.gen.ts');
 }

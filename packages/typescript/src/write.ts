@@ -1,5 +1,5 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { SchemaManifest } from './manifest.js';
 
 /**
@@ -37,4 +37,13 @@ export function writeManifest(path: string, manifest: SchemaManifest, command?: 
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, text);
   return true;
+}
+
+/** `schemas.gen.ts` in the project's `rootDir` (read from the tsconfig's text), else in `src/`. */
+export function defaultOut(tsconfig: string): string {
+  let rootDir = 'src';
+  try {
+    rootDir = /"rootDir"\s*:\s*"([^"]+)"/.exec(readFileSync(tsconfig, 'utf8'))?.[1] ?? 'src';
+  } catch {}
+  return resolve(dirname(tsconfig), rootDir, 'schemas.gen.ts');
 }
