@@ -53,9 +53,10 @@ export function main(argv: readonly string[], out: (text: string) => void = (t) 
   const shown = relative(process.cwd(), target) || target;
   const extractor = new SchemaExtractor({ tsconfig, allowAny: values['allow-any'] });
   if (values.watch) {
-    const code = generate(extractor, target, shown, out);
+    // Watching starts first: Node sets up a recursive watch asynchronously, and a save made
+    // while the first extraction runs must not be missed.
     watchProject(dirname(tsconfig), target, () => generate(extractor, target, shown, out));
-    return code;
+    return generate(extractor, target, shown, out);
   }
   try {
     const manifest = extractor.extract();
