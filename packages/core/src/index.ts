@@ -34,6 +34,8 @@ export {
   MemoryRateLimitStore,
   type ServerLimits,
   type ConcurrencyLimits,
+  type StateLimits,
+  DEFAULT_STATE_LIMITS,
   type RateLimitStore,
   type AuditEntry,
   type AuditOptions,

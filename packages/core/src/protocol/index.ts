@@ -21,6 +21,8 @@ export {
   defaultIdentify,
   type ServerLimits,
   type ConcurrencyLimits,
+  type StateLimits,
+  DEFAULT_STATE_LIMITS,
   type RateLimitStore,
   type AuditEntry,
   type AuditOptions,

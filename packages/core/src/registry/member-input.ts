@@ -26,6 +26,10 @@ export interface MemberInput {
 
 export interface MemberInputSpec {
   readonly origin: string;
+  /** The decorator that exposed the member (`@Tool`, `@Prompt`, `@Resource`), for messages. */
+  readonly decorator: string;
+  /** Decorated under TC39 semantics, where parameter decorators never run. */
+  readonly tc39?: boolean;
   readonly input: unknown;
   readonly args: readonly ArgRecord[];
   readonly arity: number;
@@ -68,16 +72,32 @@ function resolveSchema(spec: MemberInputSpec): Omit<MemberInput, 'completers'> {
   if (args.length > 0) return fromArgs(spec);
   if (spec.derived?.input) return fromDerived(spec.derived, spec);
   if (spec.fallback) return { schema: spec.fallback, validate: compiler.compile(spec.fallback, spec.fallback) };
-  if (spec.arity > 0) {
-    throw new StartupError(
+  if (spec.arity > 0) throw missingSchema(spec);
+  return { schema: EMPTY_OBJECT_SCHEMA, validate: compiler.compile(EMPTY_OBJECT_SCHEMA, EMPTY_OBJECT_SCHEMA) };
+}
+
+function missingSchema({ origin, decorator, tc39, hint }: MemberInputSpec): StartupError {
+  const fromTypes =
+    `read them from the TypeScript types: run ${SCHEMAS_COMMAND} and pass its module's export: createServer({ schemas }).` +
+    (hint ?? '');
+  if (tc39) {
+    // tsc rejects a parameter decorator in this mode (TS1206) but still emits the class without
+    // it under --noCheck (as `mcp-fw dev` compiles): the user's @Arg is gone without a trace.
+    return new StartupError(
       'MISSING_SCHEMA',
-      `${origin} takes parameters but declares no schema for them. Fix: add ` +
-        "@Tool({ input: z.object({ ... }) }), or name each parameter with @Arg('name', schema), or read " +
-        `them from the TypeScript types: run ${SCHEMAS_COMMAND} and pass its module's export: createServer({ schemas }).` +
-        (spec.hint ?? ''),
+      `${origin} takes parameters but declares no schema, and its class was compiled with standard ` +
+        '(TC39) decorators because "experimentalDecorators" is off in the tsconfig.json that compiled it. ' +
+        'In that mode parameter decorators such as @Arg are dropped (tsc reports TS1206 "Decorators are not ' +
+        'valid here", which --noCheck hides). Fix: set "experimentalDecorators": true (and ' +
+        `"emitDecoratorMetadata": true) in tsconfig.json, or declare the arguments with ` +
+        `${decorator}({ input: z.object({ ... }) }), which works in both modes, or ${fromTypes}`,
     );
   }
-  return { schema: EMPTY_OBJECT_SCHEMA, validate: compiler.compile(EMPTY_OBJECT_SCHEMA, EMPTY_OBJECT_SCHEMA) };
+  return new StartupError(
+    'MISSING_SCHEMA',
+    `${origin} takes parameters but declares no schema for them. Fix: add ` +
+      `${decorator}({ input: z.object({ ... }) }), or name each parameter with @Arg('name', schema), or ${fromTypes}`,
+  );
 }
 
 function fromDerived(derived: TypeSchemaEntry, spec: MemberInputSpec): Omit<MemberInput, 'completers'> {
@@ -194,6 +214,8 @@ export function methodInput(
 ): MemberInput {
   return resolveMemberInput({
     origin: method.origin,
+    decorator: method.decorator,
+    tc39: source.record.tc39,
     input: options.input,
     args: source.args,
     arity: method.arity,

@@ -20,6 +20,8 @@ export interface MemberSource {
 export interface MemberMethod {
   /** `Class.method`, for messages. */
   readonly origin: string;
+  /** The decorator that exposed it (`@Tool`, `@Prompt`, `@Resource`), for messages. */
+  readonly decorator: string;
   readonly fn: (...args: unknown[]) => unknown;
   readonly arity: number;
   readonly paramTypes: readonly unknown[];
@@ -33,7 +35,7 @@ export function memberMethod(source: MemberSource, decorator: string): MemberMet
     throw new StartupError('INVALID_PROVIDER', `${origin} is decorated with ${decorator} but is not a method.`);
   }
   const paramTypes = (Reflect.getMetadata('design:paramtypes', receiver, record.key) as unknown[]) ?? [];
-  return { origin, fn: fn as MemberMethod['fn'], arity: fn.length, paramTypes };
+  return { origin, decorator, fn: fn as MemberMethod['fn'], arity: fn.length, paramTypes };
 }
 
 /** Calls the method as `(args, ctx)`, or as `(...@Arg params, ctx)` when it names its parameters. */

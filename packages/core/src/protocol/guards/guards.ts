@@ -1,12 +1,13 @@
 import { checkRateLimit, checkTimeout, isThenable, promised, StartupError, type MaybePromise, type RateLimit } from '../../registry/index.js';
 import type { Logger } from '../logger.js';
-import { AuditLog, type AuditOptions } from './audit.js';
+import { AuditLog, type AuditOptions, type LimitRefusalEvent } from './audit.js';
 import type { GuardedCall } from './call.js';
 import { ConcurrencyLimiter } from './concurrency.js';
-import { defaultIdentify } from './identity.js';
+import { defaultIdentify, principalOf, type Identify } from './identity.js';
 import { DEFAULT_MAX_RESULT_BYTES, type ServerLimits } from './limits.js';
 import { OutputPolicy } from './output-limit.js';
 import { RateLimiter } from './rate-limit.js';
+import { StateBudget } from './state-budget.js';
 import { MemoryRateLimitStore } from './rate-limit-store.js';
 import { withTimeout } from './timeout.js';
 
@@ -24,16 +25,32 @@ export class Guards {
   readonly #concurrency?: ConcurrencyLimiter;
   readonly #output: OutputPolicy;
   readonly #audit?: AuditLog;
+  /** How `ctx.auth` names the caller (`limits.identify`). */
+  readonly identify: Identify;
+  /** The counts and caps of client-made state (listen streams, subscriptions). */
+  readonly state: StateBudget;
 
-  constructor(options: { limits?: ServerLimits; audit?: boolean | AuditOptions }, logger: Logger) {
+  constructor(options: { limits?: ServerLimits; audit?: boolean | AuditOptions; maskInternalErrors?: boolean }, logger: Logger) {
     const limits = options.limits ?? {};
     const identify = limits.identify ?? defaultIdentify;
+    this.identify = identify;
+    this.state = new StateBudget(limits);
     this.#defaultRate = checkRateLimit(limits.rateLimit, 'limits') || undefined;
     this.#rate = new RateLimiter(limits.rateLimitStore ?? new MemoryRateLimitStore(), identify);
     this.#timeoutMs = checkTimeout(limits.timeoutMs, 'limits') ?? 0;
     if (limits.concurrency) this.#concurrency = new ConcurrencyLimiter(checkConcurrency(limits.concurrency));
     this.#output = new OutputPolicy(checkBytes(limits.maxResultBytes), limits.controlChars ?? 'escape');
-    if (options.audit) this.#audit = new AuditLog(options.audit === true ? {} : options.audit, identify, logger);
+    if (options.audit) this.#audit = new AuditLog(options.audit === true ? {} : options.audit, identify, logger, options.maskInternalErrors === true);
+  }
+
+  /** The principal a legacy HTTP session opened with `auth` is bound to. */
+  principal(auth: unknown): string | undefined {
+    return principalOf(this.identify, auth);
+  }
+
+  /** Records a request refused at a limit on client-made state (when the audit log is on). */
+  refused(event: LimitRefusalEvent): void {
+    this.#audit?.refusal(event);
   }
 
   /**
