@@ -49,6 +49,8 @@ export {
   ResourceNotFoundError,
   type StartupErrorCode,
   type Provider,
+  type TypeSchemas,
+  type TypeSchemaEntry,
   type ToolDefinition,
   type GetPromptResult,
   type PromptMessage,

@@ -14,7 +14,7 @@ import {
   type ServerCore,
   type ServerLimits,
 } from './protocol/index.js';
-import { Registry, StartupError, undescribedMembers, type Members, type Provider } from './registry/index.js';
+import { Registry, StartupError, typeSchemasOption, undescribedMembers, type Members, type Provider, type TypeSchemas } from './registry/index.js';
 import { MemberControl, ResourceControl } from './server-members.js';
 
 /**
@@ -39,6 +39,12 @@ export interface ServerOptions {
    * none when everything is added later with {@link McpServer.add}.
    */
   providers?: readonly Provider[];
+  /**
+   * Input and output schemas and descriptions read from the providers' TypeScript signatures
+   * and JSDoc: the `schemas` export of the module `npx mcp-fw-schemas` generates. They apply
+   * to methods whose decorator declares no `input` / `output` / `description` of its own.
+   */
+  schemas?: TypeSchemas;
   /** Items per page of list results; all in one page when unset. */
   pageSize?: number;
   /** Where internal errors are reported; stderr by default, never stdout. */
@@ -98,6 +104,7 @@ export interface ServerOptions {
  */
 export class McpServer {
   readonly #core: ServerCore;
+  readonly #schemas: TypeSchemas | undefined;
   /** Runtime control of the tools. */
   readonly tools: MemberControl;
   /** Runtime control of the prompts. */
@@ -108,7 +115,8 @@ export class McpServer {
   constructor(options: ServerOptions) {
     const { name, version, title, instructions } = options;
     const logger = options.logger ?? stderrLogger;
-    const registry = Registry.build(providerList(options.providers));
+    this.#schemas = typeSchemasOption(options.schemas);
+    const registry = Registry.build(providerList(options.providers), this.#schemas);
     this.#core = {
       identity: Object.freeze({ name, version, title, instructions }),
       registry,
@@ -143,7 +151,7 @@ export class McpServer {
    * startup, and clients are told which lists changed.
    */
   add(...providers: Provider[]): void {
-    const { registry, added } = this.#core.registry.withProviders(providers);
+    const { registry, added } = this.#core.registry.withProviders(providers, this.#schemas);
     this.#core.registry = registry;
     warnUndescribed(added, this.#core.logger);
     const changed: ListName[] = [];
