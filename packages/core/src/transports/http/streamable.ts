@@ -154,7 +154,7 @@ export class StreamableEndpoint {
       expectsAnswer: carriesRequest(parsed),
       retryMs: this.settings.retryMs,
     });
-    session.channel.post(text, parsed, stream, peer, req.signal);
+    session.channel.post(text, parsed, stream, peer, req.onAbort);
   }
 
   #streamSeq = 0;
@@ -176,7 +176,7 @@ export class StreamableEndpoint {
       expectsAnswer: carriesRequest(message),
       statusOf: (frame) => errorStatus(frame, eras),
     });
-    this.#stateless.channel.post(text, message, stream, peer, req.signal, false);
+    this.#stateless.channel.post(text, message, stream, peer, req.onAbort, false);
   }
 
   #open(owner: Peer): Session {
