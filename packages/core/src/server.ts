@@ -99,7 +99,7 @@ export class McpServer {
       hub: new ConnectionHub(),
       clientRequestTimeoutMs: options.clientRequestTimeoutMs ?? 120_000,
       cacheHints: Object.freeze({ ttlMs: 0, cacheScope: 'private' as const, ...options.cacheHints }),
-      inputs: new InputRuns(options.input),
+      inputs: new InputRuns(options.input, options.limits),
       guards: new Guards(options, logger),
     };
     this.tools = new MemberControl(this.#core, ['tool'], 'tools');

@@ -56,6 +56,7 @@ const OUTCOME_OF_LIMIT: Record<LimitName, AuditOutcome> = {
   timeoutMs: 'timeout',
   concurrency: 'refused',
   maxResultBytes: 'too_large',
+  inputRounds: 'refused',
 };
 
 /** Writes one entry per tool call to the configured sink. */

@@ -3,6 +3,7 @@ import type { ConcurrencyLimits } from './concurrency.js';
 import type { Identify } from './identity.js';
 import type { RateLimitStore } from './rate-limit-store.js';
 import type { ControlChars } from './sanitise.js';
+import type { InputRoundLimits } from '../input/input-round-limits.js';
 
 /**
  * Server-wide guardrails (`createServer({ limits })`). Members override `rateLimit` and
@@ -43,6 +44,15 @@ export interface ServerLimits {
   readonly controlChars?: ControlChars;
   /** How `ctx.auth` names the caller, for `key: 'identity'` and the audit log. */
   readonly identify?: Identify;
+
+  // ── 2026-07-28 input rounds (issue #15, parts 2 and 4) ──────────────────────────────────
+  /**
+   * Calls waiting in memory for a client's input (per server, per client) and answered rounds
+   * remembered; see {@link InputRoundLimits}. The wait itself expires after
+   * `input.roundTimeoutMs` (default 10 minutes).
+   */
+  readonly inputRounds?: InputRoundLimits;
+  // ── end of input rounds ──────────────────────────────────────────────────────────────────
 }
 
 export const DEFAULT_MAX_RESULT_BYTES = 4 * 1024 * 1024;
