@@ -3,6 +3,7 @@ import type { Logger } from '../logger.js';
 import { type GuardedCall } from './call.js';
 import type { Identify } from './identity.js';
 import { LimitError, type LimitName } from './limit-error.js';
+import { TimeoutError } from './timeout.js';
 
 /** How a tool call ended, as the audit log tells it. */
 export type AuditOutcome = 'ok' | 'error' | 'invalid_arguments' | 'cancelled' | 'rate_limited' | 'timeout' | 'refused' | 'too_large';
@@ -30,6 +31,11 @@ export interface AuditEntry {
   readonly outcome: AuditOutcome;
   /** The message the client got, for outcomes other than `ok`. */
   readonly error?: string;
+  /**
+   * With outcome `timeout`: how long the handler held the event loop past its deadline (a
+   * synchronous handler cannot be stopped; its result was discarded).
+   */
+  readonly blockedMs?: number;
   readonly argumentKeys: readonly string[];
   /** The argument values, only with `audit: { arguments: true }`. */
   readonly arguments?: unknown;
@@ -88,6 +94,7 @@ export class AuditLog {
       durationMs: Math.round((performance.now() - started.clock) * 100) / 100,
       outcome: kind,
       error: message,
+      blockedMs: outcome.error instanceof TimeoutError && outcome.error.blockedMs !== undefined ? Math.round(outcome.error.blockedMs) : undefined,
       argumentKeys: typeof args === 'object' && args !== null && !Array.isArray(args) ? Object.keys(args) : [],
       arguments: this.#withArguments ? args : undefined,
     };

@@ -1,3 +1,4 @@
+import { isThenable, type MaybePromise } from '../../registry/index.js';
 import { baseSignal, describeCall, type GuardedCall } from './call.js';
 import { LimitError } from './limit-error.js';
 
@@ -14,7 +15,7 @@ class Deadline {
   #reason?: LimitError;
   #unlink?: () => void;
 
-  constructor(private readonly call: GuardedCall) {}
+  constructor(readonly call: GuardedCall) {}
 
   get signal(): AbortSignal {
     if (!this.#controller) {
@@ -45,38 +46,185 @@ class Deadline {
 }
 
 /**
- * Runs `work` under a deadline of `timeoutMs` from the call's start (under 2026-07-28, from its
- * first input round, so the deadline covers every round and survives a replay). On expiry the
- * handler's signal aborts and the call fails with a {@link LimitError} naming the limit; the
- * handler's own late outcome is ignored.
+ * A call stopped by its deadline (`timeoutMs`). `blockedMs` is set when the call held the event
+ * loop past its deadline (how long it ran, the deadline unable to fire): a synchronous handler
+ * cannot be pre-empted, so its late result is discarded instead.
  */
-export function withTimeout<T>(call: GuardedCall, timeoutMs: number, work: () => Promise<T>): Promise<T> {
+export class TimeoutError extends LimitError {
+  constructor(
+    call: GuardedCall,
+    readonly timeoutMs: number,
+    readonly blockedMs?: number,
+  ) {
+    super('timeoutMs', `${describeCall(call)} timed out after ${timeoutMs} ms (timeoutMs) and was stopped.`);
+  }
+}
+
+/** Reports a handler that blocked the event loop past its deadline; returns the call's error. */
+export type ReportOverrun = (call: GuardedCall, timeoutMs: number, blockedMs: number) => TimeoutError;
+
+// An outcome this late past its deadline, with the deadline not yet fired, means the event loop
+// was held (a timer runs a little late anyway, under load).
+const HELD_MS = 10;
+
+/** A deadline in ms is one when positive and finite (0 and Infinity: none). */
+export function hasDeadline(timeoutMs: number): boolean {
+  return timeoutMs > 0 && timeoutMs !== Number.POSITIVE_INFINITY;
+}
+
+/**
+ * Runs `work` under a deadline of `timeoutMs` from the call's start (under 2026-07-28, from its
+ * first input round, so the deadline covers every round and survives a replay), with a timer of
+ * its own. On expiry the handler's signal aborts and the call fails with a {@link TimeoutError};
+ * the handler's own late outcome is ignored — also when the timer could not fire because the
+ * event loop was blocked (by this handler's synchronous work, or another's).
+ */
+export function withTimeout<T>(call: GuardedCall, timeoutMs: number, work: () => Promise<T>, overran: ReportOverrun): Promise<T> {
   const now = Date.now();
   const remaining = timeoutMs - (now - (call.run?.startedAt ?? now));
-  if (remaining <= 0) return Promise.reject(timedOut(call, timeoutMs));
+  if (remaining <= 0) return Promise.reject(new TimeoutError(call, timeoutMs));
   const deadline = new Deadline(call);
   call.deadline = deadline;
   return new Promise<T>((resolve, reject) => {
+    let expired = false;
     const timer = setTimeout(() => {
-      const error = timedOut(call, timeoutMs);
+      expired = true;
+      const error = new TimeoutError(call, timeoutMs);
       deadline.expire(error);
       reject(error);
     }, remaining);
-    work().then(
-      (value) => {
-        clearTimeout(timer);
-        deadline.dispose();
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        deadline.dispose();
-        reject(error);
-      },
+    const started = performance.now();
+    const at = started + remaining;
+    const pending = work();
+    const after = performance.now();
+    if (after >= at) {
+      // The deadline passed inside the handler's synchronous part: the timer never had a chance.
+      clearTimeout(timer);
+      pending.catch(ignore);
+      const error = overran(call, timeoutMs, after - started);
+      deadline.expire(error);
+      reject(error);
+      return;
+    }
+    const settle = (outcome: () => void) => {
+      if (expired) return;
+      clearTimeout(timer);
+      deadline.dispose();
+      const now = performance.now();
+      // Past the deadline, and its timer has not run: answer the timeout, not the late outcome.
+      if (now >= at) reject(now - at > HELD_MS ? overran(call, timeoutMs, now - started) : new TimeoutError(call, timeoutMs));
+      else outcome();
+    };
+    pending.then(
+      (value) => settle(() => resolve(value)),
+      (error: unknown) => settle(() => reject(error)),
     );
   });
 }
 
-function timedOut(call: GuardedCall, timeoutMs: number): LimitError {
-  return new LimitError('timeoutMs', `${describeCall(call)} timed out after ${timeoutMs} ms (timeoutMs) and was stopped.`);
+/** One call under the shared deadline: its {@link Deadline}, and where its outcome goes. */
+class Tracked extends Deadline {
+  /** When it expires, on the `performance.now()` clock. */
+  at = 0;
+  reject?: (error: unknown) => void;
 }
+
+/**
+ * The server-wide deadline (`limits.timeoutMs`, default 5 minutes) of every call that sets none
+ * of its own, with one timer for all of them: every call's deadline is the same length from its
+ * start, so calls enter in deadline order and the next to expire is always the oldest. A plain
+ * call costs two clock reads and one small object; only a call that returns a promise is queued.
+ * (A replayed 2026-07-28 call, whose deadline started in an earlier round, uses
+ * {@link withTimeout}.)
+ */
+export class SharedDeadline {
+  readonly #pending = new Set<Tracked>();
+  #timer?: ReturnType<typeof setTimeout>;
+
+  constructor(
+    readonly timeoutMs: number,
+    private readonly overran: ReportOverrun,
+  ) {}
+
+  /**
+   * Runs `invoke` under the deadline. A synchronous outcome is answered at once, unless the
+   * handler held the event loop past the deadline; a promise is raced against the deadline.
+   */
+  run<T>(call: GuardedCall, invoke: () => MaybePromise<T>): MaybePromise<T> {
+    const tracked = new Tracked(call);
+    call.deadline = tracked;
+    // Under 2026-07-28 the call's start is carried to later rounds (and replays): fix it now.
+    if (call.run) void call.run.startedAt;
+    const started = performance.now();
+    let value: MaybePromise<T>;
+    try {
+      value = invoke();
+    } catch (error) {
+      this.#checkBlocked(tracked, started);
+      throw error;
+    }
+    this.#checkBlocked(tracked, started, value);
+    if (!isThenable(value)) return value;
+    tracked.at = started + this.timeoutMs;
+    return new Promise<T>((resolve, reject) => {
+      tracked.reject = reject;
+      this.#pending.add(tracked);
+      this.#timer ??= this.#arm(tracked.at);
+      value.then(
+        (result) => {
+          if (this.#settled(tracked)) resolve(result);
+        },
+        (error: unknown) => {
+          if (this.#settled(tracked)) reject(error);
+        },
+      );
+    });
+  }
+
+  /** Throws the timeout if the synchronous part of the call outlasted the deadline. */
+  #checkBlocked(tracked: Tracked, started: number, value?: unknown): void {
+    const blockedMs = performance.now() - started;
+    if (blockedMs < this.timeoutMs) return;
+    if (isThenable(value)) Promise.resolve(value).catch(ignore);
+    const error = this.overran(tracked.call, this.timeoutMs, blockedMs);
+    tracked.expire(error);
+    throw error;
+  }
+
+  /** The call's own outcome arrived: true if it may be answered (the deadline has not passed). */
+  #settled(tracked: Tracked): boolean {
+    if (!this.#pending.delete(tracked)) return false; // expired already: answered with the timeout
+    tracked.dispose();
+    const now = performance.now();
+    if (now < tracked.at) return true;
+    // Past the deadline, and the timer has not run: answer the timeout, not the late outcome.
+    const { call } = tracked;
+    const started = tracked.at - this.timeoutMs;
+    tracked.reject!(now - tracked.at > HELD_MS ? this.overran(call, this.timeoutMs, now - started) : new TimeoutError(call, this.timeoutMs));
+    return false;
+  }
+
+  #arm(at: number): ReturnType<typeof setTimeout> {
+    const timer = setTimeout(() => this.#expire(), Math.max(0, at - performance.now()));
+    // A call waiting on its deadline is no reason to keep the process alive.
+    (timer as { unref?: () => void }).unref?.();
+    return timer;
+  }
+
+  #expire(): void {
+    this.#timer = undefined;
+    const now = performance.now();
+    for (const tracked of this.#pending) {
+      if (tracked.at > now) {
+        this.#timer = this.#arm(tracked.at);
+        return;
+      }
+      this.#pending.delete(tracked);
+      const error = new TimeoutError(tracked.call, this.timeoutMs);
+      tracked.expire(error);
+      tracked.reject!(error);
+    }
+  }
+}
+
+function ignore(): void {}
