@@ -49,8 +49,9 @@ export interface ServerOptions {
   cacheHints?: { ttlMs: number; cacheScope: 'public' | 'private' };
   /**
    * 2026-07-28 input rounds: the key that signs `requestState` (≥ 32 bytes; share it between
-   * instances behind a load balancer so any of them can replay a call), the time a round may
-   * take, and the number of rounds per call.
+   * instances behind a load balancer so any of them can replay a call), the record of answered
+   * rounds (`usedRounds`; share it too, so no round is answered twice), the time a round may
+   * take, and the number of rounds per call. Caps on waiting rounds: `limits.inputRounds`.
    */
   input?: InputSettings;
   /**

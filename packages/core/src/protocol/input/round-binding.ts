@@ -26,7 +26,8 @@ export function bindingOf(method: string, params: Record<string, unknown> | unde
   return {
     method,
     target: typeof target === 'string' ? target : '',
-    args: resource ? '' : digest(params?.arguments),
+    // No arguments and `{}` are the same call (a client may send either in either round).
+    args: resource ? '' : digest(params?.arguments ?? {}),
     ...(principal === undefined ? {} : { principal }),
   };
 }
@@ -54,7 +55,7 @@ function describe(binding: RoundBinding): string {
 function digest(args: unknown): string {
   let text: string;
   try {
-    text = JSON.stringify(args ?? null, sortKeys) ?? 'null';
+    text = JSON.stringify(args, sortKeys) ?? 'null';
   } catch {
     // Nested deeper than the stack (a hostile argument): the client's fault, not the server's.
     throw invalid('arguments are nested too deeply');
