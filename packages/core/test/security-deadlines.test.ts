@@ -176,6 +176,13 @@ describe('the default deadline', () => {
       return new Promise<never>(() => {});
     }
 
+    @Tool({ description: 'Never returns; reads its signal only after an await', input: Empty })
+    async stuckLater(_: object, ctx: Context) {
+      await Promise.resolve();
+      ctx.signal.addEventListener('abort', () => this.aborted.push((ctx.signal.reason as Error).message));
+      return new Promise<never>(() => {});
+    }
+
     @Tool({ description: 'Never returns, and opts out of deadlines', input: Empty, timeoutMs: Number.POSITIVE_INFINITY })
     forever() {
       return new Promise<never>(() => {});
@@ -201,12 +208,14 @@ describe('the default deadline', () => {
     const { answers, send } = await rawConnection(createServer({ name: 'stuck', version: '1.0.0', providers: [stuck] }));
     send({ id: 2, method: 'tools/call', params: { name: 'stuck', arguments: {} } });
     send({ id: 3, method: 'tools/call', params: { name: 'forever', arguments: {} } });
+    send({ id: 4, method: 'tools/call', params: { name: 'stuckLater', arguments: {} } });
     await vi.advanceTimersByTimeAsync(299_000);
     expect(answers.has(2)).toBe(false);
     await vi.advanceTimersByTimeAsync(2_000);
     expect(answers.get(2)).toEqual({ jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text', text: timedOut('Tool stuck', 300_000) }], isError: true } });
     expect(mcpSchema(LEGACY).check(answers.get(2), 'tools/call')).toEqual([]);
-    expect(stuck.aborted).toEqual([timedOut('Tool stuck', 300_000)]);
+    expect(answers.get(4).result.content[0].text).toBe(timedOut('Tool stuckLater', 300_000));
+    expect(stuck.aborted).toEqual([timedOut('Tool stuck', 300_000), timedOut('Tool stuckLater', 300_000)]);
     // timeoutMs: Infinity opts out: still running an hour later.
     await vi.advanceTimersByTimeAsync(3_600_000);
     expect(answers.has(3)).toBe(false);

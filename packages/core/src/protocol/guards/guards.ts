@@ -63,7 +63,8 @@ export class Guards {
     const audit = tool ? this.#audit : undefined;
     if (!rate && (shared || !hasDeadline(timeoutMs)) && !this.#concurrency && !audit) {
       // The hot path: no promise of its own for a synchronous call.
-      const value = shared ? shared.run(call, invoke) : invoke();
+      if (shared) return shared.run(call, invoke, this.#output) as MaybePromise<T>;
+      const value = invoke();
       return isThenable(value) ? value.then((result) => this.#output.apply(call, result) as T) : (this.#output.apply(call, value) as T);
     }
     const work = () => promised(invoke);
@@ -95,13 +96,16 @@ export class Guards {
     const concurrency = this.#concurrency;
     const work = concurrency ? () => concurrency.run(call, invoke) : invoke;
     const result = shared
-      ? await shared.run(call, work)
+      ? ((await shared.run(call, work, AS_IS)) as T)
       : hasDeadline(timeoutMs)
         ? await withTimeout(call, timeoutMs, work, this.#overran)
         : await work();
     return this.#output.apply(call, result) as T;
   }
 }
+
+// The result as it is (the output policy runs after the other guards).
+const AS_IS = { apply: (_call: unknown, value: unknown) => value };
 
 function checkBytes(value: unknown): number {
   if (value === undefined) return DEFAULT_MAX_RESULT_BYTES;

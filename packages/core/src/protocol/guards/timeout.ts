@@ -1,4 +1,4 @@
-import { isThenable, type MaybePromise } from '../../registry/index.js';
+import { isThenable } from '../../registry/index.js';
 import { baseSignal, describeCall, type GuardedCall } from './call.js';
 import { LimitError } from './limit-error.js';
 
@@ -122,72 +122,118 @@ export function withTimeout<T>(call: GuardedCall, timeoutMs: number, work: () =>
   });
 }
 
-/** One call under the shared deadline: its {@link Deadline}, and where its outcome goes. */
+/** One pending call under the shared deadline: its {@link Deadline}, and where its outcome goes. */
 class Tracked extends Deadline {
   /** When it expires, on the `performance.now()` clock. */
   at = 0;
+  resolve?: (value: unknown) => void;
   reject?: (error: unknown) => void;
+}
+
+/** What happens to a call's result once it is in time (the output policy). */
+export interface ResultStep {
+  apply(call: GuardedCall, value: unknown): unknown;
 }
 
 /**
  * The server-wide deadline (`limits.timeoutMs`, default 5 minutes) of every call that sets none
  * of its own, with one timer for all of them: every call's deadline is the same length from its
- * start, so calls enter in deadline order and the next to expire is always the oldest. A plain
- * call costs two clock reads and one small object; only a call that returns a promise is queued.
+ * start, so calls enter in deadline order and the next to expire is always the oldest. A
+ * synchronous call costs two clock reads and nothing else; a call that returns a promise is
+ * queued in a Set until it settles, with one promise of its own (which also applies `step`).
  * (A replayed 2026-07-28 call, whose deadline started in an earlier round, uses
  * {@link withTimeout}.)
  */
 export class SharedDeadline {
   readonly #pending = new Set<Tracked>();
   #timer?: ReturnType<typeof setTimeout>;
+  // While a handler runs synchronously, `ctx.signal` reaches its deadline through #lazy, which
+  // builds it on first use: most calls never read the signal, and most return a plain value.
+  #current?: GuardedCall;
+  #made?: Tracked;
+  readonly #lazy: { readonly signal: AbortSignal };
 
   constructor(
     readonly timeoutMs: number,
     private readonly overran: ReportOverrun,
-  ) {}
+  ) {
+    const self = this;
+    this.#lazy = {
+      get signal() {
+        return self.#make().signal;
+      },
+    };
+  }
 
   /**
-   * Runs `invoke` under the deadline. A synchronous outcome is answered at once, unless the
-   * handler held the event loop past the deadline; a promise is raced against the deadline.
+   * Runs `invoke` under the deadline and hands a result in time to `step`. A synchronous
+   * outcome is answered at once, unless the handler held the event loop past the deadline; a
+   * promise is raced against the deadline.
    */
-  run<T>(call: GuardedCall, invoke: () => MaybePromise<T>): MaybePromise<T> {
-    const tracked = new Tracked(call);
-    call.deadline = tracked;
+  run(call: GuardedCall, invoke: () => unknown, step: ResultStep): unknown {
     // Under 2026-07-28 the call's start is carried to later rounds (and replays): fix it now.
     if (call.run) void call.run.startedAt;
+    const outerCall = this.#current;
+    const outerMade = this.#made;
+    this.#current = call;
+    this.#made = undefined;
+    call.deadline = this.#lazy;
     const started = performance.now();
-    let value: MaybePromise<T>;
+    let value: unknown;
+    let made: Tracked | undefined;
     try {
       value = invoke();
     } catch (error) {
-      this.#checkBlocked(tracked, started);
+      made = this.#made;
+      this.#checkBlocked(call, made, started);
       throw error;
+    } finally {
+      made ??= this.#made;
+      // The handler's synchronous part is over: #lazy no longer knows the call.
+      call.deadline = made;
+      this.#current = outerCall;
+      this.#made = outerMade;
     }
-    this.#checkBlocked(tracked, started, value);
-    if (!isThenable(value)) return value;
+    this.#checkBlocked(call, made, started, value);
+    if (!isThenable(value)) {
+      made?.dispose();
+      return step.apply(call, value);
+    }
+    const tracked = made ?? new Tracked(call);
+    call.deadline = tracked;
     tracked.at = started + this.timeoutMs;
-    return new Promise<T>((resolve, reject) => {
-      tracked.reject = reject;
-      this.#pending.add(tracked);
-      this.#timer ??= this.#arm(tracked.at);
-      value.then(
-        (result) => {
-          if (this.#settled(tracked)) resolve(result);
-        },
-        (error: unknown) => {
-          if (this.#settled(tracked)) reject(error);
-        },
-      );
-    });
+    capturing = tracked;
+    const outcome = new Promise(capture);
+    this.#pending.add(tracked);
+    this.#timer ??= this.#arm(tracked.at);
+    value.then(
+      (result) => {
+        if (!this.#settled(tracked)) return;
+        try {
+          tracked.resolve!(step.apply(call, result));
+        } catch (error) {
+          tracked.reject!(error);
+        }
+      },
+      (error: unknown) => {
+        if (this.#settled(tracked)) tracked.reject!(error);
+      },
+    );
+    return outcome;
+  }
+
+  /** The deadline of the call running now, built when its handler first reads `ctx.signal`. */
+  #make(): Tracked {
+    return (this.#made ??= new Tracked(this.#current!));
   }
 
   /** Throws the timeout if the synchronous part of the call outlasted the deadline. */
-  #checkBlocked(tracked: Tracked, started: number, value?: unknown): void {
+  #checkBlocked(call: GuardedCall, made: Tracked | undefined, started: number, value?: unknown): void {
     const blockedMs = performance.now() - started;
     if (blockedMs < this.timeoutMs) return;
     if (isThenable(value)) Promise.resolve(value).catch(ignore);
-    const error = this.overran(tracked.call, this.timeoutMs, blockedMs);
-    tracked.expire(error);
+    const error = this.overran(call, this.timeoutMs, blockedMs);
+    made?.expire(error);
     throw error;
   }
 
@@ -225,6 +271,15 @@ export class SharedDeadline {
       tracked.reject!(error);
     }
   }
+}
+
+// The executor of every queued call's promise: a module-level function with the call in a
+// variable, so queueing a call makes no closure for it.
+let capturing: Tracked | undefined;
+function capture(resolve: (value: unknown) => void, reject: (error: unknown) => void): void {
+  capturing!.resolve = resolve;
+  capturing!.reject = reject;
+  capturing = undefined;
 }
 
 function ignore(): void {}
