@@ -64,7 +64,8 @@ export class TimeoutError extends LimitError {
 export type ReportOverrun = (call: GuardedCall, timeoutMs: number, blockedMs: number) => TimeoutError;
 
 // An outcome this late past its deadline, with the deadline not yet fired, means the event loop
-// was held (a timer runs a little late anyway, under load).
+// was held (a timer runs a little late anyway, under load). The clock is Date.now(): read twice
+// per call, and the global `performance` is an accessor that costs as much again as a read.
 const HELD_MS = 10;
 
 /** A deadline in ms is one when positive and finite (0 and Infinity: none). */
@@ -93,10 +94,10 @@ export function withTimeout<T>(call: GuardedCall, timeoutMs: number, work: () =>
       deadline.expire(error);
       reject(error);
     }, remaining);
-    const started = performance.now();
+    const started = Date.now();
     const at = started + remaining;
     const pending = work();
-    const after = performance.now();
+    const after = Date.now();
     if (after >= at) {
       // The deadline passed inside the handler's synchronous part: the timer never had a chance.
       clearTimeout(timer);
@@ -110,7 +111,7 @@ export function withTimeout<T>(call: GuardedCall, timeoutMs: number, work: () =>
       if (expired) return;
       clearTimeout(timer);
       deadline.dispose();
-      const now = performance.now();
+      const now = Date.now();
       // Past the deadline, and its timer has not run: answer the timeout, not the late outcome.
       if (now >= at) reject(now - at > HELD_MS ? overran(call, timeoutMs, now - started) : new TimeoutError(call, timeoutMs));
       else outcome();
@@ -124,10 +125,40 @@ export function withTimeout<T>(call: GuardedCall, timeoutMs: number, work: () =>
 
 /** One pending call under the shared deadline: its {@link Deadline}, and where its outcome goes. */
 class Tracked extends Deadline {
-  /** When it expires, on the `performance.now()` clock. */
+  /** When it expires (ms since the epoch). */
   at = 0;
   resolve?: (value: unknown) => void;
   reject?: (error: unknown) => void;
+  // Its neighbours in the queue of pending calls (a linked list: no hashing, no allocation).
+  prev?: Tracked;
+  next?: Tracked;
+  queued = false;
+}
+
+/** The pending calls, oldest (first to expire) first. */
+class Queue {
+  head?: Tracked;
+  tail?: Tracked;
+
+  push(entry: Tracked): void {
+    entry.queued = true;
+    entry.prev = this.tail;
+    if (this.tail) this.tail.next = entry;
+    else this.head = entry;
+    this.tail = entry;
+  }
+
+  /** Takes `entry` out; false if it was not queued (it expired already). */
+  remove(entry: Tracked): boolean {
+    if (!entry.queued) return false;
+    entry.queued = false;
+    if (entry.prev) entry.prev.next = entry.next;
+    else this.head = entry.next;
+    if (entry.next) entry.next.prev = entry.prev;
+    else this.tail = entry.prev;
+    entry.prev = entry.next = undefined;
+    return true;
+  }
 }
 
 /** What happens to a call's result once it is in time (the output policy). */
@@ -140,12 +171,12 @@ export interface ResultStep {
  * of its own, with one timer for all of them: every call's deadline is the same length from its
  * start, so calls enter in deadline order and the next to expire is always the oldest. A
  * synchronous call costs two clock reads and nothing else; a call that returns a promise is
- * queued in a Set until it settles, with one promise of its own (which also applies `step`).
+ * queued until it settles, with one promise of its own (which also applies `step`).
  * (A replayed 2026-07-28 call, whose deadline started in an earlier round, uses
  * {@link withTimeout}.)
  */
 export class SharedDeadline {
-  readonly #pending = new Set<Tracked>();
+  readonly #pending = new Queue();
   #timer?: ReturnType<typeof setTimeout>;
   // While a handler runs synchronously, `ctx.signal` reaches its deadline through #lazy, which
   // builds it on first use: most calls never read the signal, and most return a plain value.
@@ -171,14 +202,14 @@ export class SharedDeadline {
    * promise is raced against the deadline.
    */
   run(call: GuardedCall, invoke: () => unknown, step: ResultStep): unknown {
-    // Under 2026-07-28 the call's start is carried to later rounds (and replays): fix it now.
-    if (call.run) void call.run.startedAt;
     const outerCall = this.#current;
     const outerMade = this.#made;
     this.#current = call;
     this.#made = undefined;
     call.deadline = this.#lazy;
-    const started = performance.now();
+    const started = Date.now();
+    // Under 2026-07-28 the call's start is carried to later rounds (and replays): fix it now.
+    call.run?.startAt(started);
     let value: unknown;
     let made: Tracked | undefined;
     try {
@@ -204,7 +235,7 @@ export class SharedDeadline {
     tracked.at = started + this.timeoutMs;
     capturing = tracked;
     const outcome = new Promise(capture);
-    this.#pending.add(tracked);
+    this.#pending.push(tracked);
     this.#timer ??= this.#arm(tracked.at);
     value.then(
       (result) => {
@@ -229,7 +260,7 @@ export class SharedDeadline {
 
   /** Throws the timeout if the synchronous part of the call outlasted the deadline. */
   #checkBlocked(call: GuardedCall, made: Tracked | undefined, started: number, value?: unknown): void {
-    const blockedMs = performance.now() - started;
+    const blockedMs = Date.now() - started;
     if (blockedMs < this.timeoutMs) return;
     if (isThenable(value)) Promise.resolve(value).catch(ignore);
     const error = this.overran(call, this.timeoutMs, blockedMs);
@@ -239,9 +270,9 @@ export class SharedDeadline {
 
   /** The call's own outcome arrived: true if it may be answered (the deadline has not passed). */
   #settled(tracked: Tracked): boolean {
-    if (!this.#pending.delete(tracked)) return false; // expired already: answered with the timeout
+    if (!this.#pending.remove(tracked)) return false; // expired already: answered with the timeout
     tracked.dispose();
-    const now = performance.now();
+    const now = Date.now();
     if (now < tracked.at) return true;
     // Past the deadline, and the timer has not run: answer the timeout, not the late outcome.
     const { call } = tracked;
@@ -251,7 +282,7 @@ export class SharedDeadline {
   }
 
   #arm(at: number): ReturnType<typeof setTimeout> {
-    const timer = setTimeout(() => this.#expire(), Math.max(0, at - performance.now()));
+    const timer = setTimeout(() => this.#expire(), Math.max(0, at - Date.now()));
     // A call waiting on its deadline is no reason to keep the process alive.
     (timer as { unref?: () => void }).unref?.();
     return timer;
@@ -259,13 +290,13 @@ export class SharedDeadline {
 
   #expire(): void {
     this.#timer = undefined;
-    const now = performance.now();
-    for (const tracked of this.#pending) {
+    const now = Date.now();
+    for (let tracked = this.#pending.head; tracked; tracked = this.#pending.head) {
       if (tracked.at > now) {
         this.#timer = this.#arm(tracked.at);
         return;
       }
-      this.#pending.delete(tracked);
+      this.#pending.remove(tracked);
       const error = new TimeoutError(tracked.call, this.timeoutMs);
       tracked.expire(error);
       tracked.reject!(error);

@@ -5,7 +5,7 @@ import { DEFAULT_MAX_ANSWERED_ROUNDS } from './used-rounds.js';
  * Bounds on what 2026-07-28 input rounds (`ctx.elicit`, `ctx.sample`, `ctx.roots`) hold in this
  * process (`createServer({ limits: { inputRounds } })`). A call that asks for input waits in
  * memory for the client's retry until the round expires (`input.roundTimeoutMs`, default 10
- * min). A round over a cap is refused: the handler's question fails with an error naming the
+ * min) or the call's deadline passes (`timeoutMs`, default 5 min). A round over a cap is refused: the handler's question fails with an error naming the
  * limit, so a tool answers an `isError` result and a prompt or resource read a JSON-RPC error.
  *
  * @example
@@ -17,8 +17,9 @@ export interface InputRoundLimits {
   /** Calls waiting for a client's input in this process, all clients together (default 1000). */
   readonly maxWaiting?: number;
   /**
-   * Calls waiting for one client's input (default 16). The client is its identity
-   * (`limits.identify` of `ctx.auth`), else its network address, else its session.
+   * Calls waiting for one client's input (default 64). The client is its identity
+   * (`limits.identify` of `ctx.auth`), else its network address, else its session. Behind a
+   * reverse proxy, unauthenticated clients all have the proxy's address and share this cap.
    */
   readonly maxWaitingPerClient?: number;
   /**
@@ -29,7 +30,7 @@ export interface InputRoundLimits {
 }
 
 export const DEFAULT_MAX_WAITING = 1000;
-export const DEFAULT_MAX_WAITING_PER_CLIENT = 16;
+export const DEFAULT_MAX_WAITING_PER_CLIENT = 64;
 
 /** The limits with defaults filled in; a bad value fails at startup. */
 export function inputRoundLimits(limits: InputRoundLimits | undefined, maxParked: number | undefined): Required<InputRoundLimits> {

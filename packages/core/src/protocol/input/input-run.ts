@@ -1,6 +1,6 @@
 import { isThenable, UserError } from '../../registry/index.js';
 import type { RequestRecord } from '../request-record.js';
-import type { InputRuns } from './input-runs.js';
+import type { InputRuns, Origin } from './input-runs.js';
 import type { RoundBinding } from './round-binding.js';
 
 interface Waiting {
@@ -72,14 +72,14 @@ export class InputRun {
 
   /**
    * `id` is a replayed run's (from its state); a new run mints one when it first needs it.
-   * `session` is the connection's session id, if any (it names the client for the caps).
+   * `origin` is the connection it came on (its session names the client for the caps).
    */
   constructor(
     id: string | undefined,
     record: RequestRecord,
     from: RunStart,
     private readonly runs: InputRuns,
-    private readonly session?: string,
+    private readonly origin?: Origin,
   ) {
     this.#id = id;
     this.#record = record;
@@ -94,6 +94,11 @@ export class InputRun {
   /** When the call's first round began (ms since the epoch), across replays. */
   get startedAt(): number {
     return (this.#startedAt ??= Date.now());
+  }
+
+  /** Fixes the call's start to `now` if it has none yet (a guard that read the clock anyway). */
+  startAt(now: number): void {
+    this.#startedAt ??= now;
   }
 
   /** Names the run in its `requestState` and among the parked runs. */
@@ -259,7 +264,7 @@ export class InputRun {
       this.#refuse(waiting, error as Error);
       return;
     }
-    const refused = this.runs.park(this, this.session);
+    const refused = this.runs.park(this, this.origin);
     if (refused) {
       this.#refuse(waiting, refused);
       return;

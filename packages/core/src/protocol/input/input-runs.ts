@@ -33,6 +33,11 @@ interface RunLimits {
   readonly identify?: Identify;
 }
 
+/** Where a call came from, for naming its client: the connection's session, if any. */
+export interface Origin {
+  readonly sessionId: string | undefined;
+}
+
 interface Parked {
   readonly run: InputRun;
   readonly client: string;
@@ -71,24 +76,24 @@ export class InputRuns {
   /**
    * Runs a call that may ask the client for input: through an input run under 2026-07-28;
    * directly in the legacy era, where questions are real requests on the live channel.
-   * `session` is the connection's session id, if any (it names the client when nothing else does).
+   * `origin` names the client when nothing else does (its session), read only if a round waits.
    */
-  call(params: Record<string, unknown> | undefined, record: RequestRecord, execute: (run?: InputRun) => unknown, session?: string): unknown {
-    return record.era === 'modern' ? this.serve(params, record, execute, session) : execute();
+  call(params: Record<string, unknown> | undefined, record: RequestRecord, execute: (run?: InputRun) => unknown, origin?: Origin): unknown {
+    return record.era === 'modern' ? this.serve(params, record, execute, origin) : execute();
   }
 
   /**
    * Serves one modern call that may ask for input: a first round starts a run; a retry resumes
    * the live run its state names, or replays the handler with the answers gathered so far.
    */
-  serve(params: Record<string, unknown> | undefined, record: RequestRecord, execute: (run: InputRun) => unknown, session?: string): unknown {
+  serve(params: Record<string, unknown> | undefined, record: RequestRecord, execute: (run: InputRun) => unknown, origin?: Origin): unknown {
     const state = params?.requestState;
     if (state === undefined) {
       // Answers without a requestState (the protocol lets a client answer a server that sent
       // none): they may answer only what this call asks in its first round; the rest are never
       // used (and, as SEP-2322 asks, not an error).
       const offered = params?.inputResponses === undefined ? undefined : answersIn(responsesOf(params));
-      const run = new InputRun(undefined, record, offered ? { offered, replay: false } : FRESH, this, session);
+      const run = new InputRun(undefined, record, offered ? { offered, replay: false } : FRESH, this, origin);
       return run.start(execute);
     }
     const payload = this.codec.verify(state);
@@ -97,8 +102,8 @@ export class InputRuns {
     checkAsked(payload, responses);
     const fresh = this.#used.markUsed(`${payload.run}.${payload.round}`, payload.exp);
     return isThenable(fresh)
-      ? Promise.resolve(fresh).then((first) => this.#retry(first, payload, responses, record, execute, session))
-      : this.#retry(fresh, payload, responses, record, execute, session);
+      ? Promise.resolve(fresh).then((first) => this.#retry(first, payload, responses, record, execute, origin))
+      : this.#retry(fresh, payload, responses, record, execute, origin);
   }
 
   /** The call `record` makes, as a round's state binds it. */
@@ -111,9 +116,9 @@ export class InputRuns {
    * Keeps `run` waiting for the client's retry, or refuses the round with the limit it would
    * exceed (then nothing is kept).
    */
-  park(run: InputRun, session: string | undefined): LimitError | undefined {
+  park(run: InputRun, origin: Origin | undefined): LimitError | undefined {
     this.#unpark(run.id);
-    const client = this.#clientOf(run.record, session);
+    const client = this.#clientOf(run.record, origin?.sessionId);
     const waiting = this.#perClient.get(client) ?? 0;
     if (waiting >= this.#maxPerClient) {
       return new LimitError(
@@ -148,7 +153,7 @@ export class InputRuns {
     responses: Record<string, unknown>,
     record: RequestRecord,
     execute: (run: InputRun) => unknown,
-    session: string | undefined,
+    origin: Origin | undefined,
   ): unknown {
     if (!first) {
       throw invalid(`round ${payload.round} of this call was already answered; each requestState is answered once (start the call again for a new one)`);
@@ -159,7 +164,7 @@ export class InputRuns {
       return parked.run.resume(record, responses);
     }
     const answers = { ...payload.answers, ...answersIn(responses) };
-    const run = new InputRun(payload.run, record, { answers, start: payload.start, round: payload.round, bind: payload.bind, replay: true }, this, session);
+    const run = new InputRun(payload.run, record, { answers, start: payload.start, round: payload.round, bind: payload.bind, replay: true }, this, origin);
     return run.start(execute);
   }
 
