@@ -40,7 +40,10 @@ export interface MemberLimitOptions {
    * @example
    * ```ts
    * @Tool({ description: 'Builds the index', input: Empty, timeoutMs: 30 * 60_000 })
-   * @Tool({ description: 'Waits for a human', input: Empty, timeoutMs: Infinity })
+   * buildIndex() { ... }
+   *
+   * @Tool({ description: 'Waits for a reviewer to approve', input: Empty, timeoutMs: Infinity })
+   * async awaitApproval(_: object, ctx: Context) { ... }
    * ```
    */
   timeoutMs?: number;
