@@ -9,7 +9,7 @@ export const MODERN = '2026-07-28';
  * Which 2026-07-28 request envelope the benchmarks send (`BENCH_ERAS_ENVELOPE`): `minimal`, the
  * version and empty client capabilities; or `official`, what the official client 2.x sends on
  * every request (client info, capabilities, log level and a new progress token each time, as in
- * ../shared/docs/wire/stdio-modern.jsonl).
+ * vendor/wire/stdio-modern.jsonl).
  */
 export const envelopeKind: 'minimal' | 'official' = process.env.BENCH_ERAS_ENVELOPE === 'official' ? 'official' : 'minimal';
 
@@ -32,7 +32,7 @@ export function envelope(id: number): Record<string, unknown> {
 
 /**
  * The `_meta` the same client puts on a legacy `tools/call`. The official client sends a progress
- * token there in both eras (../shared/docs/wire/stdio-legacy.jsonl: `"_meta":{"progressToken":3}`),
+ * token there in both eras (vendor/wire/stdio-legacy.jsonl: `"_meta":{"progressToken":3}`),
  * so with the `official` envelope the legacy side carries one too and the two eras differ only by
  * the envelope's members; the minimal client sends none.
  */

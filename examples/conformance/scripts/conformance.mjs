@@ -18,16 +18,16 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureNode22 } from '../../../scripts/ensure-node22.mjs';
+import { ensureConformanceSuite } from '../../../scripts/toolchain.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const EXAMPLE = resolve(HERE, '..');
 const ROOT = resolve(EXAMPLE, '../..');
 const FIXTURE = join(EXAMPLE, 'dist/main.js');
 const BASELINE = join(EXAMPLE, 'conformance-baseline.yaml');
-// The suite needs Node >= 22 (it imports fs.globSync); the fixture runs on this Node.
-const NODE22 = ensureNode22();
-const SUITE = join(ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
+// The suite needs Node >= 22 (it imports fs.globSync); the fixture runs on this Node. Both the
+// suite and its Node 22 live in .cache/, installed (and announced) on first use.
+const { node: NODE22, suite: SUITE } = ensureConformanceSuite();
 const RUN_TIMEOUT_MS = 120_000;
 
 const RUNS = [
@@ -40,12 +40,7 @@ const RUNS = [
   { label: 'suite all, with baseline', args: ['--suite', 'all', '--expected-failures', BASELINE] },
 ];
 
-for (const [file, hint] of [
-  [FIXTURE, 'build first: npx tsc -b'],
-  [SUITE, 'npm install (devDependency @modelcontextprotocol/conformance)'],
-]) {
-  if (!existsSync(file)) fail(`${file} is missing; ${hint}`);
-}
+if (!existsSync(FIXTURE)) fail(`${FIXTURE} is missing; build first: npx tsc -b`);
 
 const fixture = await startFixture();
 const results = [];

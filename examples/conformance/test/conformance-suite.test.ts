@@ -1,8 +1,16 @@
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 
 const RUNNER = fileURLToPath(new URL('../scripts/conformance.mjs', import.meta.url));
+const TOOLCHAIN = fileURLToPath(new URL('../../../scripts/toolchain.mjs', import.meta.url));
+
+// The suite and its Node 22 are installed into .cache/ on first use. Done here, on the terminal's
+// stderr, so that the announcement of the download is seen, and the download's time is not
+// counted against the runner's own timeout.
+beforeAll(() => {
+  execFileSync(process.execPath, [TOOLCHAIN, 'conformance'], { stdio: ['ignore', 'ignore', 'inherit'] });
+}, 600_000);
 
 interface RunnerOutcome {
   code: number;

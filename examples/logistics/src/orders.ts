@@ -51,4 +51,17 @@ export const ORDERS: readonly Order[] = [
       { time: '2026-11-19T19:45:00Z', location: 'Brno, CZ', status: 'Delayed: address could not be verified' },
     ],
   },
+  // The order id the classic order-tracking tutorial asks the Inspector and Cline about.
+  {
+    orderId: 'ORDER-123456',
+    carrier: 'SwiftShip',
+    trackingNumber: 'SS246813579',
+    destination: 'Shanghai, CN',
+    status: 'in_transit',
+    events: [
+      { time: '2026-11-21T03:20:00Z', location: 'Shenzhen, CN', status: 'Picked up' },
+      { time: '2026-11-21T18:05:00Z', location: 'Guangzhou, CN', status: 'Departed sorting center' },
+      { time: '2026-11-22T09:40:00Z', location: 'Hangzhou, CN', status: 'In transit to Shanghai' },
+    ],
+  },
 ];

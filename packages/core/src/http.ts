@@ -23,6 +23,7 @@ export interface HttpHandlerOptions extends HttpEndpointOptions {
 
 export type { HttpEndpointOptions, AuthOutcome, EventStore, HttpRequestView, ResponseMode } from './transports/http/index.js';
 export { MemoryEventStore } from './transports/http/index.js';
+export type { MemoryEventStoreOptions } from './transports/http/index.js';
 
 /** A web-standard MCP HTTP handler. */
 export interface McpHttpHandler {
@@ -60,6 +61,8 @@ export function createHttpHandler(server: McpServer, options: HttpHandlerOptions
       versions: LEGACY_REVISIONS,
       eras: httpEraHooks(() => server.registry),
       admit: rateLimit && endpointLimiter(rateLimit),
+      principal: (auth) => server.guards.principal(auth),
+      refused: ({ peer, ...refusal }) => server.guards.refused({ ...refusal, auth: peer.auth, address: peer.remoteAddress }),
     },
     endpointOptions,
   );

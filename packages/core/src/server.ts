@@ -14,7 +14,7 @@ import {
   type ServerCore,
   type ServerLimits,
 } from './protocol/index.js';
-import { Registry, StartupError, type Provider } from './registry/index.js';
+import { Registry, StartupError, typeSchemasOption, undescribedMembers, type Members, type Provider, type TypeSchemas } from './registry/index.js';
 import { MemberControl, ResourceControl } from './server-members.js';
 
 /**
@@ -39,6 +39,12 @@ export interface ServerOptions {
    * none when everything is added later with {@link McpServer.add}.
    */
   providers?: readonly Provider[];
+  /**
+   * Input and output schemas and descriptions read from the providers' TypeScript signatures
+   * and JSDoc: the `schemas` export of the module `npx mcp-fw-schemas` generates. They apply
+   * to methods whose decorator declares no `input` / `output` / `description` of its own.
+   */
+  schemas?: TypeSchemas;
   /** Items per page of list results; all in one page when unset. */
   pageSize?: number;
   /** Where internal errors are reported; stderr by default, never stdout. */
@@ -64,6 +70,24 @@ export interface ServerOptions {
    * `sink`, and `arguments: true` to record argument values, not only their keys.
    */
   audit?: boolean | AuditOptions;
+  /**
+   * Hide unexpected errors from clients. When true, anything a tool, resource or prompt handler
+   * throws that is not a {@link UserError} reaches the client only as
+   * `Internal error (ref 3f9c0a1b2c4d); the server's log has the details`, and the server's
+   * logger (stderr by default) gets the same ref with the real message and stack; the audit
+   * log records the ref too. `UserError` messages (and the framework's own refusals, such as
+   * limits) always pass through. Off by default, so a local server shows its errors while you
+   * develop; turn it on for servers reachable by clients you do not control.
+   *
+   * @example
+   * ```ts
+   * createServer({ name: 'shop', version: '1.0.0', providers: [Orders], maskInternalErrors: true });
+   * // a tool throwing new Error('db password=hunter2 rejected') answers the model:
+   * //   { isError: true, content: [{ type: 'text', text: "Internal error (ref 3f9c0a1b2c4d); the server's log has the details" }] }
+   * // and stderr gets: [mcp-fw] tool find_order threw (ref 3f9c0a1b2c4d) + the stack
+   * ```
+   */
+  maskInternalErrors?: boolean;
 }
 
 /**
@@ -81,6 +105,7 @@ export interface ServerOptions {
  */
 export class McpServer {
   readonly #core: ServerCore;
+  readonly #schemas: TypeSchemas | undefined;
   /** Runtime control of the tools. */
   readonly tools: MemberControl;
   /** Runtime control of the prompts. */
@@ -91,10 +116,13 @@ export class McpServer {
   constructor(options: ServerOptions) {
     const { name, version, title, instructions } = options;
     const logger = options.logger ?? stderrLogger;
+    this.#schemas = typeSchemasOption(options.schemas);
+    const registry = Registry.build(providerList(options.providers), this.#schemas);
     this.#core = {
       identity: Object.freeze({ name, version, title, instructions }),
-      registry: Registry.build(providerList(options.providers)),
+      registry,
       logger,
+      maskInternalErrors: options.maskInternalErrors === true,
       pageSize: options.pageSize ?? Number.POSITIVE_INFINITY,
       lists: new ListCache(),
       hub: new ConnectionHub(),
@@ -103,6 +131,7 @@ export class McpServer {
       inputs: new InputRuns(options.input, options.limits),
       guards: new Guards(options, logger),
     };
+    warnUndescribed(registry, logger);
     this.tools = new MemberControl(this.#core, ['tool'], 'tools');
     this.prompts = new MemberControl(this.#core, ['prompt'], 'prompts');
     this.resources = new ResourceControl(this.#core);
@@ -123,8 +152,9 @@ export class McpServer {
    * startup, and clients are told which lists changed.
    */
   add(...providers: Provider[]): void {
-    const { registry, added } = this.#core.registry.withProviders(providers);
+    const { registry, added } = this.#core.registry.withProviders(providers, this.#schemas);
     this.#core.registry = registry;
+    warnUndescribed(added, this.#core.logger);
     const changed: ListName[] = [];
     if (added.tools.length) changed.push('tools');
     if (added.prompts.length) changed.push('prompts');
@@ -138,6 +168,14 @@ export class McpServer {
    */
   connect(channel: Channel, mode?: EraMode): ServerConnection {
     return new ServerConnection(this.#core, channel, mode);
+  }
+
+  /**
+   * The guardrails, for the transports' composition roots (session binding, audit of refusals).
+   * @internal
+   */
+  get guards(): Guards {
+    return this.#core.guards;
   }
 
   /** Ends every open `subscriptions/listen` stream with a final result (before shutting down). */
@@ -167,6 +205,11 @@ export class McpServer {
  */
 export function createServer(options: ServerOptions): McpServer {
   return new McpServer(options);
+}
+
+// Once, when members are registered (not per connection), on the logger: never stdout.
+function warnUndescribed(members: Members, logger: Logger): void {
+  for (const warning of undescribedMembers(members)) logger.warn(warning);
 }
 
 function providerList(providers: unknown): readonly Provider[] {

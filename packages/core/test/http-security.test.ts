@@ -93,6 +93,6 @@ describe.each(SURFACES)('HTTP security defaults (%s)', (_name, make) => {
     const preflight = await surface.send({ method: 'OPTIONS', path: '/mcp', headers: { origin: 'http://localhost:5173' } });
     expect(preflight.status).toBe(204);
     expect(preflight.header('access-control-allow-origin')).toBe('http://localhost:5173');
-    expect(preflight.header('access-control-expose-headers')).toBe('mcp-session-id, retry-after');
+    expect(preflight.header('access-control-expose-headers')).toBe('mcp-session-id, www-authenticate, retry-after');
   });
 });

@@ -4,10 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createServer, Prompt, Resource, Tool } from '@mcp-fw/core';
 import { connectTestClient } from '@mcp-fw/core/testing';
-import { SHARED } from './support/paths.ts';
+import { MCP_SCHEMA_DIR } from './support/paths.ts';
 import { checkServerLines } from './support/wire-log.ts';
 
-const EXAMPLES = join(SHARED, 'mcp-schema/2026-07-28/examples');
+const EXAMPLES = join(MCP_SCHEMA_DIR, '2026-07-28/examples');
 // Requests a client sends to a server (the others in the folder go the other way).
 const CLIENT_REQUESTS = readdirSync(EXAMPLES).filter(
   (d) => d.endsWith('Request') && !['ElicitRequest', 'CreateMessageRequest', 'ListRootsRequest'].includes(d),

@@ -53,7 +53,7 @@ class Spinners {
     return 'quick';
   }
 
-  @Resource('spin://resource', { mimeType: 'text/plain' })
+  @Resource('spin://resource', { description: 'Spins 300 ms', mimeType: 'text/plain' })
   resource() {
     spin(300);
     return 'read';

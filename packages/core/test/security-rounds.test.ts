@@ -52,7 +52,7 @@ class Shop {
     return 'confirmed';
   }
 
-  @Resource('shop://receipt', { mimeType: 'text/plain' })
+  @Resource('shop://receipt', { description: 'A receipt, once confirmed', mimeType: 'text/plain' })
   async receipt(_: object, ctx: Context) {
     this.runs.receipt++;
     await ctx.elicit('Confirm?', Confirm, { key: 'confirm' });

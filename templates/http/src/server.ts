@@ -8,6 +8,8 @@ export function createNotesServer(): McpServer {
     version: '0.1.0',
     instructions: 'A notepad shared by every client: add_note saves a note, list_notes lists them.',
     providers: [new Notes()],
+    // Clients see "Internal error (ref …)" for unexpected errors; the real message and stack go to stderr.
+    maskInternalErrors: true,
   });
 }
 

@@ -21,6 +21,11 @@ export interface MemberRecord<TOptions> {
   readonly key: MemberKey;
   readonly isStatic: boolean;
   readonly options: TOptions;
+  /**
+   * Recorded by a standard (TC39) decorator call: the class was compiled without
+   * `experimentalDecorators`, so no parameter decorator (`@Arg`) of it can have run.
+   */
+  readonly tc39?: boolean;
 }
 
 export interface ArgRecord {

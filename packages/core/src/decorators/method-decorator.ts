@@ -39,6 +39,7 @@ export function methodDecorator(kind: string, decoratorName: string, options: un
         key: keyOrContext.name,
         isStatic: keyOrContext.static,
         options: frozen,
+        tc39: true,
       });
       return;
     }

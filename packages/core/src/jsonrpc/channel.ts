@@ -36,6 +36,8 @@ export interface Peer {
   readonly auth?: unknown;
   /** The client's network address, when the runtime exposes it. */
   readonly remoteAddress?: string;
+  /** The authenticated identity `auth` names, which the transport's sessions are bound to. */
+  readonly principal?: string;
 }
 
 export interface ChannelSink {

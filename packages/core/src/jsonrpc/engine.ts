@@ -24,6 +24,12 @@ export interface EngineHandlers {
    */
   encodeResult?(request: InboundRequest, value: unknown): unknown;
   /**
+   * A request's value could not be serialised (JSON.stringify threw: a BigInt, a cycle). Returns
+   * the result to send instead, or throws what to answer with an error. Called only after the
+   * failure, so results that serialise pay nothing for it.
+   */
+  unencodable?(request: InboundRequest, value: unknown, error: unknown): unknown;
+  /**
    * Parses one inbound frame instead of {@link parseFrame}: it must return what `parseFrame`
    * returns for the same text, or throw what it throws (a protocol layer may reuse work that
    * repeats from frame to frame).
@@ -114,6 +120,11 @@ export class Engine {
   /** Aborts an inbound request's signal; its response, whatever it is, will not be sent. */
   cancel(id: JsonRpcId, reason: unknown): void {
     this.#inbound.get(id)?.abort(reason);
+  }
+
+  /** Requests sent to the peer and still awaiting its answer. */
+  get outboundPending(): number {
+    return this.#outbound.size;
   }
 
   get inFlight(): number {
@@ -257,8 +268,22 @@ export class Engine {
       const encoded = this.#handlers.encodeResult ? this.#handlers.encodeResult(request, result) : result;
       return resultFrame(request.id, encoded instanceof RawJson ? encoded.json : JSON.stringify(encoded ?? {}));
     } catch (error) {
-      return errorFrame(request.id, this.#handlers.mapError(error, request));
+      return this.#unencodable(request, result, error);
     }
+  }
+
+  #resultFrame(request: InboundRequest, result: unknown): string {
+    const encoded = this.#handlers.encodeResult ? this.#handlers.encodeResult(request, result) : result;
+    return resultFrame(request.id, encoded instanceof RawJson ? encoded.json : JSON.stringify(encoded ?? {}));
+  }
+
+  #unencodable(request: InboundRequest, result: unknown, error: unknown): string {
+    try {
+      if (this.#handlers.unencodable) return this.#resultFrame(request, this.#handlers.unencodable(request, result, error));
+    } catch (replaced) {
+      return errorFrame(request.id, this.#handlers.mapError(replaced, request));
+    }
+    return errorFrame(request.id, this.#handlers.mapError(error, request));
   }
 
   #fail(request: InboundRequest, error: unknown, tracked: boolean): string | undefined {

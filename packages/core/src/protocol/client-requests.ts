@@ -1,10 +1,12 @@
 import { JsonRpcError, REQUEST_TIMEOUT_CODE } from '../jsonrpc/index.js';
 import { compileElicitation, InvalidArgumentsError } from '../registry/index.js';
 import { requireCapability, requireRevision, ClientCapabilityError } from './client-capability.js';
+import { LimitError } from './guards/index.js';
 import type { InputRun } from './input/input-run.js';
 import type { RequestRecord } from './request-record.js';
 import { featuresOf } from './revisions.js';
 import type { Scope } from './server-core.js';
+import { refused } from './state-refusal.js';
 
 /** Options of server→client requests made from a handler. */
 export interface ClientRequestOptions {
@@ -41,6 +43,18 @@ async function ask(asker: Asker, scope: Scope, method: string, params: unknown, 
     return run.ask(method, params, options.key);
   }
   const timeoutMs = options.timeoutMs ?? scope.core.clientRequestTimeoutMs;
+  const max = scope.core.guards.state.limits.maxPendingClientRequests;
+  if (scope.engine.outboundPending >= max) {
+    throw refused(
+      record,
+      scope,
+      'maxPendingClientRequests',
+      new LimitError(
+        'maxPendingClientRequests',
+        `${method} refused: ${max} requests to this client already await an answer (limits.maxPendingClientRequests); wait for them, or raise limits.maxPendingClientRequests`,
+      ),
+    );
+  }
   try {
     return await scope.engine.request(method, params, { timeoutMs, signal: asker.signal ?? record.request.signal, relatedTo: record.request });
   } catch (error) {

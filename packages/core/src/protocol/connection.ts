@@ -9,6 +9,7 @@ import { hasEnvelope, missingEnvelope, unsupportedVersion, type Envelope } from 
 import { modernRecord } from './modern/modern-record.js';
 import { modernResult } from './modern/result-envelope.js';
 import { featuresOf } from './revisions.js';
+import { unencodableResult } from './unencodable.js';
 import type { MethodSpec, Scope, ServerCore } from './server-core.js';
 
 /**
@@ -32,17 +33,26 @@ export class ServerConnection implements HubMember {
   readonly #scope: Scope;
   readonly #memo = new EnvelopeMemo();
   #era: Era;
+  /**
+   * The stateless 2026-07-28 HTTP connection carries the requests of every client at once, told
+   * apart only by their response streams; their ids are theirs alone, so none may be matched
+   * across them.
+   */
+  readonly #shared: boolean;
 
   constructor(core: ServerCore, channel: Channel, mode: EraMode = 'pin-on-first') {
     const session = new LegacySession();
     this.#era = mode === 'pin-on-first' ? 'unpinned' : mode;
+    this.#shared = mode === 'modern';
     // Frames a transport parses itself (HTTP) never come through here; on a legacy connection
     // there is no envelope to skip.
     this.engine = new Engine(channel, {
       parseFrame: (text) => (this.#era === 'legacy' ? parseFrame(text) : this.#memo.parse(text)),
       request: (request) => this.#request(request),
       notification: (method, params) => this.#notification(method, params),
-      mapError: (error) => mapError(error, core.logger, this.#era === 'modern' ? 'modern' : 'legacy'),
+      mapError: (error) => mapError(error, core, this.#era === 'modern' ? 'modern' : 'legacy'),
+      unencodable: (request, value, error) =>
+        unencodableResult(request, value, error, { policy: core, era: request.encoding === MODERN ? 'modern' : 'legacy' }),
       encodeResult: (request, value) => (request.encoding === MODERN ? modernResult(value, request.method, core) : value),
       acceptBatch: () => {
         const version = session.handshake?.protocolVersion;
@@ -64,13 +74,21 @@ export class ServerConnection implements HubMember {
       },
     };
     core.hub.add(this);
-    this.engine.onInputEnded(() => core.hub.delete(this));
+    this.engine.onInputEnded(() => this.#leave());
   }
 
   /** Stops serving: waits up to `graceMs` for calls in flight, then closes the channel. */
   async close(graceMs = 0): Promise<void> {
-    this.#scope.core.hub.delete(this);
+    this.#leave();
     await this.engine.close(graceMs);
+  }
+
+  /** The client is gone: no more events, and its subscriptions no longer count against the server's. */
+  #leave(): void {
+    const { core, session } = this.#scope;
+    core.hub.delete(this);
+    core.guards.state.releaseSubscriptions(session.subscriptions.size);
+    session.subscriptions.clear();
   }
 
   listChanged(list: ListName): void {
@@ -125,6 +143,10 @@ export class ServerConnection implements HubMember {
         this.#scope.session.initializedNotified = true;
         return;
       case 'notifications/cancelled': {
+        // 2026-07-28 over HTTP: closing the response stream is the cancel and no notification
+        // is defined (basic/transports/streamable-http, "Cancellation"); one posted anyway is
+        // accepted (202) and ignored, since matching its id could cancel another client's call.
+        if (this.#shared) return;
         const id = p?.requestId;
         if (typeof id === 'string' || typeof id === 'number') this.engine.cancel(id, p?.reason ?? 'cancelled by client');
         return;

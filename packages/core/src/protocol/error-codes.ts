@@ -12,6 +12,13 @@ export const ErrorCode = {
   ...JsonRpcCode,
   /** SDK convention for a server→client request that got no answer in time. */
   RequestTimeout: REQUEST_TIMEOUT_CODE,
+  /**
+   * A limit on state the client asks the server to keep was reached (listen streams,
+   * subscriptions); `data.limit` names the option. JSON-RPC's implementation-defined server-error
+   * code, as the HTTP transport's session refusals use; on HTTP it comes with 429 or 503 and
+   * `Retry-After`.
+   */
+  LimitReached: -32000,
   /** Legacy revisions: resource not found. */
   ResourceNotFound: -32002,
   /** 2025-11-25: URL elicitation required. */

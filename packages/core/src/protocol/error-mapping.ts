@@ -4,20 +4,24 @@ import {
   OutputValidationError,
   ResourceNotFoundError,
   ToolExecutionError,
+  UnserialisableResultError,
   UserError,
   type CallToolResult,
 } from '../registry/index.js';
 import { MissingCapabilityError } from './client-capability.js';
 import { ErrorCode } from './error-codes.js';
+import { errorRef, internalErrorMessage, isInternalToolError, maskedRef, type ErrorPolicy } from './error-ref.js';
 import { LimitError } from './guards/index.js';
-import type { Logger } from './logger.js';
 import type { RevisionFeatures } from './revisions.js';
+
+export type { ErrorPolicy } from './error-ref.js';
 
 /**
  * The one mapping from anything thrown to a JSON-RPC error. Client faults keep their code and
- * message; everything unexpected is -32603 with a generic message, details on stderr only.
+ * message; everything unexpected is -32603 with a generic message and a ref, the details (under
+ * the same ref) on the server's log only.
  */
-export function mapError(error: unknown, logger: Logger, era: 'legacy' | 'modern' = 'legacy'): WireError {
+export function mapError(error: unknown, policy: ErrorPolicy, era: 'legacy' | 'modern' = 'legacy'): WireError {
   if (error instanceof JsonRpcError) return error.toJSON();
   if (error instanceof InvalidArgumentsError) return { code: ErrorCode.InvalidParams, message: error.message };
   if (error instanceof ResourceNotFoundError) {
@@ -30,25 +34,53 @@ export function mapError(error: unknown, logger: Logger, era: 'legacy' | 'modern
     return { code: ErrorCode.MissingRequiredClientCapability, message: missing.message, data: { requiredCapabilities: missing.required } };
   }
   if (error instanceof UserError) return { code: ErrorCode.InternalError, message: error.message };
-  if (error instanceof OutputValidationError) {
-    logger.error(error.message);
-    return { code: ErrorCode.InternalError, message: `Internal error: tool ${error.toolName} returned invalid structured output` };
+  const ref = errorRef(error);
+  if (error instanceof OutputValidationError || error instanceof UnserialisableResultError) {
+    // A server bug the author must fix; its message names no data, only the member and a path.
+    policy.logger.error(`${error.message} (ref ${ref})`);
+    if (policy.maskInternalErrors) return { code: ErrorCode.InternalError, message: internalErrorMessage(ref) };
+    const message =
+      error instanceof OutputValidationError ? `tool ${error.toolName} returned invalid structured output` : error.message;
+    return { code: ErrorCode.InternalError, message: `Internal error: ${message}` };
   }
-  logger.error('internal error while serving a request', error);
-  return { code: ErrorCode.InternalError, message: 'Internal error' };
+  policy.logger.error(`internal error while serving a request (ref ${ref})`, error);
+  return { code: ErrorCode.InternalError, message: internalErrorMessage(ref) };
+}
+
+/** How a failed tool call is answered: the revision's features, the era, the server's policy. */
+export interface ToolErrorSetting {
+  /** The negotiated revision's features (absent when unknown: invalid arguments stay -32602). */
+  readonly features?: RevisionFeatures;
+  readonly era: 'legacy' | 'modern';
+  readonly policy: ErrorPolicy;
+  /** Nothing is logged (the client cancelled the call: what failed after that is expected). */
+  readonly quiet?: boolean;
 }
 
 /**
  * Errors that belong inside a tools/call result (`isError: true`) rather than on the JSON-RPC
- * level: whatever a tool threw, and, from 2025-11-25 on, invalid arguments (so the model can
- * correct itself). Returns undefined for errors that go through {@link mapError}.
+ * level: whatever a tool threw (masked under `maskInternalErrors` unless a `UserError`), a result
+ * that cannot be serialised, and, from 2025-11-25 on, invalid arguments (so the model can
+ * correct itself). Logs what the server's author must see. Returns undefined for errors that go
+ * through {@link mapError}.
  */
-export function toolErrorResult(error: unknown, features: RevisionFeatures, era: 'legacy' | 'modern' = 'legacy'): CallToolResult | undefined {
+export function toolErrorResult(error: unknown, setting: ToolErrorSetting): CallToolResult | undefined {
+  const { features, era, policy } = setting;
   // A modern client is told about a missing capability on the JSON-RPC level (-32021).
   if (era === 'modern' && error instanceof ToolExecutionError && error.cause instanceof MissingCapabilityError) return undefined;
-  if (error instanceof ToolExecutionError || error instanceof LimitError) return { content: [{ type: 'text', text: error.message }], isError: true };
-  if (error instanceof InvalidArgumentsError && features.validationAsToolError) {
-    return { content: [{ type: 'text', text: error.message }], isError: true };
+  if (isInternalToolError(error)) {
+    const ref = maskedRef(error, policy.maskInternalErrors);
+    if (!setting.quiet) {
+      const line = error instanceof ToolExecutionError ? `tool ${error.toolName} threw` : error.message;
+      policy.logger.error(ref === undefined ? line : `${line} (ref ${ref})`, error instanceof ToolExecutionError ? error.cause : undefined);
+    }
+    return isError(ref === undefined ? error.message : internalErrorMessage(ref));
   }
+  if (error instanceof ToolExecutionError || error instanceof LimitError) return isError(error.message);
+  if (error instanceof InvalidArgumentsError && features?.validationAsToolError) return isError(error.message);
   return undefined;
+}
+
+function isError(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
 }

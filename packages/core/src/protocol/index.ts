@@ -23,6 +23,8 @@ export {
   defaultIdentify,
   type ServerLimits,
   type ConcurrencyLimits,
+  type StateLimits,
+  DEFAULT_STATE_LIMITS,
   type RateLimitStore,
   type AuditEntry,
   type AuditOptions,

@@ -22,6 +22,8 @@ export interface ServerCore {
   /** Replaced (never mutated) by runtime changes; see `Registry`. */
   registry: Registry;
   readonly logger: Logger;
+  /** Unexpected handler errors reach clients as a generic message and a ref (`ServerOptions`). */
+  readonly maskInternalErrors: boolean;
   /** Items per list page; Infinity sends every item in one page. */
   readonly pageSize: number;
   readonly lists: ListCache;

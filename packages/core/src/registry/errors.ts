@@ -1,4 +1,5 @@
 import { formatIssues, type ValidationIssue } from '../schema/index.js';
+import { findUnserialisable, shortPath, unserialisableFallback, type Unserialisable } from './unserialisable.js';
 
 /**
  * An error whose message is meant for the client. Thrown from a tool it becomes an `isError`
@@ -103,5 +104,29 @@ export class OutputValidationError extends Error {
     readonly issues: readonly ValidationIssue[],
   ) {
     super(`Tool ${toolName} returned output that does not match its outputSchema: ${formatIssues(issues)}`);
+  }
+}
+
+const LABEL = { tool: 'Tool', prompt: 'Prompt', resource: 'Resource' } as const;
+
+/**
+ * A handler returned something that cannot be written as JSON (a BigInt, a circular object, a
+ * throwing `toJSON`). The message names the member, the JSONPath into what it returned (`$` is
+ * the returned value) and the fix; a tool call answers it as an `isError` result.
+ */
+export class UnserialisableResultError extends Error {
+  override name = 'UnserialisableResultError';
+  readonly where: Unserialisable;
+  constructor(
+    readonly kind: 'tool' | 'prompt' | 'resource',
+    /** The tool or prompt name, or the resource URI. */
+    readonly member: string,
+    value: unknown,
+    override readonly cause: unknown,
+  ) {
+    const where = findUnserialisable(value) ?? unserialisableFallback(cause);
+    const who = kind === 'resource' ? `${LABEL[kind]} ${member}` : `${LABEL[kind]} "${member}"`;
+    super(`${who} returned a result that cannot be sent as JSON: ${where.problem} at ${shortPath(where.path)}. Fix: ${where.fix}.`);
+    this.where = where;
   }
 }

@@ -1,6 +1,6 @@
 import type { Completer } from '../decorators/index.js';
 import type { ResourceContents } from './content.js';
-import { InvalidArgumentsError, ResourceNotFoundError } from './errors.js';
+import { InvalidArgumentsError, ResourceNotFoundError, UnserialisableResultError } from './errors.js';
 import { normalisePrompt, type GetPromptResult } from './normalise-prompt.js';
 import { normaliseResource } from './normalise-resource.js';
 import type { PromptDefinition } from './prompt-definition.js';
@@ -33,16 +33,25 @@ export async function readMatch(found: ResourceMatch | undefined, uri: string, c
   if (!found) throw new ResourceNotFoundError(uri);
   if (found.variables === undefined) {
     const resource = found.member as ResourceDefinition;
-    return normaliseResource(await resource.handler({}, ctx), uri, resource.mimeType);
+    return contentsOf(await resource.handler({}, ctx), uri, resource.mimeType);
   }
   const template = found.member as TemplateDefinition;
   const checked = await template.validateVariables(found.variables);
   if (!checked.ok) throw new InvalidArgumentsError(template.uriTemplate, checked.issues, 'resource');
   const value = await template.handler(checked.value, ctx);
   if (value === undefined || value === null) throw new ResourceNotFoundError(uri);
-  const contents = normaliseResource(value, uri, template.mimeType);
+  const contents = contentsOf(value, uri, template.mimeType);
   if (contents.length === 0) throw new ResourceNotFoundError(uri);
   return contents;
+}
+
+function contentsOf(value: unknown, uri: string, mimeType: string | undefined): ResourceContents[] {
+  try {
+    return normaliseResource(value, uri, mimeType);
+  } catch (error) {
+    // Only JSON.stringify throws in there: a BigInt or a cycle in what the handler returned.
+    throw new UnserialisableResultError('resource', uri, value, error);
+  }
 }
 
 /** Renders a prompt; a missing or invalid argument is an {@link InvalidArgumentsError} naming it. */

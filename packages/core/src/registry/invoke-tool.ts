@@ -1,6 +1,6 @@
 import type { Validation } from '../schema/index.js';
 import type { CallToolResult } from './content.js';
-import { InvalidArgumentsError, OutputValidationError, ToolExecutionError } from './errors.js';
+import { InvalidArgumentsError, OutputValidationError, ToolExecutionError, UnserialisableResultError } from './errors.js';
 import { isThenable, thenMaybe, type MaybePromise } from './maybe-async.js';
 import { normaliseToolResult } from './normalise-tool-result.js';
 import type { ToolDefinition } from './tool-definition.js';
@@ -33,7 +33,13 @@ function runHandler(tool: ToolDefinition, input: Validation, ctx: unknown): Mayb
 }
 
 function finish(tool: ToolDefinition, value: unknown): MaybePromise<CallToolResult> {
-  const result = normaliseToolResult(value, tool.validateOutput !== undefined);
+  let result: CallToolResult;
+  try {
+    result = normaliseToolResult(value, tool.validateOutput !== undefined);
+  } catch (error) {
+    // Only JSON.stringify throws in there: a BigInt or a cycle in what the tool returned.
+    throw new UnserialisableResultError('tool', tool.name, value, error);
+  }
   if (!tool.validateOutput || result.structuredContent === undefined || result.isError) return result;
   return thenMaybe(tool.validateOutput(result.structuredContent), (output) => {
     if (!output.ok) throw new OutputValidationError(tool.name, output.issues);

@@ -1,6 +1,7 @@
 import type { ArgRecord, MemberRecord } from '../decorators/index.js';
 import type { ValidatorCompiler } from '../schema/index.js';
 import { StartupError } from './errors.js';
+import type { TypeSchemaEntry } from './type-schemas.js';
 
 /** One decorated method, as the scanner hands it to the per-kind builders. */
 export interface MemberSource {
@@ -10,11 +11,17 @@ export interface MemberSource {
   readonly record: MemberRecord<unknown>;
   readonly args: readonly ArgRecord[];
   readonly compiler: ValidatorCompiler;
+  /** What the method's TypeScript signature says, when `createServer({ schemas })` has it. */
+  readonly derived?: TypeSchemaEntry;
+  /** Added to a missing-schema message when the schemas have no entry for the class. */
+  readonly schemasHint?: string;
 }
 
 export interface MemberMethod {
   /** `Class.method`, for messages. */
   readonly origin: string;
+  /** The decorator that exposed it (`@Tool`, `@Prompt`, `@Resource`), for messages. */
+  readonly decorator: string;
   readonly fn: (...args: unknown[]) => unknown;
   readonly arity: number;
   readonly paramTypes: readonly unknown[];
@@ -28,7 +35,7 @@ export function memberMethod(source: MemberSource, decorator: string): MemberMet
     throw new StartupError('INVALID_PROVIDER', `${origin} is decorated with ${decorator} but is not a method.`);
   }
   const paramTypes = (Reflect.getMetadata('design:paramtypes', receiver, record.key) as unknown[]) ?? [];
-  return { origin, fn: fn as MemberMethod['fn'], arity: fn.length, paramTypes };
+  return { origin, decorator, fn: fn as MemberMethod['fn'], arity: fn.length, paramTypes };
 }
 
 /** Calls the method as `(args, ctx)`, or as `(...@Arg params, ctx)` when it names its parameters. */

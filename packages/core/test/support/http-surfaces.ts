@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import type { McpServer } from '@mcp-fw/core';
 import { createHttpHandler, type HttpEndpointOptions } from '@mcp-fw/core/http';
-import { serveHttp } from '@mcp-fw/core/node';
+import { serveHttp, type ServeHttpOptions } from '@mcp-fw/core/node';
 
 export interface RawRequest {
   method: string;
@@ -53,7 +53,7 @@ export async function fetchSurface(server: McpServer, options: HttpEndpointOptio
   };
 }
 
-export async function nodeSurface(server: McpServer, options: HttpEndpointOptions = {}): Promise<Surface> {
+export async function nodeSurface(server: McpServer, options: Omit<ServeHttpOptions, 'port'> = {}): Promise<Surface> {
   const handle = await serveHttp(server, { ...options, port: 0 });
   return {
     name: 'node:http server',

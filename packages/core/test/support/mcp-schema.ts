@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { SHARED } from './paths.ts';
+import { MCP_SCHEMA_DIR } from './paths.ts';
 
 /** The result type each request method answers with, per the official schema's names. */
 const RESULT_TYPES: Record<string, string> = {
@@ -35,11 +35,11 @@ export interface SchemaValidator {
 
 const cache = new Map<string, SchemaValidator>();
 
-/** A validator for messages of one revision, against `shared/mcp-schema/<revision>/schema.json`. */
+/** A validator for messages of one revision, against `vendor/mcp-schema/<revision>/schema.json`. */
 export function mcpSchema(revision: string): SchemaValidator {
   const hit = cache.get(revision);
   if (hit) return hit;
-  const schema = JSON.parse(readFileSync(join(SHARED, 'mcp-schema', revision, 'schema.json'), 'utf8'));
+  const schema = JSON.parse(readFileSync(join(MCP_SCHEMA_DIR, revision, 'schema.json'), 'utf8'));
   const defsKey = schema.$defs ? '$defs' : 'definitions';
   const options = { strict: false, allErrors: true, logger: false } as const;
   const ajv = defsKey === '$defs' ? new Ajv2020(options) : new Ajv(options);

@@ -1,13 +1,12 @@
-import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The repository root (the directory holding the root package.json). */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
 
-/** `shared/` sits beside the clone (developer machines and CI alike). */
-export const SHARED = [resolve(REPO_ROOT, '../shared'), resolve(REPO_ROOT, 'shared')].find((p) =>
-  existsSync(join(p, 'mcp-schema')),
-) as string;
-
-if (!SHARED) throw new Error(`shared/mcp-schema not found beside ${REPO_ROOT}`);
+/**
+ * The official MCP schemas, one folder per revision, vendored byte for byte
+ * (`vendor/mcp-schema/SOURCE.md` names the upstream commit). Tests read nothing outside the
+ * repository, so a fresh clone is all they need.
+ */
+export const MCP_SCHEMA_DIR = join(REPO_ROOT, 'vendor', 'mcp-schema');

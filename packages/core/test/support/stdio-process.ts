@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, type TestContext } from 'vitest';
 import { mcpSchema } from './mcp-schema.ts';
-import { REPO_ROOT, SHARED } from './paths.ts';
+import { MCP_SCHEMA_DIR, REPO_ROOT } from './paths.ts';
 
 /** One JSON-RPC message as the server wrote it. */
 export type Frame = Record<string, any>;
@@ -109,7 +109,7 @@ export class StdioProcess {
   /** The handshake, then `notifications/initialized`; resolves with the initialize response. */
   async initialize(protocolVersion = '2025-11-25'): Promise<Frame> {
     // The InitializeResult is checked against the offered revision's schema when there is one.
-    if (existsSync(join(SHARED, 'mcp-schema', protocolVersion))) this.revision = protocolVersion;
+    if (existsSync(join(MCP_SCHEMA_DIR, protocolVersion))) this.revision = protocolVersion;
     const response = await this.request('initialize', {
       protocolVersion,
       capabilities: {},

@@ -1,4 +1,5 @@
 import { InvalidArgumentsError } from '../../registry/index.js';
+import { internalErrorMessage, maskedRef } from '../error-ref.js';
 import type { Logger } from '../logger.js';
 import { type GuardedCall } from './call.js';
 import type { Identify } from './identity.js';
@@ -9,16 +10,19 @@ import { TimeoutError } from './timeout.js';
 export type AuditOutcome = 'ok' | 'error' | 'invalid_arguments' | 'cancelled' | 'rate_limited' | 'timeout' | 'refused' | 'too_large';
 
 /**
- * One line of the audit log: one tool call.
+ * One line of the audit log: one tool call, or one request refused at a limit on client-made
+ * state (then `limit` names the option, `tool` the refused method, and `outcome` is `refused`).
  *
  * @example
  * ```json
  * {"time":"2026-07-28T09:15:02.114Z","tool":"find_order","requestId":7,"session":"5c9…","identity":"alice","address":"127.0.0.1","protocolVersion":"2025-11-25","durationMs":3.21,"outcome":"ok","argumentKeys":["orderId"]}
+ * {"time":"2026-07-28T09:15:03.020Z","tool":"subscriptions/listen","requestId":4,"address":"10.0.0.7","protocolVersion":"2026-07-28","durationMs":0,"outcome":"refused","error":"…","argumentKeys":[],"limit":"maxListenStreamsPerClient"}
  * ```
  */
 export interface AuditEntry {
   /** When the call started (ISO 8601). */
   readonly time: string;
+  /** The tool called; for a refusal at a limit, the method refused (e.g. `initialize`). */
   readonly tool: string;
   readonly requestId: string | number;
   /** The session (connection) it came on; absent for 2026-07-28 over HTTP, which has none. */
@@ -32,6 +36,11 @@ export interface AuditEntry {
   /** The message the client got, for outcomes other than `ok`. */
   readonly error?: string;
   /**
+   * Under `maskInternalErrors`, the ref the client was given for an unexpected error; the
+   * server's logger has the real message and stack under the same ref.
+   */
+  readonly ref?: string;
+  /**
    * With outcome `timeout`: how long the handler held the event loop past its deadline (a
    * synchronous handler cannot be stopped; its result was discarded).
    */
@@ -39,6 +48,20 @@ export interface AuditEntry {
   readonly argumentKeys: readonly string[];
   /** The argument values, only with `audit: { arguments: true }`. */
   readonly arguments?: unknown;
+  /** For a request refused at a limit on client-made state: the option that sets it. */
+  readonly limit?: string;
+}
+
+/** A request refused at a limit on client-made state, as the audit log is told of it. */
+export interface LimitRefusalEvent {
+  readonly limit: string;
+  readonly method: string;
+  readonly message: string;
+  readonly requestId?: string | number | null;
+  readonly protocolVersion?: string;
+  readonly session?: string;
+  readonly auth?: unknown;
+  readonly address?: string;
 }
 
 /**
@@ -62,6 +85,7 @@ const OUTCOME_OF_LIMIT: Record<LimitName, AuditOutcome> = {
   timeoutMs: 'timeout',
   concurrency: 'refused',
   maxResultBytes: 'too_large',
+  maxPendingClientRequests: 'refused',
   inputRounds: 'refused',
 };
 
@@ -74,15 +98,36 @@ export class AuditLog {
     options: AuditOptions,
     private readonly identify: Identify,
     private readonly logger: Logger,
+    private readonly mask = false,
   ) {
     this.#sink = options.sink ?? stderrSink;
     this.#withArguments = options.arguments === true;
+  }
+
+  /** One entry for a request refused at a limit on client-made state. */
+  refusal(event: LimitRefusalEvent): void {
+    const entry: AuditEntry = {
+      time: new Date().toISOString(),
+      tool: event.method,
+      requestId: event.requestId ?? '',
+      session: event.session,
+      identity: event.auth === undefined ? undefined : this.identify(event.auth),
+      address: event.address,
+      protocolVersion: event.protocolVersion ?? '',
+      durationMs: 0,
+      outcome: 'refused',
+      error: event.message,
+      argumentKeys: [],
+      limit: event.limit,
+    };
+    this.#write(entry);
   }
 
   record(call: GuardedCall, started: { at: number; clock: number }, outcome: { result?: unknown; error?: unknown }): void {
     const { record } = call;
     const args = call.args;
     const { kind, message } = classify(call, outcome);
+    const ref = maskedRef(outcome.error, this.mask);
     const entry: AuditEntry = {
       time: new Date(started.at).toISOString(),
       tool: call.name,
@@ -93,11 +138,16 @@ export class AuditLog {
       protocolVersion: record.protocolVersion,
       durationMs: Math.round((performance.now() - started.clock) * 100) / 100,
       outcome: kind,
-      error: message,
+      error: ref === undefined ? message : internalErrorMessage(ref),
+      ref,
       blockedMs: outcome.error instanceof TimeoutError && outcome.error.blockedMs !== undefined ? Math.round(outcome.error.blockedMs) : undefined,
       argumentKeys: typeof args === 'object' && args !== null && !Array.isArray(args) ? Object.keys(args) : [],
       arguments: this.#withArguments ? args : undefined,
     };
+    this.#write(entry);
+  }
+
+  #write(entry: AuditEntry): void {
     try {
       this.#sink(entry);
     } catch (error) {

@@ -1,12 +1,13 @@
 import { checkRateLimit, checkTimeout, isThenable, promised, StartupError, type MaybePromise, type RateLimit } from '../../registry/index.js';
 import type { Logger } from '../logger.js';
-import { AuditLog, type AuditOptions } from './audit.js';
+import { AuditLog, type AuditOptions, type LimitRefusalEvent } from './audit.js';
 import { describeCall, type GuardedCall } from './call.js';
 import { ConcurrencyLimiter } from './concurrency.js';
-import { defaultIdentify } from './identity.js';
+import { defaultIdentify, principalOf, type Identify } from './identity.js';
 import { DEFAULT_MAX_RESULT_BYTES, DEFAULT_TIMEOUT_MS, type ServerLimits } from './limits.js';
 import { OutputPolicy } from './output-limit.js';
 import { RateLimiter } from './rate-limit.js';
+import { StateBudget } from './state-budget.js';
 import { MemoryRateLimitStore } from './rate-limit-store.js';
 import { hasDeadline, SharedDeadline, TimeoutError, withTimeout, type ReportOverrun } from './timeout.js';
 
@@ -27,10 +28,16 @@ export class Guards {
   readonly #concurrency?: ConcurrencyLimiter;
   readonly #output: OutputPolicy;
   readonly #audit?: AuditLog;
+  /** How `ctx.auth` names the caller (`limits.identify`). */
+  readonly identify: Identify;
+  /** The counts and caps of client-made state (listen streams, subscriptions). */
+  readonly state: StateBudget;
 
-  constructor(options: { limits?: ServerLimits; audit?: boolean | AuditOptions }, logger: Logger) {
+  constructor(options: { limits?: ServerLimits; audit?: boolean | AuditOptions; maskInternalErrors?: boolean }, logger: Logger) {
     const limits = options.limits ?? {};
     const identify = limits.identify ?? defaultIdentify;
+    this.identify = identify;
+    this.state = new StateBudget(limits);
     this.#defaultRate = checkRateLimit(limits.rateLimit, 'limits') || undefined;
     this.#rate = new RateLimiter(limits.rateLimitStore ?? new MemoryRateLimitStore(), identify);
     this.#timeoutMs = checkTimeout(limits.timeoutMs, 'limits') ?? DEFAULT_TIMEOUT_MS;
@@ -45,7 +52,17 @@ export class Guards {
     if (hasDeadline(this.#timeoutMs)) this.#shared = new SharedDeadline(this.#timeoutMs, this.#overran);
     if (limits.concurrency) this.#concurrency = new ConcurrencyLimiter(checkConcurrency(limits.concurrency));
     this.#output = new OutputPolicy(checkBytes(limits.maxResultBytes), limits.controlChars ?? 'escape');
-    if (options.audit) this.#audit = new AuditLog(options.audit === true ? {} : options.audit, identify, logger);
+    if (options.audit) this.#audit = new AuditLog(options.audit === true ? {} : options.audit, identify, logger, options.maskInternalErrors === true);
+  }
+
+  /** The principal a legacy HTTP session opened with `auth` is bound to. */
+  principal(auth: unknown): string | undefined {
+    return principalOf(this.identify, auth);
+  }
+
+  /** Records a request refused at a limit on client-made state (when the audit log is on). */
+  refused(event: LimitRefusalEvent): void {
+    this.#audit?.refusal(event);
   }
 
   /**
@@ -72,7 +89,6 @@ export class Guards {
     const started = { at: Date.now(), clock: performance.now() };
     return this.#audited(audit, call, started, this.#guarded(call, work, rate || undefined, timeoutMs, shared));
   }
-
 
   async #audited<T>(audit: AuditLog, call: GuardedCall, started: { at: number; clock: number }, guarded: Promise<T>): Promise<T> {
     try {

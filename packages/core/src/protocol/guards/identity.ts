@@ -23,3 +23,18 @@ export function defaultIdentify(auth: unknown): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * The principal a legacy HTTP session is bound to: `identify`'s name for `auth`, else the whole
+ * of `auth` (so an authentication result without a recognised name field still binds).
+ */
+export function principalOf(identify: Identify, auth: unknown): string | undefined {
+  if (auth === undefined || auth === null) return undefined;
+  const named = identify(auth);
+  if (named !== undefined) return named;
+  try {
+    return `auth:${JSON.stringify(auth)}`;
+  } catch {
+    return `auth:${String(auth)}`;
+  }
+}

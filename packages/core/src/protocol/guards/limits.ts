@@ -3,12 +3,15 @@ import type { ConcurrencyLimits } from './concurrency.js';
 import type { Identify } from './identity.js';
 import type { RateLimitStore } from './rate-limit-store.js';
 import type { ControlChars } from './sanitise.js';
+import type { StateLimits } from './state-limits.js';
 import type { InputRoundLimits } from '../input/input-round-limits.js';
 
 /**
  * Server-wide guardrails (`createServer({ limits })`). Members override `rateLimit` and
  * `timeoutMs` in their decorators. On by default: `timeoutMs` (5 minutes), `maxResultBytes`
- * (4 MiB), `controlChars` (`escape`) and the `inputRounds` caps; everything else is off until set. They behave the same in every protocol era:
+ * (4 MiB), `controlChars` (`escape`), the bounds on client-made state ({@link StateLimits}:
+ * listen streams, subscriptions, pending questions to the client) and the `inputRounds` caps;
+ * everything else is off until set. They behave the same in every protocol era:
  * under 2026-07-28 a call that spans input rounds (`ctx.elicit`) is rate-counted once, and its
  * timeout runs from the first round to the last (carried in the signed `requestState`).
  *
@@ -29,7 +32,7 @@ import type { InputRoundLimits } from '../input/input-round-limits.js';
  * });
  * ```
  */
-export interface ServerLimits {
+export interface ServerLimits extends StateLimits {
   /** The rate limit of every tool that declares none (each tool counts on its own). */
   readonly rateLimit?: RateLimit;
   /** Where rate-limit counters live (default: this process's memory). */

@@ -1,10 +1,12 @@
-import { findResource, readMatch } from '../../registry/index.js';
+import { findResource, readMatch, ResourceNotFoundError } from '../../registry/index.js';
 import { Context } from '../context.js';
+import { limitReached } from '../guards/index.js';
 import type { GuardedCall } from '../guards/index.js';
 import type { InputRun } from '../input/input-run.js';
 import { page } from '../pagination.js';
 import { featuresOf } from '../revisions.js';
 import type { MethodSpec } from '../server-core.js';
+import { refused } from '../state-refusal.js';
 import { validateUri } from '../uri-guard.js';
 import { resourceForRevision } from '../wire-shapes.js';
 
@@ -52,16 +54,34 @@ export const resourcesRead: MethodSpec = {
   },
 };
 
+/**
+ * Only a URI some resource or template serves can be subscribed to (anything else is the
+ * revision's resource-not-found error, as for `resources/read`), and a session holds at most
+ * `maxSubscriptionsPerSession` of them, the server `maxSubscriptions` in all.
+ */
 export const resourcesSubscribe: MethodSpec = {
-  handle(params, _record, { session }) {
-    session.subscriptions.add(validateUri(params?.uri));
+  handle(params, record, scope) {
+    const uri = validateUri(params?.uri);
+    const { session, core } = scope;
+    if (session.subscriptions.has(uri)) return {};
+    if (!findResource(core.registry, uri)) throw new ResourceNotFoundError(uri);
+    const { limits } = core.guards.state;
+    if (session.subscriptions.size >= limits.maxSubscriptionsPerSession) {
+      const message = `Too many subscriptions: this session already holds ${session.subscriptions.size} (limits.maxSubscriptionsPerSession); unsubscribe from one, or raise limits.maxSubscriptionsPerSession`;
+      throw refused(record, scope, 'maxSubscriptionsPerSession', limitReached('maxSubscriptionsPerSession', 'client', message));
+    }
+    if (!core.guards.state.takeSubscription()) {
+      const message = `Too many subscriptions: the server holds ${limits.maxSubscriptions} (limits.maxSubscriptions); retry later, or raise limits.maxSubscriptions`;
+      throw refused(record, scope, 'maxSubscriptions', limitReached('maxSubscriptions', 'server', message));
+    }
+    session.subscriptions.add(uri);
     return {};
   },
 };
 
 export const resourcesUnsubscribe: MethodSpec = {
-  handle(params, _record, { session }) {
-    session.subscriptions.delete(validateUri(params?.uri));
+  handle(params, _record, { session, core }) {
+    if (session.subscriptions.delete(validateUri(params?.uri))) core.guards.state.releaseSubscriptions(1);
     return {};
   },
 };

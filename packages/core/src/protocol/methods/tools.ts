@@ -1,5 +1,5 @@
 import { JsonRpcError } from '../../jsonrpc/index.js';
-import { invokeTool, isThenable, ToolExecutionError, UserError, type CallToolResult, type MaybePromise } from '../../registry/index.js';
+import { invokeTool, isThenable, type CallToolResult, type MaybePromise } from '../../registry/index.js';
 import { callResultForRevision } from '../call-result.js';
 import { Context } from '../context.js';
 import { ErrorCode } from '../error-codes.js';
@@ -38,12 +38,12 @@ export const toolsCall: MethodSpec = {
       try {
         result = scope.core.guards.run(call, () => invokeTool(tool, args, new Context(record, scope, call)));
       } catch (error) {
-        return inBand(error, name, features, record, scope);
+        return inBand(error, features, record, scope);
       }
       return isThenable(result)
         ? result.then(
             (value) => callResultForRevision(value, features),
-            (error: unknown) => inBand(error, name, features, record, scope),
+            (error: unknown) => inBand(error, features, record, scope),
           )
         : callResultForRevision(result, features);
     };
@@ -52,11 +52,8 @@ export const toolsCall: MethodSpec = {
 };
 
 /** A failed call as the revision's in-band `isError` result, or rethrown as a protocol error. */
-function inBand(error: unknown, name: string, features: RevisionFeatures, record: RequestRecord, scope: Scope): unknown {
-  const result = toolErrorResult(error, features, record.era);
+function inBand(error: unknown, features: RevisionFeatures, record: RequestRecord, scope: Scope): unknown {
+  const result = toolErrorResult(error, { features, era: record.era, policy: scope.core, quiet: record.request.aborted });
   if (!result) throw error;
-  if (error instanceof ToolExecutionError && !(error.cause instanceof UserError) && !record.request.aborted) {
-    scope.core.logger.error(`tool ${name} threw`, error.cause);
-  }
   return result;
 }

@@ -1,7 +1,7 @@
 import type { Registry } from '../../registry/index.js';
 import { ErrorCode } from '../error-codes.js';
 import { hasEnvelope, missingEnvelope, MODERN_REVISIONS } from './envelope.js';
-import { modernErrorStatus, modernPreflight, type Refusal } from './http-ladder.js';
+import { modernErrorStatus, modernPreflight, modernRetryAfter, type Refusal } from './http-ladder.js';
 
 type Header = (name: string) => string | undefined;
 
@@ -26,5 +26,6 @@ export function httpEraHooks(registry: () => Registry) {
     },
     preflight: (message: Record<string, unknown>, header: Header) => modernPreflight(message, header, registry()),
     statusOf: modernErrorStatus,
+    retryAfterOf: modernRetryAfter,
   };
 }

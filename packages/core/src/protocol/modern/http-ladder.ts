@@ -106,9 +106,23 @@ export function decodeHeaderValue(value: string): string | undefined {
   return Buffer.from(encoded, 'base64').toString('utf8');
 }
 
-/** The HTTP status of a modern error answer (protocol.md §6.1); in-band errors stay 200. */
+/** The `Retry-After` (seconds) of a modern error answer refused at a cap, if any. */
+export function modernRetryAfter(error: { code: number; data?: unknown }): number | undefined {
+  if (error.code !== ErrorCode.LimitReached) return undefined;
+  const seconds = (error.data as { retryAfterS?: unknown } | undefined)?.retryAfterS;
+  return typeof seconds === 'number' ? seconds : undefined;
+}
+
+/**
+ * The HTTP status of a modern error answer (protocol.md §6.1); in-band errors stay 200. A cap on
+ * client-made state says its own (429 for the client's share, 503 for the server's).
+ */
 export function modernErrorStatus(error: { code: number; data?: unknown }): number {
   switch (error.code) {
+    case ErrorCode.LimitReached: {
+      const status = (error.data as { status?: unknown } | undefined)?.status;
+      return status === 429 || status === 503 ? status : 200;
+    }
     case ErrorCode.HeaderMismatch:
     case ErrorCode.MissingRequiredClientCapability:
     case ErrorCode.UnsupportedProtocolVersion:

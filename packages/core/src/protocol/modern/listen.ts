@@ -1,5 +1,11 @@
+import { JsonRpcError } from '../../jsonrpc/index.js';
+import { findResource, type Registry } from '../../registry/index.js';
+import { ErrorCode } from '../error-codes.js';
+import { limitReached, type OverBudget, type StateLimits } from '../guards/index.js';
 import type { HubMember, ListName } from '../hub.js';
 import type { MethodSpec } from '../server-core.js';
+import { clientKeyOf, refused } from '../state-refusal.js';
+import { validateUri } from '../uri-guard.js';
 import { META } from './envelope.js';
 
 interface Filter {
@@ -17,26 +23,38 @@ const LIST_KEYS: Record<ListName, keyof Filter> = {
 
 /**
  * `subscriptions/listen`: a long-lived response stream. The acknowledgement comes first, with
- * the subset of the filter this server can honour; then only the opted-in notifications, each
- * tagged with the subscription id (the listen request's id). The client ends it by closing the
- * stream or cancelling; the server by answering the request.
+ * the subset of the filter this server can honour (resource URIs it serves); then only the
+ * opted-in notifications, each tagged with the subscription id (the listen request's id). The
+ * client ends it by closing the stream or cancelling; the server by answering the request.
+ * Streams and their URIs count against `limits` (see `StateLimits`) while open.
  */
 export const listen: MethodSpec = {
-  handle(params, record, { core, engine }) {
+  handle(params, record, scope) {
+    const { core, engine } = scope;
     const requested = (params?.notifications ?? {}) as Filter;
     const registry = core.registry;
+    const budget = core.guards.state;
     const hasResources = registry.resources.length > 0 || registry.templates.length > 0;
     const honoured: Filter = {};
     if (requested.toolsListChanged && registry.tools.length > 0) honoured.toolsListChanged = true;
     if (requested.promptsListChanged && registry.prompts.length > 0) honoured.promptsListChanged = true;
     if (requested.resourcesListChanged && hasResources) honoured.resourcesListChanged = true;
     if (Array.isArray(requested.resourceSubscriptions) && hasResources) {
-      honoured.resourceSubscriptions = requested.resourceSubscriptions.filter((u) => typeof u === 'string');
+      const asked = requested.resourceSubscriptions;
+      const max = budget.limits.maxSubscriptionsPerStream;
+      if (asked.length > max) {
+        const message = `Invalid params: notifications.resourceSubscriptions lists ${asked.length} URIs; a listen stream may subscribe to at most ${max} (limits.maxSubscriptionsPerStream); spread them over several streams, or raise limits.maxSubscriptionsPerStream`;
+        throw refused(record, scope, 'maxSubscriptionsPerStream', new JsonRpcError(ErrorCode.InvalidParams, message, { limit: 'maxSubscriptionsPerStream' }));
+      }
+      honoured.resourceSubscriptions = [...new Set(asked.filter((uri) => served(registry, uri)))];
     }
+    const uris = new Set(honoured.resourceSubscriptions ?? []);
+    const client = clientKeyOf(record, scope);
+    const over = budget.openStream(client, uris.size);
+    if (over) throw refused(record, scope, over.limit, limitReached(over.limit, over.scope, overMessage(over, budget.limits)));
     const request = record.request;
     const tag = { [META.subscriptionId]: request.id };
     engine.notify('notifications/subscriptions/acknowledged', { notifications: honoured, _meta: tag }, request);
-    const uris = new Set(honoured.resourceSubscriptions ?? []);
     const member: HubMember = {
       listChanged(list) {
         if (honoured[LIST_KEYS[list]]) engine.notify(`notifications/${list}/list_changed`, { _meta: tag }, request);
@@ -47,13 +65,38 @@ export const listen: MethodSpec = {
     };
     core.hub.add(member);
     return new Promise((resolve) => {
+      let ended = false;
       const end = () => {
+        if (ended) return;
+        ended = true;
         core.hub.delete(member);
+        budget.closeStream(client, uris.size);
         off();
         resolve({ _meta: tag });
       };
       const off = core.hub.onShutdown(end);
       request.signal.addEventListener('abort', end, { once: true });
+      if (request.signal.aborted) end();
     });
   },
 };
+
+/** A URI worth holding: well-formed and served by a resource or template now. */
+function served(registry: Registry, uri: unknown): uri is string {
+  try {
+    return findResource(registry, validateUri(uri)) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+function overMessage(over: OverBudget, limits: Required<StateLimits>): string {
+  switch (over.limit) {
+    case 'maxListenStreamsPerClient':
+      return `Too many listen streams: this client already has ${limits.maxListenStreamsPerClient} open (limits.maxListenStreamsPerClient); close one, or raise limits.maxListenStreamsPerClient`;
+    case 'maxListenStreams':
+      return `Too many listen streams: the server has ${limits.maxListenStreams} open (limits.maxListenStreams); retry later, or raise limits.maxListenStreams`;
+    case 'maxSubscriptions':
+      return `Too many subscriptions: the server holds up to ${limits.maxSubscriptions} resource subscriptions (limits.maxSubscriptions); retry later, or raise limits.maxSubscriptions`;
+  }
+}

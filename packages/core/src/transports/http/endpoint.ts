@@ -2,11 +2,12 @@ import { JsonRpcCode } from '../../jsonrpc/codes.js';
 import type { EventStore } from './event-store.js';
 import { MemoryEventStore } from './event-store.js';
 import type { HttpRequestView, HttpResponder } from './exchange.js';
+import { corsHeaders } from './cors.js';
 import { checkOrigin, type OriginPolicy } from './guard.js';
 import { LegacySseEndpoint } from './legacy-sse.js';
 import type { ResponseMode } from './request-stream.js';
 import { sendError } from './responses.js';
-import { StreamableEndpoint, type Connect, type EraHooks } from './streamable.js';
+import { StreamableEndpoint, type Connect, type EraHooks, type LimitRefusal } from './streamable.js';
 
 /** What an authentication hook decides about one request. */
 export type AuthOutcome =
@@ -24,7 +25,19 @@ export interface HttpEndpointOptions extends OriginPolicy {
   readonly responseMode?: ResponseMode;
   /** Largest accepted body (default 4 MiB); larger ones get 413. */
   readonly maxBodyBytes?: number;
+  /**
+   * Legacy sessions open at once, over both transports each (default 1000). At the cap the
+   * least recently used idle session (no stream open) is closed to make room; only when none is
+   * idle is a new one refused, with 503 and `Retry-After`.
+   */
   readonly maxSessions?: number;
+  /**
+   * Legacy sessions one client may hold: per authenticated identity, else per address (default
+   * 100). At the cap the client's own least recently used idle session is closed; with none idle
+   * a new one is refused with 429 and `Retry-After`. Not counted when neither is known.
+   */
+  readonly maxSessionsPerClient?: number;
+  /** Sessions idle longer than this are closed (default 30 minutes). */
   readonly idleTimeoutMs?: number;
   /** Where SSE events are kept for `Last-Event-ID` resumption (default in memory; false: none). */
   readonly eventStore?: EventStore | false;
@@ -32,10 +45,17 @@ export interface HttpEndpointOptions extends OriginPolicy {
   readonly retryMs?: number;
   /**
    * Sees each request first: reject it (401 carries `WWW-Authenticate`) or attach an identity
-   * that handlers read as `ctx.auth`.
+   * that handlers read as `ctx.auth`. A legacy session opened with an identity serves only that
+   * identity (as `limits.identify` names it): to anyone else it is an unknown session (404).
    */
   readonly authenticate?: (req: HttpRequestView) => AuthOutcome | Promise<AuthOutcome>;
-  /** Browser origins allowed by CORS (off by default). */
+  /**
+   * Browser origins allowed by CORS (off by default). Preflights allow the headers every
+   * revision needs (`Content-Type`, `Accept`, `Authorization`, `Mcp-Session-Id`,
+   * `MCP-Protocol-Version`, `Last-Event-ID`, `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`); pages
+   * may read `Mcp-Session-Id`, `WWW-Authenticate` and `Retry-After`. An origin must also pass
+   * `allowedOrigins` (DNS-rebinding guard), which by default admits only localhost pages.
+   */
   readonly cors?: { readonly origins: readonly string[] | '*' };
 }
 
@@ -49,6 +69,10 @@ export interface EndpointDeps {
    * now). Over the limit, the client gets 429 with `Retry-After`.
    */
   readonly admit?: (req: HttpRequestView, auth: unknown) => number | Promise<number>;
+  /** The principal an authentication result names, which sessions are bound to. */
+  readonly principal?: (auth: unknown) => string | undefined;
+  /** Told of every request refused at a limit (the audit log). */
+  readonly refused?: (refusal: LimitRefusal) => void;
 }
 
 /**
@@ -61,15 +85,19 @@ export class HttpEndpoint {
   readonly #paths: { mcp: string; sse: string; messages: string };
 
   readonly #admit: EndpointDeps['admit'];
+  readonly #principal: EndpointDeps['principal'];
 
   constructor(
     deps: EndpointDeps,
     private readonly options: HttpEndpointOptions = {},
   ) {
     this.#admit = deps.admit;
+    this.#principal = deps.principal;
     const limits = {
       maxSessions: options.maxSessions ?? 1000,
+      maxSessionsPerClient: options.maxSessionsPerClient ?? 100,
       idleTimeoutMs: options.idleTimeoutMs ?? 30 * 60_000,
+      refused: deps.refused,
     };
     const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
     this.#paths = { mcp: options.path ?? '/mcp', sse: options.ssePath ?? '/sse', messages: options.messagesPath ?? '/messages' };
@@ -122,8 +150,8 @@ export class HttpEndpoint {
 
   async #handle(req: HttpRequestView, res: HttpResponder): Promise<void> {
     const refused = checkOrigin(req, this.options);
-    if (refused) return sendError(res, 403, -32000, `Forbidden: ${refused}`);
-    const cors = this.#cors(req);
+    if (refused) return sendError(res, refused.status, -32000, refused.message);
+    const cors = corsHeaders(req, this.options.cors?.origins);
     if (req.method === 'OPTIONS' && cors) return res.send(204, cors);
     const reply = cors ? withHeaders(res, cors) : res;
     let auth: unknown;
@@ -143,29 +171,17 @@ export class HttpEndpoint {
         return sendError(reply, 429, -32000, `Too Many Requests: retry after ${seconds} s`, { 'retry-after': String(seconds) });
       }
     }
-    const peer = { auth, remoteAddress: req.remoteAddress };
+    const principal = auth === undefined ? undefined : this.#principal?.(auth);
+    const peer = { auth, remoteAddress: req.remoteAddress, principal };
     const path = req.url.pathname;
     if (path === this.#paths.mcp) return this.#streamable.handle(req, reply, peer);
-    if (path === this.#paths.sse && req.method === 'GET') return this.#legacy.open(req, reply);
+    if (path === this.#paths.sse && req.method === 'GET') return this.#legacy.open(req, reply, peer);
     if (path === this.#paths.messages && req.method === 'POST') return this.#legacy.message(req, reply, peer);
     reply.send(404, { 'content-type': 'text/plain' }, 'Not Found');
   }
 
   async close(): Promise<void> {
     await Promise.all([this.#streamable.close(), this.#legacy.close()]);
-  }
-
-  #cors(req: HttpRequestView): Record<string, string> | undefined {
-    const origin = req.header('origin');
-    const allowed = this.options.cors?.origins;
-    if (!allowed || origin === undefined || (allowed !== '*' && !allowed.includes(origin))) return undefined;
-    return {
-      'access-control-allow-origin': origin,
-      'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
-      'access-control-allow-headers': 'content-type, accept, authorization, mcp-session-id, mcp-protocol-version, last-event-id',
-      'access-control-expose-headers': 'mcp-session-id, retry-after',
-      vary: 'origin',
-    };
   }
 }
 

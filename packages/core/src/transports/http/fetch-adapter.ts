@@ -14,12 +14,7 @@ export function fetchExchange(
     // Fetch-style runtimes put the Host header into the URL and keep it out of `headers`.
     header: (name) => request.headers.get(name) ?? (name === 'host' ? url.host : undefined),
     signal: request.signal,
-    async text(limit) {
-      const declared = Number(request.headers.get('content-length') ?? 0);
-      if (declared > limit) return undefined;
-      const body = await request.arrayBuffer();
-      return body.byteLength > limit ? undefined : new TextDecoder().decode(body);
-    },
+    text: (limit) => readBody(request, limit),
   };
   return new Promise<Response>((resolve, reject) => {
     const responder: HttpResponder = {
@@ -35,6 +30,38 @@ export function fetchExchange(
   });
 }
 
+/**
+ * The body as text, or undefined past `limit` bytes. Read chunk by chunk and cancelled at the
+ * limit: a body without `Content-Length` (chunked) is never buffered beyond it.
+ */
+async function readBody(request: Request, limit: number): Promise<string | undefined> {
+  const declared = Number(request.headers.get('content-length') ?? 0);
+  if (declared > limit) return undefined;
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined);
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return decoder.decode(chunks[0]);
+  const whole = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    whole.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return decoder.decode(whole);
+}
+
+const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 
 class StreamSink implements EventStreamSink {

@@ -8,31 +8,54 @@ export interface OriginPolicy {
   readonly allowedHosts?: readonly string[] | '*';
 }
 
+/** Why a request is refused before anything else runs: 400 for a malformed Host, 403 for a foreign one. */
+export interface GuardRefusal {
+  readonly status: 400 | 403;
+  readonly message: string;
+}
+
 const LOCAL_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
 
-function hostname(hostHeader: string): string {
-  return hostHeader.startsWith('[') ? hostHeader.slice(0, hostHeader.indexOf(']') + 1) : hostHeader.split(':')[0];
-}
+// RFC 9110 §7.2: Host = uri-host [ ":" port ] (RFC 3986 §3.2.2–3.2.3). No user info, path, spaces
+// or lists: `localhost:x@evil.com` must not be read as "localhost". Commas are left out of the
+// reg-name characters so that two Host headers (joined with ", ") never parse as one.
+const HOST = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+;=%]+)(?::[0-9]{0,5})?$/;
 
 /**
  * DNS-rebinding protection (spec: Streamable HTTP "Security Warning"): a request whose `Host`
- * or `Origin` is not allowed is refused before anything else runs. Returns the reason, or
- * undefined when the request may proceed.
+ * or `Origin` is not allowed is refused before anything else runs. The `Host` header is parsed
+ * strictly first: a missing, repeated or malformed one is a 400 (RFC 9112 §3.2), whatever the
+ * allow-list. Returns the refusal, or undefined when the request may proceed.
  */
-export function checkOrigin(req: HttpRequestView, policy: OriginPolicy): string | undefined {
+export function checkOrigin(req: HttpRequestView, policy: OriginPolicy): GuardRefusal | undefined {
   const hosts = policy.allowedHosts ?? LOCAL_HOSTS;
   const host = req.header('host');
-  if (hosts !== '*' && (host === undefined || !hosts.includes(hostname(host).toLowerCase()))) {
-    return `Host ${JSON.stringify(host ?? '')} is not allowed`;
+  if (host === undefined) {
+    if (hosts !== '*') return { status: 400, message: 'Bad Request: the Host header is missing' };
+  } else {
+    const parsed = HOST.exec(host);
+    if (!parsed) return { status: 400, message: malformedHost(host) };
+    if (hosts !== '*' && !hosts.includes(parsed[1].toLowerCase())) {
+      return { status: 403, message: `Forbidden: Host ${JSON.stringify(host)} is not allowed` };
+    }
   }
   const origin = req.header('origin');
   if (origin === undefined || policy.allowedOrigins === '*') return undefined;
-  if (policy.allowedOrigins) return policy.allowedOrigins.includes(origin) ? undefined : `Origin ${origin} is not allowed`;
+  if (policy.allowedOrigins) return policy.allowedOrigins.includes(origin) ? undefined : forbiddenOrigin(origin);
   try {
     const url = new URL(origin);
     if (LOCAL_HOSTS.includes(url.hostname.toLowerCase()) || LOCAL_HOSTS.includes(`[${url.hostname}]`)) return undefined;
   } catch {
     // fall through: a malformed Origin is not allowed
   }
-  return `Origin ${origin} is not allowed`;
+  return forbiddenOrigin(origin);
+}
+
+function forbiddenOrigin(origin: string): GuardRefusal {
+  return { status: 403, message: `Forbidden: Origin ${origin} is not allowed` };
+}
+
+function malformedHost(host: string): string {
+  if (host.includes(',')) return 'Bad Request: more than one Host header was sent; send exactly one';
+  return `Bad Request: malformed Host header ${JSON.stringify(host)}: send a host name or IP address with an optional port, without user info, path or spaces`;
 }

@@ -1,5 +1,5 @@
 export { HttpEndpoint, type HttpEndpointOptions, type AuthOutcome } from './endpoint.js';
 export { fetchExchange } from './fetch-adapter.js';
-export { MemoryEventStore, type EventStore } from './event-store.js';
+export { MemoryEventStore, type EventStore, type MemoryEventStoreOptions } from './event-store.js';
 export type { HttpRequestView, HttpResponder, EventStreamSink } from './exchange.js';
 export type { ResponseMode } from './request-stream.js';

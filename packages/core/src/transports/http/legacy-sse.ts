@@ -1,9 +1,9 @@
 import { JsonRpcCode, parseFrame, type Channel, type ChannelSink, type Peer } from '../../jsonrpc/index.js';
 import type { EventStreamSink, HttpRequestView, HttpResponder } from './exchange.js';
-import { sendError } from './responses.js';
+import { isJsonContentType, sendError, sendUnsupportedMediaType } from './responses.js';
 import { SessionStore, type SessionLimits, type StoredSession } from './session-store.js';
 import { SSE_HEADERS, sseEvent } from './sse.js';
-import type { Connect } from './streamable.js';
+import type { Connect, LimitRefusal } from './streamable.js';
 
 /** One HTTP+SSE session: every server message goes out on its single event stream. */
 class SseChannel implements Channel {
@@ -38,6 +38,7 @@ interface SseSession extends StoredSession {
 
 export interface LegacySseSettings extends SessionLimits {
   readonly connect: Connect;
+  readonly refused?: (refusal: LimitRefusal) => void;
   readonly maxBodyBytes: number;
   /** Where clients POST their messages (the `endpoint` event points there). */
   readonly messagesPath: string;
@@ -55,12 +56,15 @@ export class LegacySseEndpoint {
     this.#sessions = new SessionStore(settings);
   }
 
-  open(_req: HttpRequestView, res: HttpResponder): void {
-    if (this.#sessions.full) {
-      return sendError(res, 503, -32000, 'Service Unavailable: too many sessions; try again later');
+  /** Opens a session for `peer` (bound to its principal, counted against its client's cap). */
+  open(_req: HttpRequestView, res: HttpResponder, peer: Peer): void {
+    const refusal = this.#sessions.admit(peer);
+    if (refusal) {
+      this.settings.refused?.({ limit: refusal.limit, method: 'GET /sse', message: refusal.message, peer });
+      return sendError(res, refusal.status, -32000, refusal.message, { 'retry-after': String(refusal.retryAfterS) });
     }
     const stream = res.stream({ ...SSE_HEADERS });
-    this.#sessions.add((id) => {
+    this.#sessions.add(peer, (id) => {
       const channel = new SseChannel(id, stream);
       stream.onClose(() => void this.#sessions.remove(id));
       const connection = this.settings.connect(channel, 'legacy');
@@ -80,8 +84,10 @@ export class LegacySseEndpoint {
   }
 
   async message(req: HttpRequestView, res: HttpResponder, peer: Peer): Promise<void> {
+    const contentType = req.header('content-type');
+    if (!isJsonContentType(contentType)) return sendUnsupportedMediaType(res, contentType);
     const id = req.url.searchParams.get('sessionId');
-    const session = id === null ? undefined : this.#sessions.get(id);
+    const session = id === null ? undefined : this.#sessions.get(id, peer.principal);
     if (!session) return sendError(res, 404, -32001, 'Session not found: open the SSE stream first');
     const text = await req.text(this.settings.maxBodyBytes);
     if (text === undefined) return sendError(res, 413, -32000, `Payload Too Large: the body exceeds ${this.settings.maxBodyBytes} bytes`);

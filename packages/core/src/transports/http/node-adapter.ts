@@ -1,6 +1,18 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EventStreamSink, HttpRequestView, HttpResponder } from './exchange.js';
 
+/** Limits the node:http front end enforces itself (the server's own timeouts cover the rest). */
+export interface NodeExchangeOptions {
+  /**
+   * Longest silence while a request body is being received, in ms; then the client gets 408
+   * and the connection is closed. 0 or absent: no limit here.
+   */
+  readonly bodyIdleTimeoutMs?: number;
+}
+
+/** The body never arrived whole: the client went away, or stalled and was answered 408. */
+class BodyNotReceived extends Error {}
+
 /**
  * Serves a node:http request through `handle` directly, without building `Request`/`Response`
  * objects (measurably cheaper on Node 20); behaves exactly like the fetch front end.
@@ -9,6 +21,7 @@ export function nodeExchange(
   req: IncomingMessage,
   res: ServerResponse,
   handle: (req: HttpRequestView, res: HttpResponder) => Promise<void>,
+  options: NodeExchangeOptions = {},
 ): Promise<void> {
   const controller = new AbortController();
   res.once('close', () => {
@@ -18,15 +31,19 @@ export function nodeExchange(
     method: req.method ?? 'GET',
     url: new URL(req.url ?? '/', 'http://localhost'),
     header: (name) => {
+      // Node keeps only the first of several Host headers; the guard must see them all.
+      if (name === 'host') return hostOf(req);
       const value = req.headers[name];
       return Array.isArray(value) ? value.join(', ') : value;
     },
     signal: controller.signal,
     remoteAddress: req.socket.remoteAddress,
-    text: (limit) => readBody(req, limit),
+    text: (limit) => readBody(req, res, limit, options.bodyIdleTimeoutMs ?? 0),
   };
   const responder: HttpResponder = {
     send: (status, headers, body) => {
+      // Already answered by the adapter itself (a 408 for a stalled body).
+      if (res.headersSent) return;
       res.writeHead(status, body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) });
       res.end(body);
     },
@@ -39,11 +56,23 @@ export function nodeExchange(
   return handle(view, responder).catch((error) => {
     if (!res.headersSent) res.writeHead(500);
     res.end();
-    throw error;
+    // A body that never arrived is the client's doing and already answered; nothing to report.
+    if (!(error instanceof BodyNotReceived)) throw error;
   });
 }
 
-function readBody(req: IncomingMessage, limit: number): Promise<string | undefined> {
+/** Every `Host` header line, joined with ", " as other repeated headers are. */
+function hostOf(req: IncomingMessage): string | undefined {
+  const raw = req.rawHeaders;
+  let found: string | undefined;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i];
+    if (name.length === 4 && name.toLowerCase() === 'host') found = found === undefined ? raw[i + 1] : `${found}, ${raw[i + 1]}`;
+  }
+  return found;
+}
+
+function readBody(req: IncomingMessage, res: ServerResponse, limit: number, idleMs: number): Promise<string | undefined> {
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > limit) {
     req.resume();
@@ -52,6 +81,37 @@ function readBody(req: IncomingMessage, limit: number): Promise<string | undefin
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let settled = false;
+    const socket = req.socket;
+    const onIdle = () => {
+      if (settled) return;
+      settled = true;
+      if (!res.headersSent) {
+        const body = JSON.stringify({
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32000, message: `Request Timeout: no part of the body arrived for ${idleMs} ms` },
+        });
+        res.writeHead(408, { 'content-type': 'application/json', connection: 'close', 'content-length': String(Buffer.byteLength(body)) });
+        res.end(body);
+        // `connection: close` ends the socket once the answer is out; nothing more is read.
+        res.once('finish', () => socket.destroy());
+      } else {
+        socket.destroy();
+      }
+      reject(new BodyNotReceived('request body stalled'));
+    };
+    // The socket's own inactivity timer, only while the body is read: a response stream (SSE)
+    // that follows must never be cut for being quiet.
+    if (idleMs > 0) {
+      req.setTimeout(idleMs, onIdle);
+    }
+    const done = () => {
+      if (idleMs > 0) {
+        req.removeListener('timeout', onIdle);
+        socket.setTimeout((socket as { server?: { timeout?: number } }).server?.timeout ?? 0);
+      }
+    };
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
@@ -59,13 +119,27 @@ function readBody(req: IncomingMessage, limit: number): Promise<string | undefin
         chunks.length = 0;
         req.removeAllListeners('data');
         req.resume();
+        settled = true;
+        done();
         resolve(undefined);
         return;
       }
       chunks.push(chunk);
     });
-    req.once('end', () => resolve(size > limit ? undefined : Buffer.concat(chunks).toString('utf8')));
-    req.once('error', reject);
+    req.once('end', () => {
+      if (settled) return;
+      settled = true;
+      done();
+      resolve(size > limit ? undefined : Buffer.concat(chunks).toString('utf8'));
+    });
+    const gone = () => {
+      if (settled) return;
+      settled = true;
+      done();
+      reject(new BodyNotReceived('the client went away before its body arrived'));
+    };
+    req.once('error', gone);
+    req.once('close', gone);
   });
 }
 

@@ -8,9 +8,15 @@ export type ResponseMode = 'auto' | 'sse' | 'json';
 export interface StreamSettings {
   readonly mode: ResponseMode;
   readonly store?: EventStore;
+  /** The session the stream belongs to, so the store can bound what each session keeps. */
+  readonly sessionId?: string;
+  /** Extra headers of a JSON answer (`Retry-After` of a refusal at a limit). */
+  readonly headersOf?: (frame: string) => HeaderMap | undefined;
   /** Send the 2025-11-25 priming event (and `retry`) when a stream opens. */
   readonly priming: boolean;
   readonly retryMs?: number;
+  /** The POST carried a request, so it is never answered 202 (which means "notification accepted"). */
+  readonly expectsAnswer?: boolean;
   /** HTTP status of a JSON answer (2026-07-28 errors map to 400/404); 200 when absent. */
   readonly statusOf?: (frame: string) => number;
 }
@@ -56,7 +62,8 @@ export class RequestStream {
       if (final && this.settings.mode !== 'sse') {
         this.#state = 'done';
         const status = this.settings.statusOf?.(frame) ?? 200;
-        this.#responder!.send(status, { ...this.headers, 'content-type': 'application/json' }, frame);
+        const extra = status === 200 ? undefined : this.settings.headersOf?.(frame);
+        this.#responder!.send(status, { ...this.headers, ...extra, 'content-type': 'application/json' }, frame);
         this.#responder = undefined;
         return;
       }
@@ -68,11 +75,18 @@ export class RequestStream {
     if (final) this.#finish();
   }
 
-  /** Everything for this POST was sent; with nothing sent at all it was only notifications. */
+  /**
+   * Everything for this POST was sent. With nothing sent at all it was only notifications (202),
+   * or its request was cancelled: the server must not answer a cancelled request (cancellation,
+   * "Behavior Requirements") and must answer a request POST with JSON or SSE (transports,
+   * "Sending Messages"), so it gets an SSE stream that ends without events. No priming event:
+   * there is nothing to resume.
+   */
   settle(): void {
     if (this.#state === 'pending') {
       this.#state = 'done';
-      this.#responder!.send(202, this.headers);
+      if (this.settings.expectsAnswer) this.#responder!.stream({ ...this.headers, ...SSE_HEADERS }).end();
+      else this.#responder!.send(202, this.headers);
       this.#responder = undefined;
     } else if (this.#state === 'sse') {
       this.#finish();
@@ -102,7 +116,7 @@ export class RequestStream {
   }
 
   #write(frame: string): void {
-    const id = this.settings.store?.append(this.streamId, frame);
+    const id = this.settings.store?.append(this.streamId, frame, this.settings.sessionId);
     if (this.#sink && !this.#sink.closed) this.#sink.write(sseEvent(frame, id));
   }
 

@@ -14,12 +14,34 @@ export function sendError(
   res.send(status, { ...headers, 'content-type': 'application/json' }, JSON.stringify({ jsonrpc: '2.0', id, error }));
 }
 
-/** Whether an Accept header admits `type` (or a wildcard covering it). */
+/**
+ * Whether a `Content-Type` is the media type `application/json` (RFC 9110 §8.3.1: type and
+ * subtype compared case-insensitively, parameters such as `charset` allowed). Related types
+ * such as `application/json-patch+json` are not JSON-RPC bodies.
+ */
+export function isJsonContentType(contentType: string | undefined): boolean {
+  if (contentType === undefined) return false;
+  const semi = contentType.indexOf(';');
+  const media = (semi < 0 ? contentType : contentType.slice(0, semi)).trim();
+  return media.length === 16 && media.toLowerCase() === 'application/json';
+}
+
+/** The 415 every POST endpoint answers a body that is not `application/json` with. */
+export function sendUnsupportedMediaType(res: HttpResponder, contentType: string | undefined): void {
+  const got = contentType === undefined ? 'none was sent' : `got ${JSON.stringify(contentType)}`;
+  sendError(res, 415, -32000, `Unsupported Media Type: Content-Type must be application/json (${got})`);
+}
+
+// RFC 9110 §12.4.2: a weight of 0 means "not acceptable".
+const REFUSED = /;\s*q\s*=\s*0(?:\.0{0,3})?\s*(?:;|$)/i;
+
+/** Whether an Accept header admits `type` (or a wildcard covering it) with a weight above 0. */
 export function accepts(accept: string | undefined, type: string): boolean {
   if (!accept) return false;
   const [major] = type.split('/');
   return accept.split(',').some((part) => {
-    const media = part.split(';')[0].trim().toLowerCase();
-    return media === type || media === '*/*' || media === `${major}/*`;
+    const semi = part.indexOf(';');
+    const media = (semi < 0 ? part : part.slice(0, semi)).trim().toLowerCase();
+    return (media === type || media === '*/*' || media === `${major}/*`) && (semi < 0 || !REFUSED.test(part.slice(semi)));
   });
 }

@@ -43,7 +43,7 @@ export class SessionChannel implements Channel {
       if (origin.done) this.#streams.delete(origin);
       return;
     }
-    const id = this.store?.append(this.standaloneId, frame);
+    const id = this.store?.append(this.standaloneId, frame, this.id);
     if (this.#standalone && !this.#standalone.closed) this.#standalone.write(sseEvent(frame, id));
   }
 

@@ -2,7 +2,7 @@ import { isValidId, JsonRpcCode, parseFrame, type Channel, type Peer } from '../
 import type { EventStore } from './event-store.js';
 import type { HttpRequestView, HttpResponder } from './exchange.js';
 import { RequestStream, type ResponseMode } from './request-stream.js';
-import { accepts, sendError } from './responses.js';
+import { accepts, isJsonContentType, sendError, sendUnsupportedMediaType } from './responses.js';
 import { SessionChannel } from './session-channel.js';
 import { SessionStore, type SessionLimits, type StoredSession } from './session-store.js';
 import { sseEvent, SSE_HEADERS } from './sse.js';
@@ -24,10 +24,25 @@ export interface EraHooks {
   classify(message: unknown, header: (name: string) => string | undefined): 'legacy' | 'modern' | Refusal;
   preflight(message: Record<string, unknown>, header: (name: string) => string | undefined): Refusal | undefined;
   statusOf(error: { code: number; data?: unknown }): number;
+  /** Seconds for `Retry-After` when an error refuses at a limit (429 / 503). */
+  retryAfterOf?(error: { code: number; data?: unknown }): number | undefined;
+}
+
+/** A request refused because a limit was reached, for the audit log. */
+export interface LimitRefusal {
+  /** The option that sets the limit. */
+  readonly limit: string;
+  /** What was refused: the JSON-RPC method, or the HTTP request. */
+  readonly method: string;
+  readonly requestId?: string | number | null;
+  readonly message: string;
+  readonly peer: Peer;
 }
 
 export interface StreamableSettings extends SessionLimits {
   readonly connect: Connect;
+  /** Told of every request refused at a limit (the audit log). */
+  readonly refused?: (refusal: LimitRefusal) => void;
   readonly maxBodyBytes: number;
   readonly responseMode: ResponseMode;
   readonly eventStore?: EventStore;
@@ -66,14 +81,15 @@ export class StreamableEndpoint {
     return this.#sessions.size;
   }
 
+  /** Serves one request of `peer`, whose principal says which sessions it may reach. */
   async handle(req: HttpRequestView, res: HttpResponder, peer: Peer): Promise<void> {
     switch (req.method) {
       case 'POST':
         return this.#post(req, res, peer);
       case 'GET':
-        return this.#get(req, res);
+        return this.#get(req, res, peer);
       case 'DELETE':
-        return this.#delete(req, res);
+        return this.#delete(req, res, peer);
       default:
         res.send(405, { allow: 'GET, POST, DELETE' });
     }
@@ -86,9 +102,8 @@ export class StreamableEndpoint {
   }
 
   async #post(req: HttpRequestView, res: HttpResponder, peer: Peer): Promise<void> {
-    if (!/^application\/json\b/i.test(req.header('content-type') ?? '')) {
-      return sendError(res, 415, BAD_REQUEST, 'Unsupported Media Type: Content-Type must be application/json');
-    }
+    const contentType = req.header('content-type');
+    if (!isJsonContentType(contentType)) return sendUnsupportedMediaType(res, contentType);
     const text = await req.text(this.settings.maxBodyBytes);
     if (text === undefined) {
       return sendError(res, 413, BAD_REQUEST, `Payload Too Large: the body exceeds ${this.settings.maxBodyBytes} bytes`);
@@ -100,24 +115,29 @@ export class StreamableEndpoint {
       return sendError(res, 400, JsonRpcCode.ParseError, `Parse error: ${(error as Error).message}`);
     }
     const era = this.settings.eras?.classify(parsed, req.header) ?? 'legacy';
-    if (era === 'modern') return this.#modernPost(req, res, peer, text, parsed as Record<string, unknown>);
-    if (era !== 'legacy') return sendError(res, era.status, era.error.code, era.error.message, {}, idOf(parsed), era.error.data);
+    if (era !== 'legacy' && era !== 'modern') return sendError(res, era.status, era.error.code, era.error.message, {}, idOf(parsed), era.error.data);
+    // Both eras: "The client MUST include an Accept header listing both application/json and
+    // text/event-stream" (2025-11-25 and 2026-07-28 transports, "Sending Messages"). Either may
+    // be answered, and the client cannot know which in advance, so anything less is a 406.
     const accept = req.header('accept');
     if (!accepts(accept, 'application/json') || !accepts(accept, 'text/event-stream')) {
       return sendError(res, 406, BAD_REQUEST, 'Not Acceptable: Accept must include application/json and text/event-stream', {}, idOf(parsed));
     }
+    if (era === 'modern') return this.#modernPost(req, res, peer, text, parsed as Record<string, unknown>);
     const sessionId = req.header(SESSION_HEADER);
     let session: Session | undefined;
     if (sessionId === undefined) {
       if (!isInitialize(parsed)) {
         return sendError(res, 400, BAD_REQUEST, 'Bad Request: Mcp-Session-Id header is required (send initialize first)', {}, idOf(parsed));
       }
-      if (this.#sessions.full) {
-        return sendError(res, 503, BAD_REQUEST, 'Service Unavailable: too many sessions; try again later', {}, idOf(parsed));
+      const refusal = this.#sessions.admit(peer);
+      if (refusal) {
+        this.settings.refused?.({ limit: refusal.limit, method: 'initialize', requestId: idOf(parsed), message: refusal.message, peer });
+        return sendError(res, refusal.status, BAD_REQUEST, refusal.message, { 'retry-after': String(refusal.retryAfterS) }, idOf(parsed));
       }
-      session = this.#open();
+      session = this.#open(peer);
     } else {
-      session = this.#sessions.get(sessionId);
+      session = this.#sessions.get(sessionId, peer.principal);
       if (!session) return sendError(res, 404, SESSION_NOT_FOUND, 'Session not found (it expired or was deleted); initialize again', {}, idOf(parsed));
       const version = req.header('mcp-protocol-version');
       if (version !== undefined && !this.settings.versions.includes(version)) {
@@ -128,8 +148,10 @@ export class StreamableEndpoint {
     const stream = new RequestStream(`${id}_${this.#streamSeq++}`, res, { [SESSION_HEADER]: id }, {
       mode: this.settings.responseMode,
       store: this.settings.eventStore,
+      sessionId: id,
       // Priming lets a client resume a stream that broke before its first event (2025-11-25).
       priming: true,
+      expectsAnswer: carriesRequest(parsed),
       retryMs: this.settings.retryMs,
     });
     session.channel.post(text, parsed, stream, peer, req.signal);
@@ -148,15 +170,17 @@ export class StreamableEndpoint {
       this.#stateless = { channel, connection: this.settings.connect(channel, 'modern') };
     }
     const stream = new RequestStream(`modern_${this.#streamSeq++}`, res, {}, {
+      headersOf: (frame) => errorHeaders(frame, eras),
       mode: this.settings.responseMode,
       priming: false,
+      expectsAnswer: carriesRequest(message),
       statusOf: (frame) => errorStatus(frame, eras),
     });
     this.#stateless.channel.post(text, message, stream, peer, req.signal, false);
   }
 
-  #open(): Session {
-    return this.#sessions.add((id) => {
+  #open(owner: Peer): Session {
+    return this.#sessions.add(owner, (id) => {
       const channel = new SessionChannel(id, this.settings.eventStore);
       const connection = this.settings.connect(channel, 'legacy');
       return {
@@ -173,20 +197,21 @@ export class StreamableEndpoint {
     });
   }
 
-  async #get(req: HttpRequestView, res: HttpResponder): Promise<void> {
+  async #get(req: HttpRequestView, res: HttpResponder, peer: Peer): Promise<void> {
     // Without a session there is nothing to stream: 2026-07-28 has no GET at all.
     if (req.header(SESSION_HEADER) === undefined) return sendError(res, 405, BAD_REQUEST, 'Method not allowed.', { allow: 'POST' });
     if (!accepts(req.header('accept'), 'text/event-stream')) {
       return sendError(res, 406, BAD_REQUEST, 'Not Acceptable: Accept must include text/event-stream');
     }
-    const session = this.#session(req, res);
+    const session = this.#session(req, res, peer);
     if (!session) return;
     const headers = { ...SSE_HEADERS, [SESSION_HEADER]: session.channel.id };
     const lastEventId = req.header('last-event-id');
     const store = this.settings.eventStore;
     if (lastEventId !== undefined && store) {
       const missed = store.after(lastEventId);
-      if (missed) {
+      // Only this session's own streams resume here; another's event id is as unknown as a made-up one.
+      if (missed && missed.streamId.startsWith(`${session.channel.id}_`)) {
         const sink = res.stream(headers);
         for (const { id, frame } of missed.frames) sink.write(sseEvent(frame, id));
         const live = session.channel.stream(missed.streamId);
@@ -202,21 +227,21 @@ export class StreamableEndpoint {
     session.channel.openStandalone(res.stream(headers));
   }
 
-  async #delete(req: HttpRequestView, res: HttpResponder): Promise<void> {
+  async #delete(req: HttpRequestView, res: HttpResponder, peer: Peer): Promise<void> {
     if (req.header(SESSION_HEADER) === undefined) return sendError(res, 405, BAD_REQUEST, 'Method not allowed.', { allow: 'POST' });
-    const session = this.#session(req, res);
+    const session = this.#session(req, res, peer);
     if (!session) return;
     await this.#sessions.remove(session.channel.id);
     res.send(200, {});
   }
 
-  #session(req: HttpRequestView, res: HttpResponder): Session | undefined {
+  #session(req: HttpRequestView, res: HttpResponder, peer: Peer): Session | undefined {
     const id = req.header(SESSION_HEADER);
     if (id === undefined) {
       sendError(res, 400, BAD_REQUEST, 'Bad Request: Mcp-Session-Id header is required');
       return undefined;
     }
-    const session = this.#sessions.get(id);
+    const session = this.#sessions.get(id, peer.principal);
     if (!session) sendError(res, 404, SESSION_NOT_FOUND, 'Session not found (it expired or was deleted); initialize again');
     return session;
   }
@@ -233,11 +258,25 @@ function idOf(message: unknown): string | number | null {
   return isValidId(id) ? id : null;
 }
 
+// An error refused at a limit says when to come back.
+function errorHeaders(frame: string, eras: EraHooks): Record<string, string> | undefined {
+  if (!eras.retryAfterOf || !frame.includes('"error":{')) return undefined;
+  const error = (JSON.parse(frame) as { error?: { code: number; data?: unknown } }).error;
+  const seconds = error && eras.retryAfterOf(error);
+  return seconds === undefined ? undefined : { 'retry-after': String(seconds) };
+}
+
 // Only error answers are looked into; results are 200 without parsing.
 function errorStatus(frame: string, eras: EraHooks): number {
   if (!frame.includes('"error":{')) return 200;
   const error = (JSON.parse(frame) as { error?: { code: number; data?: unknown } }).error;
   return error ? eras.statusOf(error) : 200;
+}
+
+/** Whether a body holds a request (answered on 200), not only notifications or responses (202). */
+function carriesRequest(message: unknown): boolean {
+  const isRequest = (m: unknown) => typeof m === 'object' && m !== null && 'id' in m && typeof (m as { method?: unknown }).method === 'string';
+  return Array.isArray(message) ? message.some(isRequest) : isRequest(message);
 }
 
 function isInitialize(message: unknown): boolean {

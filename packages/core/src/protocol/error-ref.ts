@@ -1,0 +1,45 @@
+import { ToolExecutionError, UnserialisableResultError, UserError } from '../registry/index.js';
+import type { Logger } from './logger.js';
+
+/** What the error mapping needs from the server: where to log, and whether to mask. */
+export interface ErrorPolicy {
+  readonly logger: Logger;
+  /** `createServer({ maskInternalErrors })`: unexpected tool errors reach clients as a reference only. */
+  readonly maskInternalErrors: boolean;
+}
+
+const REF = Symbol('mcp-fw.error-ref');
+
+/**
+ * A short correlation id for one failure, minted once per error object: the audit log (which
+ * sees the error first) and the client's answer (built after) carry the same one.
+ */
+export function errorRef(error: unknown): string {
+  if (typeof error !== 'object' || error === null || !Object.isExtensible(error)) return mint();
+  const holder = error as { [REF]?: string };
+  if (holder[REF] === undefined) Object.defineProperty(holder, REF, { value: mint() });
+  return holder[REF] as string;
+}
+
+function mint(): string {
+  return globalThis.crypto.randomUUID().replaceAll('-', '').slice(0, 12);
+}
+
+/** The generic text a client gets for an internal failure; the log line repeats the ref. */
+export function internalErrorMessage(ref: string): string {
+  return `Internal error (ref ${ref}); the server's log has the details`;
+}
+
+/**
+ * Whether a failed tool call is the server's fault, not the client's: something the handler
+ * threw that is not a `UserError` (framework refusals such as limits extend it), or a result
+ * that cannot be serialised. These are what `maskInternalErrors` hides.
+ */
+export function isInternalToolError(error: unknown): error is ToolExecutionError | UnserialisableResultError {
+  return (error instanceof ToolExecutionError && !(error.cause instanceof UserError)) || error instanceof UnserialisableResultError;
+}
+
+/** The ref a masked tool failure is reported under; undefined when the client sees the message. */
+export function maskedRef(error: unknown, mask: boolean): string | undefined {
+  return mask && isInternalToolError(error) ? errorRef(error) : undefined;
+}
