@@ -139,6 +139,8 @@ describe('2026-07-28 requestState is bound to its call', () => {
     expect(round1.body.result.resultType).toBe('input_required');
     expect(schema.check(round1.body, 'tools/call')).toEqual([]);
     const answer = { inputResponses: { confirm: yes }, requestState: round1.body.result.requestState };
+    // The state is signed, not encrypted: it binds the caller by a digest, never in clear.
+    expect(Buffer.from(answer.requestState.split('.')[0], 'base64url').toString()).not.toContain('alice');
     const stolen = await post('mallory', 2, answer);
     expect(stolen.body.error).toEqual({
       code: -32602,

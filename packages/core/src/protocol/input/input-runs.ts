@@ -2,7 +2,7 @@ import { JsonRpcError } from '../../jsonrpc/index.js';
 import { isThenable } from '../../registry/index.js';
 import { ErrorCode } from '../error-codes.js';
 import { LimitError } from '../guards/limit-error.js';
-import { defaultIdentify, type Identify } from '../guards/identity.js';
+import { defaultIdentify, principalOf, type Identify } from '../guards/identity.js';
 import type { RequestRecord } from '../request-record.js';
 import { inputRoundLimits, type InputRoundLimits } from './input-round-limits.js';
 import { InputRun, isAnswer } from './input-run.js';
@@ -109,7 +109,7 @@ export class InputRuns {
   /** The call `record` makes, as a round's state binds it. */
   binding(record: RequestRecord): RoundBinding {
     const { method, params } = record.request;
-    return bindingOf(method, params, this.#identify(record.auth));
+    return bindingOf(method, params, principalOf(this.#identify, record.auth));
   }
 
   /**

@@ -15,7 +15,11 @@ export interface RoundBinding {
   readonly target: string;
   /** SHA-256 (base64url) of the arguments as canonical JSON (object keys sorted). */
   readonly args: string;
-  /** The caller's identity (`limits.identify` of `ctx.auth`), when there is one. */
+  /**
+   * SHA-256 (base64url) of the caller's principal (`limits.identify` of `ctx.auth`, else the
+   * whole of it), when the request was authenticated: the state is readable by the client, so
+   * it carries no identity in clear.
+   */
   readonly principal?: string;
 }
 
@@ -28,7 +32,7 @@ export function bindingOf(method: string, params: Record<string, unknown> | unde
     target: typeof target === 'string' ? target : '',
     // No arguments and `{}` are the same call (a client may send either in either round).
     args: resource ? '' : digest(params?.arguments ?? {}),
-    ...(principal === undefined ? {} : { principal }),
+    ...(principal === undefined ? {} : { principal: sha256(principal) }),
   };
 }
 
@@ -60,6 +64,10 @@ function digest(args: unknown): string {
     // Nested deeper than the stack (a hostile argument): the client's fault, not the server's.
     throw invalid('arguments are nested too deeply');
   }
+  return sha256(text);
+}
+
+function sha256(text: string): string {
   return nodeCrypto().createHash('sha256').update(text).digest('base64url');
 }
 
