@@ -42,6 +42,10 @@ export {
   type AuditOutcome,
   type Identify,
   type ControlChars,
+  MemoryUsedRounds,
+  type UsedRounds,
+  type InputRoundLimits,
+  type InputSettings,
 } from './protocol/index.js';
 export {
   UserError,

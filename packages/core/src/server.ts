@@ -55,8 +55,9 @@ export interface ServerOptions {
   cacheHints?: { ttlMs: number; cacheScope: 'public' | 'private' };
   /**
    * 2026-07-28 input rounds: the key that signs `requestState` (≥ 32 bytes; share it between
-   * instances behind a load balancer so any of them can replay a call), the time a round may
-   * take, and the number of rounds per call.
+   * instances behind a load balancer so any of them can replay a call), the record of answered
+   * rounds (`usedRounds`; share it too, so no round is answered twice), the time a round may
+   * take, and the number of rounds per call. Caps on waiting rounds: `limits.inputRounds`.
    */
   input?: InputSettings;
   /**
@@ -127,7 +128,7 @@ export class McpServer {
       hub: new ConnectionHub(),
       clientRequestTimeoutMs: options.clientRequestTimeoutMs ?? 120_000,
       cacheHints: Object.freeze({ ttlMs: 0, cacheScope: 'private' as const, ...options.cacheHints }),
-      inputs: new InputRuns(options.input),
+      inputs: new InputRuns(options.input, options.limits),
       guards: new Guards(options, logger),
     };
     warnUndescribed(registry, logger);
