@@ -40,7 +40,19 @@ export function legacyMeta(id: number): { _meta?: { progressToken: number } } {
   return envelopeKind === 'minimal' ? {} : { _meta: { progressToken: id } };
 }
 
-const POST_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+/**
+ * The headers of every request the official client sends over `fetch` (Node's undici): its own
+ * (vendor/wire/http-sessionful-legacy.jsonl) plus the ones undici adds, which a server parses
+ * whether it reads them or not.
+ */
+const CLIENT_HEADERS = {
+  connection: 'keep-alive',
+  'accept-language': '*',
+  'sec-fetch-mode': 'cors',
+  'user-agent': 'node',
+  'accept-encoding': 'gzip, deflate',
+};
+const POST_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...CLIENT_HEADERS };
 
 export interface HttpReply {
   readonly status: number;
@@ -56,7 +68,7 @@ interface Message {
 
 let nextId = 1;
 
-/** One keep-alive connection that carries one request at a time. */
+/** One keep-alive connection; the lean client pipelines, node:http's queues. */
 export interface Connection {
   send(method: 'POST' | 'DELETE', headers: Record<string, string>, body?: string): Promise<HttpReply>;
   close(): void;
@@ -174,7 +186,7 @@ export class LegacySession {
 
   /** Ends the session (DELETE). */
   async close(): Promise<void> {
-    const reply = await this.connection.send('DELETE', { 'mcp-session-id': this.id, 'mcp-protocol-version': LEGACY });
+    const reply = await this.connection.send('DELETE', { 'mcp-session-id': this.id, 'mcp-protocol-version': LEGACY, ...CLIENT_HEADERS });
     if (reply.status !== 200) throw new Error(`DELETE: HTTP ${reply.status}`);
   }
 }

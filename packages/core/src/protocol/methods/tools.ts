@@ -47,7 +47,7 @@ export const toolsCall: MethodSpec = {
           )
         : callResultForRevision(result, features);
     };
-    return scope.core.inputs.call(params, record, execute);
+    return scope.core.inputs.call(params, record, execute, scope);
   },
 };
 

@@ -173,7 +173,7 @@ export class HttpEndpoint {
     }
     const principal = auth === undefined ? undefined : this.#principal?.(auth);
     const peer = { auth, remoteAddress: req.remoteAddress, principal };
-    const path = req.url.pathname;
+    const path = req.path;
     if (path === this.#paths.mcp) return this.#streamable.handle(req, reply, peer);
     if (path === this.#paths.sse && req.method === 'GET') return this.#legacy.open(req, reply, peer);
     if (path === this.#paths.messages && req.method === 'POST') return this.#legacy.message(req, reply, peer);
