@@ -1,6 +1,6 @@
 import { httpEraHooks, LEGACY_REVISIONS } from './protocol/index.js';
 import { endpointLimiter, type EndpointRateLimit } from './http-rate-limit.js';
-import type { McpServer } from './server.js';
+import type { Servable } from './servable.js';
 import { fetchExchange, HttpEndpoint, type HttpEndpointOptions } from './transports/http/index.js';
 
 export type { EndpointRateLimit } from './http-rate-limit.js';
@@ -53,7 +53,7 @@ export interface McpHttpHandler {
  * // Deno: Deno.serve(mcp.fetch);
  * ```
  */
-export function createHttpHandler(server: McpServer, options: HttpHandlerOptions = {}): McpHttpHandler {
+export function createHttpHandler(server: Servable, options: HttpHandlerOptions = {}): McpHttpHandler {
   const { rateLimit, ...endpointOptions } = options;
   const endpoint = new HttpEndpoint(
     {
@@ -61,8 +61,8 @@ export function createHttpHandler(server: McpServer, options: HttpHandlerOptions
       versions: LEGACY_REVISIONS,
       eras: httpEraHooks(() => server.registry),
       admit: rateLimit && endpointLimiter(rateLimit),
-      principal: (auth) => server.guards.principal(auth),
-      refused: ({ peer, ...refusal }) => server.guards.refused({ ...refusal, auth: peer.auth, address: peer.remoteAddress }),
+      principal: server.guards && ((auth) => server.guards!.principal(auth)),
+      refused: server.guards && (({ peer, ...refusal }) => server.guards!.refused({ ...refusal, auth: peer.auth, address: peer.remoteAddress })),
     },
     endpointOptions,
   );

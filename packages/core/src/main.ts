@@ -1,7 +1,8 @@
 // Importing the stdio entry first guards stdout before the user's modules run.
 import { serveStdio, type StdioHandle } from './stdio.js';
 import { serveHttp, type HttpServerHandle, type ServeHttpOptions } from './node.js';
-import type { McpServer } from './server.js';
+import type { ServerConnection } from './protocol/index.js';
+import type { Servable, ServedConnection } from './servable.js';
 import { useYoungGeneration } from './transports/young-generation.js';
 
 /**
@@ -17,11 +18,11 @@ import { useYoungGeneration } from './transports/young-generation.js';
  * await serveFromArgs(server);
  * ```
  */
-export async function serveFromArgs(
-  server: McpServer,
+export async function serveFromArgs<C extends ServedConnection = ServerConnection>(
+  server: Servable<C>,
   argv: readonly string[] = process.argv.slice(2),
   httpOptions: ServeHttpOptions = {},
-): Promise<StdioHandle | HttpServerHandle> {
+): Promise<StdioHandle<C> | HttpServerHandle> {
   if (!argv.includes('--http')) return serveStdio(server);
   // The stdio entry keeps V8's young generation small for its one client; an HTTP server serves
   // many at once, so V8 sizes it as usual.

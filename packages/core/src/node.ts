@@ -1,7 +1,7 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHttpHandler, type HttpHandlerOptions, type McpHttpHandler } from './http.js';
-import type { McpServer } from './server.js';
+import type { Servable } from './servable.js';
 import { nodeExchange } from './transports/http/node-adapter.js';
 
 /** Options of {@link toNodeListener}. */
@@ -103,7 +103,7 @@ export interface HttpServerHandle {
  * console.error(`MCP endpoint: ${url}`);
  * ```
  */
-export async function serveHttp(server: McpServer, options: ServeHttpOptions = {}): Promise<HttpServerHandle> {
+export async function serveHttp(server: Servable, options: ServeHttpOptions = {}): Promise<HttpServerHandle> {
   const { port = 3000, host = '127.0.0.1', headersTimeoutMs, requestTimeoutMs, bodyIdleTimeoutMs, keepAliveTimeoutMs, maxConnections, ...endpointOptions } =
     options;
   const limits = serverLimits({ headersTimeoutMs, requestTimeoutMs, bodyIdleTimeoutMs, keepAliveTimeoutMs, maxConnections });

@@ -1,5 +1,5 @@
 import type { ServerConnection } from './protocol/index.js';
-import type { McpServer } from './server.js';
+import type { Servable, ServedConnection } from './servable.js';
 import { guardStdout } from './stdout-guard.js';
 import { StdioChannel } from './transports/stdio.js';
 import { useYoungGeneration, type YoungGeneration } from './transports/young-generation.js';
@@ -30,8 +30,8 @@ export interface StdioOptions {
 }
 
 /** A running stdio server. */
-export interface StdioHandle {
-  readonly connection: ServerConnection;
+export interface StdioHandle<C extends ServedConnection = ServerConnection> {
+  readonly connection: C;
   /** Resolves when the server has shut down (stdin EOF, SIGINT, SIGTERM or {@link close}). */
   readonly closed: Promise<void>;
   close(): Promise<void>;
@@ -49,7 +49,7 @@ export const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
  * await serveStdio(createServer({ name: 'calc', version: '1.0.0', providers: [Calculator] }));
  * ```
  */
-export function serveStdio(server: McpServer, options: StdioOptions = {}): StdioHandle {
+export function serveStdio<C extends ServedConnection = ServerConnection>(server: Servable<C>, options: StdioOptions = {}): StdioHandle<C> {
   useYoungGeneration(options.youngGeneration ?? 'compact');
   const channel = new StdioChannel({
     input: process.stdin,

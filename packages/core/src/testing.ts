@@ -1,4 +1,5 @@
-import { Engine, JsonRpcError, type Channel } from './jsonrpc/index.js';
+import { JsonRpcError, type Channel } from './jsonrpc/index.js';
+import { createClientPeer } from './protocol/client-peer.js';
 import { LATEST_LEGACY, META, MODERN_REVISIONS, type ServerConnection } from './protocol/index.js';
 import type { McpServer } from './server.js';
 import { createInMemoryPair } from './transports/in-memory.js';
@@ -62,19 +63,19 @@ export async function connectTestClient(server: McpServer, options: TestClientOp
   const [clientSide, serverSide] = recorded(createInMemoryPair());
   const connection: ServerConnection = server.connect(serverSide);
   const notifications: ReceivedNotification[] = [];
-  const engine = new Engine(clientSide, {
-    request: (request) => {
-      const handler = options.handlers?.[request.method];
-      if (!handler) throw new JsonRpcError(-32601, `Method not found: ${request.method} (no handler in the test client)`);
-      return handler(request.params);
+  // Like a real client, an aborted or timed-out call tells the server to stop.
+  const engine = createClientPeer(
+    clientSide,
+    {
+      request: (method, params) => {
+        const handler = options.handlers?.[method];
+        if (!handler) throw new JsonRpcError(-32601, `Method not found: ${method} (no handler in the test client)`);
+        return handler(params);
+      },
+      notification: (method, params) => void notifications.push({ method, params }),
     },
-    notification: (method, params) => notifications.push({ method, params: params as Record<string, unknown> }),
-    mapError: (error) => (error instanceof JsonRpcError ? error.toJSON() : { code: -32603, message: String(error) }),
-    acceptBatch: () => false,
-    // Like a real client, an aborted call tells the server to stop.
-    outboundAbandoned: (requestId, reason) =>
-      engine.notify('notifications/cancelled', { requestId, reason: String(reason) }),
-  });
+    { timeoutMs: 60_000 },
+  );
   const raw = (method: string, params?: Record<string, unknown>, opts: { signal?: AbortSignal } = {}) =>
     engine.request(method, params, { signal: opts.signal }) as Promise<any>;
   const version = options.protocolVersion ?? LATEST_LEGACY;

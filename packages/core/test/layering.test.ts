@@ -6,8 +6,14 @@ import { REPO_ROOT } from './support/paths.ts';
 // The import rules of docs/architecture.md, read from the source so they stay true.
 const SRC = join(REPO_ROOT, 'packages/core/src');
 
-/** Composition roots may import everything. */
-const ROOTS = new Set(['index.ts', 'server.ts', 'server-members.ts', 'stdio.ts', 'testing.ts', 'stdout-guard.ts', 'http.ts', 'http-rate-limit.ts', 'node.ts', 'main.ts']);
+/** The package's entry points (`exports` in package.json), as source files: `./stdio` → `stdio.ts`. */
+const ENTRIES = entryPoints(JSON.parse(readFileSync(join(REPO_ROOT, 'packages/core/package.json'), 'utf8')).exports);
+
+/** Entry points that exist to use Node (stdio, node:http, the command line); every other one is runtime-neutral. */
+const NODE_ENTRIES = new Set(['stdio.ts', 'node.ts', 'main.ts']);
+
+/** Composition roots may import everything: the entry points, and the top-level files they share. */
+const ROOTS = new Set([...ENTRIES, 'server.ts', 'server-members.ts', 'stdout-guard.ts', 'http-rate-limit.ts', 'servable.ts']);
 
 /** Per layer: the layers it may import values from, and those it may import types from. */
 const RULES: Record<string, { values: string[]; types: string[] }> = {
@@ -21,6 +27,37 @@ const RULES: Record<string, { values: string[]; types: string[] }> = {
 
 /** Node-only modules the runtime-neutral root entry must never load. */
 const NODE_ONLY = ['transports/stdio.ts', 'stdout-guard.ts', 'stdio.ts'];
+
+function entryPoints(exports: Record<string, Record<string, string>>): string[] {
+  return Object.entries(exports).map(([subpath, conditions]) => {
+    const source = conditions['@mcp-fw/source'];
+    const name = source.replace(/^\.\/src\//, '').replace(/\.ts$/, '');
+    // Each entry's three conditions name the same module: source, its types, its build.
+    expect([subpath, conditions.types, conditions.default]).toEqual([
+      name === 'index' ? '.' : `./${name}`,
+      `./dist/${name}.d.ts`,
+      `./dist/${name}.js`,
+    ]);
+    return `${name}.ts`;
+  });
+}
+
+/** Every file `entry` loads at runtime (type-only imports are erased), each with the path that reaches it. */
+function runtimeGraph(entry: string): Map<string, string> {
+  const seen = new Map<string, string>([[entry, entry]]);
+  const queue = [entry];
+  while (queue.length > 0) {
+    const file = queue.shift() as string;
+    for (const { specifier, typeOnly } of importsOf(file)) {
+      if (typeOnly || !specifier.startsWith('.')) continue;
+      const target = resolveImport(file, specifier);
+      if (seen.has(target)) continue;
+      seen.set(target, `${seen.get(file)} → ${target}`);
+      queue.push(target);
+    }
+  }
+  return seen;
+}
 
 interface Import {
   readonly specifier: string;
@@ -159,24 +196,33 @@ describe('core layering', () => {
     expect(missing).toEqual([]);
   });
 
-  it('the root entry never loads Node-only transport modules', () => {
-    const seen = new Map<string, string>();
-    const queue = ['index.ts'];
-    seen.set('index.ts', 'index.ts');
-    while (queue.length > 0) {
-      const file = queue.shift() as string;
-      for (const { specifier, typeOnly } of importsOf(file)) {
-        // Type-only imports are erased: they load nothing at runtime.
-        if (typeOnly || !specifier.startsWith('.')) continue;
-        const target = resolveImport(file, specifier);
-        if (seen.has(target)) continue;
-        seen.set(target, `${seen.get(file)} → ${target}`);
-        queue.push(target);
-      }
+  it('reads the entry points from package.json exports', () => {
+    expect(ENTRIES).toEqual(expect.arrayContaining(['index.ts', 'stdio.ts', 'testing.ts', 'transport.ts', 'http.ts', 'node.ts', 'main.ts']));
+    for (const entry of NODE_ENTRIES) expect(ENTRIES).toContain(entry);
+  });
+
+  it('no runtime-neutral entry point loads Node-only transport modules', () => {
+    const neutral = ENTRIES.filter((entry) => !NODE_ENTRIES.has(entry));
+    expect(neutral).toContain('index.ts');
+    for (const entry of neutral) {
+      const seen = runtimeGraph(entry);
+      const reached = NODE_ONLY.filter((f) => seen.has(f)).map((f) => seen.get(f));
+      expect(reached, entry).toEqual([]);
     }
-    expect(seen.size).toBeGreaterThan(10);
-    const reached = NODE_ONLY.filter((f) => seen.has(f)).map((f) => seen.get(f));
-    expect(reached).toEqual([]);
+    expect(runtimeGraph('index.ts').size).toBeGreaterThan(10);
+  });
+
+  it('@mcp-fw/core/transport loads no node:* module at all', () => {
+    const seen = runtimeGraph('transport.ts');
+    expect(seen.size).toBeGreaterThan(5);
+    const nodeImports = [...seen].flatMap(([file, path]) =>
+      importsOf(file)
+        .filter((i) => !i.typeOnly && i.specifier.startsWith('node:'))
+        .map((i) => `${path}: '${i.specifier}'`),
+    );
+    expect(nodeImports).toEqual([]);
+    // The check can fail: the root entry does load a node: module (createRequire).
+    expect([...runtimeGraph('index.ts').keys()].some((file) => importsOf(file).some((i) => i.specifier.startsWith('node:')))).toBe(true);
   });
 
   it('no console.log/info/debug in core: stdout belongs to stdio frames', () => {

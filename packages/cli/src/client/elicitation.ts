@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { JsonRpcCode, JsonRpcError } from '@mcp-fw/core/transport';
 import { CliError } from '../output/cli-error.js';
-import { RpcError } from './jsonrpc-peer.js';
 
 /** An `elicitation/create` request's form: the message and the flat object schema it asks for. */
 export interface ElicitationForm {
@@ -43,7 +43,7 @@ export class ElicitationAnswers {
 
   /** Answers one `elicitation/create` request. */
   async answer(params: Record<string, unknown> | undefined): Promise<ElicitationResult> {
-    if (params?.mode === 'url') throw new RpcError(-32602, 'mcp-fw call answers form elicitations only');
+    if (params?.mode === 'url') throw new JsonRpcError(JsonRpcCode.InvalidParams, 'mcp-fw call answers form elicitations only');
     const form = params as unknown as ElicitationForm;
     if (this.#given) {
       // A single object answers every question; a list answers them in order.

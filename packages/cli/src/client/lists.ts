@@ -1,4 +1,4 @@
-import type { JsonRpcPeer } from './jsonrpc-peer.js';
+import { LATEST_LEGACY, type Engine, type ListName } from '@mcp-fw/core/transport';
 
 /** Everything a server lists, exactly as a client receives it (all pages joined). */
 export interface ServerLists {
@@ -8,33 +8,27 @@ export interface ServerLists {
   readonly resourceTemplates: readonly Record<string, any>[];
 }
 
-/** The list names of `notifications/<list>/list_changed`. */
-export type ListName = 'tools' | 'prompts' | 'resources';
-
-/** The revision the CLI speaks to servers it runs itself. */
-export const PROBE_REVISION = '2025-11-25';
-
 /** Runs the `initialize` handshake as a client with `capabilities` (none by default); returns the result. */
-export async function handshake(peer: JsonRpcPeer, capabilities: Record<string, unknown> = {}): Promise<Record<string, any>> {
+export async function handshake(peer: Engine, capabilities: Record<string, unknown> = {}): Promise<Record<string, any>> {
   const result = await peer.request('initialize', {
-    protocolVersion: PROBE_REVISION,
+    protocolVersion: LATEST_LEGACY,
     capabilities,
     clientInfo: { name: 'mcp-fw', version: '0.1.0' },
   });
   peer.notify('notifications/initialized');
-  return result;
+  return result as Record<string, any>;
 }
 
 /**
  * Fetches every list over an initialized connection, following `nextCursor`. mcp-fw servers
  * answer every list method, advertised or not, so an empty list needs no capability check.
  */
-export async function fetchLists(peer: JsonRpcPeer): Promise<ServerLists> {
+export async function fetchLists(peer: Engine): Promise<ServerLists> {
   const all = async (method: string, key: string) => {
     const items: Record<string, any>[] = [];
     let cursor: string | undefined;
     do {
-      const page = await peer.request(method, cursor === undefined ? {} : { cursor });
+      const page = (await peer.request(method, cursor === undefined ? {} : { cursor })) as Record<string, any>;
       items.push(...(page[key] as Record<string, any>[]));
       cursor = page.nextCursor;
     } while (cursor !== undefined);

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
+import { JsonRpcCode, JsonRpcError } from '@mcp-fw/core/transport';
 import type { Command } from 'commander';
 import { ElicitationAnswers, givenAnswers, unansweredError } from '../client/elicitation.js';
 import { connectInProcess } from '../client/in-process.js';
-import { RpcError } from '../client/jsonrpc-peer.js';
 import { fetchLists } from '../client/lists.js';
 import { askForm } from '../output/ask-form.js';
 import { formatCallResult } from '../output/call-result.js';
@@ -70,7 +70,7 @@ export function callCommand(program: Command): void {
         },
         request: (method, params) => {
           if (method === 'elicitation/create') return answers.answer(params);
-          throw new RpcError(-32601, `mcp-fw call does not answer ${method}`);
+          throw new JsonRpcError(JsonRpcCode.MethodNotFound, `mcp-fw call does not answer ${method}`);
         },
       }, { elicitation: { form: {} } });
       const tools = (await fetchLists(client.peer)).tools;
@@ -84,9 +84,9 @@ export function callCommand(program: Command): void {
       const args = callArguments(pairs, options.json, definition.inputSchema ?? {});
       let result: Record<string, any>;
       try {
-        result = await client.peer.request('tools/call', { name: tool, arguments: args, ...(bar.enabled ? { _meta: { progressToken: 1 } } : {}) });
+        result = (await client.peer.request('tools/call', { name: tool, arguments: args, ...(bar.enabled ? { _meta: { progressToken: 1 } } : {}) })) as Record<string, any>;
       } catch (error) {
-        if (error instanceof RpcError) throw new CliError(`${tool} failed: ${error.message}.`, 'Check the arguments against mcp-fw inspect, then try again.');
+        if (error instanceof JsonRpcError) throw new CliError(`${tool} failed: ${error.message}.`, 'Check the arguments against mcp-fw inspect, then try again.');
         throw error;
       } finally {
         bar.clear();

@@ -4,7 +4,6 @@ import type { Command } from 'commander';
 import { runInspector } from '../dev/inspector.js';
 import { Supervisor } from '../dev/supervisor.js';
 import { CliError } from '../output/cli-error.js';
-import { relayServer } from '../dev/relay-server.js';
 import { removeStaleCaches } from '../dev/stale-caches.js';
 import { styleFor } from '../output/style.js';
 import { RunCompiler } from '../project/compile.js';
@@ -76,10 +75,9 @@ async function runDev(entryArg: string | undefined, options: DevOptions): Promis
     supervisor.killAll();
     rmSync(cacheDir, { recursive: true, force: true });
   });
-  const server = relayServer(supervisor);
   if (options.http) {
     const { serveHttp } = await import('@mcp-fw/core/node');
-    const handle = await serveHttp(server, { port: httpPort(options.port), host: options.host });
+    const handle = await serveHttp(supervisor, { port: httpPort(options.port), host: options.host });
     process.stderr.write(`${style.dim('mcp-fw dev')} listening on ${style.cyan(handle.url)} (HTTP+SSE at /sse)\n`);
     const stop = () => void Promise.all([handle.close(), supervisor.close()]).then(() => process.exit(0));
     process.once('SIGINT', stop);
@@ -87,7 +85,7 @@ async function runDev(entryArg: string | undefined, options: DevOptions): Promis
   } else {
     // Imported here: importing it takes stdout for frames, which only stdio serving wants.
     const { serveStdio } = await import('@mcp-fw/core/stdio');
-    serveStdio(server, { shutdownGraceMs: options.grace });
+    serveStdio(supervisor, { shutdownGraceMs: options.grace });
   }
   await supervisor.start();
   const watched = supervisor.watched.map((f) => relative(process.cwd(), f));

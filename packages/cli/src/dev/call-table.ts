@@ -1,5 +1,6 @@
+import type { JsonRpcId } from '@mcp-fw/core/transport';
 import type { ChildLink } from './child-link.js';
-import { idKey, type JsonRpcId } from './session-state.js';
+import { idKey } from './session-state.js';
 
 /** One connection of a client session on one child. */
 export interface Attachment {

@@ -1,8 +1,7 @@
+import { JsonRpcCode, subscriptionTag, type JsonRpcId } from '@mcp-fw/core/transport';
+
 /** A JSON-RPC message as relayed (parsed, rewritten, serialized again). */
 export type Message = Record<string, any>;
-
-/** The `_meta` key that ties 2026-07-28 notifications to their listen request. */
-export const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 
 /** An error response. */
 export function errorOf(id: unknown, code: number, message: string, data?: unknown): Message {
@@ -10,8 +9,8 @@ export function errorOf(id: unknown, code: number, message: string, data?: unkno
 }
 
 /** `params` (or a result) with its subscription id replaced by the client's listen id. */
-export function retag(params: Message, clientId: unknown): Message {
-  return { ...params, _meta: { ...params._meta, [SUBSCRIPTION_ID]: clientId } };
+export function retag(params: Message, clientId: JsonRpcId): Message {
+  return { ...params, _meta: { ...params._meta, ...subscriptionTag(clientId) } };
 }
 
 /**
@@ -29,6 +28,6 @@ export function answerWhileDown(m: Message, error: string, initialize: (params: 
     case 'initialize':
       return { jsonrpc: '2.0', id: m.id, result: initialize(m.params) };
     default:
-      return errorOf(m.id, -32603, `mcp-fw dev cannot serve ${m.method}: ${error}`, { reloadError: error });
+      return errorOf(m.id, JsonRpcCode.InternalError, `mcp-fw dev cannot serve ${m.method}: ${error}`, { reloadError: error });
   }
 }

@@ -1,4 +1,4 @@
-import { JsonRpcPeer } from '../client/jsonrpc-peer.js';
+import { createClientPeer, type ChannelSink } from '@mcp-fw/core/transport';
 import { fetchLists, handshake, type ServerLists } from '../client/lists.js';
 import type { ChildLink } from './child-link.js';
 
@@ -13,21 +13,26 @@ export interface Probe {
  * so reloads can tell which lists changed by comparing what clients would be sent.
  */
 export async function probe(link: ChildLink, s: number): Promise<Probe> {
-  const peer = new JsonRpcPeer((frame) => link.send({ t: 'in', s, f: frame, o: 0 }));
+  let sink: ChannelSink | undefined;
+  const peer = createClientPeer({
+    start: (started) => void (sink = started),
+    send: (frame) => link.send({ t: 'in', s, f: frame, o: 0 }),
+    close: async () => link.close(s, 0),
+  });
   link.open(
     s,
     {
-      out: (frame) => peer.receive(frame),
+      out: (frame) => sink?.frame(frame),
       settle: () => {},
-      closed: () => peer.failAll(new Error('the server closed the connection')),
+      closed: () => peer.abandon('the server closed the connection'),
     },
     'legacy',
   );
-  void link.exited.then(() => peer.failAll(new Error('the server process exited')));
+  void link.exited.then(() => peer.abandon('the server process exited'));
   try {
     const initializeResult = await handshake(peer);
     return { initializeResult, lists: await fetchLists(peer) };
   } finally {
-    link.close(s, 0);
+    await peer.close();
   }
 }

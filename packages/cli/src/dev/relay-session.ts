@@ -1,11 +1,20 @@
-import type { Channel, ChannelSink, EraMode, FrameRoute } from '../client/channel-types.js';
-import { RpcError } from '../client/jsonrpc-peer.js';
-import type { ListName } from '../client/lists.js';
+import {
+  JsonRpcCode,
+  JsonRpcError,
+  SUBSCRIPTION_ID,
+  subscriptionTag,
+  type Channel,
+  type ChannelSink,
+  type EraMode,
+  type FrameRoute,
+  type ListName,
+  type ServedConnection,
+} from '@mcp-fw/core/transport';
 import { CallTable, type Attachment, type ClientCall } from './call-table.js';
 import { widenCapabilities } from './capabilities.js';
 import type { ChildLink } from './child-link.js';
 import { FrameTokens } from './frame-tokens.js';
-import { answerWhileDown, errorOf, retag, SUBSCRIPTION_ID, type Message } from './messages.js';
+import { answerWhileDown, errorOf, retag, type Message } from './messages.js';
 import { InputRounds } from './input-rounds.js';
 import { idKey, SessionState, type ListenRecord } from './session-state.js';
 import { listChangedNotices, logNotices, type Notice } from './session-notices.js';
@@ -36,11 +45,11 @@ type Outbox = (at: Attachment) => Outgoing;
  * on the old child finish there. Every id is rewritten (see {@link CallTable}) and every frame
  * keeps its route, so answers, progress and server requests reach the right client stream.
  */
-export class RelaySession {
+export class RelaySession implements ServedConnection {
   /** What `serveStdio` and the HTTP endpoint drive, as they would a core connection's engine. */
-  readonly engine: { close(graceMs?: number): Promise<void>; onInputEnded(listener: () => void): void };
+  readonly engine: ServedConnection['engine'];
   readonly #channel: Channel;
-  readonly #mode: EraMode;
+  readonly #mode: EraMode | undefined;
   readonly #env: SessionEnv;
   readonly #state = new SessionState();
   readonly #calls = new CallTable();
@@ -56,7 +65,7 @@ export class RelaySession {
   #idle?: () => void;
   #closed = false;
 
-  constructor(channel: Channel, mode: EraMode, env: SessionEnv) {
+  constructor(channel: Channel, mode: EraMode | undefined, env: SessionEnv) {
     this.#channel = channel;
     this.#mode = mode;
     this.#env = env;
@@ -64,7 +73,7 @@ export class RelaySession {
     channel.start({
       frame: (...frame) => (this.#queue ? void this.#queue.push(frame) : this.#fromClient(...frame)),
       oversize: (bytes, limit) =>
-        this.#send(errorOf(null, -32600, `Invalid Request: message of ${bytes} bytes exceeds the limit of ${limit} bytes`)),
+        this.#send(errorOf(null, JsonRpcCode.InvalidRequest, `Invalid Request: message of ${bytes} bytes exceeds the limit of ${limit} bytes`)),
       ended: () => {
         for (const listener of this.#endListeners) listener();
         if (this.#current) this.#current.link.send({ t: 'ended', s: this.#current.s });
@@ -136,7 +145,7 @@ export class RelaySession {
     } catch (error) {
       // The child's engine answers malformed frames exactly as a production server would.
       if (this.#current) return this.#forward(this.#current, text, this.#tokens.create(origin, this.#current), peer);
-      return this.#answer([errorOf(null, -32700, `Parse error: ${(error as Error).message}`)], false, origin);
+      return this.#answer([errorOf(null, JsonRpcCode.ParseError, `Parse error: ${(error as Error).message}`)], false, origin);
     }
     const batch = Array.isArray(value);
     const answers: Message[] = [];
@@ -178,7 +187,7 @@ export class RelaySession {
     }
     // Anything else is malformed: the child's engine gives the same answer production would.
     if (current) to(current).messages.push(item);
-    else answers.push(errorOf(null, -32600, 'Invalid Request: expected a request, a notification or a response'));
+    else answers.push(errorOf(null, JsonRpcCode.InvalidRequest, 'Invalid Request: expected a request, a notification or a response'));
   }
 
   #clientNotification(m: Message, to: Outbox): void {
@@ -245,7 +254,7 @@ export class RelaySession {
     this.#rounds.issued(m.result, at);
     this.#drain(at);
     if (call.kind === 'internal') {
-      if (m.error) call.reject(new RpcError(m.error.code, m.error.message, m.error.data));
+      if (m.error) call.reject(new JsonRpcError(m.error.code, m.error.message, m.error.data));
       else call.resolve(m.result);
       return undefined;
     }
@@ -280,7 +289,7 @@ export class RelaySession {
       }
       const token = this.#tokens.get(call.token);
       const message = `mcp-fw dev: ${call.method} was not answered: ${reason}. Call it again.`;
-      this.#send(errorOf(call.clientId, -32603, message), token && { origin: token.origin, final: true });
+      this.#send(errorOf(call.clientId, JsonRpcCode.InternalError, message), token && { origin: token.origin, final: true });
     }
     for (const requestId of serverRequests) {
       this.#send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason } });
@@ -339,7 +348,7 @@ export class RelaySession {
   /** A listen request while no child serves: acknowledged now, served by the next child. */
   #parkNewListen(m: Message, origin: unknown): void {
     this.#state.listens.set(idKey(m.id), { clientId: m.id, params: m.params ?? {}, origin });
-    const params = { notifications: m.params?.notifications ?? {}, _meta: { [SUBSCRIPTION_ID]: m.id } };
+    const params = { notifications: m.params?.notifications ?? {}, _meta: subscriptionTag(m.id) };
     this.#send({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params }, { origin, final: false });
   }
 

@@ -1,5 +1,4 @@
-/** A JSON-RPC id as the client sent it. */
-export type JsonRpcId = string | number;
+import { isLogLevel, type JsonRpcId, type LogLevel } from '@mcp-fw/core/transport';
 
 /** An open `subscriptions/listen` request (2026-07-28): it outlives children, so it moves. */
 export interface ListenRecord {
@@ -29,7 +28,7 @@ export function idKey(id: JsonRpcId): string {
 export class SessionState {
   #initialize?: Record<string, unknown>;
   #initialized = false;
-  #logLevel?: string;
+  #logLevel?: LogLevel;
   readonly #subscriptions = new Set<string>();
   readonly listens = new Map<string, ListenRecord>();
 
@@ -42,7 +41,7 @@ export class SessionState {
     return this.#initialized;
   }
 
-  get logLevel(): string | undefined {
+  get logLevel(): LogLevel | undefined {
     return this.#logLevel;
   }
 
@@ -52,7 +51,8 @@ export class SessionState {
         this.#initialize ??= params ?? {};
         return;
       case 'logging/setLevel':
-        if (typeof params?.level === 'string') this.#logLevel = params.level;
+        // A level the server refuses changes nothing there, so nothing here either.
+        if (isLogLevel(params?.level)) this.#logLevel = params.level;
         return;
       case 'resources/subscribe':
         if (typeof params?.uri === 'string') this.#subscriptions.add(params.uri);

@@ -1,8 +1,7 @@
 import { mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { LEGACY_REVISIONS } from '@mcp-fw/core';
-import type { Channel, EraMode } from '../client/channel-types.js';
+import { LEGACY_REVISIONS, type Channel, type EraMode, type Servable, type ToolLookup } from '@mcp-fw/core/transport';
 import { changedLists, EMPTY_LISTS } from '../client/lists.js';
 import type { RunCompiler } from '../project/compile.js';
 import { widenCapabilities } from './capabilities.js';
@@ -40,9 +39,11 @@ const DIAGNOSTIC_FILE = /^(.+?)\(\d+,\d+\): error/gm;
  * The dev runner: keeps one child running the user's server, replaces it when the entry's
  * import graph changes, and keeps every client session ({@link RelaySession}) across the swap.
  * A failed reload leaves the sessions connected and answering with the failure until a good
- * save; a replaced child finishes its calls in flight before it exits.
+ * save; a replaced child finishes its calls in flight before it exits. It is what core's stdio
+ * and HTTP transports serve (a {@link Servable}), so `mcp-fw dev` frames, sessions and checks
+ * are production's own.
  */
-export class Supervisor {
+export class Supervisor implements Servable<RelaySession> {
   readonly #options: SupervisorOptions;
   readonly #sessions = new Set<RelaySession>();
   readonly #watcher: SourceWatcher;
@@ -78,7 +79,7 @@ export class Supervisor {
   }
 
   /** Serves one more client session (called by the stdio and HTTP transports). */
-  connect(channel: Channel, mode: EraMode): RelaySession {
+  connect(channel: Channel, mode?: EraMode): RelaySession {
     const session = new RelaySession(channel, mode, {
       nextConnection: () => this.#connection++,
       initializeFallback: (params) => this.#initializeFallback(params),
@@ -90,10 +91,13 @@ export class Supervisor {
     return session;
   }
 
-  /** A tool as the current child lists it (the HTTP layer checks `x-mcp-header` arguments). */
-  tool(name: string): { inputSchema: Record<string, unknown> } | undefined {
-    return this.#probe?.lists.tools.find((t) => t.name === name) as { inputSchema: Record<string, unknown> } | undefined;
-  }
+  /**
+   * The tools as the current child lists them, for core's HTTP checks of 2026-07-28 requests
+   * (`x-mcp-header` mirrors), which run here before a request reaches any child.
+   */
+  readonly registry: ToolLookup = {
+    tool: (name) => this.#probe?.lists.tools.find((t) => t.name === name) as { inputSchema: Record<string, unknown> } | undefined,
+  };
 
   /** Reloads after `changed` files changed; changes during a reload trigger one more after it. */
   reload(changed: string[]): Promise<void> {

@@ -42,10 +42,20 @@ export interface EngineHandlers {
 }
 
 export interface OutboundOptions {
+  /** Overrides the engine's `outboundTimeoutMs` for this request (`Infinity`: no timeout). */
   timeoutMs?: number;
   signal?: AbortSignal;
   /** The inbound request this one is sent on behalf of (it travels on that request's stream). */
   relatedTo?: InboundRequest;
+}
+
+/** Options of an {@link Engine}. */
+export interface EngineOptions {
+  /**
+   * How long a request sent to the peer waits for its answer before it is rejected with
+   * `REQUEST_TIMEOUT_CODE` (default 60,000 ms; `Infinity`: as long as it takes).
+   */
+  outboundTimeoutMs?: number;
 }
 
 type Reply = string | undefined | Promise<string | undefined>;
@@ -69,12 +79,14 @@ export class Engine {
   readonly #live = new Set<InboundRequest>();
   readonly #outbound = new OutboundRequests();
   readonly #endListeners: (() => void)[] = [];
+  readonly #outboundTimeoutMs: number;
   #idle?: () => void;
   #closed = false;
 
-  constructor(channel: Channel, handlers: EngineHandlers) {
+  constructor(channel: Channel, handlers: EngineHandlers, options: EngineOptions = {}) {
     this.#channel = channel;
     this.#handlers = handlers;
+    this.#outboundTimeoutMs = options.outboundTimeoutMs ?? DEFAULT_OUTBOUND_TIMEOUT_MS;
     channel.start({
       frame: (text, origin, peer, parsed) => this.#onFrame(text, origin, peer, parsed),
       oversize: (bytes, limit) =>
@@ -95,7 +107,7 @@ export class Engine {
 
   /** Sends a request to the peer and resolves with its result (rejects with its error). */
   request(method: string, params: unknown, options: OutboundOptions = {}): Promise<unknown> {
-    const timeoutMs = options.timeoutMs ?? DEFAULT_OUTBOUND_TIMEOUT_MS;
+    const timeoutMs = options.timeoutMs ?? this.#outboundTimeoutMs;
     const { id, done } = this.#outbound.open(timeoutMs, (timedOut) =>
       this.#handlers.outboundAbandoned?.(timedOut, 'timeout'),
     );
@@ -149,6 +161,15 @@ export class Engine {
     }
     this.#shutdown('server shutting down');
     await this.#channel.close();
+  }
+
+  /**
+   * The peer is gone for good (its process exited, its pipe closed): every request still
+   * waiting on it is rejected with `reason`, and nothing more is sent. Call {@link close} to
+   * release the channel too.
+   */
+  abandon(reason: string): void {
+    this.#shutdown(reason);
   }
 
   #shutdown(reason: string): void {

@@ -1,4 +1,4 @@
-export { Engine, type EngineHandlers, type OutboundOptions, type WireError } from './engine.js';
+export { Engine, type EngineHandlers, type EngineOptions, type OutboundOptions, type WireError } from './engine.js';
 export { InboundRequest } from './inbound-request.js';
 export { JsonRpcError, RawJson } from './error.js';
 export { JsonRpcCode } from './codes.js';

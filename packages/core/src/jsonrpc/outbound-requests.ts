@@ -7,7 +7,7 @@ export const REQUEST_TIMEOUT_CODE = -32001;
 interface Pending {
   resolve(value: unknown): void;
   reject(error: unknown): void;
-  timer: NodeJS.Timeout;
+  timer?: ReturnType<typeof setTimeout>;
 }
 
 /** Requests this side sent and is waiting on, keyed by id, each with its own timeout. */
@@ -15,14 +15,18 @@ export class OutboundRequests {
   readonly #pending = new Map<JsonRpcId, Pending>();
   #nextId = 0;
 
+  /** Opens a request; a `timeoutMs` of `Infinity` waits for the answer however long it takes. */
   open(timeoutMs: number, onTimeout: (id: JsonRpcId) => void): { id: JsonRpcId; done: Promise<unknown> } {
     const id = this.#nextId++;
     const done = new Promise<unknown>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.#pending.delete(id);
-        reject(new JsonRpcError(REQUEST_TIMEOUT_CODE, `Request timed out after ${timeoutMs} ms`));
-        onTimeout(id);
-      }, timeoutMs);
+      // setTimeout would fire at once for Infinity (it clamps delays past 2^31-1 ms to 1 ms).
+      const timer = Number.isFinite(timeoutMs)
+        ? setTimeout(() => {
+            this.#pending.delete(id);
+            reject(new JsonRpcError(REQUEST_TIMEOUT_CODE, `Request timed out after ${timeoutMs} ms`));
+            onTimeout(id);
+          }, timeoutMs)
+        : undefined;
       this.#pending.set(id, { resolve, reject, timer });
     });
     return { id, done };

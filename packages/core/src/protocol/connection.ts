@@ -1,7 +1,8 @@
 import { Engine, JsonRpcError, parseFrame, type Channel, type InboundRequest } from '../jsonrpc/index.js';
 import { ErrorCode } from './error-codes.js';
 import { mapError } from './error-mapping.js';
-import type { HubMember, ListName } from './hub.js';
+import type { HubMember } from './hub.js';
+import { listChangedNotification, type ListName } from './list-changed.js';
 import { LegacySession } from './legacy-session.js';
 import { METHODS, MODERN_METHODS } from './method-table.js';
 import { EnvelopeMemo } from './modern/envelope-memo.js';
@@ -93,7 +94,7 @@ export class ServerConnection implements HubMember {
 
   listChanged(list: ListName): void {
     // Legacy sessions get unsolicited notifications; modern clients only on listen streams.
-    if (this.#era === 'legacy' && this.#scope.session.handshake) this.engine.notify(`notifications/${list}/list_changed`);
+    if (this.#era === 'legacy' && this.#scope.session.handshake) this.engine.notify(listChangedNotification(list).method);
   }
 
   resourceUpdated(uri: string): void {

@@ -1,10 +1,12 @@
+import type { ListName } from './list-changed.js';
+
+export type { ListName };
+
 /** What the hub needs of a connection: a way to pass on server-wide events. */
 export interface HubMember {
   listChanged(list: ListName): void;
   resourceUpdated(uri: string): void;
 }
-
-export type ListName = 'tools' | 'prompts' | 'resources';
 
 /**
  * The open connections of one server, so that server-wide events (a list changed, a resource

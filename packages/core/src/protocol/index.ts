@@ -5,7 +5,8 @@ export type { ClientRequestOptions, ElicitResult, SampleRequest } from './client
 export type { ContextLog } from './context-log.js';
 export { LOG_LEVELS, type LogLevel } from './log-levels.js';
 export { ListCache } from './list-cache.js';
-export { ConnectionHub, type ListName } from './hub.js';
+export { ConnectionHub } from './hub.js';
+export type { ListName } from './list-changed.js';
 export { stderrLogger, type Logger } from './logger.js';
 export { ErrorCode } from './error-codes.js';
 export { LEGACY_REVISIONS, LATEST_LEGACY, type LegacyRevision } from './revisions.js';
@@ -16,6 +17,7 @@ export { InputRuns, type InputSettings } from './input/input-runs.js';
 export { MemoryUsedRounds, type UsedRounds } from './input/used-rounds.js';
 export type { InputRoundLimits } from './input/input-round-limits.js';
 export { httpEraHooks } from './modern/http-eras.js';
+export type { ToolLookup } from './modern/http-ladder.js';
 export {
   Guards,
   LimitError,
@@ -32,4 +34,5 @@ export {
   type Identify,
   type ControlChars,
   type LimitName,
+  type LimitRefusalEvent,
 } from './guards/index.js';

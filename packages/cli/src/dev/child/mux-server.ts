@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { McpServer } from '@mcp-fw/core';
-import type { Channel, ChannelSink } from '../../client/channel-types.js';
+import type { Channel, ChannelSink } from '@mcp-fw/core/transport';
 import type { FromChild, ToChild } from '../mux.js';
 
 interface Served {

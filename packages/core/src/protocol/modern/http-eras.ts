@@ -1,7 +1,6 @@
-import type { Registry } from '../../registry/index.js';
 import { ErrorCode } from '../error-codes.js';
 import { hasEnvelope, missingEnvelope, MODERN_REVISIONS } from './envelope.js';
-import { modernErrorStatus, modernPreflight, modernRetryAfter, type Refusal } from './http-ladder.js';
+import { modernErrorStatus, modernPreflight, modernRetryAfter, type Refusal, type ToolLookup } from './http-ladder.js';
 
 type Header = (name: string) => string | undefined;
 
@@ -10,7 +9,7 @@ type Header = (name: string) => string | undefined;
  * `MCP-Protocol-Version` header only cross-checks. Handed to the HTTP transport by the
  * composition root, so the transport routes without knowing what an envelope is.
  */
-export function httpEraHooks(registry: () => Registry) {
+export function httpEraHooks(registry: () => ToolLookup) {
   return {
     classify(message: unknown, header: Header): 'legacy' | 'modern' | Refusal {
       if (Array.isArray(message)) {

@@ -1,8 +1,12 @@
 import { JsonRpcError, type WireError } from '../../jsonrpc/index.js';
-import type { Registry } from '../../registry/index.js';
 import { quoteClientValue, showClientValue } from '../client-value.js';
 import { ErrorCode } from '../error-codes.js';
 import { checkVersion, readEnvelope } from './envelope.js';
+
+/** Where the HTTP checks find a tool's input schema (a server's registry, or a relay's copy). */
+export interface ToolLookup {
+  tool(name: string): { readonly inputSchema: Record<string, unknown> } | undefined;
+}
 
 /** A modern HTTP request refused before dispatch: the JSON-RPC error and its HTTP status. */
 export interface Refusal {
@@ -26,7 +30,7 @@ function mismatch(header: string | undefined, body: string): JsonRpcError {
  * the body (-32020), supported version (-32022), required headers (-32020), then `Mcp-Param-*`
  * for `x-mcp-header` arguments (-32020). All of them answer 400.
  */
-export function modernPreflight(message: Record<string, unknown>, header: Header, registry: Registry): Refusal | undefined {
+export function modernPreflight(message: Record<string, unknown>, header: Header, registry: ToolLookup): Refusal | undefined {
   try {
     ladder(message, header, registry);
     return undefined;
@@ -36,7 +40,7 @@ export function modernPreflight(message: Record<string, unknown>, header: Header
   }
 }
 
-function ladder(message: Record<string, unknown>, header: Header, registry: Registry): void {
+function ladder(message: Record<string, unknown>, header: Header, registry: ToolLookup): void {
   const params = message.params as Record<string, unknown> | undefined;
   const method = message.method;
   const envelope = readEnvelope(params);
@@ -72,7 +76,7 @@ function ladder(message: Record<string, unknown>, header: Header, registry: Regi
 }
 
 /** Arguments whose schema carries `x-mcp-header: Name` must be mirrored in `Mcp-Param-Name`. */
-function checkParamHeaders(params: Record<string, unknown>, header: Header, registry: Registry): void {
+function checkParamHeaders(params: Record<string, unknown>, header: Header, registry: ToolLookup): void {
   const tool = registry.tool(params.name as string);
   const properties = (tool?.inputSchema.properties ?? {}) as Record<string, Record<string, unknown>>;
   const args = (params.arguments ?? {}) as Record<string, unknown>;

@@ -2,11 +2,11 @@ import { JsonRpcError } from '../../jsonrpc/index.js';
 import { findResource, type Registry } from '../../registry/index.js';
 import { ErrorCode } from '../error-codes.js';
 import { limitReached, type OverBudget, type StateLimits } from '../guards/index.js';
-import type { HubMember, ListName } from '../hub.js';
+import type { HubMember } from '../hub.js';
+import { LIST_CHANGED_FILTER_KEYS, listChangedNotification, subscriptionTag } from '../list-changed.js';
 import type { MethodSpec } from '../server-core.js';
 import { clientKeyOf, refused } from '../state-refusal.js';
 import { validateUri } from '../uri-guard.js';
-import { META } from './envelope.js';
 
 interface Filter {
   toolsListChanged?: boolean;
@@ -14,12 +14,6 @@ interface Filter {
   resourcesListChanged?: boolean;
   resourceSubscriptions?: string[];
 }
-
-const LIST_KEYS: Record<ListName, keyof Filter> = {
-  tools: 'toolsListChanged',
-  prompts: 'promptsListChanged',
-  resources: 'resourcesListChanged',
-};
 
 /**
  * `subscriptions/listen`: a long-lived response stream. The acknowledgement comes first, with
@@ -53,11 +47,13 @@ export const listen: MethodSpec = {
     const over = budget.openStream(client, uris.size);
     if (over) throw refused(record, scope, over.limit, limitReached(over.limit, over.scope, overMessage(over, budget.limits)));
     const request = record.request;
-    const tag = { [META.subscriptionId]: request.id };
+    const tag = subscriptionTag(request.id);
     engine.notify('notifications/subscriptions/acknowledged', { notifications: honoured, _meta: tag }, request);
     const member: HubMember = {
       listChanged(list) {
-        if (honoured[LIST_KEYS[list]]) engine.notify(`notifications/${list}/list_changed`, { _meta: tag }, request);
+        if (!honoured[LIST_CHANGED_FILTER_KEYS[list]]) return;
+        const { method, params } = listChangedNotification(list, request.id);
+        engine.notify(method, params, request);
       },
       resourceUpdated(uri) {
         if (uris.has(uri)) engine.notify('notifications/resources/updated', { uri, _meta: tag }, request);

@@ -1,0 +1,46 @@
+import type { Channel } from './jsonrpc/index.js';
+import type { EraMode, LimitRefusalEvent, ToolLookup } from './protocol/index.js';
+
+/** What core's transports hold of one connection a {@link Servable} opened. */
+export interface ServedConnection {
+  /** What stdio drives: its graceful close, and the end of the client's input. */
+  readonly engine: {
+    close(graceMs?: number): Promise<void>;
+    onInputEnded(listener: () => void): void;
+  };
+  /** Stops serving, letting calls in flight finish within `graceMs`. */
+  close(graceMs?: number): Promise<void>;
+}
+
+/**
+ * What core's transports need of a server: `serveStdio`, `createHttpHandler`, `serveHttp` and
+ * `serveFromArgs` accept any object of this shape, and `McpServer` is one. Implement it to put
+ * something else behind core's transports with their framing, sessions and security checks
+ * (a relay to another process, as `mcp-fw dev` does).
+ *
+ * @example
+ * ```ts
+ * import type { Servable } from '@mcp-fw/core/transport';
+ * import { serveStdio } from '@mcp-fw/core/stdio';
+ *
+ * const relay: Servable = {
+ *   connect: (channel, mode) => openRelaySession(channel, mode),
+ *   registry: { tool: (name) => lastToolList.find((t) => t.name === name) },
+ * };
+ * serveStdio(relay);
+ * ```
+ */
+export interface Servable<C extends ServedConnection = ServedConnection> {
+  /** Serves one client on `channel`; `mode` says how the connection decides its protocol era. */
+  connect(channel: Channel, mode?: EraMode): C;
+  /** Tools by name, for the HTTP checks of 2026-07-28 requests (`x-mcp-header` mirrors). */
+  readonly registry: ToolLookup;
+  /**
+   * Binds HTTP sessions to an authenticated principal and hears of requests refused at a limit
+   * (the audit log). Without it, sessions are bound to no principal and refusals go unrecorded.
+   */
+  readonly guards?: {
+    principal(auth: unknown): string | undefined;
+    refused(event: LimitRefusalEvent): void;
+  };
+}

@@ -1,0 +1,142 @@
+// `@mcp-fw/core/transport`: the contract between MCP servers, transports and clients, for code
+// that builds its own transport, client or relay (the mcp-fw CLI is one). Runtime-neutral: it
+// loads no `node:*` module, so it runs wherever the web-standard HTTP handler does.
+
+/**
+ * The channel a transport gives a connection (whole frames in and out), with the sink it
+ * delivers inbound frames to and the route that ties an outbound frame to an inbound one.
+ *
+ * @example
+ * ```ts
+ * import type { Channel, ChannelSink } from '@mcp-fw/core/transport';
+ *
+ * let sink: ChannelSink | undefined;
+ * const channel: Channel = {
+ *   start: (s) => void (sink = s),
+ *   send: (frame) => socket.send(frame),
+ *   close: async () => socket.close(),
+ * };
+ * socket.onmessage = (event) => sink?.frame(String(event.data));
+ * server.connect(channel);
+ * ```
+ */
+export type { Channel, ChannelSink, FrameRoute, Peer } from './jsonrpc/index.js';
+export type { JsonRpcId, JsonRpcRequest, JsonRpcNotification } from './jsonrpc/index.js';
+
+/**
+ * Core's JSON-RPC engine, the one peer both ends of an mcp-fw connection run on: requests out
+ * and their answers, requests in and theirs, notifications, cancellation. `JsonRpcError` is
+ * what a request rejects with (and what a handler throws to answer with an error).
+ *
+ * @example
+ * ```ts
+ * import { Engine, JsonRpcError } from '@mcp-fw/core/transport';
+ *
+ * const engine = new Engine(channel, {
+ *   request: (request) => ({ echoed: request.params }),
+ *   notification: () => {},
+ *   mapError: (error) => (error instanceof JsonRpcError ? error.toJSON() : { code: -32603, message: String(error) }),
+ *   acceptBatch: () => false,
+ * });
+ * ```
+ */
+export {
+  Engine,
+  InboundRequest,
+  JsonRpcError,
+  JsonRpcCode,
+  REQUEST_TIMEOUT_CODE,
+  type EngineHandlers,
+  type EngineOptions,
+  type OutboundOptions,
+  type WireError,
+} from './jsonrpc/index.js';
+
+/**
+ * A client peer on any channel (core's engine with client defaults): see
+ * {@link createClientPeer}.
+ *
+ * @example
+ * ```ts
+ * import { createClientPeer, createInMemoryPair } from '@mcp-fw/core/transport';
+ *
+ * const [clientSide, serverSide] = createInMemoryPair();
+ * server.connect(serverSide);
+ * const peer = createClientPeer(clientSide, { notification: (method) => console.error(method) });
+ * await peer.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'me', version: '1' } });
+ * ```
+ */
+export { createClientPeer, type ClientPeerHandlers, type ClientPeerOptions } from './protocol/client-peer.js';
+
+/**
+ * Two linked in-memory channels (what one sends, the other receives on a later microtask).
+ *
+ * @example
+ * ```ts
+ * import { createInMemoryPair } from '@mcp-fw/core/transport';
+ * const [clientSide, serverSide] = createInMemoryPair();
+ * server.connect(serverSide);
+ * ```
+ */
+export { createInMemoryPair } from './transports/in-memory.js';
+
+/**
+ * What core's transports need of a server (`McpServer` is one), and of each connection it
+ * opens; `EraMode` says how a connection decides its protocol era.
+ *
+ * @example
+ * ```ts
+ * import type { Servable } from '@mcp-fw/core/transport';
+ * const relay: Servable = { connect: (channel, mode) => openSession(channel, mode), registry: { tool: () => undefined } };
+ * ```
+ */
+export type { Servable, ServedConnection } from './servable.js';
+export type { EraMode, ToolLookup, LimitRefusalEvent } from './protocol/index.js';
+
+/**
+ * The revisions served with an `initialize` handshake, newest first, and the latest of them
+ * (what a client that speaks them all offers); the stateless revisions served without one.
+ *
+ * @example
+ * ```ts
+ * import { LATEST_LEGACY } from '@mcp-fw/core/transport';
+ * await peer.request('initialize', { protocolVersion: LATEST_LEGACY, capabilities: {}, clientInfo });
+ * ```
+ */
+export { LEGACY_REVISIONS, LATEST_LEGACY, type LegacyRevision } from './protocol/revisions.js';
+export { MODERN_REVISIONS } from './protocol/modern/envelope.js';
+
+/**
+ * Log levels, lowest first, and the rule for whether a message at one level passes a session's
+ * threshold (`logging/setLevel`).
+ *
+ * @example
+ * ```ts
+ * import { logLevelPasses } from '@mcp-fw/core/transport';
+ * logLevelPasses('error', 'warning'); // true
+ * logLevelPasses('info', 'warning'); // false
+ * ```
+ */
+export { LOG_LEVELS, isLogLevel, passes as logLevelPasses, type LogLevel } from './protocol/log-levels.js';
+
+/**
+ * `list_changed` notifications and the listen-stream subscriptions of 2026-07-28: the lists,
+ * the filter keys a listen request opts in with, the `_meta` key that tags a stream's
+ * notifications, and the notification itself.
+ *
+ * @example
+ * ```ts
+ * import { listChangedNotification, wantsListChanged } from '@mcp-fw/core/transport';
+ * if (wantsListChanged(listenParams.notifications, 'tools')) send(listChangedNotification('tools', listenId));
+ * ```
+ */
+export {
+  LIST_NAMES,
+  LIST_CHANGED_FILTER_KEYS,
+  SUBSCRIPTION_ID,
+  listChangedNotification,
+  subscriptionTag,
+  wantsListChanged,
+  type ListName,
+  type NotificationMessage,
+} from './protocol/list-changed.js';
