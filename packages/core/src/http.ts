@@ -21,7 +21,7 @@ export interface HttpHandlerOptions extends HttpEndpointOptions {
   readonly rateLimit?: EndpointRateLimit;
 }
 
-export type { HttpEndpointOptions, AuthOutcome, EventStore, HttpRequestView, ResponseMode } from './transports/http/index.js';
+export type { HttpEndpointOptions, AuthOutcome, HttpReply, EventStore, HttpRequestView, ResponseMode } from './transports/http/index.js';
 export { MemoryEventStore } from './transports/http/index.js';
 export type { MemoryEventStoreOptions } from './transports/http/index.js';
 

@@ -9,10 +9,29 @@ import type { ResponseMode } from './request-stream.js';
 import { sendError } from './responses.js';
 import { StreamableEndpoint, type Connect, type EraHooks, type LimitRefusal } from './streamable.js';
 
-/** What an authentication hook decides about one request. */
+/**
+ * What an authentication hook decides about one request: attach an identity, or refuse with
+ * 401 (no or bad credentials), 403 (not allowed) or 503 (the credentials could not be checked
+ * now, e.g. the issuer's keys are unreachable), a `WWW-Authenticate` challenge and any other
+ * headers (such as `Retry-After`).
+ */
 export type AuthOutcome =
   | { readonly auth?: unknown }
-  | { readonly reject: { readonly status?: 401 | 403; readonly wwwAuthenticate?: string; readonly message?: string } };
+  | {
+      readonly reject: {
+        readonly status?: 401 | 403 | 503;
+        readonly wwwAuthenticate?: string;
+        readonly message?: string;
+        readonly headers?: Readonly<Record<string, string>>;
+      };
+    };
+
+/** A complete HTTP answer produced by an option (e.g. a metadata document). */
+export interface HttpReply {
+  readonly status: number;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body?: string;
+}
 
 /** Options of the HTTP endpoint; every field has a safe default. */
 export interface HttpEndpointOptions extends OriginPolicy {
@@ -49,6 +68,13 @@ export interface HttpEndpointOptions extends OriginPolicy {
    * identity (as `limits.identify` names it): to anyone else it is an unknown session (404).
    */
   readonly authenticate?: (req: HttpRequestView) => AuthOutcome | Promise<AuthOutcome>;
+  /**
+   * Answers requests for paths outside the MCP endpoints, before authentication: how a plug-in
+   * such as an OAuth resource serves its `/.well-known/...` documents. Return undefined to let
+   * the request through (a path nobody serves is a 404). Runs after the Host/Origin checks; the
+   * reply's own headers win over the CORS ones.
+   */
+  readonly routes?: (req: HttpRequestView) => HttpReply | undefined | Promise<HttpReply | undefined>;
   /**
    * Browser origins allowed by CORS (off by default). Preflights allow the headers every
    * revision needs (`Content-Type`, `Accept`, `Authorization`, `Mcp-Session-Id`,
@@ -154,12 +180,17 @@ export class HttpEndpoint {
     const cors = corsHeaders(req, this.options.cors?.origins);
     if (req.method === 'OPTIONS' && cors) return res.send(204, cors);
     const reply = cors ? withHeaders(res, cors) : res;
+    const path = req.url.pathname;
+    if (this.options.routes && !this.#owns(path)) {
+      const answer = await this.options.routes(req);
+      if (answer) return reply.send(answer.status, { ...answer.headers }, answer.body);
+    }
     let auth: unknown;
     if (this.options.authenticate) {
       const outcome = await this.options.authenticate(req);
       if ('reject' in outcome) {
-        const { status = 401, wwwAuthenticate, message = 'Unauthorized' } = outcome.reject;
-        const headers: Record<string, string> = wwwAuthenticate ? { 'www-authenticate': wwwAuthenticate } : {};
+        const { status = 401, wwwAuthenticate, message = 'Unauthorized', headers: extra } = outcome.reject;
+        const headers: Record<string, string> = { ...extra, ...(wwwAuthenticate ? { 'www-authenticate': wwwAuthenticate } : {}) };
         return sendError(reply, status, -32000, message, headers);
       }
       auth = outcome.auth;
@@ -173,11 +204,14 @@ export class HttpEndpoint {
     }
     const principal = auth === undefined ? undefined : this.#principal?.(auth);
     const peer = { auth, remoteAddress: req.remoteAddress, principal };
-    const path = req.url.pathname;
     if (path === this.#paths.mcp) return this.#streamable.handle(req, reply, peer);
     if (path === this.#paths.sse && req.method === 'GET') return this.#legacy.open(req, reply, peer);
     if (path === this.#paths.messages && req.method === 'POST') return this.#legacy.message(req, reply, peer);
     reply.send(404, { 'content-type': 'text/plain' }, 'Not Found');
+  }
+
+  #owns(path: string): boolean {
+    return path === this.#paths.mcp || path === this.#paths.sse || path === this.#paths.messages;
   }
 
   async close(): Promise<void> {
