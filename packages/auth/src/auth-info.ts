@@ -25,6 +25,31 @@ export interface AuthInfo {
   readonly claims: Readonly<Record<string, unknown>>;
 }
 
+/**
+ * The caller's {@link AuthInfo}, typed: what `ctx.auth` holds on a server protected by
+ * {@link oauthResource}. Throws when the request was not authenticated by it (stdio, or a
+ * server without `oauthResource`), so a handler never mistakes "no identity" for "anyone".
+ *
+ * @example
+ * ```ts
+ * import { Tool, type Context } from '@mcp-fw/core';
+ * import { authInfo } from '@mcp-fw/auth';
+ * class Notes {
+ *   @Tool('Who am I')
+ *   whoami(_: object, ctx: Context) {
+ *     return authInfo(ctx).subject ?? 'unknown';
+ *   }
+ * }
+ * ```
+ */
+export function authInfo(ctx: { readonly auth: unknown }): AuthInfo {
+  const auth = ctx.auth as Partial<AuthInfo> | undefined;
+  if (!auth || !Array.isArray(auth.scopes) || typeof auth.claims !== 'object') {
+    throw new Error('authInfo: this request carries no OAuth identity; serve the server over HTTP with oauthResource(...)');
+  }
+  return auth as AuthInfo;
+}
+
 /** Checks one bearer token: resolves with its {@link AuthInfo}, or throws a {@link TokenError}. */
 export type TokenVerifier = (token: string) => Promise<AuthInfo>;
 

@@ -1,4 +1,4 @@
-import type { AuthOutcome, HttpReply, HttpRequestView } from '@mcp-fw/core/http';
+import type { AuthOutcome, AuthRejection, HttpReply, HttpRequestView, MemberAccess } from '@mcp-fw/core/http';
 import { InvalidTokenError, VerifierUnavailableError, type AuthInfo, type TokenVerifier } from './auth-info.js';
 
 export interface OAuthResourceOptions {
@@ -20,6 +20,7 @@ export interface OAuthResourceOptions {
 export interface OAuthResourceHttpOptions {
   readonly routes: (req: HttpRequestView) => HttpReply | undefined;
   readonly authenticate: (req: HttpRequestView) => Promise<AuthOutcome>;
+  readonly authorize: (auth: unknown, access: MemberAccess) => AuthRejection | undefined;
   /** The metadata document's URL (what the challenges point to). */
   readonly metadataUrl: string;
 }
@@ -110,6 +111,22 @@ export function oauthResource(options: OAuthResourceOptions): OAuthResourceHttpO
         return { reject: { status: 401, wwwAuthenticate: challenge({ error: 'invalid_token', error_description: description }), message: `Unauthorized: ${description}` } };
       }
       return { auth: info };
+    },
+    authorize(auth, access) {
+      const granted = (auth as AuthInfo | undefined)?.scopes;
+      if (!granted) return { status: 401, wwwAuthenticate: challenge(), message: 'Unauthorized: send an access token (Authorization: Bearer <token>)' };
+      const missing = access.scopes.filter((s) => !granted.includes(s));
+      if (missing.length === 0) return undefined;
+      const what = `${access.method === 'tools/call' ? 'tool' : access.method === 'prompts/get' ? 'prompt' : 'resource'} ${access.name}`;
+      const description = `the ${what} needs scope ${missing.join(' ')}; authorize again with it`;
+      // RFC 6750 §3.1: `scope` lists what the request needs. The scopes already granted are kept
+      // in it, so a client that re-authorises with exactly this list loses nothing it had.
+      const scope = [...new Set([...access.scopes, ...granted])].join(' ');
+      return {
+        status: 403,
+        wwwAuthenticate: challenge({ error: 'insufficient_scope', scope, error_description: description }),
+        message: `Forbidden: ${description}`,
+      };
     },
   };
 }

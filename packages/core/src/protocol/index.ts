@@ -14,6 +14,7 @@ export type { ClientInfo, ClientCapabilities } from './request-record.js';
 export { MODERN_REVISIONS, META } from './modern/envelope.js';
 export { InputRuns, type InputSettings } from './input/input-runs.js';
 export { httpEraHooks } from './modern/http-eras.js';
+export { scopeLookup, type ScopeNeed } from './required-scopes.js';
 export {
   Guards,
   LimitError,

@@ -6,7 +6,8 @@ import { corsHeaders } from './cors.js';
 import { checkOrigin, type OriginPolicy } from './guard.js';
 import { LegacySseEndpoint } from './legacy-sse.js';
 import type { ResponseMode } from './request-stream.js';
-import { sendError } from './responses.js';
+import { sendError, sendRejection } from './responses.js';
+import type { Peer } from '../../jsonrpc/index.js';
 import { StreamableEndpoint, type Connect, type EraHooks, type LimitRefusal } from './streamable.js';
 
 /**
@@ -15,16 +16,33 @@ import { StreamableEndpoint, type Connect, type EraHooks, type LimitRefusal } fr
  * now, e.g. the issuer's keys are unreachable), a `WWW-Authenticate` challenge and any other
  * headers (such as `Retry-After`).
  */
-export type AuthOutcome =
-  | { readonly auth?: unknown }
-  | {
-      readonly reject: {
-        readonly status?: 401 | 403 | 503;
-        readonly wwwAuthenticate?: string;
-        readonly message?: string;
-        readonly headers?: Readonly<Record<string, string>>;
-      };
-    };
+export type AuthOutcome = { readonly auth?: unknown } | { readonly reject: AuthRejection };
+
+/** A refusal by authentication or authorisation (see {@link AuthOutcome}). */
+export interface AuthRejection {
+  readonly status?: 401 | 403 | 503;
+  readonly wwwAuthenticate?: string;
+  readonly message?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** One use of a member that declares OAuth scopes (`scopes` on `@Tool`, `@Resource`, `@Prompt`, or `@Scopes`). */
+export interface MemberAccess {
+  /** `tools/call`, `prompts/get`, `resources/read` or `resources/subscribe`. */
+  readonly method: string;
+  /** The tool or prompt name, or the resource URI. */
+  readonly name: string;
+  /** Every scope the member requires. */
+  readonly scopes: readonly string[];
+}
+
+/** Where the transport learns which scopes a request needs (supplied by the protocol layer). */
+export interface ScopeSource {
+  /** From the 2026-07-28 routing headers, before the body is read. */
+  fromHeaders(header: (name: string) => string | undefined): MemberAccess | undefined;
+  /** From a parsed legacy message or batch. */
+  fromMessage(message: unknown): readonly MemberAccess[];
+}
 
 /** A complete HTTP answer produced by an option (e.g. a metadata document). */
 export interface HttpReply {
@@ -76,6 +94,13 @@ export interface HttpEndpointOptions extends OriginPolicy {
    */
   readonly routes?: (req: HttpRequestView) => HttpReply | undefined | Promise<HttpReply | undefined>;
   /**
+   * Decides whether the identity `authenticate` attached may use a member that declares
+   * `scopes`: return a refusal (403 with an `insufficient_scope` challenge) or undefined to
+   * allow. 2026-07-28 requests are decided from their `Mcp-Method` / `Mcp-Name` headers before
+   * the body is read; legacy ones after it is parsed, before anything runs.
+   */
+  readonly authorize?: (auth: unknown, access: MemberAccess) => AuthRejection | undefined;
+  /**
    * Browser origins allowed by CORS (off by default). Preflights allow the headers every
    * revision needs (`Content-Type`, `Accept`, `Authorization`, `Mcp-Session-Id`,
    * `MCP-Protocol-Version`, `Last-Event-ID`, `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`); pages
@@ -99,6 +124,8 @@ export interface EndpointDeps {
   readonly principal?: (auth: unknown) => string | undefined;
   /** Told of every request refused at a limit (the audit log). */
   readonly refused?: (refusal: LimitRefusal) => void;
+  /** Which scopes a request needs, for `authorize`. */
+  readonly scopes?: ScopeSource;
 }
 
 /**
@@ -112,6 +139,7 @@ export class HttpEndpoint {
 
   readonly #admit: EndpointDeps['admit'];
   readonly #principal: EndpointDeps['principal'];
+  readonly #scopes: ScopeSource | undefined;
 
   constructor(
     deps: EndpointDeps,
@@ -119,6 +147,9 @@ export class HttpEndpoint {
   ) {
     this.#admit = deps.admit;
     this.#principal = deps.principal;
+    const { authorize } = options;
+    this.#scopes = authorize && deps.scopes;
+    const access = authorize && deps.scopes ? accessCheck(authorize, deps.scopes) : undefined;
     const limits = {
       maxSessions: options.maxSessions ?? 1000,
       maxSessionsPerClient: options.maxSessionsPerClient ?? 100,
@@ -136,8 +167,9 @@ export class HttpEndpoint {
       responseMode: options.responseMode ?? 'auto',
       eventStore: options.eventStore === false ? undefined : (options.eventStore ?? new MemoryEventStore()),
       retryMs: options.retryMs,
+      access,
     });
-    this.#legacy = new LegacySseEndpoint({ ...limits, connect: deps.connect, maxBodyBytes, messagesPath: this.#paths.messages });
+    this.#legacy = new LegacySseEndpoint({ ...limits, connect: deps.connect, maxBodyBytes, messagesPath: this.#paths.messages, access });
   }
 
   /** Open sessions of the Streamable HTTP endpoint (for tests and metrics). */
@@ -188,11 +220,7 @@ export class HttpEndpoint {
     let auth: unknown;
     if (this.options.authenticate) {
       const outcome = await this.options.authenticate(req);
-      if ('reject' in outcome) {
-        const { status = 401, wwwAuthenticate, message = 'Unauthorized', headers: extra } = outcome.reject;
-        const headers: Record<string, string> = { ...extra, ...(wwwAuthenticate ? { 'www-authenticate': wwwAuthenticate } : {}) };
-        return sendError(reply, status, -32000, message, headers);
-      }
+      if ('reject' in outcome) return sendRejection(reply, outcome.reject);
       auth = outcome.auth;
     }
     if (this.#admit) {
@@ -204,6 +232,11 @@ export class HttpEndpoint {
     }
     const principal = auth === undefined ? undefined : this.#principal?.(auth);
     const peer = { auth, remoteAddress: req.remoteAddress, principal };
+    if (this.#scopes && req.method === 'POST' && path === this.#paths.mcp) {
+      const access = this.#scopes.fromHeaders(req.header);
+      const refusal = access && this.options.authorize!(auth, access);
+      if (refusal) return sendRejection(reply, refusal);
+    }
     if (path === this.#paths.mcp) return this.#streamable.handle(req, reply, peer);
     if (path === this.#paths.sse && req.method === 'GET') return this.#legacy.open(req, reply, peer);
     if (path === this.#paths.messages && req.method === 'POST') return this.#legacy.message(req, reply, peer);
@@ -217,6 +250,17 @@ export class HttpEndpoint {
   async close(): Promise<void> {
     await Promise.all([this.#streamable.close(), this.#legacy.close()]);
   }
+}
+
+/** Checks every scoped member a parsed legacy message uses; the first refusal wins. */
+function accessCheck(authorize: NonNullable<HttpEndpointOptions['authorize']>, scopes: ScopeSource) {
+  return (peer: Peer, message: unknown): AuthRejection | undefined => {
+    for (const access of scopes.fromMessage(message)) {
+      const refusal = authorize(peer.auth, access);
+      if (refusal) return refusal;
+    }
+    return undefined;
+  };
 }
 
 function withHeaders(res: HttpResponder, extra: Record<string, string>): HttpResponder {

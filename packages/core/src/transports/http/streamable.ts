@@ -2,7 +2,8 @@ import { isValidId, JsonRpcCode, parseFrame, type Channel, type Peer } from '../
 import type { EventStore } from './event-store.js';
 import type { HttpRequestView, HttpResponder } from './exchange.js';
 import { RequestStream, type ResponseMode } from './request-stream.js';
-import { accepts, isJsonContentType, sendError, sendUnsupportedMediaType } from './responses.js';
+import { accepts, isJsonContentType, sendError, sendRejection, sendUnsupportedMediaType } from './responses.js';
+import type { AuthRejection } from './endpoint.js';
 import { SessionChannel } from './session-channel.js';
 import { SessionStore, type SessionLimits, type StoredSession } from './session-store.js';
 import { sseEvent, SSE_HEADERS } from './sse.js';
@@ -52,6 +53,8 @@ export interface StreamableSettings extends SessionLimits {
   readonly versions: readonly string[];
   /** Serve 2026-07-28 requests statelessly beside the legacy sessions. */
   readonly eras?: EraHooks;
+  /** Refuses a legacy message using a member the peer's scopes do not cover. */
+  readonly access?: (peer: Peer, message: unknown) => AuthRejection | undefined;
 }
 
 interface Session extends StoredSession {
@@ -124,6 +127,8 @@ export class StreamableEndpoint {
       return sendError(res, 406, BAD_REQUEST, 'Not Acceptable: Accept must include application/json and text/event-stream', {}, idOf(parsed));
     }
     if (era === 'modern') return this.#modernPost(req, res, peer, text, parsed as Record<string, unknown>);
+    const denied = this.settings.access?.(peer, parsed);
+    if (denied) return sendRejection(res, denied, idOf(parsed));
     const sessionId = req.header(SESSION_HEADER);
     let session: Session | undefined;
     if (sessionId === undefined) {
