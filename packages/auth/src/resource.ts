@@ -10,6 +10,12 @@ export interface OAuthResourceOptions {
   readonly verifier: TokenVerifier;
   /** Scopes advertised as `scopes_supported` (default: none listed). */
   readonly scopesSupported?: readonly string[];
+  /**
+   * Scopes named in the 401 challenge (`scope="…"`): what a client asks for at first. MCP
+   * clients prefer it to `scopes_supported`, so listing only the basic scopes here keeps first
+   * tokens least-privileged; wider ones are asked for when a 403 names them (step-up).
+   */
+  readonly challengeScopes?: readonly string[];
   /** Human-readable name (`resource_name`). */
   readonly resourceName?: string;
   /** A page documenting the server (`resource_documentation`). */
@@ -67,8 +73,9 @@ export function oauthResource(options: OAuthResourceOptions): OAuthResourceHttpO
     ...(options.resourceName ? { resource_name: options.resourceName } : {}),
     ...(options.resourceDocumentation ? { resource_documentation: options.resourceDocumentation } : {}),
   });
+  const initial = options.challengeScopes?.length ? { scope: options.challengeScopes.join(' ') } : {};
   const challenge = (fields: Record<string, string> = {}) =>
-    `Bearer ${Object.entries({ ...fields, resource_metadata: metadataUrl })
+    `Bearer ${Object.entries({ ...fields, ...(fields.error === 'insufficient_scope' ? {} : initial), resource_metadata: metadataUrl })
       .map(([k, v]) => `${k}="${v.replace(/["\\]/g, '')}"`)
       .join(', ')}`;
 

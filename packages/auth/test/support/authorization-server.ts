@@ -102,17 +102,16 @@ export async function authorizationServer(options: AuthorizationServerOptions): 
 /**
  * What a user's browser does with an authorization URL: follows the redirects (keeping cookies)
  * through login and consent until the authorization server sends it to `redirectUri`; returns
- * the `code` from there.
+ * the parameters it arrives with there (`code`, `state`, `iss`).
  */
-export async function browse(authorizationUrl: URL, redirectUri: string): Promise<string> {
+export async function browse(authorizationUrl: URL, redirectUri: string): Promise<URLSearchParams> {
   const cookies = new Map<string, string>();
   let url = authorizationUrl.href;
   for (let hop = 0; hop < 20; hop++) {
     if (url.startsWith(redirectUri)) {
       const params = new URL(url).searchParams;
-      const code = params.get('code');
-      if (!code) throw new Error(`the authorization server refused: ${params.get('error')}: ${params.get('error_description')}`);
-      return code;
+      if (!params.get('code')) throw new Error(`the authorization server refused: ${params.get('error')}: ${params.get('error_description')}`);
+      return params;
     }
     const response = await fetch(url, { redirect: 'manual', headers: { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') } });
     for (const line of response.headers.getSetCookie()) {

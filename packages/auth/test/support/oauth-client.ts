@@ -15,6 +15,8 @@ export class MemoryOAuthClient implements OAuthClientProvider {
   constructor(
     private readonly clientId: string,
     readonly redirectUri: string,
+    /** Forget refresh tokens (a client that never keeps them). */
+    private readonly keepRefreshTokens = true,
   ) {}
 
   get redirectUrl(): string {
@@ -34,7 +36,7 @@ export class MemoryOAuthClient implements OAuthClientProvider {
   }
 
   saveTokens(tokens: OAuthTokens): void {
-    this.tokenSet = tokens;
+    this.tokenSet = this.keepRefreshTokens ? tokens : { ...tokens, refresh_token: undefined };
   }
 
   redirectToAuthorization(url: URL): void {
