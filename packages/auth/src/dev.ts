@@ -57,6 +57,8 @@ export async function devAuthorizationServer(options: DevAuthorizationServerOpti
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
     })),
+    // What dynamically registered clients may ask for: the resource's scopes beside the OIDC ones.
+    scopes: ['openid', 'offline_access', ...options.scopes],
     jwks: { keys: [signing] },
     pkce: { required: () => true },
     findAccount: (_ctx, id) => ({ accountId: id, claims: () => ({ sub: id }) }),
@@ -79,6 +81,20 @@ export async function devAuthorizationServer(options: DevAuthorizationServerOpti
   });
   const callback = provider.callback();
   server.on('request', async (req, res) => {
+    if (req.method === 'POST' && req.url === '/reg') {
+      // MCP clients register with the scope of their first, least-privileged request; kept as the
+      // client's allow-list, it would refuse the wider scope a 403 later asks for (step-up).
+      let text = '';
+      for await (const chunk of req) text += chunk;
+      try {
+        const metadata = JSON.parse(text) as Record<string, unknown>;
+        delete metadata.scope;
+        (req as typeof req & { body?: unknown }).body = JSON.stringify(metadata);
+      } catch {
+        (req as typeof req & { body?: unknown }).body = text;
+      }
+      return callback(req, res);
+    }
     if (!req.url?.startsWith('/interaction/')) return callback(req, res);
     // What a user's "sign in" and "allow" clicks would do, approved at once.
     try {

@@ -12,8 +12,11 @@ export class MemoryOAuthClient implements OAuthClientProvider {
   lastAuthorizationUrl?: URL;
   readonly authorizations: URL[] = [];
 
+  #registered?: OAuthClientInformationMixed;
+
   constructor(
-    private readonly clientId: string,
+    /** A pre-registered client id; undefined: the client registers itself (RFC 7591). */
+    private readonly clientId: string | undefined,
     readonly redirectUri: string,
     /** Forget refresh tokens (a client that never keeps them). */
     private readonly keepRefreshTokens = true,
@@ -27,8 +30,12 @@ export class MemoryOAuthClient implements OAuthClientProvider {
     return { client_name: 'oauth-flow-test', redirect_uris: [this.redirectUri], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
   }
 
-  clientInformation(): OAuthClientInformationMixed {
-    return { client_id: this.clientId };
+  clientInformation(): OAuthClientInformationMixed | undefined {
+    return this.clientId === undefined ? this.#registered : { client_id: this.clientId };
+  }
+
+  saveClientInformation(info: OAuthClientInformationMixed): void {
+    this.#registered = info;
   }
 
   tokens(): OAuthTokens | undefined {
