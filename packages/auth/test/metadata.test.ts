@@ -19,7 +19,8 @@ describe('RFC 9728 protected resource metadata', () => {
   it.each([['path-aware', '/.well-known/oauth-protected-resource/mcp'], ['root', '/.well-known/oauth-protected-resource']])(
     'is served at the %s well-known URL without a token, readable from any page',
     async (_name, path) => {
-      const response = await fetch(origin() + path, { headers: { origin: 'http://localhost:5173' } });
+      // A page on another site: the endpoint's Origin guard (localhost pages only by default) does not apply to public metadata.
+      const response = await fetch(origin() + path, { headers: { origin: 'https://app.example' } });
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toBe('application/json');
       expect(response.headers.get('access-control-allow-origin')).toBe('*');
@@ -36,7 +37,7 @@ describe('RFC 9728 protected resource metadata', () => {
   it('answers a browser preflight for the metadata', async () => {
     const response = await fetch(origin() + '/.well-known/oauth-protected-resource/mcp', {
       method: 'OPTIONS',
-      headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'GET', 'access-control-request-headers': 'mcp-protocol-version' },
+      headers: { origin: 'https://app.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'mcp-protocol-version' },
     });
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe('*');

@@ -89,8 +89,8 @@ export interface HttpEndpointOptions extends OriginPolicy {
   /**
    * Answers requests for paths outside the MCP endpoints, before authentication: how a plug-in
    * such as an OAuth resource serves its `/.well-known/...` documents. Return undefined to let
-   * the request through (a path nobody serves is a 404). Runs after the Host/Origin checks; the
-   * reply's own headers win over the CORS ones.
+   * the request through (a path nobody serves is a 404). Runs after the Host check but before
+   * the Origin check and CORS, so serve only public documents here, with their own CORS headers.
    */
   readonly routes?: (req: HttpRequestView) => HttpReply | undefined | Promise<HttpReply | undefined>;
   /**
@@ -207,16 +207,21 @@ export class HttpEndpoint {
   }
 
   async #handle(req: HttpRequestView, res: HttpResponder): Promise<void> {
+    const path = req.url.pathname;
+    if (this.options.routes && !this.#owns(path)) {
+      // Public documents (discovery metadata) are for any page: only the Host is checked, not
+      // the Origin, so browser clients on other sites can read them (the DNS-rebinding guard
+      // protects the MCP endpoints, which act).
+      const badHost = checkOrigin(req, { ...this.options, allowedOrigins: '*' });
+      if (badHost) return sendError(res, badHost.status, -32000, badHost.message);
+      const answer = await this.options.routes(req);
+      if (answer) return res.send(answer.status, { ...answer.headers }, answer.body);
+    }
     const refused = checkOrigin(req, this.options);
     if (refused) return sendError(res, refused.status, -32000, refused.message);
     const cors = corsHeaders(req, this.options.cors?.origins);
     if (req.method === 'OPTIONS' && cors) return res.send(204, cors);
     const reply = cors ? withHeaders(res, cors) : res;
-    const path = req.url.pathname;
-    if (this.options.routes && !this.#owns(path)) {
-      const answer = await this.options.routes(req);
-      if (answer) return reply.send(answer.status, { ...answer.headers }, answer.body);
-    }
     let auth: unknown;
     if (this.options.authenticate) {
       const outcome = await this.options.authenticate(req);
