@@ -4,8 +4,8 @@
 import { parseArgs } from 'node:util';
 import { serveStdio } from '@mcp-fw/core/stdio';
 import { serveHttp } from '@mcp-fw/core/node';
-import { jwtVerifier, oauthResource } from '@mcp-fw/auth';
-import { createNotesServer, NOTES_SCOPES } from './server.js';
+import { declaredScopes, jwtVerifier, oauthResource } from '@mcp-fw/auth';
+import { createNotesServer } from './server.js';
 
 const USAGE = 'usage: secure-notes [--http [--port N] (--dev-auth | --issuer URL [--jwks-uri URL])]';
 
@@ -37,7 +37,7 @@ if (!args.http) {
   let closeAuth = async () => {};
   if (args['dev-auth']) {
     const { devAuthorizationServer } = await import('@mcp-fw/auth/dev');
-    const dev = await devAuthorizationServer({ resource, scopes: NOTES_SCOPES });
+    const dev = await devAuthorizationServer({ resource, scopes: declaredScopes(server) });
     ({ issuer, jwksUri } = dev);
     closeAuth = () => dev.close();
     process.stderr.write(`development authorization server (approves everyone as "dev"): ${dev.issuer}\n`);
@@ -47,7 +47,8 @@ if (!args.http) {
     ...oauthResource({
       resource,
       authorizationServers: [issuer!],
-      scopesSupported: NOTES_SCOPES,
+      // Computed from the scopes the members declare.
+      scopesSupported: declaredScopes(server),
       challengeScopes: ['notes:read'],
       resourceName: 'Secure notes',
       verifier: jwtVerifier({ issuer: issuer!, jwksUri: jwksUri ?? `${issuer}/jwks`, audience: resource }),

@@ -176,6 +176,33 @@ describe('legacy revisions: scopes decided after the body is parsed, before anyt
     expect(JSON.parse(await response.text())).toMatchObject({ id: 7, error: { message: expect.stringMatching(/prompt rewrite needs scope notes:write/) } });
   });
 
+  it('a legacy session stays bound to the token\'s subject: another user\'s valid token cannot reach it (404)', async () => {
+    const headers = (bearer: string) => ({ authorization: `Bearer ${bearer}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' });
+    const alice = await token('notes:read');
+    const init = await fetch(handle.url, {
+      method: 'POST',
+      headers: headers(alice),
+      body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
+    });
+    const session = init.headers.get('mcp-session-id')!;
+    await init.text();
+    const list = (bearer: string) =>
+      fetch(handle.url, {
+        method: 'POST',
+        headers: { ...headers(bearer), 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list', arguments: {} } }),
+      });
+    const bob = await sign(key, { iss: ISSUER, aud: resource, sub: 'bob', scope: 'notes:read' });
+    const before = ran.length;
+    const stolen = await list(bob);
+    expect(stolen.status).toBe(404);
+    await stolen.text();
+    expect(ran.length).toBe(before);
+    const own = await list(await token('notes:read'));
+    expect(own.status).toBe(200);
+    expect(await own.text()).toContain('notes of alice');
+  });
+
   it('HTTP+SSE (official SDK 1.x, 2024-11-05): the message is refused with 403 instead of 202', async () => {
     const bearer = `Bearer ${await token('notes:read')}`;
     const client = new Client1({ name: 'scopes-test', version: '1.0.0' });
