@@ -1,8 +1,8 @@
 /**
  * Who a verified access token speaks for: what handlers read as `ctx.auth` on a server protected
- * by {@link oauthResource}. The token itself is deliberately absent: the framework never passes
- * it on (MCP forbids token passthrough); call upstream APIs with a token of their own, obtained
- * by token exchange (RFC 8693).
+ * by {@link oauthResource}. The framework never passes the token on (MCP forbids token
+ * passthrough); call upstream APIs with a token of their own, obtained by token exchange
+ * (RFC 8693) with {@link AuthInfo.token} as the subject token.
  *
  * @example
  * ```ts
@@ -23,6 +23,12 @@ export interface AuthInfo {
   readonly expiresAt?: number;
   /** Every claim of the token (JWT) or of the introspection answer. */
   readonly claims: Readonly<Record<string, unknown>>;
+  /**
+   * The access token itself, only to exchange it for a token of an upstream API (RFC 8693).
+   * Never send it anywhere else: it was issued for this server alone. Not enumerable, so logging
+   * or serialising `ctx.auth` does not reveal it.
+   */
+  readonly token?: string;
 }
 
 /**

@@ -117,7 +117,8 @@ export function oauthResource(options: OAuthResourceOptions): OAuthResourceHttpO
         const description = error instanceof InvalidTokenError ? error.message : 'the access token could not be verified';
         return { reject: { status: 401, wwwAuthenticate: challenge({ error: 'invalid_token', error_description: description }), message: `Unauthorized: ${description}` } };
       }
-      return { auth: info };
+      // The token rides along for token exchange only, hidden from JSON and logs.
+      return { auth: Object.defineProperty({ ...info }, 'token', { value: match[1], enumerable: false }) };
     },
     authorize(auth, access) {
       const granted = (auth as AuthInfo | undefined)?.scopes;

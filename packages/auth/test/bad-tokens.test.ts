@@ -38,6 +38,7 @@ describe('a protected resource refuses every bad token and serves nothing (real 
     const auth = JSON.parse(body.result.content[0].text);
     expect(auth).toMatchObject({ subject: 'alice', clientId: 'app', scopes: ['notes:read'] });
     expect(typeof auth.expiresAt).toBe('number');
+    // The token is not in what the handler's JSON shows (it is there, hidden, for token exchange).
     expect(auth).not.toHaveProperty('token');
     expect(counter.served).toBe(before + 1);
   });

@@ -32,6 +32,11 @@ class Notes {
     return 'pong';
   }
 
+  @Tool({ description: 'The end of the caller token, as a token exchange would use it', input: z.object({}), scopes: [] })
+  token_tail(_: object, ctx: Context) {
+    return authInfo(ctx).token?.slice(-12) ?? 'none';
+  }
+
   @Resource('notes://secret', { description: 'The admin note', mimeType: 'text/plain', scopes: ['notes:admin'] })
   secret() {
     ran.push('secret');
@@ -103,6 +108,15 @@ describe('2026-07-28: scopes decided from Mcp-Method / Mcp-Name before the body 
     expect(ok.status).toBe(200);
     expect(JSON.parse(await ok.text()).result.content[0].text).toBe('notes of alice (notes:read)');
     expect((await call('profile', 'ping')).status).toBe(200);
+  });
+
+  it('the handler can reach the token for a token exchange, though ctx.auth never shows it in JSON', async () => {
+    const bearer = await token('notes:read');
+    const response = await modernPost(
+      { authorization: `Bearer ${bearer}`, 'mcp-method': 'tools/call', 'mcp-name': 'token_tail' },
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'token_tail', arguments: {}, _meta: envelope } }),
+    );
+    expect(JSON.parse(await response.text()).result.content[0].text).toBe(bearer.slice(-12));
   });
 
   it('resources and prompts are guarded the same way (Mcp-Name carries the URI or the name)', async () => {
