@@ -16,7 +16,7 @@ export type {
   RateLimitKey,
   MemberScopeOptions,
 } from './decorators/index.js';
-export { createServer, McpServer, type ServerOptions } from './server.js';
+export { createServer, McpServer, type ServerOptions, type ListedMember } from './server.js';
 export { MemberControl, ResourceControl } from './server-members.js';
 export {
   Context,
