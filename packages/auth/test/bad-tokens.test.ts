@@ -102,6 +102,25 @@ describe('a protected resource refuses every bad token and serves nothing (real 
     if (_name.startsWith('unknown kid')) expect(jwks.fetches()).toBeGreaterThan(fetchesBefore);
   });
 
+  it('unknown kids refetch the key set at most once per cooldown (a flood cannot hammer the issuer)', async () => {
+    const limited = await protectedServer((resource) => jwtVerifier({ issuer: ISSUER, jwksUri: jwks.url, audience: resource, jwksCooldownMs: 60_000 }));
+    try {
+      const claims = { iss: ISSUER, aud: limited.resource, sub: 'mallory' };
+      const before = jwks.fetches();
+      expect((await callSecret(limited.handle.url, { authorization: `Bearer ${await sign(key, claims)}` })).status).toBe(200);
+      for (let i = 0; i < 5; i++) {
+        const forged = await signingKey(`k-forged-${i}`);
+        const response = await callSecret(limited.handle.url, { authorization: `Bearer ${await sign(forged, claims)}` });
+        expect(response.status).toBe(401);
+        await response.text();
+      }
+      // One fetch for the first token; the unknown kids within the cooldown fetch nothing more.
+      expect(jwks.fetches() - before).toBe(1);
+    } finally {
+      await limited.handle.close();
+    }
+  });
+
   it('JWKS endpoint down → 503 with a clear error, and tokens with cached keys are still served', async () => {
     const down = await jwksServer(() => [key.jwk]);
     const downUrl = down.url;
