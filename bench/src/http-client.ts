@@ -9,7 +9,7 @@ export const MODERN = '2026-07-28';
  * Which 2026-07-28 request envelope the benchmarks send (`BENCH_ERAS_ENVELOPE`): `minimal`, the
  * version and empty client capabilities; or `official`, what the official client 2.x sends on
  * every request (client info, capabilities, log level and a new progress token each time, as in
- * ../shared/docs/wire/stdio-modern.jsonl).
+ * vendor/wire/stdio-modern.jsonl).
  */
 export const envelopeKind: 'minimal' | 'official' = process.env.BENCH_ERAS_ENVELOPE === 'official' ? 'official' : 'minimal';
 
@@ -32,7 +32,7 @@ export function envelope(id: number): Record<string, unknown> {
 
 /**
  * The `_meta` the same client puts on a legacy `tools/call`. The official client sends a progress
- * token there in both eras (../shared/docs/wire/stdio-legacy.jsonl: `"_meta":{"progressToken":3}`),
+ * token there in both eras (vendor/wire/stdio-legacy.jsonl: `"_meta":{"progressToken":3}`),
  * so with the `official` envelope the legacy side carries one too and the two eras differ only by
  * the envelope's members; the minimal client sends none.
  */
@@ -40,7 +40,19 @@ export function legacyMeta(id: number): { _meta?: { progressToken: number } } {
   return envelopeKind === 'minimal' ? {} : { _meta: { progressToken: id } };
 }
 
-const POST_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+/**
+ * The headers of every request the official client sends over `fetch` (Node's undici): its own
+ * (vendor/wire/http-sessionful-legacy.jsonl) plus the ones undici adds, which a server parses
+ * whether it reads them or not.
+ */
+const CLIENT_HEADERS = {
+  connection: 'keep-alive',
+  'accept-language': '*',
+  'sec-fetch-mode': 'cors',
+  'user-agent': 'node',
+  'accept-encoding': 'gzip, deflate',
+};
+const POST_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...CLIENT_HEADERS };
 
 export interface HttpReply {
   readonly status: number;
@@ -56,7 +68,7 @@ interface Message {
 
 let nextId = 1;
 
-/** One keep-alive connection that carries one request at a time. */
+/** One keep-alive connection; the lean client pipelines, node:http's queues. */
 export interface Connection {
   send(method: 'POST' | 'DELETE', headers: Record<string, string>, body?: string): Promise<HttpReply>;
   close(): void;
@@ -174,7 +186,7 @@ export class LegacySession {
 
   /** Ends the session (DELETE). */
   async close(): Promise<void> {
-    const reply = await this.connection.send('DELETE', { 'mcp-session-id': this.id, 'mcp-protocol-version': LEGACY });
+    const reply = await this.connection.send('DELETE', { 'mcp-session-id': this.id, 'mcp-protocol-version': LEGACY, ...CLIENT_HEADERS });
     if (reply.status !== 200) throw new Error(`DELETE: HTTP ${reply.status}`);
   }
 }

@@ -2,14 +2,19 @@ import { fileURLToPath } from 'node:url';
 
 const script = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
-/** The HTTP servers measured, each a script and its arguments. */
+/**
+ * The HTTP subjects measured, each a server script, its arguments and the era of its calls:
+ * `legacy` calls run in one 2025-11-25 session per connection, `modern` ones are stateless
+ * 2026-07-28 calls (envelope in `_meta`, mirrored in headers) on the same server.
+ */
 export const HTTP_SERVERS = {
-  bare: { script: script('./http-bare-server.js'), args: [] },
-  'mcp-fw': { script: script('./http-mcp-fw-server.js'), args: [] },
+  bare: { script: script('./http-bare-server.js'), args: [], era: 'legacy' },
+  'mcp-fw': { script: script('./http-mcp-fw-server.js'), args: [], era: 'legacy' },
+  'mcp-fw-2026': { script: script('./http-mcp-fw-server.js'), args: [], era: 'modern' },
   // Like-for-like with mcp-fw, which answers a plain call with JSON.
-  'sdk-v2': { script: script('./http-sdk-v2-server.js'), args: ['--json'] },
+  'sdk-v2': { script: script('./http-sdk-v2-server.js'), args: ['--json'], era: 'legacy' },
   // The SDK's default: an SSE stream per POST.
-  'sdk-v2-sse': { script: script('./http-sdk-v2-server.js'), args: [] },
+  'sdk-v2-sse': { script: script('./http-sdk-v2-server.js'), args: [], era: 'legacy' },
 } as const;
 
 export type HttpServerName = keyof typeof HTTP_SERVERS;

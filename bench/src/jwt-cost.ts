@@ -30,6 +30,8 @@ for (const alg of ['RS256', 'ES256'] as const) {
   const request: HttpRequestView = {
     method: 'POST',
     url: new URL(resource),
+    path: '/mcp',
+    onAbort: () => {},
     header: (name) => (name === 'authorization' ? `Bearer ${token}` : undefined),
     text: async () => '',
     signal: new AbortController().signal,

@@ -1,9 +1,11 @@
-// Benchmarks Streamable HTTP: mcp-fw, the official SDK v2 (sessionful, JSON and SSE answers) and
-// a bare node:http responder, each over 16 keep-alive connections with one legacy session each.
+// Benchmarks Streamable HTTP: mcp-fw (legacy sessions and stateless 2026-07-28 calls), the
+// official SDK v2 (sessionful, JSON and SSE answers) and a bare node:http responder, each over 16
+// keep-alive connections (one legacy session each) with 4 pipelined calls in flight on each, so
+// that the server, not the client, is the bottleneck.
 // Usage: `npm run bench:http` (builds first). Not a test: it asserts nothing about timing, it
 // only reports (and fails if a server answers wrongly).
 import { envInt, nodeArgs } from './config.js';
-import { clientKind, LegacySession, openConnection } from './http-client.js';
+import { clientKind, LegacySession, modernAdd, openConnection } from './http-client.js';
 import { startHttpServer, killHttpServers } from './http-proc.js';
 import { httpRows, httpTable, httpTargets } from './http-report.js';
 import { HTTP_SERVER_NAMES, HTTP_SERVERS, type HttpServerName } from './http-servers.js';
@@ -15,6 +17,9 @@ import { median, quantile, withTimeout } from './stats.js';
 
 const config = {
   connections: envInt('BENCH_HTTP_CONNECTIONS', 16),
+  // Calls in flight per connection (pipelined). With one, a 2-CPU machine leaves the server idle
+  // while the client works, and the server then pays a wake-up per call that a busy one does not.
+  depth: envInt('BENCH_HTTP_DEPTH', 4),
   // RSS is read after each third of the calls; the first third is the warm-up.
   calls: envInt('BENCH_HTTP_CALLS', 60_000),
   // Sessions created one after another once the server is warm (after 20 discarded ones).
@@ -37,18 +42,20 @@ export interface HttpResult {
 }
 
 async function measure(name: HttpServerName): Promise<HttpResult> {
-  const { script, args } = HTTP_SERVERS[name];
+  const { script, args, era } = HTTP_SERVERS[name];
   const server = await startHttpServer(script, args, nodeArgs);
   const connections = Array.from({ length: config.connections }, () => openConnection(server.url));
   try {
     const opened = [];
-    for (const connection of connections) opened.push(await LegacySession.open(connection));
-    const workers = opened.map(({ session }) => () => session.add());
+    if (era === 'legacy') for (const connection of connections) opened.push(await LegacySession.open(connection));
+    const loops: (() => Promise<void>)[] =
+      era === 'legacy' ? opened.map(({ session }) => () => session.add()) : connections.map((c) => () => modernAdd(c));
+    const workers = loops.flatMap((call) => Array.from({ length: config.depth }, () => call));
     const rssMb = () => rssKb(server.pid) / 1024;
     step(`${name}: warm-up (${checkpoints[0]} calls)`);
     await withTimeout(load(server.pid, workers, checkpoints[0], ticksPerSecond), 5 * MINUTES, `${name} warm-up`);
     const rss = [rssMb()];
-    step(`${name}: ${config.calls - checkpoints[0]} calls on ${config.connections} connections`);
+    step(`${name}: ${config.calls - checkpoints[0]} calls on ${config.connections} connections, ${config.depth} in flight on each`);
     const middle = checkpoints[1] - checkpoints[0];
     const measured = load(server.pid, workers, config.calls - checkpoints[0], ticksPerSecond, (done) => {
       if (done === middle) rss.push(rssMb());
@@ -57,10 +64,10 @@ async function measure(name: HttpServerName): Promise<HttpResult> {
     rss.push(rssMb());
     const peakRssMb = peakRssKb(server.pid) / 1024;
 
-    step(`${name}: session creation (${config.sessions} initialize round trips)`);
-    const fresh = openConnection(server.url);
     const times: number[] = [];
-    for (let i = 0; i < 20 + config.sessions; i++) {
+    if (era === 'legacy') step(`${name}: session creation (${config.sessions} initialize round trips)`);
+    const fresh = openConnection(server.url);
+    for (let i = 0; era === 'legacy' && i < 20 + config.sessions; i++) {
       const { session, initMs } = await LegacySession.open(fresh);
       await session.close();
       if (i >= 20) times.push(initMs);
@@ -96,7 +103,7 @@ async function main(): Promise<void> {
   const otherCpuShare = interference.share();
 
   const verdicts = httpTargets(results);
-  console.log(`\n${httpTable(results, httpRows(config.connections, checkpoints))}\n`);
+  console.log(`\n${httpTable(results, httpRows(config.connections, config.depth, checkpoints))}\n`);
   printVerdicts(verdicts, otherCpuShare);
 
   const report = {

@@ -1,5 +1,6 @@
 import { createServer, type McpServer } from '@mcp-fw/core';
 import { NWS_API_BASE, NwsClient } from './nws-client.js';
+import { schemas } from './schemas.gen.js';
 import { Weather } from './weather.js';
 
 /**
@@ -14,5 +15,7 @@ export default function createWeatherServer(baseUrl: URL = new URL(NWS_API_BASE)
       'US weather from the National Weather Service. get_alerts takes a two-letter state code; ' +
       'get_forecast takes a latitude and longitude inside the US.',
     providers: [new Weather(new NwsClient(baseUrl))],
+    // Read from Weather's signatures and JSDoc by `npm run schemas` (mcp-fw-schemas).
+    schemas,
   });
 }

@@ -1,5 +1,4 @@
-import { Arg, Tool, UserError, type Context } from '@mcp-fw/core';
-import { z } from 'zod';
+import { Tool, UserError, type Context } from '@mcp-fw/core';
 import { formatAlert, formatPeriod } from './format.js';
 import { NwsError, type NwsClient } from './nws-client.js';
 import type { AlertCollection, Forecast, GridPoint } from './nws-types.js';
@@ -9,20 +8,20 @@ const FORECAST_PERIODS = 5;
 
 /**
  * The MCP weather quickstart as a decorated class: US weather alerts and forecasts from the
- * National Weather Service. The API client is a constructor dependency, so the base URL can be
- * pointed elsewhere (a proxy, a test fixture): `providers: [new Weather(nws)]`.
+ * National Weather Service. The methods are plain typed TypeScript: their input schemas and
+ * descriptions come from the signatures and JSDoc (`npm run schemas` writes schemas.gen.ts).
+ * The API client is a constructor dependency, so the base URL can be pointed elsewhere (a
+ * proxy, a test fixture): `providers: [new Weather(nws)]`.
  */
 export class Weather {
   constructor(private readonly nws: NwsClient) {}
 
-  @Tool({
-    description: 'Get the active weather alerts for a US state',
-    annotations: { readOnlyHint: true, openWorldHint: true },
-  })
-  async get_alerts(
-    @Arg('state', z.string().length(2).describe('Two-letter US state code (e.g. CA, NY)')) state: string,
-    ctx: Context,
-  ): Promise<string> {
+  /**
+   * Get weather alerts for a US state.
+   * @param state Two-letter US state code (e.g. CA, NY)
+   */
+  @Tool({ annotations: { readOnlyHint: true, openWorldHint: true } })
+  async get_alerts(state: string, ctx: Context): Promise<string> {
     const code = state.toUpperCase();
     if (!US_STATES.has(code)) {
       throw new UserError(`"${state}" is not a US state or territory code; use a two-letter code such as CA or NY.`);
@@ -33,15 +32,13 @@ export class Weather {
     return `Active alerts for ${code}:\n\n${features.map((f) => formatAlert(f.properties ?? {})).join('\n---\n')}`;
   }
 
-  @Tool({
-    description: 'Get the weather forecast for a location in the US',
-    annotations: { readOnlyHint: true, openWorldHint: true },
-  })
-  async get_forecast(
-    @Arg('latitude', z.number().min(-90).max(90).describe('Latitude of the location')) latitude: number,
-    @Arg('longitude', z.number().min(-180).max(180).describe('Longitude of the location')) longitude: number,
-    ctx: Context,
-  ): Promise<string> {
+  /**
+   * Get weather forecast for a location.
+   * @param latitude Latitude of the location
+   * @param longitude Longitude of the location
+   */
+  @Tool({ annotations: { readOnlyHint: true, openWorldHint: true } })
+  async get_forecast(latitude: number, longitude: number, ctx: Context): Promise<string> {
     // NWS redirects requests with more than four decimals; round like its own links do.
     const point = `${Number(latitude.toFixed(4))},${Number(longitude.toFixed(4))}`;
     let grid: GridPoint;

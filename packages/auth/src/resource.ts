@@ -82,7 +82,7 @@ export function oauthResource(options: OAuthResourceOptions): OAuthResourceHttpO
   return {
     metadataUrl,
     routes(req) {
-      const path = req.url.pathname;
+      const path = req.path;
       if (path !== pathAware && path !== WELL_KNOWN) return undefined;
       // Public metadata: any page may read it (RFC 9728 §3 asks for nothing secret here).
       const cors = { 'access-control-allow-origin': '*' };

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as nodeModule from 'node:module';
 import { tmpdir } from 'node:os';
@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { cleanupAfterEach } from './support/cleanups.ts';
 import { cliEnv, runCli } from './support/cli-process.ts';
 import { exampleProject, type TempProject } from './support/temp-project.ts';
+import { eventually } from './support/until.ts';
 
 const cleanup = cleanupAfterEach();
 
@@ -98,6 +99,25 @@ function expectNodeCompileCacheRecovers(project: TempProject): void {
 }
 
 describe('mcp-fw build --bundle', () => {
+  it('prints the HTTP start hint for a project whose start script serves HTTP, and the launcher honours PORT', async () => {
+    const project = calculator();
+    const pkg = JSON.parse(project.read('package.json'));
+    project.write('package.json', JSON.stringify({ ...pkg, scripts: { ...pkg.scripts, start: 'mcp-fw start dist/server.js --http' } }));
+    const run = await runCli(['build', '--bundle', '--entry', 'dist/server.js'], project.dir);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(
+      /\nStart it with: node dist\/server\.launch\.cjs --http \(Streamable HTTP at http:\/\/127\.0\.0\.1:\$PORT\/mcp, port 3000 when PORT is unset\)\n$/,
+    );
+    // No code cache: this test's bundle must not leave one for the cache tests to find.
+    const { child, stderr } = startNode(['dist/server.launch.cjs', '--http'], project.dir, { PORT: '0', MCP_FW_CODE_CACHE: '0' });
+    try {
+      const match = await eventually(async () => /listening on (\S+)/.exec(stderr()), (m) => m !== null, 'the launcher listens');
+      expect(new URL(match![1]).port).not.toBe('3000');
+    } finally {
+      child.kill();
+    }
+  });
+
   it('bundles the module that exports the server and serves it; the second start uses the code cache', async () => {
     const project = calculator();
     const run = await runCli(['build', '--bundle', '--entry', 'src/server.ts'], project.dir);
@@ -264,3 +284,11 @@ describe('mcp-fw build --bundle', () => {
     expect(served.stderr).toContain('adding');
   });
 });
+
+/** Starts `node <args>` in `cwd` and collects its stderr. */
+function startNode(args: readonly string[], cwd: string, env: Record<string, string>) {
+  const child = spawn(process.execPath, args, { cwd, env: cliEnv(env), stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return { child, stderr: () => stderr };
+}

@@ -63,6 +63,25 @@ describe('mcp-fw start', () => {
     expect(await add(client)).toEqual({ result: 5, expression: '2 + 3' });
   });
 
+  it('serves on PORT when --port is not given, and names a PORT that is not a port', async () => {
+    const project = calculator();
+    expect((await runCli(['build'], project.dir)).code).toBe(0);
+    const { child, stderr } = startCli(['start', 'dist/server.js', '--http'], project.dir, cliEnv({ PORT: '0' }));
+    cleanup(() => new Promise((resolve) => (child.exitCode === null ? (child.once('exit', resolve), child.kill()) : resolve(null))));
+    const url = new URL(await listeningUrl(stderr, child));
+    expect(url.port).not.toBe('3000');
+    const client = new Client({ name: 'mcp-fw-start-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(url));
+    cleanup(() => client.close());
+    expect(await add(client)).toEqual({ result: 5, expression: '2 + 3' });
+
+    expect(await runCli(['start', 'dist/server.js', '--http'], project.dir, cliEnv({ PORT: 'eighty' }))).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'mcp-fw: PORT=eighty is not a port number.\nSet PORT to a number between 0 and 65535 (0 picks a free one), or pass --port.\n',
+    });
+  });
+
   it('says to build first when the build output is missing', async () => {
     const run = await runCli(['start', 'src/server.ts'], calculator().dir);
     expect(run).toEqual({

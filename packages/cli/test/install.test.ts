@@ -31,7 +31,10 @@ describe('mcp-fw install', () => {
     const run = await runCli(['install', client, 'src/server.ts', '--config', config, '--env', 'LOG=debug'], project.dir);
     expect(run).toEqual({
       code: 0,
-      stdout: `Added example-calculator in ${config} (${title}): mcp-fw dev src/server.ts\n${next}\n`,
+      stdout:
+        `Added example-calculator in ${config} (${title}): mcp-fw dev src/server.ts\n` +
+        'That is the dev runner on your sources: no built launcher (dist/server.launch.cjs) was found. For the production launcher, run mcp-fw build --bundle (npm run build), then install again.\n' +
+        `${next}\n`,
       stderr: '',
     });
     const entry = { command: process.execPath, args: [BIN, 'dev', project.path('src/server.ts')], env: { LOG: 'debug' } };
@@ -71,6 +74,39 @@ describe('mcp-fw install', () => {
     await mcp.connect(new StdioClientTransport({ ...entry, env: cliEnv(), cwd: '/', stderr: 'pipe' }));
     cleanups.push(() => mcp.close());
     expect((await mcp.callTool({ name: 'add', arguments: { a: 1, b: 1 } })).structuredContent).toEqual({ result: 2, expression: '1 + 1' });
+  });
+
+  it('installs the built launcher for a source entry (or none) once it is built, and says which it wrote', async () => {
+    const project = calculator();
+    expect((await runCli(['build', '--bundle', '--entry', 'dist/server.js'], project.dir)).code).toBe(0);
+    const config = project.path('client-config.json');
+    for (const args of [['src/server.ts'], []]) {
+      const run = await runCli(['install', 'claude', ...args, '--config', config], project.dir);
+      expect(run.stdout).toMatch(
+        /^(Added|Updated) example-calculator in .*client-config\.json \(Claude Desktop\): node dist\/server\.launch\.cjs\n/,
+      );
+      expect(run.stdout).toContain(
+        'That is the production launcher mcp-fw build --bundle wrote for src/server.ts: rebuild after changes (--mode dev installs the hot-reloading dev runner instead).\n',
+      );
+      expect(JSON.parse(readFileSync(config, 'utf8'))).toEqual({
+        mcpServers: { 'example-calculator': { command: process.execPath, args: [project.path('dist/server.launch.cjs')] } },
+      });
+    }
+    // --mode still chooses the CLI.
+    const dev = await runCli(['install', 'claude', 'src/server.ts', '--mode', 'dev', '--config', config], project.dir);
+    expect(dev.stdout).toBe(`Updated example-calculator in ${config} (Claude Desktop): mcp-fw dev src/server.ts\nRestart Claude Desktop to load it.\n`);
+  });
+
+  it('keeps the env variables an earlier install wrote, and says so', async () => {
+    const project = calculator();
+    const config = project.path('client-config.json');
+    expect((await runCli(['install', 'cursor', 'src/server.ts', '--config', config, '--env', 'API_KEY=secret', '--env', 'LOG=info'], project.dir)).code).toBe(0);
+    const again = await runCli(['install', 'cursor', 'src/server.ts', '--config', config, '--env', 'LOG=debug'], project.dir);
+    expect(again.stdout).toContain("Kept API_KEY from the earlier entry's env (--env API_KEY=… replaces it).\n");
+    expect(JSON.parse(readFileSync(config, 'utf8')).mcpServers['example-calculator'].env).toEqual({ API_KEY: 'secret', LOG: 'debug' });
+    const plain = await runCli(['install', 'cursor', 'src/server.ts', '--config', config], project.dir);
+    expect(plain.stdout).toContain("Kept API_KEY, LOG from the earlier entry's env (--env API_KEY=… replaces it).\n");
+    expect(JSON.parse(readFileSync(config, 'utf8')).mcpServers['example-calculator'].env).toEqual({ API_KEY: 'secret', LOG: 'debug' });
   });
 
   it('prints the entry without writing with --print', async () => {

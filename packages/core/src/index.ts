@@ -43,6 +43,10 @@ export {
   type AuditOutcome,
   type Identify,
   type ControlChars,
+  MemoryUsedRounds,
+  type UsedRounds,
+  type InputRoundLimits,
+  type InputSettings,
 } from './protocol/index.js';
 export {
   UserError,
@@ -50,6 +54,8 @@ export {
   ResourceNotFoundError,
   type StartupErrorCode,
   type Provider,
+  type TypeSchemas,
+  type TypeSchemaEntry,
   type ToolDefinition,
   type GetPromptResult,
   type PromptMessage,

@@ -14,7 +14,7 @@ import {
   type ServerCore,
   type ServerLimits,
 } from './protocol/index.js';
-import { Registry, StartupError, undescribedMembers, type Members, type Provider } from './registry/index.js';
+import { Registry, StartupError, typeSchemasOption, undescribedMembers, type Members, type Provider, type TypeSchemas } from './registry/index.js';
 import { MemberControl, ResourceControl } from './server-members.js';
 
 /**
@@ -39,6 +39,12 @@ export interface ServerOptions {
    * none when everything is added later with {@link McpServer.add}.
    */
   providers?: readonly Provider[];
+  /**
+   * Input and output schemas and descriptions read from the providers' TypeScript signatures
+   * and JSDoc: the `schemas` export of the module `npx mcp-fw-schemas` generates. They apply
+   * to methods whose decorator declares no `input` / `output` / `description` of its own.
+   */
+  schemas?: TypeSchemas;
   /** Items per page of list results; all in one page when unset. */
   pageSize?: number;
   /** Where internal errors are reported; stderr by default, never stdout. */
@@ -49,8 +55,9 @@ export interface ServerOptions {
   cacheHints?: { ttlMs: number; cacheScope: 'public' | 'private' };
   /**
    * 2026-07-28 input rounds: the key that signs `requestState` (≥ 32 bytes; share it between
-   * instances behind a load balancer so any of them can replay a call), the time a round may
-   * take, and the number of rounds per call.
+   * instances behind a load balancer so any of them can replay a call), the record of answered
+   * rounds (`usedRounds`; share it too, so no round is answered twice), the time a round may
+   * take, and the number of rounds per call. Caps on waiting rounds: `limits.inputRounds`.
    */
   input?: InputSettings;
   /**
@@ -120,6 +127,7 @@ export interface ListedMember {
  */
 export class McpServer {
   readonly #core: ServerCore;
+  readonly #schemas: TypeSchemas | undefined;
   /** Runtime control of the tools. */
   readonly tools: MemberControl;
   /** Runtime control of the prompts. */
@@ -130,7 +138,8 @@ export class McpServer {
   constructor(options: ServerOptions) {
     const { name, version, title, instructions } = options;
     const logger = options.logger ?? stderrLogger;
-    const registry = Registry.build(providerList(options.providers));
+    this.#schemas = typeSchemasOption(options.schemas);
+    const registry = Registry.build(providerList(options.providers), this.#schemas);
     this.#core = {
       identity: Object.freeze({ name, version, title, instructions }),
       registry,
@@ -142,7 +151,7 @@ export class McpServer {
       clientRequestTimeoutMs: options.clientRequestTimeoutMs ?? 120_000,
       listed: options.listed,
       cacheHints: Object.freeze({ ttlMs: 0, cacheScope: 'private' as const, ...options.cacheHints }),
-      inputs: new InputRuns(options.input),
+      inputs: new InputRuns(options.input, options.limits),
       guards: new Guards(options, logger),
     };
     warnUndescribed(registry, logger);
@@ -166,7 +175,7 @@ export class McpServer {
    * startup, and clients are told which lists changed.
    */
   add(...providers: Provider[]): void {
-    const { registry, added } = this.#core.registry.withProviders(providers);
+    const { registry, added } = this.#core.registry.withProviders(providers, this.#schemas);
     this.#core.registry = registry;
     warnUndescribed(added, this.#core.logger);
     const changed: ListName[] = [];

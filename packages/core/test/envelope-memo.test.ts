@@ -9,7 +9,7 @@ const CAPS = 'io.modelcontextprotocol/clientCapabilities';
 const INFO = 'io.modelcontextprotocol/clientInfo';
 const LEVEL = 'io.modelcontextprotocol/logLevel';
 
-/** The official client 2.x's envelope and key order (../shared/docs/wire/stdio-modern.jsonl). */
+/** The official client 2.x's envelope and key order (vendor/wire/stdio-modern.jsonl). */
 const ENVELOPE = {
   [PV]: '2026-07-28',
   [INFO]: { name: 'era-driver', version: '0.0.1' },

@@ -200,7 +200,8 @@ describe('2026-07-28 input rounds', () => {
       name: 'together',
       arguments: {},
       _meta: { [V]: MODERN, [CAPS]: { elicitation: {}, sampling: {} } },
-      inputResponses: { input_1: { action: 'accept', content: { x: 'X' } }, bogus: { ignored: true } },
+      // Only input_1 is answered (a key the round did not ask is refused: security-rounds.test.ts).
+      inputResponses: { input_1: { action: 'accept', content: { x: 'X' } } },
       requestState: round1.requestState,
     });
     expect(Object.keys(again.inputRequests)).toEqual(['input_2']);

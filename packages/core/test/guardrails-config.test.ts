@@ -33,7 +33,7 @@ describe('guardrail options are checked at startup', () => {
     }
     expect(startupError(() => createServer({ name: 's', version: '1', providers: [BadTimeout] }))).toEqual({
       code: 'INVALID_LIMIT',
-      message: 'BadTimeout.p: timeoutMs must be a number of milliseconds ≥ 0, got -5.',
+      message: 'BadTimeout.p: timeoutMs must be a number of milliseconds from 0 to 2147483647, or Infinity for no timeout; got -5.',
     });
   });
 

@@ -103,6 +103,11 @@ describe.each(SURFACES)('CORS for browser clients (%s)', (_name, make) => {
 const chromium = ['chromium', 'chromium-browser', 'google-chrome'].find((bin) => spawnSync(bin, ['--version'], { stdio: 'ignore' }).status === 0);
 
 describe('CORS in a real browser', () => {
+  // CI installs chromium (scripts/system-packages.sh), so there a missing browser is a failure.
+  it.runIf(!chromium && process.env.CI)('chromium is installed (CI installs it with scripts/system-packages.sh)', () => {
+    expect(chromium, 'no chromium on PATH').toBeDefined();
+  });
+
   it.skipIf(!chromium)(
     'a browser client on an allowed origin, 2026-07-28: headless Chromium passes the preflight, calls the tool, and reads Mcp-Session-Id on the legacy path',
     { timeout: 90_000 },

@@ -197,6 +197,23 @@ describe('attacks on HTTP hygiene (raw sockets against serveHttp)', () => {
     }
   });
 
+  it('the request target is routed as URL parsing reads it: query ignored, dot segments resolved, escapes and look-alikes 404', async () => {
+    served = await serveHttp(httpFixture(), { port: 0 });
+    const body = initializeBody();
+    const status = async (target: string) => {
+      const reply = await rawExchange(
+        served!.port,
+        `POST ${target} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+      return Number(reply.slice(9, 12));
+    };
+    const served200 = ['/mcp', '/mcp?probe=1', '/a/../mcp', '/./mcp', '/x/%2E%2E/mcp'];
+    const notFound = ['/mcp/', '/%6Dcp', '//mcp', '/MCP', '/mcp2'];
+    for (const target of [...served200, ...notFound]) {
+      expect({ target, status: await status(target) }).toEqual({ target, status: served200.includes(target) ? 200 : 404 });
+    }
+  });
+
   it('a duplicate `Host` header is refused 400, even when the first one is local', async () => {
     served = await serveHttp(httpFixture(), { port: 0 });
     const body = initializeBody();

@@ -7,6 +7,7 @@ export interface Flags {
   transport?: string;
   install?: boolean;
   git?: boolean;
+  published: boolean;
   yes: boolean;
   force: boolean;
   help: boolean;
@@ -31,6 +32,9 @@ Options:
       --transport <name>    stdio (default) or http; the http template is always http
       --no-install          do not install the dependencies
       --no-git              do not initialize a git repository
+      --published           depend on the published @mcp-fw packages; by default, run from a
+                            clone of mcp-fw or from a tarball made with npm pack, the project
+                            gets them packed into its vendor/ folder
   -y, --yes                 take the default for everything not given
   -f, --force               write into a directory that is not empty (same-named files are replaced)
   -h, --help                print this help
@@ -49,6 +53,7 @@ export function parseFlags(argv: readonly string[]): Flags {
         transport: { type: 'string' },
         'no-install': { type: 'boolean' },
         'no-git': { type: 'boolean' },
+        published: { type: 'boolean' },
         yes: { type: 'boolean', short: 'y' },
         force: { type: 'boolean', short: 'f' },
         help: { type: 'boolean', short: 'h' },
@@ -70,6 +75,7 @@ export function parseFlags(argv: readonly string[]): Flags {
     transport: values.transport,
     install: values['no-install'] ? false : undefined,
     git: values['no-git'] ? false : undefined,
+    published: values.published ?? false,
     yes: values.yes ?? false,
     force: values.force ?? false,
     help: values.help ?? false,

@@ -1,12 +1,14 @@
 import { join } from 'node:path';
 import { USAGE, UsageError, parseFlags } from './args.js';
 import { nextSteps } from './next-steps.js';
-import { detectPackageManager } from './package-manager.js';
+import { copyPackedFramework, dependOnVendored, packFramework, VENDOR_DIR } from './framework-packages.js';
+import { detectPackageManager, type PackageManager } from './package-manager.js';
 import { checkFlags, makePlan, needsAnswers, type Plan } from './plan.js';
 import { CancelledError, InputEndedError, Prompter } from './prompt.js';
 import { scaffold } from './scaffold.js';
 import { initGit, install } from './setup.js';
-import { templatesDir } from './templates.js';
+import type { StepResult } from './run-command.js';
+import { REPO_ROOT, templatesDir } from './templates.js';
 
 /** Where the command reads and writes; the process's own streams unless a caller says otherwise. */
 export interface Io {
@@ -19,8 +21,9 @@ export interface Io {
 
 /**
  * Runs `create-mcp-server` with the arguments after the command name, and returns the exit
- * code: 0 when the project was created (and set up as asked), 1 when nothing was written because
- * of bad input, 130 when the user cancelled.
+ * code: 0 when the project was created and set up as asked; 1 when nothing was written because
+ * of bad input, or when a setup step (packing the framework, git, the install) failed, which is
+ * reported with the command's output and the fix; 130 when the user cancelled.
  *
  * @example
  * ```ts
@@ -60,7 +63,7 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
   return create(plan, io);
 }
 
-function create(plan: Plan, io: Io): number {
+async function create(plan: Plan, io: Io): Promise<number> {
   const say = (line: string) => io.stdout.write(`${line}\n`);
   const pm = detectPackageManager(io.env.npm_config_user_agent);
   say(`\nCreating ${plan.packageName} in ${plan.dir} (template ${plan.template.name}, ${plan.transport})`);
@@ -70,26 +73,68 @@ function create(plan: Plan, io: Io): number {
     io.stderr.write(`create-mcp-server: could not write the project: ${(error as Error).message}\n`);
     return 1;
   }
-  let status = 0;
+  if (plan.packages !== 'registry') {
+    const vendored = await vendorFramework(plan, pm, io, say);
+    if (!vendored.ok) return failed(vendored, plan, io);
+  }
   if (plan.git) {
     const git = initGit(plan.dir);
     if (git === 'inside-repository') say('Already inside a git repository: no new one initialized.');
     else if (git.ok) say('Initialized a git repository.');
-    else io.stderr.write(`create-mcp-server: could not initialize git: ${git.reason}\n`);
+    else return failed(git, plan, io);
   }
-  let installed = false;
   if (plan.install) {
     say(`Installing the dependencies with ${pm}…`);
-    const result = install(plan.dir, pm);
-    installed = result.ok;
-    if (!result.ok) {
-      io.stderr.write(`create-mcp-server: installing the dependencies failed: ${result.reason}\n`);
-      status = 1;
+    const installed = await install(plan.dir, pm, io.env, io);
+    if (!installed.ok) return failed(installed, plan, io);
+  }
+  say(`\nDone.\n\n${nextSteps(plan, pm, io.cwd, plan.install)}`);
+  return 0;
+}
+
+/** Packs (from the clone) or copies (from the tarball) the framework packages into vendor/. */
+async function vendorFramework(plan: Plan, pm: PackageManager, io: Io, say: (line: string) => void): Promise<StepResult> {
+  const destination = join(plan.dir, VENDOR_DIR);
+  let tarballs: Record<string, string>;
+  if (plan.packages === 'checkout') {
+    say(`Packing @mcp-fw/core and @mcp-fw/cli from ${REPO_ROOT} into ${VENDOR_DIR}/ (they are not taken from the registry; --published would)…`);
+    const packed = await packFramework(REPO_ROOT, destination, io.env);
+    if (!packed.ok) return packed;
+    tarballs = packed.tarballs!;
+  } else {
+    say(`Copying @mcp-fw/core and @mcp-fw/cli from this packed scaffolder into ${VENDOR_DIR}/ (--published would take them from the registry)…`);
+    try {
+      tarballs = copyPackedFramework(destination);
+    } catch (error) {
+      return { ok: false, command: 'copy', output: '', reason: `could not copy the packed framework into ${destination}`, cause: (error as Error).message, fix: 'Check that the folder is writable, then run the command again.' };
     }
   }
-  say(`\nDone.\n\n${nextSteps(plan, pm, io.cwd, installed)}`);
-  return status;
+  dependOnVendored(plan.dir, tarballs, pm);
+  return { ok: true };
 }
+
+/**
+ * Reports a failed step: its cause (when known), the end of the command's output, and the fix;
+ * then where the files are. Never followed by "Done.".
+ */
+function failed(step: Extract<StepResult, { ok: false }>, plan: Plan, io: Io): number {
+  const lines = step.output.trimEnd().split('\n');
+  const tail = lines.slice(-OUTPUT_LINES).map((line) => `  ${line}`);
+  io.stderr.write(
+    [
+      `\ncreate-mcp-server: ${step.reason}.`,
+      ...(step.cause ? [`Cause: ${step.cause}.`] : []),
+      ...(step.output.trim() ? [`Output of ${step.command}${lines.length > OUTPUT_LINES ? ` (last ${OUTPUT_LINES} lines)` : ''}:`, ...tail] : []),
+      `Fix: ${step.fix ?? 'fix the problem above and run the command again.'}`,
+      `The project's files are in ${plan.dir}; the steps after this one were not run.`,
+      '',
+    ].join('\n'),
+  );
+  return 1;
+}
+
+/** How much of a failed command's output the error repeats. */
+const OUTPUT_LINES = 25;
 
 function processIo(): Io {
   return { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };

@@ -32,5 +32,9 @@ export function nextSteps(plan: Plan, pm: PackageManager, cwd: string, installed
     plan.transport === 'stdio'
       ? `To use it from Claude Desktop, build it (${run('build')}), then add this to claude_desktop_config.json\n(Settings → Developer → Edit Config) and restart Claude Desktop:`
       : `To use it from Claude Desktop, start it (${run('build')} && ${run('start')}: http://127.0.0.1:${HTTP_PORT}/mcp), then add this\nto claude_desktop_config.json (Settings → Developer → Edit Config) and restart Claude Desktop:`;
-  return ['Next steps:', '', ...lines, '', connect, '', claudeDesktopConfig(plan), ''].join('\n');
+  const vendored =
+    plan.packages === 'registry'
+      ? []
+      : ['', 'It depends on @mcp-fw/core and @mcp-fw/cli by file: from its vendor/ folder: keep that folder with the project.'];
+  return ['Next steps:', '', ...lines, '', connect, '', claudeDesktopConfig(plan), ...vendored, ''].join('\n');
 }

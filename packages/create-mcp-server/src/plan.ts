@@ -1,4 +1,5 @@
 import { UsageError, type Flags } from './args.js';
+import { defaultPackagesSource, type PackagesSource } from './framework-packages.js';
 import { packageNameProblem } from './package-name.js';
 import type { Prompter } from './prompt.js';
 import { occupant, targetOf, type Target } from './target.js';
@@ -10,6 +11,8 @@ export interface Plan extends Target {
   transport: Transport;
   install: boolean;
   git: boolean;
+  /** Where `@mcp-fw/*` come from: packed from this clone or tarball, or the registry. */
+  packages: PackagesSource;
 }
 
 /** The project name offered (and taken by `--yes`) when none is given. */
@@ -39,7 +42,8 @@ export async function makePlan(flags: Flags, cwd: string, prompter: Prompter | u
   const transport = await chooseTransport(flags, template, prompter);
   const install = flags.install ?? (prompter ? await prompter.confirm('Install the dependencies?', true) : true);
   const git = flags.git ?? (prompter ? await prompter.confirm('Initialize a git repository?', true) : true);
-  return { ...target, template, transport, install, git };
+  const packages = flags.published ? 'registry' : defaultPackagesSource();
+  return { ...target, template, transport, install, git, packages };
 }
 
 async function chooseTarget(flags: Flags, cwd: string, prompter: Prompter | undefined): Promise<Target> {

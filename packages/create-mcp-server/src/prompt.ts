@@ -27,6 +27,8 @@ export class Prompter {
   readonly #rl: Interface;
   readonly #lines: AsyncIterator<string>;
   readonly #echo: boolean;
+  readonly #input: NodeJS.ReadableStream;
+  readonly #terminal: boolean;
   #cancelled = false;
 
   constructor(
@@ -34,7 +36,11 @@ export class Prompter {
     private readonly output: NodeJS.WritableStream,
     terminal: boolean,
   ) {
-    this.#rl = createInterface({ input, output, terminal });
+    // No history: on a terminal, ↑/↓ choose among a question's choices instead of recalling
+    // earlier answers.
+    this.#rl = createInterface({ input, output, terminal, historySize: 0 });
+    this.#input = input;
+    this.#terminal = terminal;
     // Lines that arrive before their question is asked (piped input) wait here, in order.
     this.#lines = this.#rl[Symbol.asyncIterator]();
     // A terminal echoes what is typed; piped answers are echoed so the transcript reads alike.
@@ -55,16 +61,34 @@ export class Prompter {
     }
   }
 
-  /** One of `choices`, by number or by name. */
+  /**
+   * One of `choices`, by number or by name; on a terminal ↑ and ↓ also cycle through them,
+   * writing the choice's name as the answer (Enter takes it).
+   */
   async select<T extends string>(question: string, choices: readonly Choice<T>[], initial: T): Promise<T> {
     const width = Math.max(...choices.map((choice) => choice.name.length));
     const list = choices.map((choice, i) => `  ${i + 1}) ${choice.name.padEnd(width)}  ${choice.hint}\n`);
     this.output.write(`${question}\n${list.join('')}`);
-    for (;;) {
-      const answer = (await this.#ask(`Choose 1-${choices.length} or a name (${initial}) `, question)) || initial;
-      const chosen = choices[Number(answer) - 1] ?? choices.find((choice) => choice.name === answer);
-      if (chosen) return chosen.name;
-      this.output.write(`  "${answer}" is not one of the choices\n`);
+    const how = this.#terminal ? `Choose with ↑/↓, 1-${choices.length} or a name` : `Choose 1-${choices.length} or a name`;
+    let at = Math.max(0, choices.findIndex((choice) => choice.name === initial));
+    const onKey = (_text: string | undefined, key: { name?: string } | undefined) => {
+      if (key?.name !== 'up' && key?.name !== 'down') return;
+      at = (at + (key.name === 'up' ? choices.length - 1 : 1)) % choices.length;
+      // Replace whatever is typed on the line with the choice's name.
+      this.#rl.write(null, { ctrl: true, name: 'e' });
+      this.#rl.write(null, { ctrl: true, name: 'u' });
+      this.#rl.write(choices[at].name);
+    };
+    if (this.#terminal) this.#input.on('keypress', onKey);
+    try {
+      for (;;) {
+        const answer = (await this.#ask(`${how} (${initial}) `, question)) || initial;
+        const chosen = choices[Number(answer) - 1] ?? choices.find((choice) => choice.name === answer);
+        if (chosen) return chosen.name;
+        this.output.write(`  "${answer}" is not one of the choices\n`);
+      }
+    } finally {
+      this.#input.off('keypress', onKey);
     }
   }
 

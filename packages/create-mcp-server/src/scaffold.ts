@@ -13,7 +13,7 @@ export interface ScaffoldOptions {
   transport: Transport;
 }
 
-/** The port the `dev` and `start` scripts serve HTTP on. */
+/** The port the `dev` and `start` scripts serve HTTP on when `PORT` is not set. */
 export const HTTP_PORT = 3000;
 
 /**
@@ -37,12 +37,15 @@ export function scaffold(options: ScaffoldOptions): string[] {
   return written;
 }
 
-/** `dev` and `start` with the HTTP flags, unless they already serve HTTP (or stdio is wanted). */
+/**
+ * `dev` and `start` with `--http`, unless they already serve HTTP (or stdio is wanted). No
+ * `--port`: the CLI takes the port from `PORT`, else 3000, so `PORT=8080 npm start` works.
+ */
 function withTransportScripts(packageJson: string, transport: Transport): string {
   const pkg = JSON.parse(packageJson) as { scripts: Record<string, string> };
   if (transport === 'http') {
     for (const script of ['dev', 'start']) {
-      if (!pkg.scripts[script].includes('--http')) pkg.scripts[script] += ` --http --port ${HTTP_PORT}`;
+      if (!pkg.scripts[script].includes('--http')) pkg.scripts[script] += ' --http';
     }
   }
   return `${JSON.stringify(pkg, null, 2)}\n`;

@@ -40,15 +40,21 @@ export function findTemplate(name: string): TemplateInfo | undefined {
 /** This package's folder (the parent of `dist/`). */
 export const PACKAGE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
+/** The repository root, when this package runs from a clone of mcp-fw. */
+export const REPO_ROOT = resolve(PACKAGE_DIR, '../..');
+
 /** The repository's `templates/`, when this package runs from the mcp-fw repository. */
-export const REPO_TEMPLATES_DIR = resolve(PACKAGE_DIR, '../../templates');
+export const REPO_TEMPLATES_DIR = join(REPO_ROOT, 'templates');
+
+/** Whether this package runs from a clone of mcp-fw (its `packages/create-mcp-server`). */
+export function runsFromRepository(): boolean {
+  return basename(dirname(PACKAGE_DIR)) === 'packages' && existsSync(join(REPO_TEMPLATES_DIR, 'basic', 'package.json'));
+}
 
 /**
  * Where the templates are read from. In the mcp-fw repository that is the root `templates/`,
  * their single source; a published package carries a copy made at `prepack`.
  */
 export function templatesDir(): string {
-  const inRepository =
-    basename(dirname(PACKAGE_DIR)) === 'packages' && existsSync(join(REPO_TEMPLATES_DIR, 'basic', 'package.json'));
-  return inRepository ? REPO_TEMPLATES_DIR : join(PACKAGE_DIR, 'templates');
+  return runsFromRepository() ? REPO_TEMPLATES_DIR : join(PACKAGE_DIR, 'templates');
 }

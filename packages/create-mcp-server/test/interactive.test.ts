@@ -27,14 +27,19 @@ async function withOptions(args: string[]): Promise<string> {
 }
 
 const TEMPLATE_PROMPT = 'Choose 1-3 or a name (basic) ';
+/** On a terminal the prompt also offers the arrow keys. */
+const TERMINAL_TEMPLATE_PROMPT = 'Choose with ↑/↓, 1-3 or a name (basic) ';
+const TERMINAL_TRANSPORT_PROMPT = 'Choose with ↑/↓, 1-2 or a name (stdio) ';
+const DOWN = '\u001b[B';
+const UP = '\u001b[A';
 
 describe.skipIf(!PTY_AVAILABLE)('on a pseudo-terminal (needs util-linux `script`)', () => {
   it('asks everything, and writes what the equivalent options write', async () => {
     const cwd = folder('terminal');
     const { status, output } = await runInPty([], cwd, [
       ['Project name: (my-mcp-server) ', 'library-server\r'],
-      [TEMPLATE_PROMPT, '3\r'],
-      ['Choose 1-2 or a name (stdio) ', 'http\r'],
+      [TERMINAL_TEMPLATE_PROMPT, '3\r'],
+      [TERMINAL_TRANSPORT_PROMPT, 'http\r'],
       ['Install the dependencies? (Y/n) ', 'n\r'],
       ['Initialize a git repository? (Y/n) ', '\r'],
     ]);
@@ -48,11 +53,26 @@ describe.skipIf(!PTY_AVAILABLE)('on a pseudo-terminal (needs util-linux `script`
     expect(tree(join(cwd, 'library-server'))).toEqual(tree(join(options, 'library-server')));
   });
 
+  it('chooses with the arrow keys', async () => {
+    const cwd = folder('terminal');
+    const { status, output } = await runInPty(['--no-install', '--no-git'], cwd, [
+      ['Project name: (my-mcp-server) ', 'arrows\r'],
+      // ↓ ↓ from basic: http, then full; ↑ from stdio wraps around to http.
+      [TERMINAL_TEMPLATE_PROMPT, `${DOWN}${DOWN}\r`],
+      [TERMINAL_TRANSPORT_PROMPT, `${UP}\r`],
+    ]);
+    expect(status).toBe(0);
+    expect(output).toContain('Creating arrows in');
+    expect(output).toContain('(template full, http)');
+    const options = await withOptions(['arrows', '--template', 'full', '--transport', 'http', '--no-install', '--no-git', '--yes']);
+    expect(tree(join(cwd, 'arrows'))).toEqual(tree(join(options, 'arrows')));
+  });
+
   it('cancels on Ctrl+C, writing nothing', async () => {
     const cwd = folder('terminal');
     const { status, output } = await runInPty([], cwd, [
       ['Project name: (my-mcp-server) ', 'half-done\r'],
-      [TEMPLATE_PROMPT, '\u0003'],
+      [TERMINAL_TEMPLATE_PROMPT, '\u0003'],
     ]);
     expect(status).toBe(130);
     expect(output).toContain('Cancelled; nothing was written.');

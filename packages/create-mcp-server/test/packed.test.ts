@@ -5,13 +5,15 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempDir, tree, type Finished } from './support/cli.ts';
-import { FRAMEWORK_PACKAGES, npm, pack, startHttpServer, useTarballs } from './support/packed.ts';
+import { runCli, tempDir, type Finished } from './support/cli.ts';
+import { npm, packScaffolder, projectFiles, startHttpServer } from './support/packed.ts';
 
-// The first-run experience, end to end, from the published artifacts: the packed scaffolder
-// writes each template, the project installs against the packed framework, and its own test,
-// build and inspect scripts pass; then an official SDK client connects the way the printed
-// Claude Desktop configuration says (stdio) or at the server's URL (HTTP) and lists its tools.
+// The first hour, end to end, without any @mcp-fw package on the registry: the scaffolder, run
+// from this clone and from a tarball made with `npm pack`, writes each template with the
+// framework packed into its vendor/ folder and installs it; the project's own test, build and
+// inspect scripts pass; then an official SDK client connects the way the printed Claude
+// Desktop configuration says (stdio) or at the server's URL (HTTP) and lists its tools.
+// Sequential on purpose: six installs in parallel would only fight over two cores.
 
 const TEMPLATES = [
   { template: 'basic', transport: 'stdio', tools: ['greet'] },
@@ -20,77 +22,89 @@ const TEMPLATES = [
 ] as const;
 
 const work = tempDir('packed');
-let tarballs: Record<string, string>;
-/** What the packed scaffolder printed, per template. */
-const printed: Record<string, string> = {};
+let scaffolderTarball: string;
+/** The project files each template got from the clone, to compare with the tarball's. */
+const fromCheckout: Record<string, Record<string, string>> = {};
+// The third-party packages come from npm's cache when it has them, as a warm machine would.
+const NPM_ENV = { npm_config_prefer_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false' };
 
 const succeeded = (result: Finished) => ({ status: result.status, output: `${result.stdout}\n${result.stderr}` });
 
 beforeAll(async () => {
-  tarballs = await pack(['packages/create-mcp-server', ...Object.values(FRAMEWORK_PACKAGES)], work.dir);
+  scaffolderTarball = await packScaffolder(work.dir);
+}, 120_000);
+
+// Six projects with their node_modules: removing them takes a while on a busy machine.
+afterAll(() => work.remove(), 120_000);
+
+/** Scaffolds `template` (installing it) the way each source is run; returns what it printed. */
+async function scaffoldFrom(source: 'checkout' | 'tarball', template: string, cwd: string): Promise<Finished> {
+  const args = [`${template}-server`, '--template', template, '--no-git', '--yes'];
+  if (source === 'checkout') return runCli(args, { cwd, env: NPM_ENV });
   // One at a time: `npm exec` of one tarball shares a cache folder between the runs.
-  for (const { template } of TEMPLATES) {
-    mkdirSync(join(work.dir, template));
-    const result = await npm(
-      ['exec', '--yes', `--package=${tarballs['create-mcp-server']}`, '--', 'create-mcp-server', `${template}-server`, '--template', template, '--no-install', '--no-git', '--yes'],
-      join(work.dir, template),
-    );
-    expect(succeeded(result)).toMatchObject({ status: 0 });
-    printed[template] = result.stdout;
-  }
-}, 240_000);
+  return npm(['exec', '--yes', `--package=${scaffolderTarball}`, '--', 'create-mcp-server', ...args], cwd, NPM_ENV);
+}
 
-afterAll(() => work.remove());
+describe.each(['checkout', 'tarball'] as const)('scaffolded from the %s', (source) => {
+  it.each(TEMPLATES)(
+    'the $template template installs, passes its test, build and inspect scripts, and serves its tools to the official client',
+    async ({ template, transport, tools }) => {
+      const cwd = join(work.dir, source, template);
+      mkdirSync(cwd, { recursive: true });
+      const dir = join(cwd, `${template}-server`);
+      const scaffolded = await scaffoldFrom(source, template, cwd);
+      expect(succeeded(scaffolded)).toMatchObject({ status: 0 });
+      expect(scaffolded.stdout).toContain(
+        source === 'checkout' ? 'Packing @mcp-fw/core and @mcp-fw/cli from' : 'Copying @mcp-fw/core and @mcp-fw/cli from this packed scaffolder',
+      );
+      expect(scaffolded.stdout).toContain('\nDone.\n');
 
-describe.concurrent.each(TEMPLATES)('the packed $template template', ({ template, transport, tools }) => {
-  it('installs, passes its test, build and inspect scripts, and serves its tools to the official client', async () => {
-    const dir = join(work.dir, template, `${template}-server`);
-    const config = JSON.parse(/\n(\{\n[\s\S]*\n\})\n/.exec(printed[template])![1]);
-    const server = config.mcpServers[`${template}-server`];
-    expect(server).toEqual(
-      transport === 'stdio'
-        ? { command: 'node', args: [join(dir, 'dist', 'server.launch.cjs')] }
-        : { command: 'npx', args: ['-y', 'mcp-remote', 'http://127.0.0.1:3000/mcp'] },
-    );
+      const files = projectFiles(dir);
+      expect(Object.keys(files).filter((path) => path.startsWith('vendor/'))).toEqual(['vendor/mcp-fw-cli-0.1.0.tgz', 'vendor/mcp-fw-core-0.1.0.tgz']);
+      const pkg = JSON.parse(files['package.json']);
+      expect(pkg.dependencies['@mcp-fw/core']).toBe('file:vendor/mcp-fw-core-0.1.0.tgz');
+      expect(pkg.devDependencies['@mcp-fw/cli']).toBe('file:vendor/mcp-fw-cli-0.1.0.tgz');
+      // The tarball's templates and framework are the clone's: the same project either way.
+      if (source === 'checkout') fromCheckout[template] = files;
+      else expect(files).toEqual(fromCheckout[template]);
 
-    // The packed templates are the repository's: same files as the scaffolder run from source.
-    const fromSource = join(work.dir, `${template}-from-source`);
-    mkdirSync(fromSource);
-    const sourceRun = await runCli([`${template}-server`, '--template', template, '--no-install', '--no-git', '--yes'], { cwd: fromSource });
-    expect(succeeded(sourceRun)).toMatchObject({ status: 0 });
-    expect(tree(dir)).toEqual(tree(join(fromSource, `${template}-server`)));
+      const tested = await npm(['test'], dir);
+      expect(succeeded(tested)).toMatchObject({ status: 0 });
+      expect(tested.stdout).toMatch(/Tests {2}\d+ passed/);
 
-    useTarballs(dir, tarballs);
-    const installed = await npm(['install', '--prefer-offline', '--no-audit', '--no-fund'], dir);
-    expect(succeeded(installed)).toMatchObject({ status: 0 });
+      const built = await npm(['run', 'build'], dir);
+      expect(succeeded(built)).toMatchObject({ status: 0 });
+      const inspected = await npm(['run', 'inspect'], dir);
+      expect(succeeded(inspected)).toMatchObject({ status: 0 });
+      for (const tool of tools) expect(inspected.stdout).toContain(tool);
 
-    const tested = await npm(['test'], dir);
-    expect(succeeded(tested)).toMatchObject({ status: 0 });
-    expect(tested.stdout).toMatch(/Tests {2}\d+ passed/);
-
-    expect(succeeded(await npm(['run', 'build'], dir))).toMatchObject({ status: 0 });
-    const inspected = await npm(['run', 'inspect'], dir);
-    expect(succeeded(inspected)).toMatchObject({ status: 0 });
-    for (const tool of tools) expect(inspected.stdout).toContain(tool);
-
-    if (transport === 'stdio') {
-      // Exactly what the printed Claude Desktop configuration launches.
-      expect(await toolsOver(new StdioClientTransport({ command: server.command, args: server.args, stderr: 'ignore' }))).toEqual(tools);
-      return;
-    }
-    // `npm start` as the next steps say (on a free port rather than 3000), then `node dist/main.js`.
-    for (const [command, args, env] of [
-      ['npm', ['start', '--silent', '--', '--port', '0'], {}],
-      [process.execPath, ['dist/main.js'], { PORT: '0' }],
-    ] as const) {
-      const started = await startHttpServer(dir, command, args, env);
-      try {
-        expect(await toolsOver(new StreamableHTTPClientTransport(started.url))).toEqual(tools);
-      } finally {
-        started.stop();
+      const config = JSON.parse(/\n(\{\n[\s\S]*\n\})\n/.exec(scaffolded.stdout)![1]);
+      const server = config.mcpServers[`${template}-server`];
+      if (transport === 'stdio') {
+        expect(server).toEqual({ command: 'node', args: [join(dir, 'dist', 'server.launch.cjs')] });
+        // Exactly what the printed Claude Desktop configuration launches.
+        expect(await toolsOver(new StdioClientTransport({ command: server.command, args: server.args, stderr: 'ignore' }))).toEqual(tools);
+        return;
       }
-    }
-  }, 300_000);
+      expect(server).toEqual({ command: 'npx', args: ['-y', 'mcp-remote', 'http://127.0.0.1:3000/mcp'] });
+      expect(built.stderr).toContain('Start it with: node dist/server.launch.cjs --http');
+      // Every way to start it honours PORT (here 0, a free port rather than 3000).
+      for (const [command, args] of [
+        ['npm', ['start', '--silent']],
+        [process.execPath, ['dist/main.js']],
+        [process.execPath, ['dist/server.launch.cjs', '--http']],
+      ] as const) {
+        const started = await startHttpServer(dir, command, args, { PORT: '0' });
+        try {
+          expect(started.url.port).not.toBe('3000');
+          expect(await toolsOver(new StreamableHTTPClientTransport(started.url))).toEqual(tools);
+        } finally {
+          started.stop();
+        }
+      }
+    },
+    240_000,
+  );
 });
 
 /** The tool names an official SDK 1.x client lists over `transport`. */

@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { REPO_ROOT, runCli, tempDir, tree } from './support/cli.ts';
@@ -11,8 +11,10 @@ beforeEach(() => {
 });
 afterEach(() => remove());
 
+// --published: the template as a registry user gets it (run from this clone, the scaffolder
+// would pack the framework into vendor/ instead, which the last tests check).
 async function create(args: string[]): Promise<Record<string, string>> {
-  const result = await runCli([...args, '--no-install', '--no-git', '--yes'], { cwd });
+  const result = await runCli([...args, '--published', '--no-install', '--no-git', '--yes'], { cwd });
   expect(result.stderr).toBe('');
   expect(result.status).toBe(0);
   return tree(join(cwd, args[0].replace(/^@[^/]+\//, '')));
@@ -66,11 +68,11 @@ it('serves stdio by default, and keeps only the stdio half of the README', async
   expect(files['README.md']).not.toContain('mcp-remote');
 });
 
-it('serves HTTP on port 3000 with --transport http, and keeps only the HTTP half of the README', async () => {
+it('serves HTTP (on PORT, else 3000) with --transport http, and keeps only the HTTP half of the README', async () => {
   const files = await create(['my-server', '--template', 'full', '--transport', 'http']);
   expect(JSON.parse(files['package.json']).scripts).toMatchObject({
-    dev: 'mcp-fw dev src/server.ts --http --port 3000',
-    start: 'mcp-fw start dist/server.js --http --port 3000',
+    dev: 'mcp-fw dev src/server.ts --http',
+    start: 'mcp-fw start dist/server.js --http',
   });
   expect(files['README.md']).toContain('"args": ["-y", "mcp-remote", "http://127.0.0.1:3000/mcp"]');
   expect(files['README.md']).not.toContain('dist/server.launch.cjs"]');
@@ -88,6 +90,7 @@ it('prints the next steps and the exact Claude Desktop configuration', async () 
     [
       '',
       `Creating my-server in ${join(cwd, 'my-server')} (template basic, stdio)`,
+      `Packing @mcp-fw/core and @mcp-fw/cli from ${REPO_ROOT} into vendor/ (they are not taken from the registry; --published would)…`,
       '',
       'Done.',
       '',
@@ -104,6 +107,8 @@ it('prints the next steps and the exact Claude Desktop configuration', async () 
       '(Settings → Developer → Edit Config) and restart Claude Desktop:',
       '',
       JSON.stringify({ mcpServers: { 'my-server': { command: 'node', args: [join(cwd, 'my-server', 'dist', 'server.launch.cjs')] } } }, null, 2),
+      '',
+      'It depends on @mcp-fw/core and @mcp-fw/cli by file: from its vendor/ folder: keep that folder with the project.',
       '',
       '',
     ].join('\n'),
@@ -140,4 +145,17 @@ it('writes into a directory that is not empty with --force, keeping the other fi
   const files = tree(join(cwd, 'my-server'));
   expect(files['src/greetings.ts']).toContain('class Greetings');
   expect(files['src/server.ts']).toContain('createLibraryServer');
+});
+
+it('run from this clone, packs the framework into vendor/ and depends on it by file:', async () => {
+  const result = await runCli(['my-server', '--template', 'full', '--no-install', '--no-git', '--yes'], { cwd });
+  expect(result.stderr).toBe('');
+  expect(result.status).toBe(0);
+  const dir = join(cwd, 'my-server');
+  expect(readdirSync(join(dir, 'vendor'))).toEqual(['mcp-fw-cli-0.1.0.tgz', 'mcp-fw-core-0.1.0.tgz']);
+  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+  expect(pkg.dependencies).toEqual({ '@mcp-fw/core': 'file:vendor/mcp-fw-core-0.1.0.tgz', zod: '^4.6.7' });
+  expect(pkg.devDependencies['@mcp-fw/cli']).toBe('file:vendor/mcp-fw-cli-0.1.0.tgz');
+  // The CLI depends on core by version: the override keeps the registry out of it too.
+  expect(pkg.overrides).toEqual({ '@mcp-fw/cli': 'file:vendor/mcp-fw-cli-0.1.0.tgz', '@mcp-fw/core': 'file:vendor/mcp-fw-core-0.1.0.tgz' });
 });

@@ -111,7 +111,9 @@ function serveSource(entry: string): string {
     `import * as entry from ${JSON.stringify(`./${basename(entry)}`)};`,
     '(async () => {',
     '  const server = await (entry.server ?? entry.default);',
-    '  await serveFromArgs(server);',
+    // PORT picks the HTTP port when --port does not, as in mcp-fw start.
+    '  const port = process.env.PORT;',
+    "  await serveFromArgs(server, process.argv.slice(2), port ? { port: Number(port) } : {});",
     '})().catch((error) => {',
     "  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\\n`);",
     '  process.exit(1);',

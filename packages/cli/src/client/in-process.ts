@@ -12,9 +12,9 @@ export interface InProcessClient {
 
 /**
  * Connects to `server` through a channel of our own (no process, no port) and runs the
- * handshake. Frames cross on a later microtask, as real I/O would deliver them.
+ * handshake, declaring `capabilities` (with `handlers.request` answering what they allow). Frames cross on a later microtask, as real I/O would deliver them.
  */
-export async function connectInProcess(server: McpServer, handlers: PeerHandlers = {}): Promise<InProcessClient> {
+export async function connectInProcess(server: McpServer, handlers: PeerHandlers = {}, capabilities: Record<string, unknown> = {}): Promise<InProcessClient> {
   let sink: ChannelSink | undefined;
   const peer = new JsonRpcPeer((frame) => queueMicrotask(() => sink?.frame(frame)), handlers);
   const channel: Channel = {
@@ -23,7 +23,7 @@ export async function connectInProcess(server: McpServer, handlers: PeerHandlers
     close: async () => {},
   };
   const connection = server.connect(channel);
-  const initializeResult = await handshake(peer);
+  const initializeResult = await handshake(peer, capabilities);
   return {
     peer,
     initializeResult,

@@ -14,11 +14,11 @@ export type ListName = 'tools' | 'prompts' | 'resources';
 /** The revision the CLI speaks to servers it runs itself. */
 export const PROBE_REVISION = '2025-11-25';
 
-/** Runs the `initialize` handshake as a client with no capabilities; returns the result. */
-export async function handshake(peer: JsonRpcPeer): Promise<Record<string, any>> {
+/** Runs the `initialize` handshake as a client with `capabilities` (none by default); returns the result. */
+export async function handshake(peer: JsonRpcPeer, capabilities: Record<string, unknown> = {}): Promise<Record<string, any>> {
   const result = await peer.request('initialize', {
     protocolVersion: PROBE_REVISION,
-    capabilities: {},
+    capabilities,
     clientInfo: { name: 'mcp-fw', version: '0.1.0' },
   });
   peer.notify('notifications/initialized');

@@ -7,9 +7,10 @@ import { styleFor } from '../output/style.js';
 import { bundleEntry } from '../bundle/bundle-entry.js';
 import { bundleServer } from '../bundle/bundle-server.js';
 import { projectIn, type Project } from '../project/project.js';
+import { decoratorFix } from '../project/decorator-errors.js';
 import { readConfig } from '../project/ts-config.js';
 import { findTsc } from '../project/typescript.js';
-import { examples } from './options.js';
+import { DEFAULT_PORT, examples } from './options.js';
 
 /** `mcp-fw build`: compiles the project in the current directory with its own tsc. */
 export function buildCommand(program: Command): void {
@@ -35,13 +36,27 @@ export function buildCommand(program: Command): void {
       const config = await readConfig(tsc, project.tsconfig);
       // tsc -b builds referenced projects first; composite projects emit declarations anyway.
       const args = config.hasReferences ? ['-b', project.tsconfig] : ['-p', project.tsconfig, '--declaration'];
+      // Shown as it comes, and kept: decorator errors get the tsconfig fix named.
+      let printed = '';
       const code = await new Promise<number>((resolve, reject) => {
-        const child = spawn(tsc.command, [...tsc.prefix, ...args], { cwd: project.dir, stdio: 'inherit' });
+        const child = spawn(tsc.command, [...tsc.prefix, ...args], { cwd: project.dir, stdio: ['inherit', 'pipe', 'pipe'] });
+        child.stdout.on('data', (chunk: Buffer) => {
+          printed += chunk.toString('utf8');
+          process.stdout.write(chunk);
+        });
+        child.stderr.on('data', (chunk: Buffer) => {
+          printed += chunk.toString('utf8');
+          process.stderr.write(chunk);
+        });
         child.once('error', reject);
         child.once('close', (status) => resolve(status ?? 1));
       });
       if (code !== 0) {
-        throw new CliError('TypeScript reported errors (above), so the build is not complete.', 'Fix them and run mcp-fw build again.');
+        const fix = decoratorFix(printed, config);
+        throw new CliError(
+          `TypeScript reported errors (above)${fix ? ', among them decorator errors' : ''}, so the build is not complete.`,
+          fix ?? 'Fix them and run mcp-fw build again.',
+        );
       }
       const out = config.outDir ? relative(process.cwd(), config.outDir) || '.' : 'beside the sources';
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
@@ -69,6 +84,19 @@ async function bundleStep(project: Project, outDir: string | undefined, options:
   process.stderr.write(
     `${style.green('Bundled')} ${shown(entry)} into ${shown(result.bundleFile)} (${kb} KB) in ${ms} ms.\n` +
       (result.format === 'esm' ? 'It has top-level await, so it is an ES module: its code cache needs Node 22.1 or later.\n' : '') +
-      `Start it with: node ${shown(result.launcherFile)}${result.serves ? ' (stdio; --http [--port N] for Streamable HTTP)' : ''}\n`,
+      `Start it with: ${startHint(shown(result.launcherFile), result.serves ? servesHttp(project) : undefined)}\n`,
   );
+}
+
+/** Whether the project is an HTTP server: its `start` script serves `--http`. */
+function servesHttp(project: Project): boolean {
+  const scripts = project.packageJson?.data.scripts as Record<string, unknown> | undefined;
+  return typeof scripts?.start === 'string' && /(^|\s)--http(\s|$)/.test(scripts.start);
+}
+
+/** How to start the launcher, for the transport the project serves. */
+function startHint(launcher: string, http: boolean | undefined): string {
+  if (http === undefined) return `node ${launcher}`;
+  if (http) return `node ${launcher} --http (Streamable HTTP at http://127.0.0.1:$PORT/mcp, port ${DEFAULT_PORT} when PORT is unset)`;
+  return `node ${launcher} (stdio; --http [--port N] for Streamable HTTP)`;
 }

@@ -1,7 +1,10 @@
+import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
+import { ElicitationAnswers, givenAnswers, unansweredError } from '../client/elicitation.js';
 import { connectInProcess } from '../client/in-process.js';
 import { RpcError } from '../client/jsonrpc-peer.js';
 import { fetchLists } from '../client/lists.js';
+import { askForm } from '../output/ask-form.js';
 import { formatCallResult } from '../output/call-result.js';
 import { CliError } from '../output/cli-error.js';
 import { ProgressBar } from '../output/progress-bar.js';
@@ -15,30 +18,46 @@ import { examples } from './options.js';
 interface CallOptions {
   json?: string;
   raw?: boolean;
+  answers?: string;
+  answersFile?: string;
 }
 
-/** `mcp-fw call <entry> <tool> [key=value…]`: runs one tool in process. */
+/** `mcp-fw call [entry] <tool> [key=value…]`: runs one tool in process. */
 export function callCommand(program: Command): void {
   program
     .command('call')
     .description('Run one tool in process (no client needed) and print its result')
-    .argument('<entry>', 'the module that exports your server, e.g. src/server.ts')
-    .argument('<tool>', 'the tool to call')
+    .argument('[entry]', 'the module that exports your server (default: src/server.ts of the project here)')
+    .argument('[tool]', 'the tool to call (required)')
     .argument('[arguments...]', 'arguments as name=value (values read as the tool’s schema types)')
+    .usage('[entry] <tool> [arguments...] [options]')
     .option('--json <object>', 'arguments as one JSON object (name=value pairs override its keys)')
+    .option('--answers <json>', 'answers to the tool’s questions (elicitation): an object, or a list in order')
+    .option('--answers-file <file>', 'the same answers, read from a JSON file')
     .option('--raw', 'print the whole result as JSON')
     .addHelpText(
       'after',
       examples([
-        ['mcp-fw call src/server.ts add a=1 b=2', 'arguments by name'],
-        [`mcp-fw call src/server.ts search --json '{"query":"x","tags":["a"]}'`, 'arguments as JSON'],
+        ['mcp-fw call add a=1 b=2', 'the project here (src/server.ts), arguments by name'],
+        ['mcp-fw call src/server.ts add a=1 b=2', 'an entry of your choice'],
+        [`mcp-fw call search --json '{"query":"x","tags":["a"]}'`, 'arguments as JSON'],
+        [`mcp-fw call reserve ids='["a"]' --answers '{"confirm":true}'`, 'answer the tool’s questions up front'],
         ['mcp-fw call dist/server.js add a=1 b=2 --raw', 'the result as JSON'],
-      ]) + '\nProgress is drawn on a terminal. A result with isError exits with status 1.\n',
+      ]) +
+        '\nProgress is drawn on a terminal. A tool that asks questions (elicitation) is answered from\n' +
+        '--answers or --answers-file, else asked on the terminal. A result with isError exits with status 1.\n',
     )
-    .action((entry: string, tool: string, pairs: string[], options: CallOptions) => runToExit(async () => {
+    .action((first: string | undefined, second: string | undefined, rest: string[], options: CallOptions) => runToExit(async () => {
+      const { entry, tool, pairs } = callTarget(first, second, rest);
       const out = takeStdout();
       const style = styleFor(process.stderr);
       const bar = new ProgressBar(process.stderr);
+      const given = givenAnswers(options.answers, options.answersFile);
+      const onTerminal = process.stdin.isTTY === true && process.stderr.isTTY === true;
+      const answers = new ElicitationAnswers(given, onTerminal ? (form) => {
+        bar.clear();
+        return askForm(form, process.stdin, process.stderr, style);
+      } : undefined);
       const server = await loadEntry(entry, 'call');
       const client = await connectInProcess(server, {
         notification: (method, params) => {
@@ -49,7 +68,11 @@ export function callCommand(program: Command): void {
             process.stderr.write(style.dim(`[${params?.level}] ${data}`) + '\n');
           }
         },
-      });
+        request: (method, params) => {
+          if (method === 'elicitation/create') return answers.answer(params);
+          throw new RpcError(-32601, `mcp-fw call does not answer ${method}`);
+        },
+      }, { elicitation: { form: {} } });
       const tools = (await fetchLists(client.peer)).tools;
       const definition = tools.find((t) => t.name === tool);
       if (!definition) {
@@ -72,6 +95,24 @@ export function callCommand(program: Command): void {
       else if (result.isError) process.stderr.write(style.red(formatCallResult(result)));
       else out(formatCallResult(result));
       await client.close();
+      if (answers.unanswered.length > 0) throw unansweredError(tool, answers.unanswered);
       return result.isError ? 1 : 0;
     }));
+}
+
+/**
+ * The entry, tool and arguments of `mcp-fw call [entry] <tool> [arguments...]`: the first word
+ * is the entry only when a tool name follows it and it names a file or directory (or looks like
+ * a module path); otherwise it is the tool, of the project in the current directory.
+ */
+export function callTarget(first: string | undefined, second: string | undefined, rest: readonly string[]): { entry: string | undefined; tool: string; pairs: string[] } {
+  if (first === undefined) throw new CliError('No tool was named.', 'Name the tool to call: mcp-fw call [entry] <tool> name=value (mcp-fw inspect lists the tools).', 2);
+  const isPair = (word: string) => word.includes('=');
+  const isModulePath = /\.[cm]?[jt]sx?$/.test(first) || first.includes('/');
+  if (second !== undefined && !isPair(second) && (isModulePath || existsSync(first))) return { entry: first, tool: second, pairs: [...rest] };
+  if (isModulePath && !isPair(first)) {
+    throw new CliError(`No tool was named after the entry ${first}.`, `Name the tool to call: mcp-fw call ${first} <tool> name=value (mcp-fw inspect lists the tools).`, 2);
+  }
+  if (isPair(first)) throw new CliError(`"${first}" is an argument, but no tool was named.`, 'Name the tool first: mcp-fw call [entry] <tool> name=value.');
+  return { entry: undefined, tool: first, pairs: second === undefined ? [...rest] : [second, ...rest] };
 }

@@ -9,25 +9,25 @@ import { removeStaleCaches } from '../dev/stale-caches.js';
 import { styleFor } from '../output/style.js';
 import { RunCompiler } from '../project/compile.js';
 import { cacheRoot, findProject, isTypeScript, resolveEntry } from '../project/project.js';
-import { examples, parseMs, parsePort } from './options.js';
+import { examples, httpPort, parseMs, parsePort, PORT_HELP } from './options.js';
 
 interface DevOptions {
   http?: boolean;
   inspector?: boolean;
-  port: number;
+  port?: number;
   host: string;
   debounce: number;
   grace: number;
 }
 
-/** `mcp-fw dev <entry>`: the hot-reloading dev runner. */
+/** `mcp-fw dev [entry]`: the hot-reloading dev runner. */
 export function devCommand(program: Command): void {
   program
     .command('dev')
     .description('Run a server with hot reload: edits apply without the client reconnecting')
-    .argument('<entry>', 'the module that exports your server (as `server` or default), e.g. src/server.ts')
+    .argument('[entry]', 'the module that exports your server (as `server` or default; default: src/server.ts of the project here)')
     .option('--http', 'serve Streamable HTTP (and HTTP+SSE) instead of stdio')
-    .option('--port <port>', 'HTTP port (0 picks a free one)', parsePort, 3000)
+    .option('--port <port>', PORT_HELP, parsePort)
     .option('--host <host>', 'HTTP interface to listen on', '127.0.0.1')
     .option('--debounce <ms>', 'wait this long after a change before reloading', parseMs, 50)
     .option('--grace <ms>', 'how long calls in flight may finish on the old code', parseMs, 10_000)
@@ -35,6 +35,7 @@ export function devCommand(program: Command): void {
     .addHelpText(
       'after',
       examples([
+        ['mcp-fw dev', 'the project here (its src/server.ts), over stdio'],
         ['mcp-fw dev src/server.ts', 'stdio: put this command in your client’s MCP config'],
         ['mcp-fw dev src/server.ts --http --port 3000', 'Streamable HTTP at http://127.0.0.1:3000/mcp'],
         ['mcp-fw dev src/server.ts --inspector', 'try it in the MCP Inspector in your browser'],
@@ -43,10 +44,10 @@ export function devCommand(program: Command): void {
         'Clients stay connected and get notifications/*/list_changed; decorator metadata is compiled\n' +
         'by the project’s own tsc, so schemas match the built server.\n',
     )
-    .action((entry: string, options: DevOptions) => runDev(entry, options));
+    .action((entry: string | undefined, options: DevOptions) => runDev(entry, options));
 }
 
-async function runDev(entryArg: string, options: DevOptions): Promise<void> {
+async function runDev(entryArg: string | undefined, options: DevOptions): Promise<void> {
   const entry = resolveEntry(entryArg);
   if (options.inspector) {
     if (options.http) throw new CliError('--inspector and --http cannot be combined.', 'The Inspector runs mcp-fw dev over stdio itself: drop --http.');
@@ -78,7 +79,7 @@ async function runDev(entryArg: string, options: DevOptions): Promise<void> {
   const server = relayServer(supervisor);
   if (options.http) {
     const { serveHttp } = await import('@mcp-fw/core/node');
-    const handle = await serveHttp(server, { port: options.port, host: options.host });
+    const handle = await serveHttp(server, { port: httpPort(options.port), host: options.host });
     process.stderr.write(`${style.dim('mcp-fw dev')} listening on ${style.cyan(handle.url)} (HTTP+SSE at /sse)\n`);
     const stop = () => void Promise.all([handle.close(), supervisor.close()]).then(() => process.exit(0));
     process.once('SIGINT', stop);

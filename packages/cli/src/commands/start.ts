@@ -4,11 +4,11 @@ import { CliError } from '../output/cli-error.js';
 import { builtFile } from '../project/built-file.js';
 import { LoadError, loadServer } from '../project/load-server.js';
 import { findProject, resolveEntry } from '../project/project.js';
-import { examples, parsePort } from './options.js';
+import { examples, httpPort, parsePort, PORT_HELP } from './options.js';
 
 interface StartOptions {
   http?: boolean;
-  port: number;
+  port?: number;
   host: string;
 }
 
@@ -19,7 +19,7 @@ export function startCommand(program: Command): void {
     .description('Serve the built server (production): stdio, or Streamable HTTP with --http')
     .argument('<entry>', 'the built module that exports your server, e.g. dist/server.js')
     .option('--http', 'serve Streamable HTTP (and HTTP+SSE) instead of stdio')
-    .option('--port <port>', 'HTTP port (0 picks a free one)', parsePort, 3000)
+    .option('--port <port>', PORT_HELP, parsePort)
     .option('--host <host>', 'HTTP interface to listen on', '127.0.0.1')
     .addHelpText(
       'after',
@@ -46,7 +46,7 @@ export function startCommand(program: Command): void {
         if (error instanceof LoadError) throw new CliError(error.message, 'Fix the error, rebuild (mcp-fw build) and start again.');
         throw error;
       }
-      const argv = options.http ? ['--http', '--port', String(options.port), '--host', options.host] : [];
+      const argv = options.http ? ['--http', '--port', String(httpPort(options.port)), '--host', options.host] : [];
       await serveFromArgs(server, argv);
     });
 }

@@ -141,7 +141,7 @@ export class Supervisor {
       trace('compiled', started);
       if (!result.ok) {
         this.#watchDiagnostics(result.error, compiler.project.dir);
-        return this.#fail(`${shown} does not compile: ${result.error}`, started, outDir);
+        return this.#fail(`${shown} does not compile: ${result.error}${result.fix ? `\n${result.fix}` : ''}`, started, outDir);
       }
       if (result.warnings) this.#options.report('info', result.warnings);
       entry = realpathSync(result.entry);

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { extname, join, relative } from 'node:path';
 import { CliError } from '../output/cli-error.js';
+import { decoratorFix } from './decorator-errors.js';
 import type { Project } from './project.js';
 import { readConfig, type ResolvedConfig } from './ts-config.js';
 import { findTsc, runTsc, type TscCommand } from './typescript.js';
@@ -8,7 +9,7 @@ import { findTsc, runTsc, type TscCommand } from './typescript.js';
 /** The outcome of compiling a project for a run: the entry's JavaScript, or why there is none. */
 export type CompileResult =
   | { readonly ok: true; readonly entry: string; readonly warnings: string }
-  | { readonly ok: false; readonly error: string };
+  | { readonly ok: false; readonly error: string; readonly fix?: string };
 
 const OUTPUT_EXTENSION: Record<string, string> = { '.ts': '.js', '.tsx': '.js', '.mts': '.mjs', '.cts': '.cjs' };
 const SOURCE_EXTENSIONS: Record<string, readonly string[]> = {
@@ -20,6 +21,7 @@ const SOURCE_EXTENSIONS: Record<string, readonly string[]> = {
 
 // Syntax errors (TS1xxx) mean the emitted JavaScript is broken; with --noCheck nothing else
 // that stops a run is reported, and type errors never block a run (the editor shows them).
+// Decorator errors (TS1206 …) are TS1xxx too, but only a type-checking run reports them.
 const FATAL = /error TS1\d{3}:/;
 
 /**
@@ -53,19 +55,28 @@ export class RunCompiler {
     return new RunCompiler(withConfig, entry, tsc, await readConfig(tsc, project.tsconfig));
   }
 
-  /** Compiles into `outDir` (created, with a package.json giving the project's module type). */
+  /**
+   * Compiles into `outDir` (created, with a package.json giving the project's module type).
+   * Without `experimentalDecorators` the project is type-checked too: TypeScript reports a
+   * misplaced decorator (an `@Arg` under standard decorators: TS1206) only then, and silently
+   * drops it otherwise. A failure carries the fix when it is TypeScript's decorator errors.
+   */
   async compile(outDir: string): Promise<CompileResult> {
     mkdirSync(outDir, { recursive: true });
     const type = this.project.packageJson?.data.type === 'module' ? 'module' : 'commonjs';
     writeFileSync(join(outDir, 'package.json'), `${JSON.stringify({ type })}\n`);
     const args = [
       '-p', this.project.tsconfig, '--outDir', outDir, '--rootDir', this.config.rootDir,
-      '--noCheck', '--noEmitOnError', 'false', '--declaration', 'false', '--declarationMap', 'false',
+      ...(this.config.experimentalDecorators ? ['--noCheck'] : []),
+      '--noEmitOnError', 'false', '--declaration', 'false', '--declarationMap', 'false',
       '--composite', 'false', '--incremental', 'false', '--pretty', 'false',
     ];
     const run = await runTsc(this.tsc, args, this.project.dir);
     const output = run.output.trim();
-    if (FATAL.test(output)) return { ok: false, error: firstLines(output.split('\n').filter((l) => FATAL.test(l))) };
+    if (FATAL.test(output)) {
+      const fix = decoratorFix(output, this.config);
+      return { ok: false, error: firstLines(output.split('\n').filter((l) => FATAL.test(l))), ...(fix ? { fix } : {}) };
+    }
     const entry = this.outputOf(this.entry, outDir);
     if (!entry || !existsSync(entry)) {
       return {

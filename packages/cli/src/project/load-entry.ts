@@ -11,9 +11,9 @@ import { cacheRoot, findProject, isTypeScript, resolveEntry } from './project.js
  * with the project's own tsc (decorator metadata included, as in production). Load failures
  * become a {@link CliError} that quotes the server's error.
  */
-export async function loadEntry(entryArg: string, command: string): Promise<McpServer> {
+export async function loadEntry(entryArg: string | undefined, command: string): Promise<McpServer> {
   const entry = resolveEntry(entryArg);
-  const shown = relative(process.cwd(), entry) || entryArg;
+  const shown = relative(process.cwd(), entry) || entry;
   let file = entry;
   const project = findProject(entry);
   if (isTypeScript(entry)) {
@@ -23,7 +23,7 @@ export async function loadEntry(entryArg: string, command: string): Promise<McpS
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
     const result = await compiler.compile(dir);
     if (!result.ok) {
-      throw new CliError(`${shown} does not compile: ${result.error}`, `Fix the error and run mcp-fw ${command} again.`);
+      throw new CliError(`${shown} does not compile: ${result.error}`, result.fix ?? `Fix the error and run mcp-fw ${command} again.`);
     }
     file = result.entry;
   }

@@ -24,11 +24,17 @@ const DIRECTORY_ENTRY = 'src/server.ts';
 /**
  * Resolves the entry argument against `cwd` and checks that it is a file, with the fix in the
  * error: an entry is the module that exports the server (`server` or `default`). A project
- * directory stands for its `src/server.ts`.
+ * directory stands for its `src/server.ts`, and no entry for the current directory's.
  */
-export function resolveEntry(entry: string, cwd = process.cwd()): string {
-  const file = resolve(cwd, entry);
+export function resolveEntry(entry: string | undefined, cwd = process.cwd()): string {
   const hint = 'Pass the module that exports your server, e.g. src/server.ts (or dist/server.js once built).';
+  if (entry === undefined) {
+    // No entry: the project in the current directory, laid out as create-mcp-server does.
+    const inside = join(cwd, DIRECTORY_ENTRY);
+    if (existsSync(inside) && statSync(inside).isFile()) return inside;
+    throw new CliError(`No entry was given, and there is no ${DIRECTORY_ENTRY} in ${cwd}.`, `Run the command in your project's directory, or ${hint[0].toLowerCase()}${hint.slice(1)}`);
+  }
+  const file = resolve(cwd, entry);
   if (!existsSync(file)) throw new CliError(`${entry} does not exist.`, hint);
   if (statSync(file).isDirectory()) {
     const inside = join(file, DIRECTORY_ENTRY);

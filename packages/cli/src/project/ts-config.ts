@@ -10,6 +10,8 @@ export interface ResolvedConfig {
   readonly outDir?: string;
   readonly hasReferences: boolean;
   readonly declaration: boolean;
+  /** TypeScript's legacy decorators, which parameter decorators (`@Arg`) need. */
+  readonly experimentalDecorators: boolean;
 }
 
 /** Reads the resolved configuration (`extends` applied) with `tsc --showConfig`. */
@@ -28,5 +30,6 @@ export async function readConfig(tsc: TscCommand, tsconfig: string): Promise<Res
     outDir: typeof options.outDir === 'string' ? resolve(dir, options.outDir) : undefined,
     hasReferences: Array.isArray(parsed.references) && parsed.references.length > 0,
     declaration: options.declaration === true || options.composite === true,
+    experimentalDecorators: options.experimentalDecorators === true,
   };
 }

@@ -28,8 +28,8 @@ export function runCli(args: readonly string[], cwd: string, env: Record<string,
 }
 
 /** Starts a long-running `mcp-fw <args>` (dev or start over HTTP) and collects its stderr. */
-export function startCli(args: readonly string[], cwd: string): { child: ChildProcess; stderr: () => string } {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd, env: cliEnv(), stdio: ['ignore', 'ignore', 'pipe'] });
+export function startCli(args: readonly string[], cwd: string, env: Record<string, string> = cliEnv()): { child: ChildProcess; stderr: () => string } {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   return { child, stderr: () => stderr };

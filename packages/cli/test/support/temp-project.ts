@@ -63,3 +63,11 @@ export function exampleProject(name: string): TempProject {
   linkNodeModules(dir);
   return project(dir);
 }
+
+/** A copy of `templates/<name>` (sources, package.json, tsconfig.json), as the scaffolder writes it. */
+export function templateProject(name: string): TempProject {
+  const dir = mkdtempSync(join(tmpdir(), `mcp-fw-cli-template-${name}-`));
+  for (const entry of ['src', 'package.json', 'tsconfig.json']) cpSync(join(REPO_ROOT, 'templates', name, entry), join(dir, entry), { recursive: true });
+  linkNodeModules(dir);
+  return project(dir);
+}

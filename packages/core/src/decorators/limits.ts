@@ -29,7 +29,22 @@ export interface RateLimit {
 export interface MemberLimitOptions {
   /**
    * How long the handler may run, in milliseconds, before its `ctx.signal` aborts and the client
-   * is told the call timed out; 0 turns the server default off for this member.
+   * is told the call timed out. Overrides the server's `limits.timeoutMs` (default 5 minutes);
+   * `Infinity` (or 0) turns the deadline off for this member. Under 2026-07-28 it covers every
+   * input round of the call, including the client's time to answer.
+   *
+   * A synchronous handler (or a long synchronous stretch of an async one) cannot be stopped
+   * in-process: if it holds the event loop past its deadline, it is reported on stderr and in
+   * the audit log, and its call is answered with the timeout error, not its late result.
+   *
+   * @example
+   * ```ts
+   * @Tool({ description: 'Builds the index', input: Empty, timeoutMs: 30 * 60_000 })
+   * buildIndex() { ... }
+   *
+   * @Tool({ description: 'Waits for a reviewer to approve', input: Empty, timeoutMs: Infinity })
+   * async awaitApproval(_: object, ctx: Context) { ... }
+   * ```
    */
   timeoutMs?: number;
 }

@@ -1,7 +1,8 @@
 import type { Completer } from './completion.js';
 import type { MemberScopeOptions } from './scopes.js';
 import type { MemberLimitOptions } from './limits.js';
-import { methodDecorator, type MethodDecorator } from './method-decorator.js';
+import { methodDecorator } from './method-decorator.js';
+import type { SchemaOutput, TypedMethodDecorator } from './typed-method.js';
 import type { Icon, SchemaSource } from './tool.js';
 
 /** Options of {@link Prompt}. */
@@ -34,7 +35,9 @@ export const PROMPT_KIND = 'prompt';
  * }
  * ```
  */
-export function Prompt(options: PromptOptions | string = {}): MethodDecorator {
+export function Prompt<TInput extends SchemaSource | undefined = undefined>(
+  options: (Omit<PromptOptions, 'input'> & { input?: TInput }) | string = {},
+): TypedMethodDecorator<SchemaOutput<TInput>> {
   const copy = typeof options === 'string' ? { description: options } : { ...options };
-  return methodDecorator(PROMPT_KIND, '@Prompt', copy);
+  return methodDecorator(PROMPT_KIND, '@Prompt', copy) as TypedMethodDecorator<SchemaOutput<TInput>>;
 }

@@ -1,7 +1,8 @@
 import type { JsonSchema, StandardSchemaV1 } from '../schema/index.js';
 import type { MemberScopeOptions } from './scopes.js';
 import type { MemberLimitOptions, RateLimit } from './limits.js';
-import { methodDecorator, type MethodDecorator } from './method-decorator.js';
+import { methodDecorator } from './method-decorator.js';
+import type { SchemaOutput, TypedMethodDecorator } from './typed-method.js';
 
 /** A zod schema, any Standard Schema, or a JSON Schema object. */
 export type SchemaSource = StandardSchemaV1 | JsonSchema;
@@ -66,7 +67,9 @@ export const TOOL_KIND = 'tool';
  * }
  * ```
  */
-export function Tool(options: ToolOptions | string = {}): MethodDecorator {
+export function Tool<TInput extends SchemaSource | undefined = undefined>(
+  options: (Omit<ToolOptions, 'input'> & { input?: TInput }) | string = {},
+): TypedMethodDecorator<SchemaOutput<TInput>> {
   const copy = typeof options === 'string' ? { description: options } : { ...options };
-  return methodDecorator(TOOL_KIND, '@Tool', copy);
+  return methodDecorator(TOOL_KIND, '@Tool', copy) as TypedMethodDecorator<SchemaOutput<TInput>>;
 }

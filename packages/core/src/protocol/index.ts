@@ -13,6 +13,8 @@ export type { ServerCore, ServerIdentity } from './server-core.js';
 export type { ClientInfo, ClientCapabilities } from './request-record.js';
 export { MODERN_REVISIONS, META } from './modern/envelope.js';
 export { InputRuns, type InputSettings } from './input/input-runs.js';
+export { MemoryUsedRounds, type UsedRounds } from './input/used-rounds.js';
+export type { InputRoundLimits } from './input/input-round-limits.js';
 export { httpEraHooks } from './modern/http-eras.js';
 export { scopeLookup, type ScopeNeed } from './required-scopes.js';
 export {

@@ -21,7 +21,7 @@ export function buildPrompt(source: MemberSource): PromptDefinition {
   return Object.freeze({
     name,
     title: options.title,
-    description: options.description,
+    description: options.description ?? source.derived?.description,
     icons: options.icons,
     _meta: options._meta,
     arguments: Object.freeze(args),

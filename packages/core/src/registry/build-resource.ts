@@ -25,7 +25,7 @@ export function buildResource(source: MemberSource): ResourceDefinition | Templa
   const common = {
     name,
     title: options.title,
-    description: options.description,
+    description: options.description ?? source.derived?.description,
     mimeType: options.mimeType,
     icons: options.icons,
     annotations: options.annotations,

@@ -1,5 +1,5 @@
 import type { ToolOptions } from '../decorators/index.js';
-import { toJsonSchema } from '../schema/index.js';
+import { toJsonSchema, type Validator } from '../schema/index.js';
 import { memberLimits } from './member-limits.js';
 import { memberScopes } from './member-scopes.js';
 import { objectSchema, methodInput } from './member-input.js';
@@ -15,16 +15,19 @@ export function buildTool(source: MemberSource): ToolDefinition {
   const input = methodInput(source, method, options);
   let outputSchema;
   let validateOutput;
-  if (options.output !== undefined) {
-    const json = schemaOrStartupError(() => toJsonSchema(options.output, 'output'), origin, 'output');
+  const output = options.output ?? source.derived?.output;
+  if (output !== undefined) {
+    const json = schemaOrStartupError(() => toJsonSchema(output, 'output'), origin, 'output');
     const schema = objectSchema(json, origin, 'output');
     outputSchema = schema;
-    validateOutput = schemaOrStartupError(() => source.compiler.compile(options.output, schema), origin, 'output');
+    validateOutput = schemaOrStartupError(() => source.compiler.compile(output, schema), origin, 'output');
+    // A derived output schema may describe Dates as date-time strings: check what JSON will carry.
+    if (options.output === undefined && JSON.stringify(schema).includes('"date-time"')) validateOutput = asJson(validateOutput);
   }
   return Object.freeze({
     name,
     title: options.title,
-    description: options.description,
+    description: options.description ?? source.derived?.description,
     inputSchema: deepFreeze(structuredClone(input.schema)),
     outputSchema: outputSchema && deepFreeze(structuredClone(outputSchema)),
     annotations: options.annotations,
@@ -37,4 +40,8 @@ export function buildTool(source: MemberSource): ToolDefinition {
     scopes: memberScopes(options.scopes, source, origin),
     handler: makeHandler(method, source.receiver, input.positional),
   });
+}
+
+function asJson(validate: Validator): Validator {
+  return (value) => validate(JSON.parse(JSON.stringify(value)));
 }

@@ -2,6 +2,7 @@ export { Registry, type MemberKind } from './registry.js';
 export type { Provider, Members } from './scan.js';
 export { undescribedMembers } from './member-warnings.js';
 export type { ToolDefinition } from './tool-definition.js';
+export { typeSchemasOption, type TypeSchemas, type TypeSchemaEntry } from './type-schemas.js';
 export type { ResourceDefinition, TemplateDefinition } from './resource-definition.js';
 export type { ResourceEntry, Completer, RateLimit, RateLimitKey } from '../decorators/index.js';
 export type { PromptDefinition, PromptArgument } from './prompt-definition.js';

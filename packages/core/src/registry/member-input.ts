@@ -11,6 +11,8 @@ import {
 import { StartupError } from './errors.js';
 import type { MemberMethod, MemberSource } from './member-method.js';
 import { schemaOrStartupError } from './schema-source.js';
+import { thenMaybe } from './maybe-async.js';
+import { checkFreshness, reviveDates, SCHEMAS_COMMAND, type TypeSchemaEntry } from './type-schemas.js';
 
 /** How a member's method takes its arguments, plus the advertised schema and its validator. */
 export interface MemberInput {
@@ -39,6 +41,10 @@ export interface MemberInputSpec {
    * it, a method that takes parameters but declares no schema is a startup error.
    */
   readonly fallback?: JsonSchema;
+  /** The schema read from the method's TypeScript signature (`createServer({ schemas })`). */
+  readonly derived?: TypeSchemaEntry;
+  /** Appended to the missing-schema message (e.g. why the derived schemas have no entry). */
+  readonly hint?: string;
 }
 
 const EMPTY_OBJECT_SCHEMA: JsonSchema = Object.freeze({ type: 'object', properties: {} });
@@ -64,12 +70,16 @@ function resolveSchema(spec: MemberInputSpec): Omit<MemberInput, 'completers'> {
     return { schema, validate: schemaOrStartupError(() => compiler.compile(input, schema), origin, 'input') };
   }
   if (args.length > 0) return fromArgs(spec);
+  if (spec.derived?.input) return fromDerived(spec.derived, spec);
   if (spec.fallback) return { schema: spec.fallback, validate: compiler.compile(spec.fallback, spec.fallback) };
   if (spec.arity > 0) throw missingSchema(spec);
   return { schema: EMPTY_OBJECT_SCHEMA, validate: compiler.compile(EMPTY_OBJECT_SCHEMA, EMPTY_OBJECT_SCHEMA) };
 }
 
-function missingSchema({ origin, decorator, tc39 }: MemberInputSpec): StartupError {
+function missingSchema({ origin, decorator, tc39, hint }: MemberInputSpec): StartupError {
+  const fromTypes =
+    `read them from the TypeScript types: run ${SCHEMAS_COMMAND} and pass its module's export: createServer({ schemas }).` +
+    (hint ?? '');
   if (tc39) {
     // tsc rejects a parameter decorator in this mode (TS1206) but still emits the class without
     // it under --noCheck (as `mcp-fw dev` compiles): the user's @Arg is gone without a trace.
@@ -80,14 +90,26 @@ function missingSchema({ origin, decorator, tc39 }: MemberInputSpec): StartupErr
         'In that mode parameter decorators such as @Arg are dropped (tsc reports TS1206 "Decorators are not ' +
         'valid here", which --noCheck hides). Fix: set "experimentalDecorators": true (and ' +
         `"emitDecoratorMetadata": true) in tsconfig.json, or declare the arguments with ` +
-        `${decorator}({ input: z.object({ ... }) }), which works in both modes.`,
+        `${decorator}({ input: z.object({ ... }) }), which works in both modes, or ${fromTypes}`,
     );
   }
   return new StartupError(
     'MISSING_SCHEMA',
     `${origin} takes parameters but declares no schema for them. Fix: add ` +
-      `${decorator}({ input: z.object({ ... }) }), or name each parameter with @Arg('name', schema).`,
+      `${decorator}({ input: z.object({ ... }) }), or name each parameter with @Arg('name', schema), or ${fromTypes}`,
   );
+}
+
+function fromDerived(derived: TypeSchemaEntry, spec: MemberInputSpec): Omit<MemberInput, 'completers'> {
+  const { origin, compiler } = spec;
+  checkFreshness(derived, spec.arity, origin);
+  const schema = objectSchema(derived.input!, origin, 'derived input');
+  const check = schemaOrStartupError(() => compiler.compile(schema, schema), origin, 'derived input');
+  const dates = derived.dates;
+  const validate: Validator = dates?.length
+    ? (value) => thenMaybe(check(value), (r): Validation => (r.ok ? { ok: true, value: reviveDates(r.value, dates) } : r))
+    : check;
+  return derived.params ? { schema, validate, positional: derived.params } : { schema, validate };
 }
 
 /** Input schemas always describe an object (MCP requires it; clients break on `{}`). */
@@ -201,5 +223,7 @@ export function methodInput(
     compiler: source.compiler,
     complete: options.complete,
     fallback,
+    derived: source.derived,
+    hint: source.schemasHint,
   });
 }

@@ -17,10 +17,17 @@ export function memberLimits(options: { timeoutMs?: unknown; rateLimit?: unknown
   return Object.freeze({ timeoutMs: checkTimeout(timeoutMs, origin), rateLimit: checkRateLimit(rateLimit, origin) });
 }
 
-/** `timeoutMs`: a finite number ≥ 0 (0: no timeout). */
+// The longest delay a Node.js timer takes (about 24.8 days); a longer one fires at once.
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** `timeoutMs`: milliseconds from 0 to 2³¹−1, or `Infinity` (0 and `Infinity`: no timeout). */
 export function checkTimeout(value: unknown, where: string): number | undefined {
-  if (value === undefined || (typeof value === 'number' && Number.isFinite(value) && value >= 0)) return value;
-  throw new StartupError('INVALID_LIMIT', `${where}: timeoutMs must be a number of milliseconds ≥ 0, got ${JSON.stringify(value)}.`);
+  if (value === undefined || value === Number.POSITIVE_INFINITY) return value;
+  if (typeof value === 'number' && value >= 0 && value <= MAX_TIMER_MS) return value;
+  throw new StartupError(
+    'INVALID_LIMIT',
+    `${where}: timeoutMs must be a number of milliseconds from 0 to ${MAX_TIMER_MS}, or Infinity for no timeout; got ${String(value)}.`,
+  );
 }
 
 /** `rateLimit`: `false`, or `{ max, perMs, key? }` with a positive integer `max` and `perMs` > 0. */

@@ -1,6 +1,7 @@
 import type { ArgRecord, MemberRecord } from '../decorators/index.js';
 import type { ValidatorCompiler } from '../schema/index.js';
 import { StartupError } from './errors.js';
+import type { TypeSchemaEntry } from './type-schemas.js';
 
 /** One decorated method, as the scanner hands it to the per-kind builders. */
 export interface MemberSource {
@@ -10,6 +11,10 @@ export interface MemberSource {
   readonly record: MemberRecord<unknown>;
   readonly args: readonly ArgRecord[];
   readonly compiler: ValidatorCompiler;
+  /** What the method's TypeScript signature says, when `createServer({ schemas })` has it. */
+  readonly derived?: TypeSchemaEntry;
+  /** Added to a missing-schema message when the schemas have no entry for the class. */
+  readonly schemasHint?: string;
 }
 
 export interface MemberMethod {

@@ -3,6 +3,7 @@ import type { PromptDefinition } from './prompt-definition.js';
 import type { ResourceDefinition, TemplateDefinition } from './resource-definition.js';
 import { scanProviders, type Members, type Provider } from './scan.js';
 import type { ToolDefinition } from './tool-definition.js';
+import type { TypeSchemas } from './type-schemas.js';
 
 /** The four member tables; each change to one of them is announced by its own `list_changed`. */
 export type MemberKind = 'tool' | 'resource' | 'template' | 'prompt';
@@ -56,13 +57,13 @@ export class Registry {
   }
 
   /** Scans the providers and builds the registry; throws {@link StartupError} on any problem. */
-  static build(providers: readonly Provider[]): Registry {
-    return new Registry(scanProviders(providers), new Set(), 1);
+  static build(providers: readonly Provider[], schemas?: TypeSchemas): Registry {
+    return new Registry(scanProviders(providers, schemas), new Set(), 1);
   }
 
   /** A registry with the providers' members added (names checked as at startup). */
-  withProviders(providers: readonly Provider[]): { registry: Registry; added: Members } {
-    const added = scanProviders(providers);
+  withProviders(providers: readonly Provider[], schemas?: TypeSchemas): { registry: Registry; added: Members } {
+    const added = scanProviders(providers, schemas);
     const all: Members = {
       tools: [...this.#all.tools, ...added.tools],
       resources: [...this.#all.resources, ...added.resources],

@@ -16,6 +16,7 @@ import type { MemberSource } from './member-method.js';
 import type { PromptDefinition } from './prompt-definition.js';
 import type { ResourceDefinition, TemplateDefinition } from './resource-definition.js';
 import type { ToolDefinition } from './tool-definition.js';
+import { classSchemas, missingClassHint, typeSchemaOf, type TypeSchemas } from './type-schemas.js';
 
 /** A class to instantiate with no arguments, or an instance the user built with its dependencies. */
 export type Provider = (new () => object) | object;
@@ -32,7 +33,7 @@ export interface Members {
  * Turns providers into definitions: resolves decorator records (parents first, so subclasses
  * inherit and may add members), converts schemas and compiles validators, once.
  */
-export function scanProviders(providers: readonly Provider[]): Members {
+export function scanProviders(providers: readonly Provider[], schemas?: TypeSchemas): Members {
   const compiler = new ValidatorCompiler();
   const members = { tools: [] as ToolDefinition[], resources: [] as ResourceDefinition[], templates: [] as TemplateDefinition[], prompts: [] as PromptDefinition[] };
   for (const provider of providers) {
@@ -53,6 +54,8 @@ export function scanProviders(providers: readonly Provider[]): Members {
     for (const record of records) {
       for (const [kind, list] of record.members) for (const member of list) byKey.set(`${kind}\0${String(member.key)}`, member);
     }
+    const derived = classSchemas(schemas, ctor, [...byKey.values()].map((m) => m.key));
+    const schemasHint = schemas && !derived ? missingClassHint(schemas, ctor.name) : undefined;
     for (const record of records) {
       for (const [kind, list] of record.members) {
         for (const member of list) {
@@ -63,6 +66,8 @@ export function scanProviders(providers: readonly Provider[]): Members {
             record: member,
             args: args.get(member.key) ?? [],
             compiler,
+            derived: typeSchemaOf(derived, member.key),
+            schemasHint,
           };
           if (kind === TOOL_KIND) members.tools.push(buildTool(source));
           else if (kind === PROMPT_KIND) members.prompts.push(buildPrompt(source));

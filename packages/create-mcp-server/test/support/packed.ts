@@ -1,13 +1,6 @@
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO_ROOT, run, type Finished } from './cli.ts';
-
-/** The framework packages a generated project depends on, by npm name → workspace folder. */
-export const FRAMEWORK_PACKAGES: Record<string, string> = {
-  '@mcp-fw/core': 'packages/core',
-  '@mcp-fw/cli': 'packages/cli',
-};
+import { REPO_ROOT, run, tree, type Finished } from './cli.ts';
 
 /**
  * The environment of the npm commands we run: without the `npm_*` variables of the `npm test`
@@ -27,31 +20,24 @@ export function npm(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv
   return run('npm', args, { cwd, env: cleanEnv(env), replaceEnv: true });
 }
 
-/** `npm pack`s the workspace folders into `destination`; returns npm name → tarball path. */
-export async function pack(folders: readonly string[], destination: string): Promise<Record<string, string>> {
-  const args = ['pack', '--json', '--pack-destination', destination, ...folders.flatMap((f) => ['-w', f])];
-  const result = await npm(args, REPO_ROOT);
+/**
+ * `npm pack`s the scaffolder into `destination` (its `prepack` puts the framework packages in
+ * it, as for anyone who packs it) and returns the tarball's path.
+ */
+export async function packScaffolder(destination: string): Promise<string> {
+  const result = await npm(['pack', '--json', '--pack-destination', destination, '-w', 'packages/create-mcp-server'], REPO_ROOT);
   if (result.status !== 0) throw new Error(`npm pack failed:\n${result.stdout}${result.stderr}`);
-  const packed = JSON.parse(result.stdout) as { name: string; filename: string }[];
-  return Object.fromEntries(packed.map((p) => [p.name, join(destination, p.filename)]));
+  const [packed] = JSON.parse(result.stdout) as { filename: string }[];
+  return join(destination, packed.filename);
 }
 
-/**
- * Points the project's framework dependencies at the tarballs (overrides too, for the
- * framework's dependencies on each other); everything else still comes from the registry.
- */
-export function useTarballs(projectDir: string, tarballs: Record<string, string>): void {
-  const path = join(projectDir, 'package.json');
-  const pkg = JSON.parse(readFileSync(path, 'utf8'));
-  const overrides: Record<string, string> = {};
-  for (const [name, tarball] of Object.entries(tarballs)) {
-    if (!(name in FRAMEWORK_PACKAGES)) continue;
-    const spec = `file:${tarball}`;
-    for (const field of ['dependencies', 'devDependencies']) if (pkg[field]?.[name]) pkg[field][name] = spec;
-    overrides[name] = spec;
-  }
-  pkg.overrides = overrides;
-  writeFileSync(path, `${JSON.stringify(pkg, null, 2)}\n`);
+/** The project's own files: without what the install wrote, and the packed tarballs by name only. */
+export function projectFiles(dir: string): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(tree(dir))
+      .filter(([path]) => !path.startsWith('node_modules/') && path !== 'package-lock.json')
+      .map(([path, text]) => [path, path.endsWith('.tgz') ? '(tarball)' : text]),
+  );
 }
 
 /** A server process, and how to stop it with everything it started. */

@@ -4,6 +4,7 @@ import type { Logger } from '../logger.js';
 import { type GuardedCall } from './call.js';
 import type { Identify } from './identity.js';
 import { LimitError, type LimitName } from './limit-error.js';
+import { TimeoutError } from './timeout.js';
 
 /** How a tool call ended, as the audit log tells it. */
 export type AuditOutcome = 'ok' | 'error' | 'invalid_arguments' | 'cancelled' | 'rate_limited' | 'timeout' | 'refused' | 'too_large';
@@ -39,6 +40,11 @@ export interface AuditEntry {
    * server's logger has the real message and stack under the same ref.
    */
   readonly ref?: string;
+  /**
+   * With outcome `timeout`: how long the handler held the event loop past its deadline (a
+   * synchronous handler cannot be stopped; its result was discarded).
+   */
+  readonly blockedMs?: number;
   readonly argumentKeys: readonly string[];
   /** The argument values, only with `audit: { arguments: true }`. */
   readonly arguments?: unknown;
@@ -80,6 +86,7 @@ const OUTCOME_OF_LIMIT: Record<LimitName, AuditOutcome> = {
   concurrency: 'refused',
   maxResultBytes: 'too_large',
   maxPendingClientRequests: 'refused',
+  inputRounds: 'refused',
 };
 
 /** Writes one entry per tool call to the configured sink. */
@@ -133,6 +140,7 @@ export class AuditLog {
       outcome: kind,
       error: ref === undefined ? message : internalErrorMessage(ref),
       ref,
+      blockedMs: outcome.error instanceof TimeoutError && outcome.error.blockedMs !== undefined ? Math.round(outcome.error.blockedMs) : undefined,
       argumentKeys: typeof args === 'object' && args !== null && !Array.isArray(args) ? Object.keys(args) : [],
       arguments: this.#withArguments ? args : undefined,
     };

@@ -1,27 +1,30 @@
 import { checkRateLimit, checkTimeout, isThenable, promised, StartupError, type MaybePromise, type RateLimit } from '../../registry/index.js';
 import type { Logger } from '../logger.js';
 import { AuditLog, type AuditOptions, type LimitRefusalEvent } from './audit.js';
-import type { GuardedCall } from './call.js';
+import { describeCall, type GuardedCall } from './call.js';
 import { ConcurrencyLimiter } from './concurrency.js';
 import { defaultIdentify, principalOf, type Identify } from './identity.js';
-import { DEFAULT_MAX_RESULT_BYTES, type ServerLimits } from './limits.js';
+import { DEFAULT_MAX_RESULT_BYTES, DEFAULT_TIMEOUT_MS, type ServerLimits } from './limits.js';
 import { OutputPolicy } from './output-limit.js';
 import { RateLimiter } from './rate-limit.js';
 import { StateBudget } from './state-budget.js';
 import { MemoryRateLimitStore } from './rate-limit-store.js';
-import { withTimeout } from './timeout.js';
+import { hasDeadline, SharedDeadline, TimeoutError, withTimeout, type ReportOverrun } from './timeout.js';
 
 /**
  * The guardrails around every tool, resource and prompt handler call, in a fixed order: the
  * audit log around everything; then the rate limit (tools; a 2026-07-28 call is counted once,
  * not per input round); the timeout (covering queueing and every round); the concurrency caps;
  * the handler; the output policy. Each is its own module; this only sequences them, and what is
- * off costs a property check.
+ * off costs a property check. The server-wide deadline is always on (5 minutes by default): a
+ * call under it costs two clock reads, and one shared timer serves every pending call.
  */
 export class Guards {
   readonly #rate: RateLimiter;
   readonly #defaultRate?: RateLimit;
   readonly #timeoutMs: number;
+  readonly #shared?: SharedDeadline;
+  readonly #overran: ReportOverrun;
   readonly #concurrency?: ConcurrencyLimiter;
   readonly #output: OutputPolicy;
   readonly #audit?: AuditLog;
@@ -37,7 +40,16 @@ export class Guards {
     this.state = new StateBudget(limits);
     this.#defaultRate = checkRateLimit(limits.rateLimit, 'limits') || undefined;
     this.#rate = new RateLimiter(limits.rateLimitStore ?? new MemoryRateLimitStore(), identify);
-    this.#timeoutMs = checkTimeout(limits.timeoutMs, 'limits') ?? 0;
+    this.#timeoutMs = checkTimeout(limits.timeoutMs, 'limits') ?? DEFAULT_TIMEOUT_MS;
+    this.#overran = (call, timeoutMs, blockedMs) => {
+      logger.warn(
+        `${describeCall(call)} held the event loop past its ${timeoutMs} ms deadline (timeoutMs): it ran ${Math.round(blockedMs)} ms and its deadline could not fire meanwhile. ` +
+          'A synchronous handler cannot be stopped, so every other call waited too; its result was discarded and the call answered as timed out. ' +
+          'Move such work off the event loop (a worker thread) or let it yield.',
+      );
+      return new TimeoutError(call, timeoutMs, blockedMs);
+    };
+    if (hasDeadline(this.#timeoutMs)) this.#shared = new SharedDeadline(this.#timeoutMs, this.#overran);
     if (limits.concurrency) this.#concurrency = new ConcurrencyLimiter(checkConcurrency(limits.concurrency));
     this.#output = new OutputPolicy(checkBytes(limits.maxResultBytes), limits.controlChars ?? 'escape');
     if (options.audit) this.#audit = new AuditLog(options.audit === true ? {} : options.audit, identify, logger, options.maskInternalErrors === true);
@@ -61,17 +73,21 @@ export class Guards {
     const { limits } = call;
     const tool = call.kind === 'tool';
     const rate = tool ? (limits.rateLimit ?? this.#defaultRate) : undefined;
+    // The server-wide deadline (shared timer) unless the member sets its own, or a replayed
+    // 2026-07-28 call's deadline started in an earlier round (a timer of its own).
     const timeoutMs = limits.timeoutMs ?? this.#timeoutMs;
+    const shared = limits.timeoutMs === undefined && !call.run?.replay ? this.#shared : undefined;
     const audit = tool ? this.#audit : undefined;
-    if (!rate && timeoutMs <= 0 && !this.#concurrency && !audit) {
-      // The hot path: no promise of its own.
+    if (!rate && (shared || !hasDeadline(timeoutMs)) && !this.#concurrency && !audit) {
+      // The hot path: no promise of its own for a synchronous call.
+      if (shared) return shared.run(call, invoke, this.#output) as MaybePromise<T>;
       const value = invoke();
       return isThenable(value) ? value.then((result) => this.#output.apply(call, result) as T) : (this.#output.apply(call, value) as T);
     }
     const work = () => promised(invoke);
-    if (!audit) return this.#guarded(call, work, rate || undefined, timeoutMs);
+    if (!audit) return this.#guarded(call, work, rate || undefined, timeoutMs, shared);
     const started = { at: Date.now(), clock: performance.now() };
-    return this.#audited(audit, call, started, this.#guarded(call, work, rate || undefined, timeoutMs));
+    return this.#audited(audit, call, started, this.#guarded(call, work, rate || undefined, timeoutMs, shared));
   }
 
   async #audited<T>(audit: AuditLog, call: GuardedCall, started: { at: number; clock: number }, guarded: Promise<T>): Promise<T> {
@@ -85,14 +101,27 @@ export class Guards {
     }
   }
 
-  async #guarded<T>(call: GuardedCall, invoke: () => Promise<T>, rate: RateLimit | undefined, timeoutMs: number): Promise<T> {
+  async #guarded<T>(
+    call: GuardedCall,
+    invoke: () => Promise<T>,
+    rate: RateLimit | undefined,
+    timeoutMs: number,
+    shared: SharedDeadline | undefined,
+  ): Promise<T> {
     if (rate && !call.run?.replay) await this.#rate.check(call, rate);
     const concurrency = this.#concurrency;
     const work = concurrency ? () => concurrency.run(call, invoke) : invoke;
-    const result = timeoutMs > 0 ? await withTimeout(call, timeoutMs, work) : await work();
+    const result = shared
+      ? ((await shared.run(call, work, AS_IS)) as T)
+      : hasDeadline(timeoutMs)
+        ? await withTimeout(call, timeoutMs, work, this.#overran)
+        : await work();
     return this.#output.apply(call, result) as T;
   }
 }
+
+// The result as it is (the output policy runs after the other guards).
+const AS_IS = { apply: (_call: unknown, value: unknown) => value };
 
 function checkBytes(value: unknown): number {
   if (value === undefined) return DEFAULT_MAX_RESULT_BYTES;

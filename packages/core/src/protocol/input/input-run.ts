@@ -1,6 +1,7 @@
 import { isThenable, UserError } from '../../registry/index.js';
 import type { RequestRecord } from '../request-record.js';
-import type { InputRuns } from './input-runs.js';
+import type { InputRuns, Origin } from './input-runs.js';
+import type { RoundBinding } from './round-binding.js';
 
 interface Waiting {
   readonly request: { method: string; params: unknown };
@@ -10,10 +11,19 @@ interface Waiting {
 
 /** Where a run starts: fresh, or replayed from a `requestState` with the answers so far. */
 export interface RunStart {
-  /** Answers known before the handler runs; none for most calls. */
+  /** Answers known before the handler runs (a replay's, from its state); none for most calls. */
   readonly answers?: Record<string, unknown>;
+  /**
+   * Answers sent without a `requestState`: they answer questions of the first round only, as
+   * if the client had been asked them; any other key is never used.
+   */
+  readonly offered?: Record<string, unknown>;
   /** When the call's first round began (ms since the epoch); unset for a fresh call. */
   readonly start?: number;
+  /** The rounds the call already took (a replay's, from its state). */
+  readonly round?: number;
+  /** The call a replay's state was issued for (already checked against the retry). */
+  readonly bind?: RoundBinding;
   readonly replay: boolean;
 }
 
@@ -42,6 +52,8 @@ export class InputRun {
   // of every 2026-07-28 call.
   #answers?: Map<string, unknown>;
   #waiting?: Map<string, Waiting>;
+  #offered?: Record<string, unknown>;
+  #bind?: RoundBinding;
   // Built, and linked to the request's signal, only when something reads `signal`: most handlers
   // never do, and an AbortController plus a listener on the request's own signal (which builds
   // that signal too) cost microseconds per call on Node 20, mostly in GC. Until then, the
@@ -58,23 +70,35 @@ export class InputRun {
   #record: RequestRecord;
   #id?: string;
 
-  /** `id` is a replayed run's (from its state); a new run mints one when it first needs it. */
+  /**
+   * `id` is a replayed run's (from its state); a new run mints one when it first needs it.
+   * `origin` is the connection it came on (its session names the client for the caps).
+   */
   constructor(
     id: string | undefined,
     record: RequestRecord,
     from: RunStart,
     private readonly runs: InputRuns,
+    private readonly origin?: Origin,
   ) {
     this.#id = id;
     this.#record = record;
-    if (from.answers) for (const key in from.answers) this.#answerMap().set(key, from.answers[key]);
+    if (from.answers) for (const key of Object.keys(from.answers)) this.#answerMap().set(key, from.answers[key]);
+    this.#offered = from.offered;
     this.#startedAt = from.start;
+    this.#rounds = from.round ?? 0;
+    this.#bind = from.bind;
     this.replay = from.replay;
   }
 
   /** When the call's first round began (ms since the epoch), across replays. */
   get startedAt(): number {
     return (this.#startedAt ??= Date.now());
+  }
+
+  /** Fixes the call's start to `now` if it has none yet (a guard that read the clock anyway). */
+  startAt(now: number): void {
+    this.#startedAt ??= now;
   }
 
   /** Names the run in its `requestState` and among the parked runs. */
@@ -216,24 +240,60 @@ export class InputRun {
   #emit(): void {
     this.#scheduled = false;
     const waiting = this.#waiting;
-    if (!waiting || waiting.size === 0 || this.#finished || !this.#resolve) return;
+    if (!waiting || this.#finished) return;
+    this.#takeOffered(waiting);
+    if (waiting.size === 0 || !this.#resolve) return;
     if (++this.#rounds > this.runs.maxRounds) {
-      const error = new UserError(`gave up after ${this.runs.maxRounds} rounds of asking the client for input`);
-      for (const w of waiting.values()) w.reject(error);
-      waiting.clear();
+      this.#refuse(waiting, new UserError(`gave up after ${this.runs.maxRounds} rounds of asking the client for input`));
       return;
     }
     const inputRequests: InputRequiredResult['inputRequests'] = {};
     for (const [key, w] of waiting) inputRequests[key] = w.request;
-    const result: InputRequiredResult = {
-      resultType: 'input_required',
-      inputRequests,
-      requestState: this.runs.codec.mint({ run: this.id, answers: Object.fromEntries(this.#answers ?? []), start: this.startedAt }),
-    };
+    let requestState: string;
+    try {
+      requestState = this.runs.codec.mint({
+        run: this.id,
+        round: this.#rounds,
+        bind: (this.#bind ??= this.runs.binding(this.#record)),
+        asked: Object.keys(inputRequests),
+        answers: Object.fromEntries(this.#answers ?? []),
+        start: this.startedAt,
+      });
+    } catch (error) {
+      // Arguments too deep to bind the round to: the question fails, not the process.
+      this.#refuse(waiting, error as Error);
+      return;
+    }
+    const refused = this.runs.park(this, this.origin);
+    if (refused) {
+      this.#refuse(waiting, refused);
+      return;
+    }
+    const result: InputRequiredResult = { resultType: 'input_required', inputRequests, requestState };
     const resolve = this.#resolve;
     this.#resolve = this.#reject = undefined;
-    this.runs.park(this);
     resolve(result);
+  }
+
+  /**
+   * The first round's questions that answers sent without a state answer are answered; after
+   * it, those answers are dropped, so no later question is answered without being asked.
+   */
+  #takeOffered(waiting: Map<string, Waiting>): void {
+    const offered = this.#offered;
+    if (!offered) return;
+    this.#offered = undefined;
+    for (const [key, w] of waiting) {
+      if (!Object.hasOwn(offered, key)) continue;
+      this.#answerMap().set(key, offered[key]);
+      waiting.delete(key);
+      w.resolve(offered[key]);
+    }
+  }
+
+  #refuse(waiting: Map<string, Waiting>, error: Error): void {
+    for (const w of waiting.values()) w.reject(error);
+    waiting.clear();
   }
 }
 

@@ -1,85 +1,142 @@
 import { JsonRpcError } from '../../jsonrpc/index.js';
+import { isThenable } from '../../registry/index.js';
 import { ErrorCode } from '../error-codes.js';
+import { LimitError } from '../guards/limit-error.js';
+import { defaultIdentify, principalOf, type Identify } from '../guards/identity.js';
 import type { RequestRecord } from '../request-record.js';
+import { inputRoundLimits, type InputRoundLimits } from './input-round-limits.js';
 import { InputRun, isAnswer } from './input-run.js';
-import { RequestStateCodec } from './request-state.js';
+import { RequestStateCodec, type RequestStatePayload } from './request-state.js';
+import { bindingOf, checkBinding, type RoundBinding } from './round-binding.js';
+import { MemoryUsedRounds, type UsedRounds } from './used-rounds.js';
 
 export interface InputSettings {
   /** Key for signing `requestState` (≥ 32 bytes); random per process when unset. */
   readonly requestStateKey?: string | Uint8Array;
-  /** How long a round may take before its state and parked handler expire (default 10 min). */
+  /** How long a round may take before its state and waiting handler expire (default 10 min). */
   readonly roundTimeoutMs?: number;
-  /** Rounds of questions one call may take (default 8). */
+  /** Rounds of questions one call may take (default 8), across instances that replay it. */
   readonly maxRounds?: number;
-  /** Handlers kept waiting in this process at most (older ones fall back to replay). */
+  /** @deprecated Use `limits.inputRounds.maxWaiting`. */
   readonly maxParked?: number;
+  /**
+   * Where answered rounds are recorded, so none is answered twice (default: this process's
+   * memory, bounded by `limits.inputRounds.maxAnswered`). Instances sharing `requestStateKey`
+   * should share this too; see {@link UsedRounds}.
+   */
+  readonly usedRounds?: UsedRounds;
+}
+
+/** What the input runs take from `createServer({ limits })`. */
+interface RunLimits {
+  readonly inputRounds?: InputRoundLimits;
+  readonly identify?: Identify;
+}
+
+/** Where a call came from, for naming its client: the connection's session, if any. */
+export interface Origin {
+  readonly sessionId: string | undefined;
+}
+
+interface Parked {
+  readonly run: InputRun;
+  readonly client: string;
+  readonly timer: ReturnType<typeof setTimeout>;
 }
 
 /**
  * The calls waiting for a client's input in this process, so that a retry can resume its
- * handler instead of replaying it. Bounded and expiring: a run that is gone is replayed.
+ * handler instead of replaying it. Bounded (in all and per client) and expiring: a round over a
+ * cap is refused; a run that is gone is replayed from its signed state. A retry is checked
+ * before anything runs: its state must be signed, unexpired, issued for this very call and
+ * caller, not answered before, and answer only what its round asked.
  */
 export class InputRuns {
   readonly codec: RequestStateCodec;
   readonly maxRounds: number;
-  readonly #parked = new Map<string, { run: InputRun; timer: ReturnType<typeof setTimeout> }>();
-  readonly #maxParked: number;
+  readonly #parked = new Map<string, Parked>();
+  readonly #perClient = new Map<string, number>();
+  readonly #maxWaiting: number;
+  readonly #maxPerClient: number;
   readonly #timeoutMs: number;
+  readonly #used: UsedRounds;
+  readonly #identify: Identify;
 
-  constructor(settings: InputSettings = {}) {
+  constructor(settings: InputSettings = {}, limits: RunLimits = {}) {
     this.#timeoutMs = settings.roundTimeoutMs ?? 600_000;
     this.codec = new RequestStateCodec(settings.requestStateKey, this.#timeoutMs);
     this.maxRounds = settings.maxRounds ?? 8;
-    this.#maxParked = settings.maxParked ?? 1000;
+    const caps = inputRoundLimits(limits.inputRounds, settings.maxParked);
+    this.#maxWaiting = caps.maxWaiting;
+    this.#maxPerClient = caps.maxWaitingPerClient;
+    this.#used = settings.usedRounds ?? new MemoryUsedRounds(caps.maxAnswered);
+    this.#identify = limits.identify ?? defaultIdentify;
   }
 
   /**
    * Runs a call that may ask the client for input: through an input run under 2026-07-28;
    * directly in the legacy era, where questions are real requests on the live channel.
+   * `origin` names the client when nothing else does (its session), read only if a round waits.
    */
-  call(params: Record<string, unknown> | undefined, record: RequestRecord, execute: (run?: InputRun) => unknown): unknown {
-    return record.era === 'modern' ? this.serve(params, record, execute) : execute();
+  call(params: Record<string, unknown> | undefined, record: RequestRecord, execute: (run?: InputRun) => unknown, origin?: Origin): unknown {
+    return record.era === 'modern' ? this.serve(params, record, execute, origin) : execute();
   }
 
   /**
    * Serves one modern call that may ask for input: a first round starts a run; a retry resumes
    * the live run its state names, or replays the handler with the answers gathered so far.
    */
-  serve(params: Record<string, unknown> | undefined, record: RequestRecord, execute: (run: InputRun) => unknown): unknown {
+  serve(params: Record<string, unknown> | undefined, record: RequestRecord, execute: (run: InputRun) => unknown, origin?: Origin): unknown {
     const state = params?.requestState;
     if (state === undefined) {
-      // Answers without a requestState count too (a server may send no state, so a client can
-      // answer without one): the handler runs once with them, asking only for what is missing.
-      const answers = params?.inputResponses === undefined ? undefined : answersIn(responsesOf(params));
-      const run = new InputRun(undefined, record, answers ? { answers, replay: false } : FRESH, this);
+      // Answers without a requestState (the protocol lets a client answer a server that sent
+      // none): they may answer only what this call asks in its first round; the rest are never
+      // used (and, as SEP-2322 asks, not an error).
+      const offered = params?.inputResponses === undefined ? undefined : answersIn(responsesOf(params));
+      const run = new InputRun(undefined, record, offered ? { offered, replay: false } : FRESH, this, origin);
       return run.start(execute);
     }
     const payload = this.codec.verify(state);
+    checkBinding(payload.bind, this.binding(record));
     const responses = responsesOf(params);
-    const parked = this.#parked.get(payload.run);
-    if (parked) {
-      this.#unpark(payload.run);
-      return parked.run.resume(record, responses);
-    }
-    const answers = { ...payload.answers, ...answersIn(responses) };
-    const start = typeof payload.start === 'number' ? payload.start : Date.now();
-    const run = new InputRun(payload.run, record, { answers, start, replay: true }, this);
-    return run.start(execute);
+    checkAsked(payload, responses);
+    const fresh = this.#used.markUsed(`${payload.run}.${payload.round}`, payload.exp);
+    return isThenable(fresh)
+      ? Promise.resolve(fresh).then((first) => this.#retry(first, payload, responses, record, execute, origin))
+      : this.#retry(fresh, payload, responses, record, execute, origin);
   }
 
-  park(run: InputRun): void {
+  /** The call `record` makes, as a round's state binds it. */
+  binding(record: RequestRecord): RoundBinding {
+    const { method, params } = record.request;
+    return bindingOf(method, params, principalOf(this.#identify, record.auth));
+  }
+
+  /**
+   * Keeps `run` waiting for the client's retry, or refuses the round with the limit it would
+   * exceed (then nothing is kept).
+   */
+  park(run: InputRun, origin: Origin | undefined): LimitError | undefined {
     this.#unpark(run.id);
-    if (this.#parked.size >= this.#maxParked) {
-      const [oldest] = this.#parked.keys();
-      this.#parked.get(oldest)!.run.expire();
-      this.#unpark(oldest);
+    const client = this.#clientOf(run.record, origin?.sessionId);
+    const waiting = this.#perClient.get(client) ?? 0;
+    if (waiting >= this.#maxPerClient) {
+      return new LimitError(
+        'inputRounds',
+        `This client already has ${waiting} calls waiting for its input (limits.inputRounds.maxWaitingPerClient); answer or abandon one first.`,
+      );
+    }
+    if (this.#parked.size >= this.#maxWaiting) {
+      return new LimitError('inputRounds', `This server has ${this.#parked.size} calls waiting for input (limits.inputRounds.maxWaiting); try again shortly.`);
     }
     const timer = setTimeout(() => {
       run.expire();
       this.#unpark(run.id);
     }, this.#timeoutMs);
     (timer as { unref?: () => void }).unref?.();
-    this.#parked.set(run.id, { run, timer });
+    this.#parked.set(run.id, { run, client, timer });
+    this.#perClient.set(client, waiting + 1);
+    return undefined;
   }
 
   release(run: InputRun): void {
@@ -90,11 +147,43 @@ export class InputRuns {
     return this.#parked.size;
   }
 
+  #retry(
+    first: boolean,
+    payload: RequestStatePayload,
+    responses: Record<string, unknown>,
+    record: RequestRecord,
+    execute: (run: InputRun) => unknown,
+    origin: Origin | undefined,
+  ): unknown {
+    if (!first) {
+      throw invalid(`round ${payload.round} of this call was already answered; each requestState is answered once (start the call again for a new one)`);
+    }
+    const parked = this.#parked.get(payload.run);
+    if (parked) {
+      this.#unpark(payload.run);
+      return parked.run.resume(record, responses);
+    }
+    const answers = { ...payload.answers, ...answersIn(responses) };
+    const run = new InputRun(payload.run, record, { answers, start: payload.start, round: payload.round, bind: payload.bind, replay: true }, this, origin);
+    return run.start(execute);
+  }
+
+  #clientOf(record: RequestRecord, session: string | undefined): string {
+    const identity = this.#identify(record.auth);
+    if (identity !== undefined) return `identity:${identity}`;
+    const address = record.request.remoteAddress;
+    if (address !== undefined) return `address:${address}`;
+    return session === undefined ? 'local' : `session:${session}`;
+  }
+
   #unpark(id: string): void {
     const entry = this.#parked.get(id);
     if (!entry) return;
     clearTimeout(entry.timer);
     this.#parked.delete(id);
+    const left = (this.#perClient.get(entry.client) ?? 1) - 1;
+    if (left > 0) this.#perClient.set(entry.client, left);
+    else this.#perClient.delete(entry.client);
   }
 }
 
@@ -109,7 +198,26 @@ function responsesOf(params: Record<string, unknown> | undefined): Record<string
   return responses as Record<string, unknown>;
 }
 
+/** Refuses (-32602) an answer to a question the round did not ask. */
+function checkAsked(payload: RequestStatePayload, responses: Record<string, unknown>): void {
+  for (const key of Object.keys(responses)) {
+    if (!payload.asked.includes(key)) {
+      const asked = payload.asked.map(quote).join(', ');
+      throw invalid(`inputResponses answers ${quote(key)}, which this round did not ask (it asked ${asked || 'nothing'})`);
+    }
+  }
+}
+
+// A key is the client's text: quoted, and cut short so a long one cannot swell the message.
+function quote(key: string): string {
+  return JSON.stringify(key.length > 64 ? `${key.slice(0, 63)}…` : key);
+}
+
 /** The entries that are answers; the rest count as missing and are asked for again. */
 function answersIn(responses: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(responses).filter(([, value]) => isAnswer(value)));
+}
+
+function invalid(why: string): JsonRpcError {
+  return new JsonRpcError(ErrorCode.InvalidParams, `Invalid params: ${why}`);
 }

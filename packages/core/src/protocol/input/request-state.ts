@@ -1,12 +1,19 @@
-import { createRequire } from 'node:module';
 import { JsonRpcError } from '../../jsonrpc/index.js';
 import { ErrorCode } from '../error-codes.js';
+import { nodeCrypto } from './node-crypto.js';
+import type { RoundBinding } from './round-binding.js';
 
 /** What a 2026-07-28 `requestState` carries between rounds of one call. */
 export interface RequestStatePayload {
   /** The run it belongs to, so a live handler in this process can be resumed. */
   readonly run: string;
-  /** Every answer gathered so far, by input key (answers accumulate across rounds). */
+  /** Which round of the run this state asks (1, 2, …); a round is answered once. */
+  readonly round: number;
+  /** The call the round was issued for (method, target, arguments, caller). */
+  readonly bind: RoundBinding;
+  /** The input keys this round asked: a retry may answer only these. */
+  readonly asked: readonly string[];
+  /** Every answer gathered in earlier rounds, by input key (answers accumulate across rounds). */
   readonly answers: Record<string, unknown>;
   /** When the call's first round began, in ms since the epoch (a timeout covers every round). */
   readonly start: number;
@@ -32,9 +39,9 @@ export class RequestStateCodec {
     }
   }
 
-  mint(state: { run: string; answers: Record<string, unknown>; start: number }, now = Date.now()): string {
-    const { run, answers, start } = state;
-    const body = Buffer.from(JSON.stringify({ run, answers, start, exp: now + this.ttlMs })).toString('base64url');
+  mint(state: Omit<RequestStatePayload, 'exp'>, now = Date.now()): string {
+    const { run, round, bind, asked, answers, start } = state;
+    const body = Buffer.from(JSON.stringify({ run, round, bind, asked, answers, start, exp: now + this.ttlMs })).toString('base64url');
     return `${body}.${this.#sign(body)}`;
   }
 
@@ -49,6 +56,10 @@ export class RequestStateCodec {
     }
     const payload = JSON.parse(Buffer.from(body, 'base64url').toString()) as RequestStatePayload;
     if (payload.exp < now) throw invalid('requestState has expired; start the call again');
+    // Signed by this key but without a binding: issued by an older version sharing the key.
+    if (typeof payload.round !== 'number' || typeof payload.bind !== 'object' || !Array.isArray(payload.asked)) {
+      throw invalid('requestState was issued by an older version of this server; start the call again');
+    }
     return payload;
   }
 
@@ -58,13 +69,6 @@ export class RequestStateCodec {
     this.#key ??= crypto.randomBytes(32);
     return crypto.createHmac('sha256', this.#key).update(body).digest('base64url');
   }
-}
-
-// node:crypto is loaded when the first state is signed or checked, not at start-up: most servers
-// never ask for input, and the module costs start-up time and resident memory.
-let loaded: typeof import('node:crypto') | undefined;
-function nodeCrypto(): typeof import('node:crypto') {
-  return (loaded ??= createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto'));
 }
 
 function invalid(why: string): JsonRpcError {

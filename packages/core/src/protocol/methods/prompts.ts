@@ -37,6 +37,6 @@ export const promptsGet: MethodSpec = {
       const result = await scope.core.guards.run(call, () => getPrompt(prompt, args, new Context(record, scope, call)));
       return { ...result, messages: result.messages.map((m) => ({ ...m, content: contentForRevision(m.content, features) })) };
     };
-    return scope.core.inputs.call(params, record, execute);
+    return scope.core.inputs.call(params, record, execute, scope);
   },
 };

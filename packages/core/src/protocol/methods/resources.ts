@@ -53,7 +53,7 @@ export const resourcesRead: MethodSpec = {
       const call: GuardedCall = { kind: 'resource', name: uri, limits, args: found?.variables, record, scope, run, deadline: undefined };
       return { contents: await scope.core.guards.run(call, () => readMatch(found, uri, new Context(record, scope, call))) };
     };
-    return scope.core.inputs.call(params, record, execute);
+    return scope.core.inputs.call(params, record, execute, scope);
   },
 };
 

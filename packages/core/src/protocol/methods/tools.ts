@@ -48,7 +48,7 @@ export const toolsCall: MethodSpec = {
           )
         : callResultForRevision(result, features);
     };
-    return scope.core.inputs.call(params, record, execute);
+    return scope.core.inputs.call(params, record, execute, scope);
   },
 };
 

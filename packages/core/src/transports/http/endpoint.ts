@@ -207,7 +207,7 @@ export class HttpEndpoint {
   }
 
   async #handle(req: HttpRequestView, res: HttpResponder): Promise<void> {
-    const path = req.url.pathname;
+    const path = req.path;
     if (this.options.routes && !this.#owns(path)) {
       // Public documents (discovery metadata) are for any page: only the Host is checked, not
       // the Origin, so browser clients on other sites can read them (the DNS-rebinding guard

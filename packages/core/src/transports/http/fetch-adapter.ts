@@ -10,10 +10,12 @@ export function fetchExchange(
   const view: HttpRequestView = {
     method: request.method,
     url,
+    path: url.pathname,
     remoteAddress,
     // Fetch-style runtimes put the Host header into the URL and keep it out of `headers`.
     header: (name) => request.headers.get(name) ?? (name === 'host' ? url.host : undefined),
     signal: request.signal,
+    onAbort: (listener) => request.signal.addEventListener('abort', listener, { once: true }),
     text: (limit) => readBody(request, limit),
   };
   return new Promise<Response>((resolve, reject) => {

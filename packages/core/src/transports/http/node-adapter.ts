@@ -23,23 +23,7 @@ export function nodeExchange(
   handle: (req: HttpRequestView, res: HttpResponder) => Promise<void>,
   options: NodeExchangeOptions = {},
 ): Promise<void> {
-  const controller = new AbortController();
-  res.once('close', () => {
-    if (!res.writableFinished) controller.abort();
-  });
-  const view: HttpRequestView = {
-    method: req.method ?? 'GET',
-    url: new URL(req.url ?? '/', 'http://localhost'),
-    header: (name) => {
-      // Node keeps only the first of several Host headers; the guard must see them all.
-      if (name === 'host') return hostOf(req);
-      const value = req.headers[name];
-      return Array.isArray(value) ? value.join(', ') : value;
-    },
-    signal: controller.signal,
-    remoteAddress: req.socket.remoteAddress,
-    text: (limit) => readBody(req, res, limit, options.bodyIdleTimeoutMs ?? 0),
-  };
+  const view = new NodeRequestView(req, res, options.bodyIdleTimeoutMs ?? 0);
   const responder: HttpResponder = {
     send: (status, headers, body) => {
       // Already answered by the adapter itself (a 408 for a stalled body).
@@ -59,6 +43,73 @@ export function nodeExchange(
     // A body that never arrived is the client's doing and already answered; nothing to report.
     if (!(error instanceof BodyNotReceived)) throw error;
   });
+}
+
+// A path that `new URL` would return unchanged: no query, dot segments, escapes or leading "//".
+const PLAIN_PATH = /^\/(?!\/)[A-Za-z0-9\-_~/]*$/;
+
+/**
+ * One node:http request as the endpoint sees it. The URL, the abort signal and the abort
+ * listeners are built only when asked for: most requests need none of them, and a per-request
+ * `AbortController` was a visible share of a small call's cost.
+ */
+class NodeRequestView implements HttpRequestView {
+  readonly method: string;
+  readonly remoteAddress: string | undefined;
+  #url?: URL;
+  #controller?: AbortController;
+  #listeners?: (() => void)[];
+  #aborted = false;
+
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly res: ServerResponse,
+    private readonly bodyIdleTimeoutMs: number,
+  ) {
+    this.method = req.method ?? 'GET';
+    this.remoteAddress = req.socket.remoteAddress;
+    res.once('close', () => {
+      if (!res.writableFinished) this.#abort();
+    });
+  }
+
+  get url(): URL {
+    return (this.#url ??= new URL(this.req.url ?? '/', 'http://localhost'));
+  }
+
+  get path(): string {
+    const raw = this.req.url ?? '/';
+    return PLAIN_PATH.test(raw) ? raw : this.url.pathname;
+  }
+
+  get signal(): AbortSignal {
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.#aborted) this.#controller.abort();
+    }
+    return this.#controller.signal;
+  }
+
+  readonly header = (name: string): string | undefined => {
+    // Node keeps only the first of several Host headers; the guard must see them all.
+    if (name === 'host') return hostOf(this.req);
+    const value = this.req.headers[name];
+    return Array.isArray(value) ? value.join(', ') : value;
+  };
+
+  readonly onAbort = (listener: () => void): void => {
+    if (!this.#aborted) (this.#listeners ??= []).push(listener);
+  };
+
+  text(limit: number): Promise<string | undefined> {
+    return readBody(this.req, this.res, limit, this.bodyIdleTimeoutMs);
+  }
+
+  #abort(): void {
+    this.#aborted = true;
+    this.#controller?.abort();
+    for (const listener of this.#listeners ?? []) listener();
+  }
 }
 
 /** Every `Host` header line, joined with ", " as other repeated headers are. */

@@ -55,3 +55,16 @@ export function accepts(accept: string | undefined, type: string): boolean {
     return (media === type || media === '*/*' || media === `${major}/*`) && (semi < 0 || !REFUSED.test(part.slice(semi)));
   });
 }
+
+// Clients send the same Accept on every request: remember the verdict on the last one seen.
+let lastAccept: string | undefined;
+let lastAcceptsBoth = false;
+
+/** Whether an Accept header admits both `application/json` and `text/event-stream`. */
+export function acceptsJsonAndSse(accept: string | undefined): boolean {
+  if (accept !== lastAccept) {
+    lastAcceptsBoth = accepts(accept, 'application/json') && accepts(accept, 'text/event-stream');
+    lastAccept = accept;
+  }
+  return lastAcceptsBoth;
+}

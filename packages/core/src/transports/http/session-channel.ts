@@ -26,12 +26,12 @@ export class SessionChannel implements Channel {
   }
 
   /** Hands one POSTed message to the engine, answered on `stream`. */
-  post(text: string, parsed: unknown, stream: RequestStream, peer: Peer, signal: AbortSignal, resumable = true): void {
+  post(text: string, parsed: unknown, stream: RequestStream, peer: Peer, onAbort: (listener: () => void) => void, resumable = true): void {
     this.#streams.add(stream);
     if (resumable) stream.onLost(() => this.#resumable.add(stream.streamId));
     // A client that leaves before any answer started cannot resume: its request is cancelled.
     // Without resumability (2026-07-28) closing the stream is the cancel, at any point.
-    signal.addEventListener('abort', () => (stream.pending || !resumable) && this.#sink?.abandoned(stream), { once: true });
+    onAbort(() => (stream.pending || !resumable) && this.#sink?.abandoned(stream));
     this.#sink?.frame(text, stream, peer, { value: parsed });
   }
 

@@ -2,7 +2,7 @@ import { isValidId, JsonRpcCode, parseFrame, type Channel, type Peer } from '../
 import type { EventStore } from './event-store.js';
 import type { HttpRequestView, HttpResponder } from './exchange.js';
 import { RequestStream, type ResponseMode } from './request-stream.js';
-import { accepts, isJsonContentType, sendError, sendRejection, sendUnsupportedMediaType } from './responses.js';
+import { accepts, acceptsJsonAndSse, isJsonContentType, sendError, sendRejection, sendUnsupportedMediaType } from './responses.js';
 import type { AuthRejection } from './endpoint.js';
 import { SessionChannel } from './session-channel.js';
 import { SessionStore, type SessionLimits, type StoredSession } from './session-store.js';
@@ -122,8 +122,7 @@ export class StreamableEndpoint {
     // Both eras: "The client MUST include an Accept header listing both application/json and
     // text/event-stream" (2025-11-25 and 2026-07-28 transports, "Sending Messages"). Either may
     // be answered, and the client cannot know which in advance, so anything less is a 406.
-    const accept = req.header('accept');
-    if (!accepts(accept, 'application/json') || !accepts(accept, 'text/event-stream')) {
+    if (!acceptsJsonAndSse(req.header('accept'))) {
       return sendError(res, 406, BAD_REQUEST, 'Not Acceptable: Accept must include application/json and text/event-stream', {}, idOf(parsed));
     }
     if (era === 'modern') return this.#modernPost(req, res, peer, text, parsed as Record<string, unknown>);
@@ -159,7 +158,7 @@ export class StreamableEndpoint {
       expectsAnswer: carriesRequest(parsed),
       retryMs: this.settings.retryMs,
     });
-    session.channel.post(text, parsed, stream, peer, req.signal);
+    session.channel.post(text, parsed, stream, peer, req.onAbort);
   }
 
   #streamSeq = 0;
@@ -181,7 +180,7 @@ export class StreamableEndpoint {
       expectsAnswer: carriesRequest(message),
       statusOf: (frame) => errorStatus(frame, eras),
     });
-    this.#stateless.channel.post(text, message, stream, peer, req.signal, false);
+    this.#stateless.channel.post(text, message, stream, peer, req.onAbort, false);
   }
 
   #open(owner: Peer): Session {

@@ -1,0 +1,60 @@
+import { resolve } from 'node:path';
+import { SchemaExtractor, type ExtractOptions } from './extract.js';
+import { defaultOut, writeManifest } from './write.js';
+
+/** Options of {@link mcpFwSchemasVite} and {@link mcpFwSchemasEsbuild}. */
+export interface SchemasPluginOptions extends ExtractOptions {
+  /** Where the module goes (default: `schemas.gen.ts` in the tsconfig's rootDir, else `src/`). */
+  readonly out?: string;
+}
+
+function generator(options: SchemasPluginOptions): () => void {
+  const tsconfig = resolve(options.tsconfig ?? 'tsconfig.json');
+  const out = resolve(options.out ?? defaultOut(tsconfig));
+  const extractor = new SchemaExtractor({ ...options, tsconfig });
+  return () => {
+    writeManifest(out, extractor.extract());
+  };
+}
+
+/**
+ * A vite (and vitest) plugin that writes the schemas module before each build and again when a
+ * TypeScript file changes in watch mode, so `npx mcp-fw-schemas` need not be run by hand.
+ *
+ * @example
+ * ```ts
+ * // vite.config.ts
+ * import { mcpFwSchemasVite } from '@mcp-fw/typescript';
+ * export default defineConfig({ plugins: [mcpFwSchemasVite()] });
+ * ```
+ */
+export function mcpFwSchemasVite(options: SchemasPluginOptions = {}) {
+  const generate = generator(options);
+  return {
+    name: 'mcp-fw-schemas',
+    enforce: 'pre' as const,
+    buildStart: generate,
+    watchChange(id: string) {
+      if (/\.(c|m)?tsx?$/.test(id) && !id.endsWith('schemas.gen.ts')) generate();
+    },
+  };
+}
+
+/**
+ * An esbuild plugin that writes the schemas module at the start of each build (rebuilds in
+ * watch mode included), before esbuild reads it.
+ *
+ * @example
+ * ```ts
+ * await esbuild.build({ entryPoints: ['src/main.ts'], bundle: true, plugins: [mcpFwSchemasEsbuild()] });
+ * ```
+ */
+export function mcpFwSchemasEsbuild(options: SchemasPluginOptions = {}) {
+  const generate = generator(options);
+  return {
+    name: 'mcp-fw-schemas',
+    setup(build: { onStart(callback: () => void): void }) {
+      build.onStart(generate);
+    },
+  };
+}
