@@ -11,6 +11,8 @@ const ISSUER = 'https://issuer.test';
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
 let key: SigningKey;
+/** What the issuer's key set holds now (rotation adds a key). */
+let published: import('jose').JWK[] = [];
 let rogue: SigningKey;
 let jwks: Awaited<ReturnType<typeof jwksServer>>;
 let target: { handle: HttpServerHandle; resource: string };
@@ -19,7 +21,8 @@ let bearer: (claims?: Record<string, unknown>, signer?: SigningKey) => Promise<s
 beforeAll(async () => {
   key = await signingKey('k1');
   rogue = await signingKey('k-unknown');
-  jwks = await jwksServer(() => [key.jwk]);
+  published = [key.jwk];
+  jwks = await jwksServer(() => published);
   target = await protectedServer((resource) => jwtVerifier({ issuer: ISSUER, jwksUri: jwks.url, audience: resource, jwksCooldownMs: 0 }));
   bearer = (claims = {}, signer = key) => sign(signer, { iss: ISSUER, aud: target.resource, sub: 'alice', client_id: 'app', scope: 'notes:read', ...claims });
 });
@@ -100,6 +103,20 @@ describe('a protected resource refuses every bad token and serves nothing (real 
     expect(body).not.toHaveProperty('result');
     expect(counter.served).toBe(before);
     if (_name.startsWith('unknown kid')) expect(jwks.fetches()).toBeGreaterThan(fetchesBefore);
+  });
+
+  it('key rotation: a token signed with a key the issuer has just published is accepted after one refetch', async () => {
+    const next = await signingKey('k2');
+    published = [key.jwk, next.jwk];
+    try {
+      const before = jwks.fetches();
+      const response = await callSecret(target.handle.url, { authorization: `Bearer ${await bearer({}, next)}` });
+      expect(response.status).toBe(200);
+      await response.text();
+      expect(jwks.fetches()).toBe(before + 1);
+    } finally {
+      published = [key.jwk];
+    }
   });
 
   it('unknown kids refetch the key set at most once per cooldown (a flood cannot hammer the issuer)', async () => {
