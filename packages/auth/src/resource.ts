@@ -125,7 +125,7 @@ export function oauthResource(options: OAuthResourceOptions): OAuthResourceHttpO
       if (!granted) return { status: 401, wwwAuthenticate: challenge(), message: 'Unauthorized: send an access token (Authorization: Bearer <token>)' };
       const missing = access.scopes.filter((s) => !granted.includes(s));
       if (missing.length === 0) return undefined;
-      const what = `${access.method === 'tools/call' ? 'tool' : access.method === 'prompts/get' ? 'prompt' : 'resource'} ${access.name}`;
+      const what = `${access.kind} ${access.name}`;
       const description = `the ${what} needs scope ${missing.join(' ')}; authorize again with it`;
       // RFC 6750 §3.1: `scope` lists what the request needs. The scopes already granted are kept
       // in it, so a client that re-authorises with exactly this list loses nothing it had.

@@ -127,6 +127,20 @@ describe('2026-07-28: scopes decided from Mcp-Method / Mcp-Name before the body 
     expect(prompt.status).toBe(403);
   });
 
+  it('completing a member\'s arguments needs the member\'s scopes (decided once the body is read)', async () => {
+    const complete = async (scope: string) =>
+      modernPost(
+        { authorization: `Bearer ${await token(scope)}`, 'mcp-method': 'completion/complete' },
+        JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'completion/complete', params: { ref: { type: 'ref/prompt', name: 'rewrite' }, argument: { name: 'x', value: '' }, _meta: envelope } }),
+      );
+    const denied = await complete('notes:read');
+    expect(denied.status).toBe(403);
+    expect(denied.headers.get('www-authenticate')).toContain('scope="notes:write notes:read"');
+    expect(JSON.parse(await denied.text())).toMatchObject({ id: 9, error: { message: 'Forbidden: the prompt rewrite needs scope notes:write; authorize again with it' } });
+    // With the scope, the request reaches the completion handler (which knows no argument x).
+    expect((await complete('notes:read notes:write')).status).not.toBe(403);
+  });
+
   it('headers that disagree with the body cannot smuggle a call past the check', async () => {
     const before = ran.length;
     const response = await modernPost(
@@ -188,6 +202,13 @@ describe('legacy revisions: scopes decided after the body is parsed, before anyt
     expect(response.status).toBe(403);
     expect(response.headers.get('www-authenticate')).toMatch(/error="insufficient_scope", scope="notes:write notes:read"/);
     expect(JSON.parse(await response.text())).toMatchObject({ id: 7, error: { message: expect.stringMatching(/prompt rewrite needs scope notes:write/) } });
+    const completion = await fetch(handle.url, {
+      method: 'POST',
+      headers: { ...auth, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'completion/complete', params: { ref: { type: 'ref/prompt', name: 'rewrite' }, argument: { name: 'x', value: '' } } }),
+    });
+    expect(completion.status).toBe(403);
+    expect(JSON.parse(await completion.text())).toMatchObject({ id: 8 });
   });
 
   it('a legacy session stays bound to the token\'s subject: another user\'s valid token cannot reach it (404)', async () => {

@@ -3,8 +3,9 @@ import { decodeHeaderValue } from './modern/http-ladder.js';
 
 /** A request's use of one member that declares OAuth scopes. */
 export interface ScopeNeed {
-  /** `tools/call`, `prompts/get`, `resources/read` or `resources/subscribe`. */
+  /** `tools/call`, `prompts/get`, `resources/read`, `resources/subscribe` or `completion/complete`. */
   readonly method: string;
+  readonly kind: 'tool' | 'prompt' | 'resource';
   /** The tool or prompt name, or the resource URI. */
   readonly name: string;
   /** Every scope the member requires. */
@@ -26,28 +27,39 @@ const TARGET: Record<string, 'name' | 'uri'> = {
  * from their parsed body. Members without scopes need nothing.
  */
 export function scopeLookup(registry: () => Registry) {
-  const need = (method: string, name: unknown): ScopeNeed | undefined => {
+  const need = (method: string, kind: ScopeNeed['kind'], name: unknown): ScopeNeed | undefined => {
     if (typeof name !== 'string') return undefined;
     const reg = registry();
     let scopes: readonly string[] | undefined;
-    if (method === 'tools/call') scopes = reg.tool(name)?.scopes;
-    else if (method === 'prompts/get') scopes = reg.prompt(name)?.scopes;
+    if (kind === 'tool') scopes = reg.tool(name)?.scopes;
+    else if (kind === 'prompt') scopes = reg.prompt(name)?.scopes;
+    // A completion names a template by its URI template; a read names a concrete URI.
+    else if (method === 'completion/complete') scopes = (reg.templates.find((t) => t.uriTemplate === name) ?? reg.resource(name))?.scopes;
     else scopes = findResource(reg, name)?.member.scopes;
-    return scopes && scopes.length > 0 ? { method, name, scopes } : undefined;
+    return scopes && scopes.length > 0 ? { method, kind, name, scopes } : undefined;
   };
+  const kindOf = (method: string): ScopeNeed['kind'] => (method === 'tools/call' ? 'tool' : method === 'prompts/get' ? 'prompt' : 'resource');
   return {
     fromHeaders(header: (name: string) => string | undefined): ScopeNeed | undefined {
       const method = header('mcp-method')?.trim();
       const raw = header('mcp-name');
       if (method === undefined || !Object.hasOwn(TARGET, method) || raw === undefined) return undefined;
-      return need(method, decodeHeaderValue(raw.trim()));
+      return need(method, kindOf(method), decodeHeaderValue(raw.trim()));
     },
-    fromMessage(message: unknown): ScopeNeed[] {
+    fromMessage(message: unknown, headersDecided = false): ScopeNeed[] {
       const needs: ScopeNeed[] = [];
       for (const m of Array.isArray(message) ? message : [message]) {
         const { method, params } = (m ?? {}) as { method?: unknown; params?: Record<string, unknown> };
-        if (typeof method !== 'string' || !Object.hasOwn(TARGET, method)) continue;
-        const found = need(method, params?.[TARGET[method]]);
+        if (typeof method !== 'string') continue;
+        let found: ScopeNeed | undefined;
+        if (method === 'completion/complete') {
+          // Completing a member's arguments reveals what it would accept: the member's scopes apply.
+          const ref = params?.ref as { type?: unknown; name?: unknown; uri?: unknown } | undefined;
+          if (ref?.type === 'ref/prompt') found = need(method, 'prompt', ref.name);
+          else if (ref?.type === 'ref/resource') found = need(method, 'resource', ref.uri);
+        } else if (!headersDecided && Object.hasOwn(TARGET, method)) {
+          found = need(method, kindOf(method), params?.[TARGET[method]]);
+        }
         if (found) needs.push(found);
       }
       return needs;

@@ -28,8 +28,9 @@ export interface AuthRejection {
 
 /** One use of a member that declares OAuth scopes (`scopes` on `@Tool`, `@Resource`, `@Prompt`, or `@Scopes`). */
 export interface MemberAccess {
-  /** `tools/call`, `prompts/get`, `resources/read` or `resources/subscribe`. */
+  /** `tools/call`, `prompts/get`, `resources/read`, `resources/subscribe` or `completion/complete`. */
   readonly method: string;
+  readonly kind: 'tool' | 'prompt' | 'resource';
   /** The tool or prompt name, or the resource URI. */
   readonly name: string;
   /** Every scope the member requires. */
@@ -40,8 +41,11 @@ export interface MemberAccess {
 export interface ScopeSource {
   /** From the 2026-07-28 routing headers, before the body is read. */
   fromHeaders(header: (name: string) => string | undefined): MemberAccess | undefined;
-  /** From a parsed legacy message or batch. */
-  fromMessage(message: unknown): readonly MemberAccess[];
+  /**
+   * From a parsed message or batch; with `headersDecided` (2026-07-28), only what the routing
+   * headers cannot name (a completion's member).
+   */
+  fromMessage(message: unknown, headersDecided?: boolean): readonly MemberAccess[];
 }
 
 /** A complete HTTP answer produced by an option (e.g. a metadata document). */
@@ -257,10 +261,10 @@ export class HttpEndpoint {
   }
 }
 
-/** Checks every scoped member a parsed legacy message uses; the first refusal wins. */
+/** Checks every scoped member a parsed message uses; the first refusal wins. */
 function accessCheck(authorize: NonNullable<HttpEndpointOptions['authorize']>, scopes: ScopeSource) {
-  return (peer: Peer, message: unknown): AuthRejection | undefined => {
-    for (const access of scopes.fromMessage(message)) {
+  return (peer: Peer, message: unknown, headersDecided?: boolean): AuthRejection | undefined => {
+    for (const access of scopes.fromMessage(message, headersDecided)) {
       const refusal = authorize(peer.auth, access);
       if (refusal) return refusal;
     }

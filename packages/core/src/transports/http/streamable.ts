@@ -53,8 +53,8 @@ export interface StreamableSettings extends SessionLimits {
   readonly versions: readonly string[];
   /** Serve 2026-07-28 requests statelessly beside the legacy sessions. */
   readonly eras?: EraHooks;
-  /** Refuses a legacy message using a member the peer's scopes do not cover. */
-  readonly access?: (peer: Peer, message: unknown) => AuthRejection | undefined;
+  /** Refuses a message using a member the peer's scopes do not cover (see `ScopeSource`). */
+  readonly access?: (peer: Peer, message: unknown, headersDecided?: boolean) => AuthRejection | undefined;
 }
 
 interface Session extends StoredSession {
@@ -169,6 +169,10 @@ export class StreamableEndpoint {
     const eras = this.settings.eras!;
     const refusal = eras.preflight(message, req.header);
     if (refusal) return sendError(res, refusal.status, refusal.error.code, refusal.error.message, {}, idOf(message), refusal.error.data);
+    // The routing headers decided calls, reads and prompts before the body was read; what they
+    // cannot name (a completion's member) is decided here, now that the body agrees with them.
+    const denied = this.settings.access?.(peer, message, true);
+    if (denied) return sendRejection(res, denied, idOf(message));
     if (!this.#stateless) {
       const channel = new SessionChannel('modern', undefined);
       this.#stateless = { channel, connection: this.settings.connect(channel, 'modern') };
