@@ -77,8 +77,16 @@ export interface Connection {
 /** `BENCH_HTTP_CLIENT=node` measures with node:http's client instead of the lean one. */
 export const clientKind = process.env.BENCH_HTTP_CLIENT === 'node' ? 'node:http' : 'wire';
 
+/**
+ * A connection to `url`. A server that wants a bearer token announces it in the URL's fragment
+ * (`#bearer=…`, never sent on the wire): every request then carries `Authorization: Bearer …`.
+ */
 export function openConnection(url: string): Connection {
-  return clientKind === 'node:http' ? new HttpConnection(url) : new WireConnection(url);
+  const [target, fragment] = url.split('#');
+  const connection = clientKind === 'node:http' ? new HttpConnection(target) : new WireConnection(target);
+  const bearer = fragment?.startsWith('bearer=') ? `Bearer ${fragment.slice('bearer='.length)}` : undefined;
+  if (!bearer) return connection;
+  return { send: (method, headers, body) => connection.send(method, { ...headers, authorization: bearer }, body), close: () => connection.close() };
 }
 
 /**

@@ -42,6 +42,7 @@ const TITLES: Record<HttpServerName, string> = {
   bare: 'bare',
   'mcp-fw': 'mcp-fw',
   'mcp-fw-2026': 'mcp-fw 2026',
+  'mcp-fw-jwt': 'mcp-fw + JWT',
   'sdk-v2': 'sdk-v2',
   'sdk-v2-sse': 'sdk-v2 (SSE)',
 };
@@ -54,6 +55,8 @@ export function httpTable(results: Partial<Record<HttpServerName, HttpResult>>, 
   const names = HTTP_SERVER_NAMES.filter((name) => results[name]);
   const pairs: [HttpServerName, HttpServerName][] = names.filter((n) => n !== 'bare' && results.bare).map((n) => [n, 'bare']);
   for (const sdk of ['sdk-v2', 'sdk-v2-sse'] as const) if (results[sdk] && results['mcp-fw']) pairs.push([sdk, 'mcp-fw']);
+  // What checking a JWT on every request costs, against the same server without it.
+  if (results['mcp-fw-jwt'] && results['mcp-fw']) pairs.push(['mcp-fw-jwt', 'mcp-fw']);
   const head = ['metric', ...names.map((n) => TITLES[n]), ...pairs.map(([a, b]) => `${TITLES[a]} / ${TITLES[b]}`)];
   const lines = [`| ${head.join(' | ')} |`, `|${head.map((_, i) => (i === 0 ? '---' : '---:')).join('|')}|`];
   for (const row of rows) {

@@ -11,6 +11,8 @@ export const HTTP_SERVERS = {
   bare: { script: script('./http-bare-server.js'), args: [], era: 'legacy' },
   'mcp-fw': { script: script('./http-mcp-fw-server.js'), args: [], era: 'legacy' },
   'mcp-fw-2026': { script: script('./http-mcp-fw-server.js'), args: [], era: 'modern' },
+  // As mcp-fw, an OAuth protected resource: every request carries a JWT checked against cached keys.
+  'mcp-fw-jwt': { script: script('./http-mcp-fw-server.js'), args: ['--jwt'], era: 'legacy' },
   // Like-for-like with mcp-fw, which answers a plain call with JSON.
   'sdk-v2': { script: script('./http-sdk-v2-server.js'), args: ['--json'], era: 'legacy' },
   // The SDK's default: an SSE stream per POST.

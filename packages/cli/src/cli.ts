@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { authCommand } from './commands/auth-doctor.js';
 import { buildCommand } from './commands/build.js';
 import { callCommand } from './commands/call.js';
 import { devCommand } from './commands/dev.js';
@@ -38,7 +39,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         ['mcp-fw install claude src/server.ts', 'add it to Claude Desktop'],
       ]) + '\nRun mcp-fw <command> --help for each command’s options and examples.\n',
     );
-  for (const register of [devCommand, inspectCommand, callCommand, buildCommand, startCommand, installCommand]) {
+  for (const register of [devCommand, inspectCommand, callCommand, buildCommand, startCommand, installCommand, authCommand]) {
     register(program);
   }
   for (const command of program.commands) command.exitOverride();

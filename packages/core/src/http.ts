@@ -1,4 +1,4 @@
-import { httpEraHooks, LEGACY_REVISIONS } from './protocol/index.js';
+import { httpEraHooks, LEGACY_REVISIONS, scopeLookup } from './protocol/index.js';
 import { endpointLimiter, type EndpointRateLimit } from './http-rate-limit.js';
 import type { Servable } from './servable.js';
 import { fetchExchange, HttpEndpoint, type HttpEndpointOptions } from './transports/http/index.js';
@@ -21,7 +21,7 @@ export interface HttpHandlerOptions extends HttpEndpointOptions {
   readonly rateLimit?: EndpointRateLimit;
 }
 
-export type { HttpEndpointOptions, AuthOutcome, EventStore, HttpRequestView, ResponseMode } from './transports/http/index.js';
+export type { HttpEndpointOptions, AuthOutcome, AuthRejection, HttpReply, MemberAccess, EventStore, HttpRequestView, ResponseMode } from './transports/http/index.js';
 export { MemoryEventStore } from './transports/http/index.js';
 export type { MemoryEventStoreOptions } from './transports/http/index.js';
 
@@ -60,6 +60,7 @@ export function createHttpHandler(server: Servable, options: HttpHandlerOptions 
       connect: (channel, era) => server.connect(channel, era),
       versions: LEGACY_REVISIONS,
       eras: httpEraHooks(() => server.registry),
+      scopes: scopeLookup(() => server.registry),
       admit: rateLimit && endpointLimiter(rateLimit),
       principal: server.guards && ((auth) => server.guards!.principal(auth)),
       refused: server.guards && (({ peer, ...refusal }) => server.guards!.refused({ ...refusal, auth: peer.auth, address: peer.remoteAddress })),

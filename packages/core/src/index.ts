@@ -1,6 +1,6 @@
 // The runtime-neutral entry point: decorators, server construction, content helpers, errors.
 // Node-specific transports live behind subpaths (`@mcp-fw/core/stdio`, `@mcp-fw/core/testing`).
-export { Tool, Arg, Resource, Prompt } from './decorators/index.js';
+export { Tool, Arg, Resource, Prompt, Scopes } from './decorators/index.js';
 export type {
   ToolOptions,
   ToolAnnotations,
@@ -14,8 +14,9 @@ export type {
   Completer,
   RateLimit,
   RateLimitKey,
+  MemberScopeOptions,
 } from './decorators/index.js';
-export { createServer, McpServer, type ServerOptions } from './server.js';
+export { createServer, McpServer, type ServerOptions, type ListedMember } from './server.js';
 export { MemberControl, ResourceControl } from './server-members.js';
 export {
   Context,

@@ -88,6 +88,28 @@ export interface ServerOptions {
    * ```
    */
   maskInternalErrors?: boolean;
+  /**
+   * Which members a caller's lists show (`tools/list`, `prompts/list`, `resources/list`,
+   * `resources/templates/list`): return false to hide one from the identity `auth` (what the
+   * HTTP `authenticate` hook attached; undefined on stdio). Default: every member is listed.
+   * Hiding does not refuse calls: that is the HTTP endpoint's `authorize` (e.g. `@mcp-fw/auth`,
+   * whose `listedWithScopes` hides what a token's scopes do not cover).
+   *
+   * @example
+   * ```ts
+   * createServer({ name: 'notes', version: '1', providers: [Notes], listed: (auth, member) => member.scopes.length === 0 || auth !== undefined });
+   * ```
+   */
+  listed?: (auth: unknown, member: ListedMember) => boolean;
+}
+
+/** A member as {@link ServerOptions.listed} sees it. */
+export interface ListedMember {
+  readonly kind: 'tool' | 'prompt' | 'resource' | 'template';
+  /** The tool or prompt name, the resource URI or the template's URI template. */
+  readonly name: string;
+  /** The OAuth scopes it declares. */
+  readonly scopes: readonly string[];
 }
 
 /**
@@ -127,6 +149,7 @@ export class McpServer {
       lists: new ListCache(),
       hub: new ConnectionHub(),
       clientRequestTimeoutMs: options.clientRequestTimeoutMs ?? 120_000,
+      listed: options.listed,
       cacheHints: Object.freeze({ ttlMs: 0, cacheScope: 'private' as const, ...options.cacheHints }),
       inputs: new InputRuns(options.input, options.limits),
       guards: new Guards(options, logger),

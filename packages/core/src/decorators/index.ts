@@ -6,4 +6,5 @@ export type { TypedMethodDecorator, SchemaOutput } from './typed-method.js';
 export { Resource, RESOURCE_KIND, type ResourceOptions, type ResourceEntry, type ResourceAnnotations } from './resource.js';
 export { Prompt, PROMPT_KIND, type PromptOptions } from './prompt.js';
 export type { Completer } from './completion.js';
+export { Scopes, classScopes, type MemberScopeOptions } from './scopes.js';
 export type { RateLimit, RateLimitKey, MemberLimitOptions } from './limits.js';

@@ -1,11 +1,12 @@
 import type { Completer } from './completion.js';
+import type { MemberScopeOptions } from './scopes.js';
 import type { MemberLimitOptions } from './limits.js';
 import { methodDecorator } from './method-decorator.js';
 import type { SchemaOutput, TypedMethodDecorator } from './typed-method.js';
 import type { Icon, SchemaSource } from './tool.js';
 
 /** Options of {@link Prompt}. */
-export interface PromptOptions extends MemberLimitOptions {
+export interface PromptOptions extends MemberLimitOptions, MemberScopeOptions {
   /** Defaults to the method name. */
   name?: string;
   title?: string;

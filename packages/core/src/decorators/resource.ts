@@ -1,4 +1,5 @@
 import type { Completer } from './completion.js';
+import type { MemberScopeOptions } from './scopes.js';
 import type { MemberLimitOptions } from './limits.js';
 import { methodDecorator, type MethodDecorator } from './method-decorator.js';
 import type { Icon, SchemaSource } from './tool.js';
@@ -24,7 +25,7 @@ export interface ResourceEntry {
 }
 
 /** Options of {@link Resource}. */
-export interface ResourceOptions extends MemberLimitOptions {
+export interface ResourceOptions extends MemberLimitOptions, MemberScopeOptions {
   /** Defaults to the method name. */
   name?: string;
   title?: string;

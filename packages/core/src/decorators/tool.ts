@@ -1,4 +1,5 @@
 import type { JsonSchema, StandardSchemaV1 } from '../schema/index.js';
+import type { MemberScopeOptions } from './scopes.js';
 import type { MemberLimitOptions, RateLimit } from './limits.js';
 import { methodDecorator } from './method-decorator.js';
 import type { SchemaOutput, TypedMethodDecorator } from './typed-method.js';
@@ -24,7 +25,7 @@ export interface Icon {
 }
 
 /** Options of {@link Tool}. Every field is optional. */
-export interface ToolOptions extends MemberLimitOptions {
+export interface ToolOptions extends MemberLimitOptions, MemberScopeOptions {
   /** The tool's name on the wire; defaults to the method name. 1–128 of `A-Za-z0-9_-.`. */
   name?: string;
   /** A human-readable name (2025-06-18 and later). */

@@ -18,6 +18,7 @@ export { MemoryUsedRounds, type UsedRounds } from './input/used-rounds.js';
 export type { InputRoundLimits } from './input/input-round-limits.js';
 export { httpEraHooks } from './modern/http-eras.js';
 export type { ToolLookup } from './modern/http-ladder.js';
+export { scopeLookup, type ScopeNeed } from './required-scopes.js';
 export {
   Guards,
   LimitError,

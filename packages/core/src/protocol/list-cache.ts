@@ -15,7 +15,19 @@ export class ListCache {
     key: { list: string; revision: string; cursor: unknown; pageSize: number },
     items: () => readonly T[],
     project: (item: T) => unknown,
+    shown?: (item: T) => boolean,
   ): RawJson {
+    if (shown) {
+      // A caller who may not see everything gets a list of its own, built for it and not kept:
+      // how many such views exist depends on the callers, so caching them could grow unbounded.
+      const all = items();
+      const visible = all.filter(shown);
+      if (visible.length < all.length) {
+        const { items: slice, nextCursor } = page(visible, key.cursor, key.pageSize);
+        const projected = slice.map(project);
+        return new RawJson(JSON.stringify(nextCursor ? { [key.list]: projected, nextCursor } : { [key.list]: projected }));
+      }
+    }
     if (this.#registry !== registry) {
       this.#registry = registry;
       this.#pages.clear();

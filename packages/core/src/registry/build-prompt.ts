@@ -1,5 +1,6 @@
 import type { PromptOptions } from '../decorators/index.js';
 import { memberLimits } from './member-limits.js';
+import { memberScopes } from './member-scopes.js';
 import { methodInput } from './member-input.js';
 import { makeHandler, memberMethod, memberName, type MemberSource } from './member-method.js';
 import type { PromptArgument, PromptDefinition } from './prompt-definition.js';
@@ -28,6 +29,7 @@ export function buildPrompt(source: MemberSource): PromptDefinition {
     validateArguments: input.validate,
     completers: input.completers,
     limits: memberLimits(options, origin),
+    scopes: memberScopes(options.scopes, source, origin),
     handler: makeHandler(method, source.receiver, input.positional),
   });
 }

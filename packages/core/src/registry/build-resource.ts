@@ -2,6 +2,7 @@ import type { ResourceEntry, ResourceOptions } from '../decorators/index.js';
 import { isUriTemplate, parseUriTemplate, type JsonSchema, type UriTemplate } from '../schema/index.js';
 import { StartupError } from './errors.js';
 import { memberLimits } from './member-limits.js';
+import { memberScopes } from './member-scopes.js';
 import { methodInput } from './member-input.js';
 import { deepFreeze, makeHandler, memberMethod, type MemberSource } from './member-method.js';
 import type { ResourceDefinition, TemplateDefinition } from './resource-definition.js';
@@ -31,6 +32,7 @@ export function buildResource(source: MemberSource): ResourceDefinition | Templa
     _meta: options._meta,
     origin,
     limits: memberLimits({ timeoutMs: options.timeoutMs }, origin),
+    scopes: memberScopes(options.scopes, source, origin),
   };
   if (!isUriTemplate(uri)) {
     if (options.list !== undefined) {

@@ -1,6 +1,7 @@
 import type { ToolOptions } from '../decorators/index.js';
 import { toJsonSchema, type Validator } from '../schema/index.js';
 import { memberLimits } from './member-limits.js';
+import { memberScopes } from './member-scopes.js';
 import { objectSchema, methodInput } from './member-input.js';
 import { deepFreeze, makeHandler, memberMethod, memberName, type MemberSource } from './member-method.js';
 import { schemaOrStartupError } from './schema-source.js';
@@ -36,6 +37,7 @@ export function buildTool(source: MemberSource): ToolDefinition {
     validateInput: input.validate,
     validateOutput,
     limits: memberLimits(options, origin),
+    scopes: memberScopes(options.scopes, source, origin),
     handler: makeHandler(method, source.receiver, input.positional),
   });
 }

@@ -23,7 +23,8 @@ export type StartupErrorCode =
   | 'INVALID_SCHEMA'
   | 'INVALID_PROVIDER'
   | 'CONFLICTING_OPTIONS'
-  | 'INVALID_LIMIT';
+  | 'INVALID_LIMIT'
+  | 'INVALID_SCOPES';
 
 /**
  * A problem in the decorated classes, found while the registry is built: the server refuses to

@@ -22,5 +22,7 @@ export interface PromptDefinition {
   readonly completers: ReadonlyMap<string, Completer>;
   /** Declared `timeoutMs` (the server's default applies where absent). */
   readonly limits: MemberLimits;
+  /** OAuth scopes a caller needs (own `scopes`, else the class's `@Scopes`; empty: none). */
+  readonly scopes: readonly string[];
   readonly handler: (args: unknown, ctx: unknown) => unknown;
 }

@@ -13,6 +13,8 @@ interface ResourceCommon {
   readonly origin: string;
   /** Declared `timeoutMs` (the server's default applies where absent). */
   readonly limits: MemberLimits;
+  /** OAuth scopes a caller needs (own `scopes`, else the class's `@Scopes`; empty: none). */
+  readonly scopes: readonly string[];
   readonly handler: (variables: unknown, ctx: unknown) => unknown;
 }
 

@@ -18,6 +18,8 @@ export interface ToolDefinition {
   readonly validateOutput?: Validator;
   /** Declared `timeoutMs` and `rateLimit` (the server's defaults apply where absent). */
   readonly limits: MemberLimits;
+  /** OAuth scopes a caller needs (own `scopes`, else the class's `@Scopes`; empty: none). */
+  readonly scopes: readonly string[];
   /** Calls the user's method with validated arguments and the request context. */
   readonly handler: (args: unknown, ctx: unknown) => unknown;
 }

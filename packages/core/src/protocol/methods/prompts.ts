@@ -1,3 +1,4 @@
+import { shownTo } from '../list-visibility.js';
 import { JsonRpcError } from '../../jsonrpc/index.js';
 import { getPrompt } from '../../registry/index.js';
 import { Context } from '../context.js';
@@ -14,7 +15,7 @@ export const promptsList: MethodSpec = {
     const registry = core.registry;
     const features = featuresOf(record.protocolVersion);
     const key = { list: 'prompts', revision: record.protocolVersion, cursor: params?.cursor, pageSize: core.pageSize };
-    return core.lists.get(registry, key, () => registry.prompts, (p) => promptForRevision(p, features));
+    return core.lists.get(registry, key, () => registry.prompts, (p) => promptForRevision(p, features), shownTo(core, record.auth, 'prompt', (p) => p.name));
   },
 };
 

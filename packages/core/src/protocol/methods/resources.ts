@@ -1,4 +1,5 @@
-import { findResource, readMatch, ResourceNotFoundError } from '../../registry/index.js';
+import { findResource, readMatch, ResourceNotFoundError, type ResourceDefinition, type TemplateDefinition } from '../../registry/index.js';
+import { shownTo } from '../list-visibility.js';
 import { Context } from '../context.js';
 import { limitReached } from '../guards/index.js';
 import type { GuardedCall } from '../guards/index.js';
@@ -17,15 +18,17 @@ export const resourcesList: MethodSpec = {
     const { core } = scope;
     const registry = core.registry;
     const features = featuresOf(record.protocolVersion);
-    const listed = registry.templates.filter((t) => t.list);
+    const templateShown = shownTo<TemplateDefinition>(core, record.auth, 'template', (t) => t.uriTemplate);
+    const listed = registry.templates.filter((t) => t.list && (!templateShown || templateShown(t)));
     if (listed.length === 0) {
       const key = { list: 'resources', revision: record.protocolVersion, cursor: params?.cursor, pageSize: core.pageSize };
-      return core.lists.get(registry, key, () => registry.resources, (r) => resourceForRevision(r, features));
+      return core.lists.get(registry, key, () => registry.resources, (r) => resourceForRevision(r, features), shownTo(core, record.auth, 'resource', (r) => r.uri));
     }
     // Templates that enumerate their resources make the list dynamic: built per request.
     const ctx = new Context(record, scope);
     const dynamic = await Promise.all(listed.map((t) => t.list!(ctx)));
-    const all = [...registry.resources, ...dynamic.flat()];
+    const resourceShown = shownTo<ResourceDefinition>(core, record.auth, 'resource', (r) => r.uri);
+    const all = [...(resourceShown ? registry.resources.filter(resourceShown) : registry.resources), ...dynamic.flat()];
     const { items, nextCursor } = page(all, params?.cursor, core.pageSize);
     const resources = items.map((r) => resourceForRevision(r, features));
     return nextCursor ? { resources, nextCursor } : { resources };
@@ -37,7 +40,7 @@ export const templatesList: MethodSpec = {
     const registry = core.registry;
     const features = featuresOf(record.protocolVersion);
     const key = { list: 'resourceTemplates', revision: record.protocolVersion, cursor: params?.cursor, pageSize: core.pageSize };
-    return core.lists.get(registry, key, () => registry.templates, (t) => resourceForRevision(t, features));
+    return core.lists.get(registry, key, () => registry.templates, (t) => resourceForRevision(t, features), shownTo(core, record.auth, 'template', (t) => t.uriTemplate));
   },
 };
 

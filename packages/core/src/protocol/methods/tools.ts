@@ -9,6 +9,7 @@ import type { InputRun } from '../input/input-run.js';
 import { featuresOf, type RevisionFeatures } from '../revisions.js';
 import type { RequestRecord } from '../request-record.js';
 import type { MethodSpec, Scope } from '../server-core.js';
+import { shownTo } from '../list-visibility.js';
 import { toolForRevision } from '../wire-shapes.js';
 
 export const toolsList: MethodSpec = {
@@ -16,7 +17,7 @@ export const toolsList: MethodSpec = {
     const registry = core.registry;
     const features = featuresOf(record.protocolVersion);
     const key = { list: 'tools', revision: record.protocolVersion, cursor: params?.cursor, pageSize: core.pageSize };
-    return core.lists.get(registry, key, () => registry.tools, (t) => toolForRevision(t, features));
+    return core.lists.get(registry, key, () => registry.tools, (t) => toolForRevision(t, features), shownTo(core, record.auth, 'tool', (t) => t.name));
   },
 };
 

@@ -6,13 +6,54 @@ import { corsHeaders } from './cors.js';
 import { checkOrigin, type OriginPolicy } from './guard.js';
 import { LegacySseEndpoint } from './legacy-sse.js';
 import type { ResponseMode } from './request-stream.js';
-import { sendError } from './responses.js';
+import { sendError, sendRejection } from './responses.js';
+import type { Peer } from '../../jsonrpc/index.js';
 import { StreamableEndpoint, type Connect, type EraHooks, type LimitRefusal } from './streamable.js';
 
-/** What an authentication hook decides about one request. */
-export type AuthOutcome =
-  | { readonly auth?: unknown }
-  | { readonly reject: { readonly status?: 401 | 403; readonly wwwAuthenticate?: string; readonly message?: string } };
+/**
+ * What an authentication hook decides about one request: attach an identity, or refuse with
+ * 401 (no or bad credentials), 403 (not allowed) or 503 (the credentials could not be checked
+ * now, e.g. the issuer's keys are unreachable), a `WWW-Authenticate` challenge and any other
+ * headers (such as `Retry-After`).
+ */
+export type AuthOutcome = { readonly auth?: unknown } | { readonly reject: AuthRejection };
+
+/** A refusal by authentication or authorisation (see {@link AuthOutcome}). */
+export interface AuthRejection {
+  readonly status?: 401 | 403 | 503;
+  readonly wwwAuthenticate?: string;
+  readonly message?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** One use of a member that declares OAuth scopes (`scopes` on `@Tool`, `@Resource`, `@Prompt`, or `@Scopes`). */
+export interface MemberAccess {
+  /** `tools/call`, `prompts/get`, `resources/read`, `resources/subscribe` or `completion/complete`. */
+  readonly method: string;
+  readonly kind: 'tool' | 'prompt' | 'resource';
+  /** The tool or prompt name, or the resource URI. */
+  readonly name: string;
+  /** Every scope the member requires. */
+  readonly scopes: readonly string[];
+}
+
+/** Where the transport learns which scopes a request needs (supplied by the protocol layer). */
+export interface ScopeSource {
+  /** From the 2026-07-28 routing headers, before the body is read. */
+  fromHeaders(header: (name: string) => string | undefined): MemberAccess | undefined;
+  /**
+   * From a parsed message or batch; with `headersDecided` (2026-07-28), only what the routing
+   * headers cannot name (a completion's member).
+   */
+  fromMessage(message: unknown, headersDecided?: boolean): readonly MemberAccess[];
+}
+
+/** A complete HTTP answer produced by an option (e.g. a metadata document). */
+export interface HttpReply {
+  readonly status: number;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body?: string;
+}
 
 /** Options of the HTTP endpoint; every field has a safe default. */
 export interface HttpEndpointOptions extends OriginPolicy {
@@ -50,6 +91,20 @@ export interface HttpEndpointOptions extends OriginPolicy {
    */
   readonly authenticate?: (req: HttpRequestView) => AuthOutcome | Promise<AuthOutcome>;
   /**
+   * Answers requests for paths outside the MCP endpoints, before authentication: how a plug-in
+   * such as an OAuth resource serves its `/.well-known/...` documents. Return undefined to let
+   * the request through (a path nobody serves is a 404). Runs after the Host check but before
+   * the Origin check and CORS, so serve only public documents here, with their own CORS headers.
+   */
+  readonly routes?: (req: HttpRequestView) => HttpReply | undefined | Promise<HttpReply | undefined>;
+  /**
+   * Decides whether the identity `authenticate` attached may use a member that declares
+   * `scopes`: return a refusal (403 with an `insufficient_scope` challenge) or undefined to
+   * allow. 2026-07-28 requests are decided from their `Mcp-Method` / `Mcp-Name` headers before
+   * the body is read; legacy ones after it is parsed, before anything runs.
+   */
+  readonly authorize?: (auth: unknown, access: MemberAccess) => AuthRejection | undefined;
+  /**
    * Browser origins allowed by CORS (off by default). Preflights allow the headers every
    * revision needs (`Content-Type`, `Accept`, `Authorization`, `Mcp-Session-Id`,
    * `MCP-Protocol-Version`, `Last-Event-ID`, `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`); pages
@@ -73,6 +128,8 @@ export interface EndpointDeps {
   readonly principal?: (auth: unknown) => string | undefined;
   /** Told of every request refused at a limit (the audit log). */
   readonly refused?: (refusal: LimitRefusal) => void;
+  /** Which scopes a request needs, for `authorize`. */
+  readonly scopes?: ScopeSource;
 }
 
 /**
@@ -86,6 +143,7 @@ export class HttpEndpoint {
 
   readonly #admit: EndpointDeps['admit'];
   readonly #principal: EndpointDeps['principal'];
+  readonly #scopes: ScopeSource | undefined;
 
   constructor(
     deps: EndpointDeps,
@@ -93,6 +151,9 @@ export class HttpEndpoint {
   ) {
     this.#admit = deps.admit;
     this.#principal = deps.principal;
+    const { authorize } = options;
+    this.#scopes = authorize && deps.scopes;
+    const access = authorize && deps.scopes ? accessCheck(authorize, deps.scopes) : undefined;
     const limits = {
       maxSessions: options.maxSessions ?? 1000,
       maxSessionsPerClient: options.maxSessionsPerClient ?? 100,
@@ -110,8 +171,9 @@ export class HttpEndpoint {
       responseMode: options.responseMode ?? 'auto',
       eventStore: options.eventStore === false ? undefined : (options.eventStore ?? new MemoryEventStore()),
       retryMs: options.retryMs,
+      access,
     });
-    this.#legacy = new LegacySseEndpoint({ ...limits, connect: deps.connect, maxBodyBytes, messagesPath: this.#paths.messages });
+    this.#legacy = new LegacySseEndpoint({ ...limits, connect: deps.connect, maxBodyBytes, messagesPath: this.#paths.messages, access });
   }
 
   /** Open sessions of the Streamable HTTP endpoint (for tests and metrics). */
@@ -149,6 +211,16 @@ export class HttpEndpoint {
   }
 
   async #handle(req: HttpRequestView, res: HttpResponder): Promise<void> {
+    const path = req.path;
+    if (this.options.routes && !this.#owns(path)) {
+      // Public documents (discovery metadata) are for any page: only the Host is checked, not
+      // the Origin, so browser clients on other sites can read them (the DNS-rebinding guard
+      // protects the MCP endpoints, which act).
+      const badHost = checkOrigin(req, { ...this.options, allowedOrigins: '*' });
+      if (badHost) return sendError(res, badHost.status, -32000, badHost.message);
+      const answer = await this.options.routes(req);
+      if (answer) return res.send(answer.status, { ...answer.headers }, answer.body);
+    }
     const refused = checkOrigin(req, this.options);
     if (refused) return sendError(res, refused.status, -32000, refused.message);
     const cors = corsHeaders(req, this.options.cors?.origins);
@@ -157,11 +229,7 @@ export class HttpEndpoint {
     let auth: unknown;
     if (this.options.authenticate) {
       const outcome = await this.options.authenticate(req);
-      if ('reject' in outcome) {
-        const { status = 401, wwwAuthenticate, message = 'Unauthorized' } = outcome.reject;
-        const headers: Record<string, string> = wwwAuthenticate ? { 'www-authenticate': wwwAuthenticate } : {};
-        return sendError(reply, status, -32000, message, headers);
-      }
+      if ('reject' in outcome) return sendRejection(reply, outcome.reject);
       auth = outcome.auth;
     }
     if (this.#admit) {
@@ -173,16 +241,35 @@ export class HttpEndpoint {
     }
     const principal = auth === undefined ? undefined : this.#principal?.(auth);
     const peer = { auth, remoteAddress: req.remoteAddress, principal };
-    const path = req.path;
+    if (this.#scopes && req.method === 'POST' && path === this.#paths.mcp) {
+      const access = this.#scopes.fromHeaders(req.header);
+      const refusal = access && this.options.authorize!(auth, access);
+      if (refusal) return sendRejection(reply, refusal);
+    }
     if (path === this.#paths.mcp) return this.#streamable.handle(req, reply, peer);
     if (path === this.#paths.sse && req.method === 'GET') return this.#legacy.open(req, reply, peer);
     if (path === this.#paths.messages && req.method === 'POST') return this.#legacy.message(req, reply, peer);
     reply.send(404, { 'content-type': 'text/plain' }, 'Not Found');
   }
 
+  #owns(path: string): boolean {
+    return path === this.#paths.mcp || path === this.#paths.sse || path === this.#paths.messages;
+  }
+
   async close(): Promise<void> {
     await Promise.all([this.#streamable.close(), this.#legacy.close()]);
   }
+}
+
+/** Checks every scoped member a parsed message uses; the first refusal wins. */
+function accessCheck(authorize: NonNullable<HttpEndpointOptions['authorize']>, scopes: ScopeSource) {
+  return (peer: Peer, message: unknown, headersDecided?: boolean): AuthRejection | undefined => {
+    for (const access of scopes.fromMessage(message, headersDecided)) {
+      const refusal = authorize(peer.auth, access);
+      if (refusal) return refusal;
+    }
+    return undefined;
+  };
 }
 
 function withHeaders(res: HttpResponder, extra: Record<string, string>): HttpResponder {

@@ -1,6 +1,7 @@
 import { JsonRpcCode, parseFrame, type Channel, type ChannelSink, type Peer } from '../../jsonrpc/index.js';
 import type { EventStreamSink, HttpRequestView, HttpResponder } from './exchange.js';
-import { isJsonContentType, sendError, sendUnsupportedMediaType } from './responses.js';
+import { isJsonContentType, sendError, sendRejection, sendUnsupportedMediaType } from './responses.js';
+import type { AuthRejection } from './endpoint.js';
 import { SessionStore, type SessionLimits, type StoredSession } from './session-store.js';
 import { SSE_HEADERS, sseEvent } from './sse.js';
 import type { Connect, LimitRefusal } from './streamable.js';
@@ -42,6 +43,8 @@ export interface LegacySseSettings extends SessionLimits {
   readonly maxBodyBytes: number;
   /** Where clients POST their messages (the `endpoint` event points there). */
   readonly messagesPath: string;
+  /** Refuses a message using a member the peer's scopes do not cover. */
+  readonly access?: (peer: Peer, message: unknown) => AuthRejection | undefined;
 }
 
 /**
@@ -97,6 +100,8 @@ export class LegacySseEndpoint {
     } catch (error) {
       return sendError(res, 400, JsonRpcCode.ParseError, `Parse error: ${(error as Error).message}`);
     }
+    const denied = this.settings.access?.(peer, parsed);
+    if (denied) return sendRejection(res, denied);
     res.send(202, {});
     session.channel.post(text, parsed, peer);
   }

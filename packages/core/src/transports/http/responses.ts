@@ -14,6 +14,16 @@ export function sendError(
   res.send(status, { ...headers, 'content-type': 'application/json' }, JSON.stringify({ jsonrpc: '2.0', id, error }));
 }
 
+/** An authentication or authorisation refusal (401 by default) with its challenge and headers. */
+export function sendRejection(
+  res: HttpResponder,
+  rejection: { status?: number; wwwAuthenticate?: string; message?: string; headers?: Readonly<HeaderMap> },
+  id: string | number | null = null,
+): void {
+  const { status = 401, wwwAuthenticate, message = 'Unauthorized', headers } = rejection;
+  sendError(res, status, -32000, message, { ...headers, ...(wwwAuthenticate ? { 'www-authenticate': wwwAuthenticate } : {}) }, id);
+}
+
 /**
  * Whether a `Content-Type` is the media type `application/json` (RFC 9110 §8.3.1: type and
  * subtype compared case-insensitively, parameters such as `charset` allowed). Related types

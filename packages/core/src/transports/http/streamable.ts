@@ -2,7 +2,8 @@ import { isValidId, JsonRpcCode, parseFrame, type Channel, type Peer } from '../
 import type { EventStore } from './event-store.js';
 import type { HttpRequestView, HttpResponder } from './exchange.js';
 import { RequestStream, type ResponseMode } from './request-stream.js';
-import { accepts, acceptsJsonAndSse, isJsonContentType, sendError, sendUnsupportedMediaType } from './responses.js';
+import { accepts, acceptsJsonAndSse, isJsonContentType, sendError, sendRejection, sendUnsupportedMediaType } from './responses.js';
+import type { AuthRejection } from './endpoint.js';
 import { SessionChannel } from './session-channel.js';
 import { SessionStore, type SessionLimits, type StoredSession } from './session-store.js';
 import { sseEvent, SSE_HEADERS } from './sse.js';
@@ -52,6 +53,8 @@ export interface StreamableSettings extends SessionLimits {
   readonly versions: readonly string[];
   /** Serve 2026-07-28 requests statelessly beside the legacy sessions. */
   readonly eras?: EraHooks;
+  /** Refuses a message using a member the peer's scopes do not cover (see `ScopeSource`). */
+  readonly access?: (peer: Peer, message: unknown, headersDecided?: boolean) => AuthRejection | undefined;
 }
 
 interface Session extends StoredSession {
@@ -123,6 +126,8 @@ export class StreamableEndpoint {
       return sendError(res, 406, BAD_REQUEST, 'Not Acceptable: Accept must include application/json and text/event-stream', {}, idOf(parsed));
     }
     if (era === 'modern') return this.#modernPost(req, res, peer, text, parsed as Record<string, unknown>);
+    const denied = this.settings.access?.(peer, parsed);
+    if (denied) return sendRejection(res, denied, idOf(parsed));
     const sessionId = req.header(SESSION_HEADER);
     let session: Session | undefined;
     if (sessionId === undefined) {
@@ -164,6 +169,10 @@ export class StreamableEndpoint {
     const eras = this.settings.eras!;
     const refusal = eras.preflight(message, req.header);
     if (refusal) return sendError(res, refusal.status, refusal.error.code, refusal.error.message, {}, idOf(message), refusal.error.data);
+    // The routing headers decided calls, reads and prompts before the body was read; what they
+    // cannot name (a completion's member) is decided here, now that the body agrees with them.
+    const denied = this.settings.access?.(peer, message, true);
+    if (denied) return sendRejection(res, denied, idOf(message));
     if (!this.#stateless) {
       const channel = new SessionChannel('modern', undefined);
       this.#stateless = { channel, connection: this.settings.connect(channel, 'modern') };

@@ -1,0 +1,127 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { exportJWK, generateKeyPair } from 'jose';
+
+/** Options of {@link devAuthorizationServer}. */
+export interface DevAuthorizationServerOptions {
+  /** The MCP server's canonical URL: the one resource tokens are issued for. */
+  readonly resource: string;
+  /** Scopes that resource accepts. */
+  readonly scopes: readonly string[];
+  /** Pre-registered public clients (PKCE, no secret); others may register dynamically (RFC 7591). */
+  readonly clients?: readonly { readonly clientId: string; readonly redirectUris: readonly string[] }[];
+  /** The account every sign-in is approved as (default `dev`). */
+  readonly account?: string;
+  /** Access token lifetime in seconds (default 600). */
+  readonly accessTokenTtl?: number;
+  /** Port on 127.0.0.1 (default 0: any free one). */
+  readonly port?: number;
+}
+
+/** A running {@link devAuthorizationServer}. */
+export interface DevAuthorizationServer {
+  /** Its issuer URL, e.g. `http://127.0.0.1:41234`. */
+  readonly issuer: string;
+  /** Where it publishes its signing keys. */
+  readonly jwksUri: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A real OAuth 2.1 authorization server for trying a protected MCP server locally: oidc-provider
+ * (a certified OpenID Provider, an optional peer dependency) on 127.0.0.1, issuing JWT access
+ * tokens for exactly `resource` (RFC 8707 resource indicators), with PKCE, refresh tokens and
+ * dynamic client registration. Sign-in and consent are approved automatically as `account`:
+ * never expose it beyond loopback or use it in production.
+ *
+ * @example
+ * ```ts
+ * import { devAuthorizationServer } from '@mcp-fw/auth/dev';
+ * const as = await devAuthorizationServer({ resource: 'http://127.0.0.1:3000/mcp', scopes: ['notes:read'] });
+ * console.error(`authorization server: ${as.issuer}`);
+ * ```
+ */
+export async function devAuthorizationServer(options: DevAuthorizationServerOptions): Promise<DevAuthorizationServer> {
+  const { default: Provider, errors } = await import('oidc-provider');
+  const server: Server = createServer();
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
+  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { privateKey } = await generateKeyPair('RS256', { extractable: true });
+  const signing = { ...(await exportJWK(privateKey)), kid: 'dev-1', alg: 'RS256', use: 'sig' };
+  const ttl = options.accessTokenTtl ?? 600;
+  const provider = new Provider(issuer, {
+    clients: (options.clients ?? []).map((c) => ({
+      client_id: c.clientId,
+      token_endpoint_auth_method: 'none',
+      redirect_uris: [...c.redirectUris],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+    })),
+    // What dynamically registered clients may ask for: the resource's scopes beside the OIDC ones.
+    scopes: ['openid', 'offline_access', ...options.scopes],
+    jwks: { keys: [signing] },
+    pkce: { required: () => true },
+    findAccount: (_ctx, id) => ({ accountId: id, claims: () => ({ sub: id }) }),
+    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    ttl: { AccessToken: ttl, Interaction: 600, Session: 3600, Grant: 3600, RefreshToken: 86_400 },
+    features: {
+      devInteractions: { enabled: false },
+      registration: { enabled: true },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: (_ctx, _client, oneOf) => oneOf ?? options.resource,
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx, indicator) => {
+          if (indicator !== options.resource) throw new errors.InvalidTarget(`this development server only issues tokens for ${options.resource}`);
+          return { scope: options.scopes.join(' '), audience: options.resource, accessTokenFormat: 'jwt', accessTokenTTL: ttl, jwt: { sign: { alg: 'RS256' } } };
+        },
+      },
+    },
+  });
+  const callback = provider.callback();
+  server.on('request', async (req, res) => {
+    if (req.method === 'POST' && req.url === '/reg') {
+      // MCP clients register with the scope of their first, least-privileged request; kept as the
+      // client's allow-list, it would refuse the wider scope a 403 later asks for (step-up).
+      let text = '';
+      for await (const chunk of req) text += chunk;
+      try {
+        const metadata = JSON.parse(text) as Record<string, unknown>;
+        delete metadata.scope;
+        (req as typeof req & { body?: unknown }).body = JSON.stringify(metadata);
+      } catch {
+        (req as typeof req & { body?: unknown }).body = text;
+      }
+      return callback(req, res);
+    }
+    if (!req.url?.startsWith('/interaction/')) return callback(req, res);
+    // What a user's "sign in" and "allow" clicks would do, approved at once.
+    try {
+      const details = await provider.interactionDetails(req, res);
+      if (details.prompt.name === 'login') {
+        return await provider.interactionFinished(req, res, { login: { accountId: options.account ?? 'dev' } }, { mergeWithLastSubmission: false });
+      }
+      const grant = details.grantId
+        ? (await provider.Grant.find(details.grantId))!
+        : new provider.Grant({ accountId: details.session!.accountId, clientId: details.params.client_id as string });
+      const missing = details.prompt.details as { missingOIDCScope?: string[]; missingResourceScopes?: Record<string, string[]> };
+      if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
+      for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {})) grant.addResourceScope(indicator, scopes.join(' '));
+      const grantId = await grant.save();
+      await provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
+    } catch (error) {
+      if (!res.headersSent) res.writeHead(400, { 'content-type': 'text/plain' });
+      res.end(`authorization failed: ${(error as Error).message}`);
+    }
+  });
+  return {
+    issuer,
+    jwksUri: `${issuer}/jwks`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
