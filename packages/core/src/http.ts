@@ -1,6 +1,7 @@
 import { httpEraHooks, LEGACY_REVISIONS, scopeLookup } from './protocol/index.js';
 import { endpointLimiter, type EndpointRateLimit } from './http-rate-limit.js';
 import type { Servable } from './servable.js';
+import type { Registry } from './registry/index.js';
 import { fetchExchange, HttpEndpoint, type HttpEndpointOptions } from './transports/http/index.js';
 
 export type { EndpointRateLimit } from './http-rate-limit.js';
@@ -60,7 +61,8 @@ export function createHttpHandler(server: Servable, options: HttpHandlerOptions 
       connect: (channel, era) => server.connect(channel, era),
       versions: LEGACY_REVISIONS,
       eras: httpEraHooks(() => server.registry),
-      scopes: scopeLookup(() => server.registry),
+      // Members' scopes live in a full registry (an McpServer's); a relay such as mcp-fw dev's has none.
+      scopes: isRegistry(server.registry) ? scopeLookup(() => server.registry as Registry) : undefined,
       admit: rateLimit && endpointLimiter(rateLimit),
       principal: server.guards && ((auth) => server.guards!.principal(auth)),
       refused: server.guards && (({ peer, ...refusal }) => server.guards!.refused({ ...refusal, auth: peer.auth, address: peer.remoteAddress })),
@@ -72,4 +74,8 @@ export function createHttpHandler(server: Servable, options: HttpHandlerOptions 
     endpoint,
     close: () => endpoint.close(),
   };
+}
+
+function isRegistry(lookup: Servable['registry']): lookup is Registry {
+  return typeof (lookup as Partial<Registry>).prompt === 'function';
 }
