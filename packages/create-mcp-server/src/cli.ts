@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { USAGE, UsageError, parseFlags } from './args.js';
 import { nextSteps } from './next-steps.js';
-import { copyPackedFramework, dependOnVendored, packFramework, VENDOR_DIR } from './framework-packages.js';
+import { copyPackedFramework, dependOnVendored, frameworkPackagesOf, listPackages, packFramework, VENDOR_DIR } from './framework-packages.js';
 import { detectPackageManager, type PackageManager } from './package-manager.js';
 import { checkFlags, makePlan, needsAnswers, type Plan } from './plan.js';
 import { CancelledError, InputEndedError, Prompter } from './prompt.js';
@@ -95,16 +95,18 @@ async function create(plan: Plan, io: Io): Promise<number> {
 /** Packs (from the clone) or copies (from the tarball) the framework packages into vendor/. */
 async function vendorFramework(plan: Plan, pm: PackageManager, io: Io, say: (line: string) => void): Promise<StepResult> {
   const destination = join(plan.dir, VENDOR_DIR);
+  // Only what this template depends on (the scaffolder carries every framework package).
+  const names = frameworkPackagesOf(plan.dir);
   let tarballs: Record<string, string>;
   if (plan.packages === 'checkout') {
-    say(`Packing @mcp-fw/core and @mcp-fw/cli from ${REPO_ROOT} into ${VENDOR_DIR}/ (they are not taken from the registry; --published would)…`);
-    const packed = await packFramework(REPO_ROOT, destination, io.env);
+    say(`Packing ${listPackages(names)} from ${REPO_ROOT} into ${VENDOR_DIR}/ (they are not taken from the registry; --published would)…`);
+    const packed = await packFramework(REPO_ROOT, destination, io.env, names);
     if (!packed.ok) return packed;
     tarballs = packed.tarballs!;
   } else {
-    say(`Copying @mcp-fw/core and @mcp-fw/cli from this packed scaffolder into ${VENDOR_DIR}/ (--published would take them from the registry)…`);
+    say(`Copying ${listPackages(names)} from this packed scaffolder into ${VENDOR_DIR}/ (--published would take them from the registry)…`);
     try {
-      tarballs = copyPackedFramework(destination);
+      tarballs = copyPackedFramework(destination, names);
     } catch (error) {
       return { ok: false, command: 'copy', output: '', reason: `could not copy the packed framework into ${destination}`, cause: (error as Error).message, fix: 'Check that the folder is writable, then run the command again.' };
     }

@@ -8,7 +8,20 @@ import { PACKAGE_DIR, runsFromRepository } from './templates.js';
 export const FRAMEWORK_PACKAGES: Readonly<Record<string, string>> = {
   '@mcp-fw/core': 'packages/core',
   '@mcp-fw/cli': 'packages/cli',
+  // Templates whose schemas come from their TypeScript types (basic) depend on it.
+  '@mcp-fw/typescript': 'packages/typescript',
 };
+
+/** The framework packages the project in `projectDir` depends on, in the order above. */
+export function frameworkPackagesOf(projectDir: string): string[] {
+  const pkg = JSON.parse(readFileSync(join(projectDir, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
+  return Object.keys(FRAMEWORK_PACKAGES).filter((name) => pkg.dependencies?.[name] || pkg.devDependencies?.[name]);
+}
+
+/** `@mcp-fw/core, @mcp-fw/cli and @mcp-fw/typescript`, for messages. */
+export function listPackages(names: readonly string[]): string {
+  return names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names.join('');
+}
 
 /** The folder of a generated project that holds the packed framework packages. */
 export const VENDOR_DIR = 'vendor';
@@ -44,11 +57,17 @@ export function npmEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 }
 
 /**
- * `npm pack`s the framework packages of the repository at `repoRoot` into `destination`; returns
- * npm name → tarball file name. Their `dist/` must be built.
+ * `npm pack`s framework packages (`names`, default all) of the repository at `repoRoot` into
+ * `destination`; returns npm name → tarball file name. Their `dist/` must be built.
  */
-export async function packFramework(repoRoot: string, destination: string, env: NodeJS.ProcessEnv): Promise<StepResult & { tarballs?: Record<string, string> }> {
-  const missing = Object.values(FRAMEWORK_PACKAGES).filter((folder) => !existsSync(join(repoRoot, folder, 'dist')));
+export async function packFramework(
+  repoRoot: string,
+  destination: string,
+  env: NodeJS.ProcessEnv,
+  names: readonly string[] = Object.keys(FRAMEWORK_PACKAGES),
+): Promise<StepResult & { tarballs?: Record<string, string> }> {
+  const folders = names.map((name) => FRAMEWORK_PACKAGES[name]);
+  const missing = folders.filter((folder) => !existsSync(join(repoRoot, folder, 'dist')));
   if (missing.length > 0) {
     return {
       ok: false,
@@ -60,7 +79,7 @@ export async function packFramework(repoRoot: string, destination: string, env: 
     };
   }
   mkdirSync(destination, { recursive: true });
-  const args = ['pack', '--json', '--pack-destination', destination, ...Object.values(FRAMEWORK_PACKAGES).flatMap((folder) => ['-w', folder])];
+  const args = ['pack', '--json', '--pack-destination', destination, ...folders.flatMap((folder) => ['-w', folder])];
   const result = await runCommand('npm', args, { cwd: repoRoot, env: npmEnv(env) });
   if (!result.ok) {
     return { ...result, fix: `Fix the problem npm reports above (the repository is ${repoRoot}), then run the command again.` };
@@ -74,14 +93,18 @@ export async function packFramework(repoRoot: string, destination: string, env: 
   return { ok: true, tarballs: Object.fromEntries(packed.map((p) => [p.name, p.filename])) };
 }
 
-/** Copies the tarballs a packed scaffolder carries into `destination`; returns npm name → file name. */
-export function copyPackedFramework(destination: string): Record<string, string> {
+/**
+ * Copies the tarballs of `names` (default all) a packed scaffolder carries into `destination`;
+ * returns npm name → file name.
+ */
+export function copyPackedFramework(destination: string, names: readonly string[] = Object.keys(FRAMEWORK_PACKAGES)): Record<string, string> {
   mkdirSync(destination, { recursive: true });
   const tarballs: Record<string, string> = {};
   for (const file of tarballsIn(PACKED_VENDOR_DIR)) {
+    const name = names.find((n) => file.startsWith(`${tarballStem(n)}-`));
+    if (!name) continue;
     copyFileSync(join(PACKED_VENDOR_DIR, file), join(destination, file));
-    const name = Object.keys(FRAMEWORK_PACKAGES).find((n) => file.startsWith(`${tarballStem(n)}-`));
-    if (name) tarballs[name] = file;
+    tarballs[name] = file;
   }
   return tarballs;
 }

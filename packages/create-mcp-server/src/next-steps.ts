@@ -35,6 +35,6 @@ export function nextSteps(plan: Plan, pm: PackageManager, cwd: string, installed
   const vendored =
     plan.packages === 'registry'
       ? []
-      : ['', 'It depends on @mcp-fw/core and @mcp-fw/cli by file: from its vendor/ folder: keep that folder with the project.'];
+      : ['', 'It depends on the @mcp-fw packages by file: from its vendor/ folder: keep that folder with the project.'];
   return ['Next steps:', '', ...lines, '', connect, '', claudeDesktopConfig(plan), ...vendored, ''].join('\n');
 }
