@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { devSchemas, usesTypeSchemas } from '../src/dev/schemas.ts';
+import { findProject } from '../src/project/project.ts';
 import { connectDevClient, type DevClientKind } from './support/dev-clients.ts';
 import { fixtureProject } from './support/temp-project.ts';
 import { eventually, until } from './support/until.ts';
@@ -59,5 +61,30 @@ describe.each(KINDS)('mcp-fw dev of a plain-typed project with %s', (kind) => {
     expect(failure!.message).toContain('src/schemas.gen.ts cannot be regenerated. Cannot derive schemas from the TypeScript types:');
     expect(failure!.message).toContain('Notes.note');
     expect(project.read('src/schemas.gen.ts')).toContain('Keep it on top');
+  });
+});
+
+describe('which projects mcp-fw dev regenerates schemas for', () => {
+  it('those depending on @mcp-fw/typescript or holding src/schemas.gen.ts, and no others', async () => {
+    const typed = fixtureProject('typed');
+    const greeter = fixtureProject('greeter');
+    cleanups.push(() => typed.remove(), () => greeter.remove());
+    const warnings: string[] = [];
+    const warn = (line: string) => warnings.push(line);
+    const greeterProject = findProject(greeter.path('src/server.ts'));
+    expect(usesTypeSchemas(greeterProject)).toBe(false);
+    expect(await devSchemas(greeterProject, warn)).toBeUndefined();
+
+    const typedProject = findProject(typed.path('src/server.ts'));
+    expect(usesTypeSchemas(typedProject)).toBe(true);
+    const schemas = await devSchemas(typedProject, warn);
+    expect(schemas?.target).toBe(typed.path('src/schemas.gen.ts'));
+    expect(schemas?.regenerate()).toEqual({ ok: true, written: false });
+    expect(schemas?.files()).toContain(typed.path('src/kinds.ts'));
+    expect(warnings).toEqual([]);
+
+    // No dependency listed, but a generated module: the project uses it all the same.
+    typed.write('package.json', JSON.stringify({ name: 'typed', type: 'module' }));
+    expect(usesTypeSchemas(findProject(typed.path('src/server.ts')))).toBe(true);
   });
 });
