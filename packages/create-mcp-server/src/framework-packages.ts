@@ -18,7 +18,7 @@ export function frameworkPackagesOf(projectDir: string): string[] {
   return Object.keys(FRAMEWORK_PACKAGES).filter((name) => pkg.dependencies?.[name] || pkg.devDependencies?.[name]);
 }
 
-/** `@mcp-fw/core, @mcp-fw/cli and @mcp-fw/typescript`, for messages. */
+/** Names as a list for messages: `@mcp-fw/core, @mcp-fw/cli and @mcp-fw/typescript`. */
 export function listPackages(names: readonly string[]): string {
   return names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names.join('');
 }
@@ -74,7 +74,7 @@ export async function packFramework(
       command: 'npm pack',
       output: '',
       reason: 'the framework packages could not be packed',
-      cause: `${missing.join(' and ')} ${missing.length === 1 ? 'is' : 'are'} not built (no dist/)`,
+      cause: `${listPackages(missing)} ${missing.length === 1 ? 'is' : 'are'} not built (no dist/)`,
       fix: `Build the repository first: cd ${repoRoot} && npm ci && npx tsc -b`,
     };
   }
