@@ -35,7 +35,7 @@ try {
 }
 
 const handle = await serveHttp(server, { port: listen.port, allowedHosts: allowedHosts(listen), ...protection(server, listen, issuer) });
-process.stderr.write(`MCP server listening on ${handle.url}, protected: tokens from ${issuer.issuer}, for ${listen.resource}\n`);
+process.stderr.write(`MCP server listening on ${handle.url} (protected: tokens from ${issuer.issuer} for ${listen.resource})\n`);
 const stop = () => void Promise.all([handle.close(), closeAuth()]).then(() => process.exit(0));
 process.once('SIGINT', stop);
 process.once('SIGTERM', stop);
