@@ -81,12 +81,13 @@ async function chooseAuth(flags: Flags, template: TemplateInfo, prompter: Prompt
 
 /** Whether anything is left to ask. */
 export function needsAnswers(flags: Flags): boolean {
-  const fixed = flags.template !== undefined && findTemplate(flags.template)?.fixedTransport;
+  // `--auth oauth` alone chooses the template that offers it.
+  const template = flags.template !== undefined ? findTemplate(flags.template) : flags.auth === 'oauth' ? TEMPLATES.find((t) => t.auth) : undefined;
   return (
     flags.target === undefined ||
-    flags.template === undefined ||
-    (flags.transport === undefined && !fixed) ||
-    (flags.auth === undefined && flags.template !== undefined && findTemplate(flags.template)?.auth === true) ||
+    template === undefined ||
+    (flags.transport === undefined && !template.fixedTransport) ||
+    (flags.auth === undefined && template.auth === true) ||
     flags.install === undefined ||
     flags.git === undefined
   );
