@@ -6,7 +6,7 @@
 // proxy to serve other machines) and refuses foreign Host and Origin headers.
 import { serveHttp } from '@mcp-fw/core/node';
 import { declaredScopes } from '@mcp-fw/auth';
-import { allowedHosts, issuerSettings, listenSettings, protection, SettingsError, type IssuerSettings } from './auth.js';
+import { allowedHosts, issuerSettings, listenSettings, protection, SettingsError, type IssuerSettings, type ListenSettings } from './auth.js';
 import { server } from './server.js';
 
 const devAuth = process.argv.includes('--dev-auth');
@@ -16,7 +16,7 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-let listen;
+let listen: ListenSettings;
 let issuer: IssuerSettings;
 let closeAuth = async () => {};
 try {
