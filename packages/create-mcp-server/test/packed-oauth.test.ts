@@ -13,7 +13,8 @@ import { cleanEnv, npm, projectFiles, startHttpServer } from './support/packed.t
 // settings (naming the variable), and `npm run dev` serves it with the development authorization
 // server: 401 and metadata as a client discovers them, `mcp-fw auth doctor` passing, and the
 // official 2.x client signing in (dynamic registration, PKCE), listing the tools, stepping up
-// from notes:read to notes:write.
+// from notes:read to notes:write. (The same from a packed scaffolder is in packed.test.ts, which
+// owns the one `npm pack` of the scaffolder: two at once would race over its prepack copy.)
 
 const work = tempDir('packed-oauth');
 afterAll(() => work.remove(), 120_000);
@@ -106,3 +107,4 @@ it('scaffolds --auth oauth, installs, tests, builds, and serves a protected serv
     started.stop();
   }
 }, 300_000);
+
