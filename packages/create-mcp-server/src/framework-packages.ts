@@ -10,6 +10,14 @@ export const FRAMEWORK_PACKAGES: Readonly<Record<string, string>> = {
   '@mcp-fw/cli': 'packages/cli',
 };
 
+/**
+ * The mcp-fw packages only some projects depend on (`--auth oauth`): packed into a scaffolder
+ * tarball, but vendored into a project only when it depends on them.
+ */
+export const OPTIONAL_FRAMEWORK_PACKAGES: Readonly<Record<string, string>> = {
+  '@mcp-fw/auth': 'packages/auth',
+};
+
 /** The folder of a generated project that holds the packed framework packages. */
 export const VENDOR_DIR = 'vendor';
 
@@ -47,8 +55,13 @@ export function npmEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
  * `npm pack`s the framework packages of the repository at `repoRoot` into `destination`; returns
  * npm name → tarball file name. Their `dist/` must be built.
  */
-export async function packFramework(repoRoot: string, destination: string, env: NodeJS.ProcessEnv): Promise<StepResult & { tarballs?: Record<string, string> }> {
-  const missing = Object.values(FRAMEWORK_PACKAGES).filter((folder) => !existsSync(join(repoRoot, folder, 'dist')));
+export async function packFramework(
+  repoRoot: string,
+  destination: string,
+  env: NodeJS.ProcessEnv,
+  packages: Readonly<Record<string, string>> = FRAMEWORK_PACKAGES,
+): Promise<StepResult & { tarballs?: Record<string, string> }> {
+  const missing = Object.values(packages).filter((folder) => !existsSync(join(repoRoot, folder, 'dist')));
   if (missing.length > 0) {
     return {
       ok: false,
@@ -60,7 +73,7 @@ export async function packFramework(repoRoot: string, destination: string, env: 
     };
   }
   mkdirSync(destination, { recursive: true });
-  const args = ['pack', '--json', '--pack-destination', destination, ...Object.values(FRAMEWORK_PACKAGES).flatMap((folder) => ['-w', folder])];
+  const args = ['pack', '--json', '--pack-destination', destination, ...Object.values(packages).flatMap((folder) => ['-w', folder])];
   const result = await runCommand('npm', args, { cwd: repoRoot, env: npmEnv(env) });
   if (!result.ok) {
     return { ...result, fix: `Fix the problem npm reports above (the repository is ${repoRoot}), then run the command again.` };
@@ -74,14 +87,18 @@ export async function packFramework(repoRoot: string, destination: string, env: 
   return { ok: true, tarballs: Object.fromEntries(packed.map((p) => [p.name, p.filename])) };
 }
 
-/** Copies the tarballs a packed scaffolder carries into `destination`; returns npm name → file name. */
-export function copyPackedFramework(destination: string): Record<string, string> {
+/**
+ * Copies the tarballs of `packages` a packed scaffolder carries into `destination`; returns npm
+ * name → file name.
+ */
+export function copyPackedFramework(destination: string, packages: Readonly<Record<string, string>> = FRAMEWORK_PACKAGES): Record<string, string> {
   mkdirSync(destination, { recursive: true });
   const tarballs: Record<string, string> = {};
   for (const file of tarballsIn(PACKED_VENDOR_DIR)) {
+    const name = Object.keys(packages).find((n) => file.startsWith(`${tarballStem(n)}-`));
+    if (!name) continue;
     copyFileSync(join(PACKED_VENDOR_DIR, file), join(destination, file));
-    const name = Object.keys(FRAMEWORK_PACKAGES).find((n) => file.startsWith(`${tarballStem(n)}-`));
-    if (name) tarballs[name] = file;
+    tarballs[name] = file;
   }
   return tarballs;
 }
