@@ -21,7 +21,7 @@ const config = {
   // while the client works, and the server then pays a wake-up per call that a busy one does not.
   depth: envInt('BENCH_HTTP_DEPTH', 4),
   // RSS is read after each third of the calls; the first third is the warm-up.
-  calls: envInt('BENCH_HTTP_CALLS', 60_000),
+  calls: envInt('BENCH_HTTP_CALLS', 240_000),
   // Sessions created one after another once the server is warm (after 20 discarded ones).
   sessions: envInt('BENCH_HTTP_SESSIONS', 200),
 };

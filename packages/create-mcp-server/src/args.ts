@@ -5,6 +5,7 @@ export interface Flags {
   target?: string;
   template?: string;
   transport?: string;
+  auth?: string;
   install?: boolean;
   git?: boolean;
   published: boolean;
@@ -30,6 +31,9 @@ given as an option when run in a terminal.
 Options:
   -t, --template <name>     basic (default), http or full
       --transport <name>    stdio (default) or http; the http template is always http
+      --auth <name>         none (default) or oauth: the http template as an OAuth 2.1
+                            protected resource (bearer tokens, scopes per tool, a local
+                            authorization server for development); implies --template http
       --no-install          do not install the dependencies
       --no-git              do not initialize a git repository
       --published           depend on the published @mcp-fw packages; by default, run from a
@@ -51,6 +55,7 @@ export function parseFlags(argv: readonly string[]): Flags {
       options: {
         template: { type: 'string', short: 't' },
         transport: { type: 'string' },
+        auth: { type: 'string' },
         'no-install': { type: 'boolean' },
         'no-git': { type: 'boolean' },
         published: { type: 'boolean' },
@@ -73,6 +78,7 @@ export function parseFlags(argv: readonly string[]): Flags {
     target: positionals[0],
     template: values.template,
     transport: values.transport,
+    auth: values.auth,
     install: values['no-install'] ? false : undefined,
     git: values['no-git'] ? false : undefined,
     published: values.published ?? false,

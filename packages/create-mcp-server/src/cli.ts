@@ -1,14 +1,15 @@
 import { join } from 'node:path';
 import { USAGE, UsageError, parseFlags } from './args.js';
 import { nextSteps } from './next-steps.js';
-import { copyPackedFramework, dependOnVendored, frameworkPackagesOf, listPackages, packFramework, VENDOR_DIR } from './framework-packages.js';
+import { copyPackedFramework, dependOnVendored, packFramework, VENDOR_DIR } from './framework-packages.js';
+import { frameworkPackages, listed } from './project-packages.js';
 import { detectPackageManager, type PackageManager } from './package-manager.js';
 import { checkFlags, makePlan, needsAnswers, type Plan } from './plan.js';
 import { CancelledError, InputEndedError, Prompter } from './prompt.js';
 import { scaffold } from './scaffold.js';
 import { initGit, install } from './setup.js';
 import type { StepResult } from './run-command.js';
-import { REPO_ROOT, templatesDir } from './templates.js';
+import { OAUTH_OVERLAY, REPO_ROOT, templatesDir } from './templates.js';
 
 /** Where the command reads and writes; the process's own streams unless a caller says otherwise. */
 export interface Io {
@@ -66,9 +67,16 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
 async function create(plan: Plan, io: Io): Promise<number> {
   const say = (line: string) => io.stdout.write(`${line}\n`);
   const pm = detectPackageManager(io.env.npm_config_user_agent);
-  say(`\nCreating ${plan.packageName} in ${plan.dir} (template ${plan.template.name}, ${plan.transport})`);
+  say(`\nCreating ${plan.packageName} in ${plan.dir} (template ${plan.template.name}, ${plan.transport}${plan.auth === 'oauth' ? ', OAuth' : ''})`);
   try {
-    scaffold({ from: join(templatesDir(), plan.template.name), to: plan.dir, packageName: plan.packageName, transport: plan.transport });
+    scaffold({
+      from: join(templatesDir(), plan.template.name),
+      to: plan.dir,
+      packageName: plan.packageName,
+      transport: plan.transport,
+      auth: plan.auth,
+      overlay: plan.auth === 'oauth' ? join(templatesDir(), OAUTH_OVERLAY) : undefined,
+    });
   } catch (error) {
     io.stderr.write(`create-mcp-server: could not write the project: ${(error as Error).message}\n`);
     return 1;
@@ -95,18 +103,18 @@ async function create(plan: Plan, io: Io): Promise<number> {
 /** Packs (from the clone) or copies (from the tarball) the framework packages into vendor/. */
 async function vendorFramework(plan: Plan, pm: PackageManager, io: Io, say: (line: string) => void): Promise<StepResult> {
   const destination = join(plan.dir, VENDOR_DIR);
-  // Only what this template depends on (the scaffolder carries every framework package).
-  const names = frameworkPackagesOf(plan.dir);
+  const packages = frameworkPackages(plan);
+  const names = listed(Object.keys(packages));
   let tarballs: Record<string, string>;
   if (plan.packages === 'checkout') {
-    say(`Packing ${listPackages(names)} from ${REPO_ROOT} into ${VENDOR_DIR}/ (they are not taken from the registry; --published would)…`);
-    const packed = await packFramework(REPO_ROOT, destination, io.env, names);
+    say(`Packing ${names} from ${REPO_ROOT} into ${VENDOR_DIR}/ (they are not taken from the registry; --published would)…`);
+    const packed = await packFramework(REPO_ROOT, destination, io.env, packages);
     if (!packed.ok) return packed;
     tarballs = packed.tarballs!;
   } else {
-    say(`Copying ${listPackages(names)} from this packed scaffolder into ${VENDOR_DIR}/ (--published would take them from the registry)…`);
+    say(`Copying ${names} from this packed scaffolder into ${VENDOR_DIR}/ (--published would take them from the registry)…`);
     try {
-      tarballs = copyPackedFramework(destination, names);
+      tarballs = copyPackedFramework(destination, packages);
     } catch (error) {
       return { ok: false, command: 'copy', output: '', reason: `could not copy the packed framework into ${destination}`, cause: (error as Error).message, fix: 'Check that the folder is writable, then run the command again.' };
     }

@@ -8,20 +8,16 @@ import { PACKAGE_DIR, runsFromRepository } from './templates.js';
 export const FRAMEWORK_PACKAGES: Readonly<Record<string, string>> = {
   '@mcp-fw/core': 'packages/core',
   '@mcp-fw/cli': 'packages/cli',
-  // Templates whose schemas come from their TypeScript types (basic) depend on it.
-  '@mcp-fw/typescript': 'packages/typescript',
 };
 
-/** The framework packages the project in `projectDir` depends on, in the order above. */
-export function frameworkPackagesOf(projectDir: string): string[] {
-  const pkg = JSON.parse(readFileSync(join(projectDir, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
-  return Object.keys(FRAMEWORK_PACKAGES).filter((name) => pkg.dependencies?.[name] || pkg.devDependencies?.[name]);
-}
-
-/** Names as a list for messages: `@mcp-fw/core, @mcp-fw/cli and @mcp-fw/typescript`. */
-export function listPackages(names: readonly string[]): string {
-  return names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names.join('');
-}
+/**
+ * The mcp-fw packages only some projects depend on (`--auth oauth`, the basic template): packed into a scaffolder
+ * tarball, but vendored into a project only when it depends on them.
+ */
+export const OPTIONAL_FRAMEWORK_PACKAGES: Readonly<Record<string, string>> = {
+  '@mcp-fw/auth': 'packages/auth',
+  '@mcp-fw/typescript': 'packages/typescript',
+};
 
 /** The folder of a generated project that holds the packed framework packages. */
 export const VENDOR_DIR = 'vendor';
@@ -57,29 +53,28 @@ export function npmEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 }
 
 /**
- * `npm pack`s framework packages (`names`, default all) of the repository at `repoRoot` into
- * `destination`; returns npm name → tarball file name. Their `dist/` must be built.
+ * `npm pack`s the framework packages of the repository at `repoRoot` into `destination`; returns
+ * npm name → tarball file name. Their `dist/` must be built.
  */
 export async function packFramework(
   repoRoot: string,
   destination: string,
   env: NodeJS.ProcessEnv,
-  names: readonly string[] = Object.keys(FRAMEWORK_PACKAGES),
+  packages: Readonly<Record<string, string>> = FRAMEWORK_PACKAGES,
 ): Promise<StepResult & { tarballs?: Record<string, string> }> {
-  const folders = names.map((name) => FRAMEWORK_PACKAGES[name]);
-  const missing = folders.filter((folder) => !existsSync(join(repoRoot, folder, 'dist')));
+  const missing = Object.values(packages).filter((folder) => !existsSync(join(repoRoot, folder, 'dist')));
   if (missing.length > 0) {
     return {
       ok: false,
       command: 'npm pack',
       output: '',
       reason: 'the framework packages could not be packed',
-      cause: `${listPackages(missing)} ${missing.length === 1 ? 'is' : 'are'} not built (no dist/)`,
+      cause: `${missing.join(' and ')} ${missing.length === 1 ? 'is' : 'are'} not built (no dist/)`,
       fix: `Build the repository first: cd ${repoRoot} && npm ci && npx tsc -b`,
     };
   }
   mkdirSync(destination, { recursive: true });
-  const args = ['pack', '--json', '--pack-destination', destination, ...folders.flatMap((folder) => ['-w', folder])];
+  const args = ['pack', '--json', '--pack-destination', destination, ...Object.values(packages).flatMap((folder) => ['-w', folder])];
   const result = await runCommand('npm', args, { cwd: repoRoot, env: npmEnv(env) });
   if (!result.ok) {
     return { ...result, fix: `Fix the problem npm reports above (the repository is ${repoRoot}), then run the command again.` };
@@ -94,14 +89,14 @@ export async function packFramework(
 }
 
 /**
- * Copies the tarballs of `names` (default all) a packed scaffolder carries into `destination`;
- * returns npm name → file name.
+ * Copies the tarballs of `packages` a packed scaffolder carries into `destination`; returns npm
+ * name → file name.
  */
-export function copyPackedFramework(destination: string, names: readonly string[] = Object.keys(FRAMEWORK_PACKAGES)): Record<string, string> {
+export function copyPackedFramework(destination: string, packages: Readonly<Record<string, string>> = FRAMEWORK_PACKAGES): Record<string, string> {
   mkdirSync(destination, { recursive: true });
   const tarballs: Record<string, string> = {};
   for (const file of tarballsIn(PACKED_VENDOR_DIR)) {
-    const name = names.find((n) => file.startsWith(`${tarballStem(n)}-`));
+    const name = Object.keys(packages).find((n) => file.startsWith(`${tarballStem(n)}-`));
     if (!name) continue;
     copyFileSync(join(PACKED_VENDOR_DIR, file), join(destination, file));
     tarballs[name] = file;

@@ -1,6 +1,7 @@
 import { join, relative } from 'node:path';
 import { runScript, type PackageManager } from './package-manager.js';
 import type { Plan } from './plan.js';
+import { frameworkPackages, listed } from './project-packages.js';
 import { HTTP_PORT } from './scaffold.js';
 
 /** The Claude Desktop `claude_desktop_config.json` entry that connects to the new server. */
@@ -20,21 +21,37 @@ export function nextSteps(plan: Plan, pm: PackageManager, cwd: string, installed
   const where = relative(cwd, plan.dir);
   if (where !== '') commands.push([`cd ${/\s/.test(where) ? JSON.stringify(where) : where}`, '']);
   if (!installed) commands.push([`${pm} install`, 'install the dependencies']);
+  const oauth = plan.auth === 'oauth';
   commands.push(
-    [run('dev'), 'serve it from src/, restarting on every change'],
+    oauth
+      ? [run('dev'), `build it and serve it with a local development authorization server`]
+      : [run('dev'), 'serve it from src/, restarting on every change'],
     [run('test'), 'run its tests'],
     [run('inspect'), 'list its tools, resources and prompts'],
-    [run('build'), 'compile and bundle it into dist/'],
+    [run('build'), oauth ? 'compile it into dist/' : 'compile and bundle it into dist/'],
   );
   const width = Math.max(...commands.map(([command]) => command.length));
   const lines = commands.map(([command, what]) => `  ${what ? `${command.padEnd(width)}   # ${what}` : command}`);
-  const connect =
-    plan.transport === 'stdio'
+  const connect = oauth
+    ? `To use it from Claude Desktop, start it (${run('dev')}: http://127.0.0.1:${HTTP_PORT}/mcp), then add this to\nclaude_desktop_config.json (Settings → Developer → Edit Config) and restart Claude Desktop; mcp-remote\nopens the sign-in page in the browser:`
+    : plan.transport === 'stdio'
       ? `To use it from Claude Desktop, build it (${run('build')}), then add this to claude_desktop_config.json\n(Settings → Developer → Edit Config) and restart Claude Desktop:`
       : `To use it from Claude Desktop, start it (${run('build')} && ${run('start')}: http://127.0.0.1:${HTTP_PORT}/mcp), then add this\nto claude_desktop_config.json (Settings → Developer → Edit Config) and restart Claude Desktop:`;
   const vendored =
     plan.packages === 'registry'
       ? []
-      : ['', 'It depends on the @mcp-fw packages by file: from its vendor/ folder: keep that folder with the project.'];
-  return ['Next steps:', '', ...lines, '', connect, '', claudeDesktopConfig(plan), ...vendored, ''].join('\n');
+      : ['', `It depends on ${listed(Object.keys(frameworkPackages(plan)))} by file: from its vendor/ folder: keep that folder with the project.`];
+  return ['Next steps:', '', ...lines, '', ...(oauth ? [...oauthSteps(run), ''] : []), connect, '', claudeDesktopConfig(plan), ...vendored, ''].join('\n');
+}
+
+/** How to try the OAuth variant, and what it needs in production. */
+function oauthSteps(run: (script: string) => string): string[] {
+  const url = `http://127.0.0.1:${HTTP_PORT}/mcp`;
+  return [
+    `It is an OAuth 2.1 protected resource: requests without a valid bearer token get 401. ${run('dev')} starts a`,
+    'development authorization server beside it that approves every sign-in as "dev"; with it running,',
+    `  npx mcp-fw auth doctor ${url}`,
+    'checks what a client discovers (the metadata, the authorization server, the 401 challenge).',
+    'In production, set OAUTH_ISSUER, OAUTH_JWKS_URL and MCP_RESOURCE_URL (see README.md), then start it.',
+  ];
 }

@@ -3,12 +3,14 @@ import { defaultPackagesSource, type PackagesSource } from './framework-packages
 import { packageNameProblem } from './package-name.js';
 import type { Prompter } from './prompt.js';
 import { occupant, targetOf, type Target } from './target.js';
-import { findTemplate, TEMPLATES, TRANSPORTS, type TemplateInfo, type Transport } from './templates.js';
+import { AUTHS, findTemplate, TEMPLATES, TRANSPORTS, type Auth, type TemplateInfo, type Transport } from './templates.js';
 
 /** Everything decided before a file is written. */
 export interface Plan extends Target {
   template: TemplateInfo;
   transport: Transport;
+  /** `oauth` only with a template that offers it (then the transport is http). */
+  auth: Auth;
   install: boolean;
   git: boolean;
   /** Where `@mcp-fw/*` come from: packed from this clone or tarball, or the registry. */
@@ -25,6 +27,7 @@ export const DEFAULT_NAME = 'my-mcp-server';
 export function checkFlags(flags: Flags, cwd: string): void {
   if (flags.template !== undefined) checkTransport(templateNamed(flags.template), flags.transport);
   if (flags.transport !== undefined) transportNamed(flags.transport);
+  if (flags.auth !== undefined) checkAuth(flags.template === undefined ? undefined : templateNamed(flags.template), flags.transport, authNamed(flags.auth));
   if (flags.target !== undefined) {
     const problem = targetProblem(targetOf(flags.target, cwd), flags.force);
     if (problem) throw new UsageError(problem);
@@ -40,10 +43,11 @@ export async function makePlan(flags: Flags, cwd: string, prompter: Prompter | u
   const template = await chooseTemplate(flags, prompter);
   checkTransport(template, flags.transport);
   const transport = await chooseTransport(flags, template, prompter);
+  const auth = await chooseAuth(flags, template, prompter);
   const install = flags.install ?? (prompter ? await prompter.confirm('Install the dependencies?', true) : true);
   const git = flags.git ?? (prompter ? await prompter.confirm('Initialize a git repository?', true) : true);
   const packages = flags.published ? 'registry' : defaultPackagesSource();
-  return { ...target, template, transport, install, git, packages };
+  return { ...target, template, transport, auth, install, git, packages };
 }
 
 async function chooseTarget(flags: Flags, cwd: string, prompter: Prompter | undefined): Promise<Target> {
@@ -57,6 +61,8 @@ async function chooseTarget(flags: Flags, cwd: string, prompter: Prompter | unde
 
 async function chooseTemplate(flags: Flags, prompter: Prompter | undefined): Promise<TemplateInfo> {
   if (flags.template !== undefined) return templateNamed(flags.template);
+  // OAuth protects an HTTP server: only the templates that offer it are left to choose from.
+  if (flags.auth === 'oauth') return TEMPLATES.find((t) => t.auth)!;
   if (!prompter) return TEMPLATES[0];
   return templateNamed(await prompter.select('Template:', TEMPLATES, TEMPLATES[0].name));
 }
@@ -67,13 +73,21 @@ async function chooseTransport(flags: Flags, template: TemplateInfo, prompter: P
   return prompter.select('Transport:', TRANSPORTS, template.transport);
 }
 
+async function chooseAuth(flags: Flags, template: TemplateInfo, prompter: Prompter | undefined): Promise<Auth> {
+  if (flags.auth !== undefined) return authNamed(flags.auth);
+  if (!prompter || !template.auth) return 'none';
+  return prompter.select('Protect it with OAuth?', AUTHS, 'none');
+}
+
 /** Whether anything is left to ask. */
 export function needsAnswers(flags: Flags): boolean {
-  const fixed = flags.template !== undefined && findTemplate(flags.template)?.fixedTransport;
+  // `--auth oauth` alone chooses the template that offers it.
+  const template = flags.template !== undefined ? findTemplate(flags.template) : flags.auth === 'oauth' ? TEMPLATES.find((t) => t.auth) : undefined;
   return (
     flags.target === undefined ||
-    flags.template === undefined ||
-    (flags.transport === undefined && !fixed) ||
+    template === undefined ||
+    (flags.transport === undefined && !template.fixedTransport) ||
+    (flags.auth === undefined && template.auth === true) ||
     flags.install === undefined ||
     flags.git === undefined
   );
@@ -83,6 +97,24 @@ function checkTransport(template: TemplateInfo, transport: string | undefined): 
   if (!template.fixedTransport || transport === undefined || transport === template.transport) return;
   const others = TEMPLATES.filter((t) => !t.fixedTransport).map((t) => t.name);
   throw new UsageError(`the ${template.name} template only serves ${template.transport}; for ${transport}, choose ${others.join(' or ')}`);
+}
+
+/**
+ * `oauth` needs HTTP: a stdio server has no requests to carry tokens (it runs as the user who
+ * launched it, with credentials from its environment), so the stdio-only choices are refused.
+ */
+function checkAuth(template: TemplateInfo | undefined, transport: string | undefined, auth: Auth): void {
+  if (auth !== 'oauth') return;
+  const offering = TEMPLATES.filter((t) => t.auth).map((t) => t.name).join(' or ');
+  if (transport === 'stdio') {
+    throw new UsageError(
+      `--auth oauth protects an HTTP server, and stdio has no HTTP requests to carry tokens (a stdio server takes its credentials from its environment); ` +
+        `for OAuth, drop --transport stdio and choose --template ${offering}; for stdio, drop --auth oauth`,
+    );
+  }
+  if (template && !template.auth) {
+    throw new UsageError(`the ${template.name} template has no auth option; for --auth oauth, choose --template ${offering} (Streamable HTTP), or drop --auth`);
+  }
 }
 
 function targetProblem(target: Target, force: boolean): string | undefined {
@@ -100,6 +132,12 @@ function templateNamed(name: string): TemplateInfo {
     throw new UsageError(`unknown template "${name}"; choose one of ${TEMPLATES.map((t) => t.name).join(', ')}`);
   }
   return template;
+}
+
+function authNamed(name: string): Auth {
+  const auth = AUTHS.find((a) => a.name === name);
+  if (!auth) throw new UsageError(`unknown auth "${name}"; choose one of ${AUTHS.map((a) => a.name).join(', ')}`);
+  return auth.name;
 }
 
 function transportNamed(name: string): Transport {

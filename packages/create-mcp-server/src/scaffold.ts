@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { projectPath, templateFiles } from './template-files.js';
-import type { Transport } from './templates.js';
+import type { Auth, Transport } from './templates.js';
 
 /** What {@link scaffold} writes. */
 export interface ScaffoldOptions {
@@ -11,30 +11,70 @@ export interface ScaffoldOptions {
   to: string;
   packageName: string;
   transport: Transport;
+  /** Which `<!-- auth:NAME -->` sections of the READMEs to keep (default `none`). */
+  auth?: Auth;
+  /**
+   * A folder laid over `from`: its files replace or join the template's, and its
+   * `package.overlay.json` is merged into package.json (each field's keys over the template's).
+   */
+  overlay?: string;
 }
+
+/** The file of an overlay merged into package.json rather than copied. */
+export const PACKAGE_OVERLAY = 'package.overlay.json';
 
 /** The port the `dev` and `start` scripts serve HTTP on when `PORT` is not set. */
 export const HTTP_PORT = 3000;
 
 /**
- * Writes the project: every template file, with the template's placeholder name (its
- * package.json name) replaced by the package name, the README's sections for the other
- * transport dropped, and the `dev`/`start` scripts serving the chosen transport. Returns the
- * written paths, relative to the project.
+ * Writes the project: every template file (the overlay's instead, where it has one), with the
+ * template's placeholder name (its package.json name) replaced by the package name, the
+ * README's sections for the other transport and auth dropped, and the `dev`/`start` scripts
+ * serving the chosen transport. Returns the written paths, relative to the project.
  */
 export function scaffold(options: ScaffoldOptions): string[] {
   const placeholder = (JSON.parse(readFileSync(join(options.from, 'package.json'), 'utf8')) as { name: string }).name;
+  const overlaid = new Set(options.overlay ? templateFiles(options.overlay) : []);
+  const sources = [
+    ...templateFiles(options.from).filter((file) => !overlaid.has(file)).map((file) => ({ file, dir: options.from })),
+    ...[...overlaid].filter((file) => file !== PACKAGE_OVERLAY).map((file) => ({ file, dir: options.overlay! })),
+  ];
   const written: string[] = [];
-  for (const file of templateFiles(options.from)) {
-    let text = readFileSync(join(options.from, file), 'utf8').replaceAll(placeholder, options.packageName);
-    if (file === 'package.json') text = withTransportScripts(text, options.transport);
-    if (file.endsWith('.md')) text = keepTransportSections(text, options.transport);
+  for (const { file, dir } of sources) {
+    let text = readFileSync(join(dir, file), 'utf8').replaceAll(placeholder, options.packageName);
+    if (file === 'package.json') {
+      text = withTransportScripts(text, options.transport);
+      if (overlaid.has(PACKAGE_OVERLAY)) text = mergedPackage(text, readFileSync(join(options.overlay!, PACKAGE_OVERLAY), 'utf8'));
+    }
+    if (file.endsWith('.md')) text = keepSections(keepSections(text, 'transport', options.transport), 'auth', options.auth ?? 'none');
     const path = projectPath(file);
     mkdirSync(dirname(join(options.to, path)), { recursive: true });
     writeFileSync(join(options.to, path), text);
     written.push(path);
   }
-  return written;
+  return written.sort();
+}
+
+/**
+ * package.json with an overlay's fields merged in: objects (scripts, dependencies…) key by key,
+ * the overlay's keys last and winning; anything else replaced. Dependency lists stay sorted.
+ */
+function mergedPackage(packageJson: string, overlayJson: string): string {
+  const pkg = JSON.parse(packageJson) as Record<string, unknown>;
+  for (const [field, value] of Object.entries(JSON.parse(overlayJson) as Record<string, unknown>)) {
+    const base = pkg[field];
+    if (isObject(base) && isObject(value)) {
+      const merged = { ...base, ...value };
+      pkg[field] = /dependencies$/i.test(field) ? Object.fromEntries(Object.entries(merged).sort(([a], [b]) => a.localeCompare(b))) : merged;
+    } else {
+      pkg[field] = value;
+    }
+  }
+  return `${JSON.stringify(pkg, null, 2)}\n`;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**
@@ -52,12 +92,12 @@ function withTransportScripts(packageJson: string, transport: Transport): string
 }
 
 /**
- * Keeps the `<!-- transport:NAME -->` … `<!-- /transport:NAME -->` sections of the chosen
- * transport, without their markers, and drops the others.
+ * Keeps the `<!-- KIND:NAME -->` … `<!-- /KIND:NAME -->` sections (KIND `transport` or `auth`)
+ * of the chosen NAME, without their markers, and drops the others.
  */
-function keepTransportSections(markdown: string, transport: Transport): string {
+function keepSections(markdown: string, kind: 'transport' | 'auth', chosen: string): string {
   return markdown.replace(
-    /<!-- transport:(\w+) -->\n([\s\S]*?)<!-- \/transport:\1 -->\n/g,
-    (_section, name: string, body: string) => (name === transport ? body : ''),
+    new RegExp(`<!-- ${kind}:(\\w+) -->\\n([\\s\\S]*?)<!-- \\/${kind}:\\1 -->\\n`, 'g'),
+    (_section, name: string, body: string) => (name === chosen ? body : ''),
   );
 }

@@ -19,12 +19,33 @@ export interface TemplateInfo {
   transport: Transport;
   /** Only this transport: the template is about it. */
   fixedTransport?: boolean;
+  /** Offers the {@link AUTHS} choice (an HTTP server can ask its callers for tokens). */
+  auth?: boolean;
+  /** The optional framework packages it depends on (vendored with it from a clone or tarball). */
+  packages?: readonly string[];
 }
 
-/** The templates, in the order they are offered; each is a folder of `templates/`. */
+/** Whether the generated HTTP server asks its callers for OAuth bearer tokens. */
+export type Auth = 'none' | 'oauth';
+
+/** The auth choices, in the order they are offered. */
+export const AUTHS: readonly { name: Auth; hint: string }[] = [
+  { name: 'none', hint: 'anyone who can reach the server may call it (it listens on 127.0.0.1 only)' },
+  { name: 'oauth', hint: 'OAuth 2.1 bearer tokens, scopes per tool, a local authorization server for development' },
+];
+
+/**
+ * The folder of `templates/` laid over the `http` template when `oauth` is chosen: its files
+ * replace or join the template's, and its `package.overlay.json` is merged into package.json.
+ * Not a template of its own: it holds only what OAuth changes.
+ */
+export const OAUTH_OVERLAY = 'http-oauth';
+
+/** The templates, in the order they are offered; each is a folder of `templates/` ({@link OAUTH_OVERLAY} aside). */
 export const TEMPLATES: readonly TemplateInfo[] = [
-  { name: 'basic', hint: 'one tool, one resource, one prompt', transport: 'stdio' },
-  { name: 'http', hint: 'Streamable HTTP with the security defaults on', transport: 'http', fixedTransport: true },
+  // Its schemas are read from its TypeScript types by @mcp-fw/typescript.
+  { name: 'basic', hint: 'one tool, one resource, one prompt', transport: 'stdio', packages: ['@mcp-fw/typescript'] },
+  { name: 'http', hint: 'Streamable HTTP with the security defaults on', transport: 'http', fixedTransport: true, auth: true },
   {
     name: 'full',
     hint: 'zod input/output, resource templates with completion, prompts, progress, elicitation',

@@ -68,6 +68,18 @@ it('refuses an unknown transport, and stdio for the http template', async () => 
   );
 });
 
+it('refuses --auth oauth for stdio and for the templates without it, naming the fix', async () => {
+  expect(await refused(['my-server', '--auth', 'oauth', '--transport', 'stdio'])).toBe(
+    'create-mcp-server: --auth oauth protects an HTTP server, and stdio has no HTTP requests to carry tokens ' +
+      '(a stdio server takes its credentials from its environment); for OAuth, drop --transport stdio and choose --template http; ' +
+      `for stdio, drop --auth oauth\n${HELP}`,
+  );
+  expect(await refused(['my-server', '--template', 'full', '--auth', 'oauth', '--yes'])).toBe(
+    `create-mcp-server: the full template has no auth option; for --auth oauth, choose --template http (Streamable HTTP), or drop --auth\n${HELP}`,
+  );
+  expect(await refused(['my-server', '--auth', 'sso'])).toBe(`create-mcp-server: unknown auth "sso"; choose one of none, oauth\n${HELP}`);
+});
+
 it('refuses unknown options and extra arguments', async () => {
   expect(await refused(['my-server', '--tempalte', 'full'])).toBe(
     `create-mcp-server: unknown option --tempalte\n${HELP}`,

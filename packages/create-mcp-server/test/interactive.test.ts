@@ -94,7 +94,7 @@ describe('with the answers piped, one per line', () => {
 
   it('asks again after an answer it cannot use', async () => {
     const cwd = folder('piped');
-    const result = await runCli(['--no-install', '--no-git'], { cwd, input: 'Weather Server\nweather\n4\nhttp\n' });
+    const result = await runCli(['--no-install', '--no-git'], { cwd, input: 'Weather Server\nweather\n4\nhttp\n\n' });
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     expect(result.stdout).toContain(
@@ -104,7 +104,19 @@ describe('with the answers piped, one per line', () => {
     );
     expect(result.stdout).toContain(`${TEMPLATE_PROMPT}4\n  "4" is not one of the choices\n${TEMPLATE_PROMPT}http\n`);
 
-    const options = await withOptions(['weather', '--template', 'http', '--no-install', '--no-git']);
+    const options = await withOptions(['weather', '--template', 'http', '--auth', 'none', '--no-install', '--no-git']);
     expect(tree(join(cwd, 'weather'))).toEqual(tree(join(options, 'weather')));
+  });
+
+  it('asks whether to protect the http template with OAuth, and writes what --auth oauth writes', async () => {
+    const cwd = folder('piped');
+    const result = await runCli(['secure', '--template', 'http', '--no-install', '--no-git'], { cwd, input: 'oauth\n' });
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/^Protect it with OAuth\?\n {2}1\) none +anyone who can reach the server may call it/);
+    expect(result.stdout).toContain('(template http, http, OAuth)');
+
+    const options = await withOptions(['secure', '--template', 'http', '--auth', 'oauth', '--no-install', '--no-git']);
+    expect(tree(join(cwd, 'secure'))).toEqual(tree(join(options, 'secure')));
   });
 });

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir, type Finished } from './support/cli.ts';
 import { npm, packScaffolder, projectFiles, startHttpServer } from './support/packed.ts';
-import { listPackages } from '../src/framework-packages.ts';
+import { listed as listPackages } from '../src/project-packages.ts';
 
 // The first hour, end to end, without any @mcp-fw package on the registry: the scaffolder, run
 // from this clone and from a tarball made with `npm pack`, writes each template with the
@@ -110,6 +110,21 @@ describe.each(['checkout', 'tarball'] as const)('scaffolded from the %s', (sourc
     240_000,
   );
 });
+
+it('from the tarball, --auth oauth vendors @mcp-fw/auth too, and the project passes its tests (end to end: packed-oauth.test.ts)', async () => {
+  const cwd = join(work.dir, 'tarball', 'oauth');
+  mkdirSync(cwd, { recursive: true });
+  const scaffolded = await npm(['exec', '--yes', `--package=${scaffolderTarball}`, '--', 'create-mcp-server', 'oauth-server', '--auth', 'oauth', '--no-git', '--yes'], cwd, NPM_ENV);
+  expect(succeeded(scaffolded)).toMatchObject({ status: 0 });
+  expect(scaffolded.stdout).toMatch(/Copying [^\n]*@mcp-fw\/auth from this packed scaffolder/);
+  const dir = join(cwd, 'oauth-server');
+  const files = projectFiles(dir);
+  expect(Object.keys(files).filter((path) => path.startsWith('vendor/'))).toContain('vendor/mcp-fw-auth-0.1.0.tgz');
+  expect(JSON.parse(files['package.json']).dependencies['@mcp-fw/auth']).toBe('file:vendor/mcp-fw-auth-0.1.0.tgz');
+  const tested = await npm(['test'], dir);
+  expect(succeeded(tested)).toMatchObject({ status: 0 });
+  expect(tested.stdout).toMatch(/Test Files {2}3 passed/);
+}, 240_000);
 
 /** The tool names an official SDK 1.x client lists over `transport`. */
 async function toolsOver(transport: Transport): Promise<string[]> {

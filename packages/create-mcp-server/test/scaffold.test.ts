@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { REPO_ROOT, runCli, tempDir, tree } from './support/cli.ts';
-import { TEMPLATES } from '../src/templates.ts';
+import { OAUTH_OVERLAY, TEMPLATES } from '../src/templates.ts';
 
 let cwd: string;
 let remove: () => void;
@@ -22,8 +22,8 @@ async function create(args: string[]): Promise<Record<string, string>> {
 
 const COMMON = ['.gitignore', 'README.md', 'package.json', 'src/main.ts', 'src/server.ts', 'tsconfig.json', 'vitest.config.ts'];
 
-it('offers exactly the folders of the root templates/', () => {
-  expect(TEMPLATES.map((t) => t.name).sort()).toEqual(readdirSync(join(REPO_ROOT, 'templates')).sort());
+it('offers exactly the folders of the root templates/, the OAuth overlay aside', () => {
+  expect([...TEMPLATES.map((t) => t.name), OAUTH_OVERLAY].sort()).toEqual(readdirSync(join(REPO_ROOT, 'templates')).sort());
 });
 
 describe.each([
@@ -40,6 +40,8 @@ describe.each([
     for (const [path, text] of Object.entries(files)) {
       expect(text, path).not.toContain('mcp-fw-template');
       expect(text, path).not.toContain('<!-- transport:');
+      expect(text, path).not.toContain('<!-- auth:');
+      expect(text, path).not.toContain('OAUTH_ISSUER');
     }
     const pkg = JSON.parse(files['package.json']);
     expect(pkg.name).toBe('my-server');
@@ -81,6 +83,38 @@ it('serves HTTP (on PORT, else 3000) with --transport http, and keeps only the H
   expect(files['README.md']).not.toContain('dist/server.launch.cjs"]');
 });
 
+it('lays the OAuth overlay over the http template with --auth oauth', async () => {
+  const files = await create(['my-server', '--template', 'http', '--auth', 'oauth']);
+  const plain = await create(['plain-server', '--template', 'http', '--auth', 'none']);
+  // The overlay's own files join the template's; its package.overlay.json and the repository's
+  // tsconfig.workspace.json do not reach the project.
+  expect(Object.keys(files)).toEqual([...Object.keys(plain), 'src/auth.ts', 'test/oauth.test.ts'].sort((a, b) => a.localeCompare(b)));
+  for (const [path, text] of Object.entries(files)) {
+    expect(text, path).not.toContain('mcp-fw-template');
+    expect(text, path).not.toContain('<!-- ');
+  }
+  const pkg = JSON.parse(files['package.json']);
+  expect(pkg.scripts).toEqual({
+    dev: 'mcp-fw build && node dist/main.js --dev-auth',
+    build: 'mcp-fw build',
+    start: 'node dist/main.js',
+    test: 'vitest run',
+    inspect: 'mcp-fw inspect src/server.ts',
+  });
+  expect(pkg.dependencies).toEqual({ '@mcp-fw/auth': '^0.1.0', '@mcp-fw/core': '^0.1.0', zod: '^4.6.7' });
+  expect(pkg.devDependencies).toMatchObject({ '@mcp-fw/cli': '^0.1.0', 'oidc-provider': '9.13.3' });
+  expect(files['src/notes.ts']).toContain("@Scopes('notes:read')");
+  expect(files['src/notes.ts']).toContain("scopes: ['notes:write']");
+  expect(files['src/main.ts']).toContain('...protection(server, listen, issuer)');
+  expect(files['src/server.ts']).toContain(`name: 'my-server',`);
+  expect(files['README.md']).toContain('| `OAUTH_ISSUER` |');
+  expect(files['README.md']).toContain('npx mcp-fw auth doctor http://127.0.0.1:3000/mcp');
+  expect(files['README.md']).not.toContain('and bundles it');
+  // Unchanged where OAuth changes nothing.
+  expect(files['test/notes.test.ts']).toBe(plain['test/notes.test.ts'].replaceAll('plain-server', 'my-server'));
+  expect(plain['README.md']).not.toContain('OAuth');
+});
+
 it('names a scoped package after its scope, in a folder without it', async () => {
   const files = await create(['@acme/weather', '--template', 'basic']);
   expect(JSON.parse(files['package.json']).name).toBe('@acme/weather');
@@ -111,7 +145,7 @@ it('prints the next steps and the exact Claude Desktop configuration', async () 
       '',
       JSON.stringify({ mcpServers: { 'my-server': { command: 'node', args: [join(cwd, 'my-server', 'dist', 'server.launch.cjs')] } } }, null, 2),
       '',
-      'It depends on the @mcp-fw packages by file: from its vendor/ folder: keep that folder with the project.',
+      'It depends on @mcp-fw/core, @mcp-fw/cli and @mcp-fw/typescript by file: from its vendor/ folder: keep that folder with the project.',
       '',
       '',
     ].join('\n'),

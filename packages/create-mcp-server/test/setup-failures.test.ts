@@ -67,7 +67,7 @@ it('refuses to pack a clone whose packages are not built, and says how to build 
     command: 'npm pack',
     output: '',
     reason: 'the framework packages could not be packed',
-    cause: 'packages/core, packages/cli and packages/typescript are not built (no dist/)',
+    cause: 'packages/core and packages/cli are not built (no dist/)',
     fix: `Build the repository first: cd ${clone} && npm ci && npx tsc -b`,
   });
 });

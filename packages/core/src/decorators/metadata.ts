@@ -2,8 +2,8 @@ import { createRequire } from 'node:module';
 import type {} from 'reflect-metadata'; // its global Reflect.getMetadata/defineMetadata types
 
 // reflect-metadata is CommonJS: loaded with require instead of `import`, Node skips scanning it
-// for named exports (cjs-module-lexer), ~10 ms and ~3 MB of a server's startup (measured in
-// bench/README.md). It still runs before any decorated class: this module is evaluated first.
+// for named exports (cjs-module-lexer), which costs start-up time and memory. It still runs
+// before any decorated class: this module is evaluated first.
 createRequire(import.meta.url)('reflect-metadata');
 
 // TypeScript-compiled TC39 decorators get `context.metadata === undefined` on Node 20, which has

@@ -40,7 +40,7 @@ export function errorFrame(id: JsonRpcId | null, error: { code: number; message:
  * nothing downstream can be polluted. The walk only runs when the text could hold the key: it
  * spells `__proto__`, or it has a `\u` escape, which can spell any key (`"\u005f_proto__"`).
  * Neither search pattern starts with `"`: one that does, common in JSON, makes V8 switch to a
- * table-driven search costing ~0.1–0.2 µs per frame (bench/README.md, session 3).
+ * table-driven search that is much slower on every frame.
  */
 export function parseFrame(text: string): unknown {
   const value: unknown = JSON.parse(text);

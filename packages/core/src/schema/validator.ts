@@ -50,9 +50,9 @@ export class ValidatorCompiler {
   }
 }
 
-// Ajv and ajv-formats are about 95 CommonJS files, ~25 ms of a server's startup (measured in
-// bench/README.md). Servers whose schemas are all Standard Schemas (zod, ...) never use them, so
-// they load on the first JSON Schema compiled instead of at import.
+// Ajv and ajv-formats are about 95 CommonJS files, a visible part of a server's cold start.
+// Servers whose schemas are all Standard Schemas (zod, ...) never use them, so they load on the
+// first JSON Schema compiled instead of at import.
 const lazyRequire = createRequire(import.meta.url);
 type AjvModule = typeof import('ajv');
 type Ajv2020Module = typeof import('ajv/dist/2020.js');

@@ -91,8 +91,8 @@ export class StdioChannel implements Channel {
   #read(chunk: Buffer): void {
     const limit = this.#options.maxMessageBytes;
     // Checked once per chunk, when a whole line is first found in it: ASCII text reads the same
-    // as Latin-1, which V8 copies instead of decoding (~0.6 against ~1.5 instructions per byte,
-    // and less per call). A chunk that only carries part of a long line is never scanned.
+    // as Latin-1, which V8 copies instead of decoding. A chunk that only carries part of a long
+    // line is never scanned.
     let encoding: 'latin1' | 'utf8' | undefined;
     let start = 0;
     while (start < chunk.length) {
@@ -100,7 +100,7 @@ export class StdioChannel implements Channel {
       const end = newline === -1 ? chunk.length : newline;
       if (newline !== -1 && this.#size === 0 && !this.#discarding && end - start <= limit) {
         // The whole line is in this chunk (the usual case): decoded in place, without the
-        // Buffer view a part would need (~430 instructions per line).
+        // Buffer view a part would need.
         encoding ??= isAscii(chunk) ? 'latin1' : 'utf8';
         this.#emitText(chunk.toString(encoding, start, end));
         start = newline + 1;

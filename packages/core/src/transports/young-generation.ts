@@ -17,8 +17,8 @@ function tunedByUser(): boolean {
 /**
  * Applies `mode` to this process. Under load V8 grows the young generation up to 2 × 16 MiB
  * whenever enough objects survive its scavenges; a stdio server answers one client with mostly
- * short-lived garbage, so the growth buys it nothing but resident memory (bench/README.md:
- * peak RSS 86 → 63 MB after 200,000 calls at the same CPU per call). V8 reads this factor each
+ * short-lived garbage, so the growth buys it nothing but resident memory at the same CPU per
+ * call. V8 reads this factor each
  * time it would grow the space, so setting it at run time takes effect from then on.
  */
 export function useYoungGeneration(mode: YoungGeneration): void {

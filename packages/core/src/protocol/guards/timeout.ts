@@ -8,7 +8,7 @@ import { LimitError } from './limit-error.js';
  *
  * Not AbortSignal.any: on Node 20 a signal it returns stays reachable for as long as it has an
  * abort listener and has not aborted, so every handler that adds a listener and never removes
- * it (the usual way) would leak its call's signal — about 4 KB a call in the soak benchmark.
+ * it (the usual way) would leak its call's signal, a few KB per call.
  */
 class Deadline {
   #controller?: AbortController;

@@ -1,0 +1,51 @@
+// Streamable HTTP at http://127.0.0.1:3000/mcp (PORT=N picks another port) as an OAuth 2.1
+// protected resource: every request needs a bearer token for this server from the authorization
+// server named by OAUTH_ISSUER, with the scopes of what it calls (src/notes.ts). `--dev-auth`
+// starts a local development authorization server instead, which approves every sign-in.
+// The security defaults stay on: the server listens on 127.0.0.1 only (put it behind a TLS
+// proxy to serve other machines) and refuses foreign Host and Origin headers.
+import { serveHttp } from '@mcp-fw/core/node';
+import { declaredScopes } from '@mcp-fw/auth';
+import { allowedHosts, issuerSettings, listenSettings, protection, SettingsError, type IssuerSettings, type ListenSettings } from './auth.js';
+import { server } from './server.js';
+
+const devAuth = process.argv.includes('--dev-auth');
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
+}
+
+let listen: ListenSettings;
+let issuer: IssuerSettings;
+let closeAuth = async () => {};
+try {
+  listen = listenSettings(process.env, devAuth);
+  if (devAuth) {
+    const dev = await startDevAuthorizationServer(listen.resource);
+    issuer = { issuer: dev.issuer, jwksUri: dev.jwksUri };
+    closeAuth = () => dev.close();
+    process.stderr.write(`Development authorization server (approves every sign-in as "dev"; never use it in production): ${dev.issuer}\n`);
+  } else {
+    issuer = issuerSettings(process.env);
+  }
+} catch (error) {
+  if (error instanceof SettingsError) fail(error.message);
+  throw error;
+}
+
+const handle = await serveHttp(server, { port: listen.port, allowedHosts: allowedHosts(listen), ...protection(server, listen, issuer) });
+process.stderr.write(`MCP server listening on ${handle.url} (protected: tokens from ${issuer.issuer} for ${listen.resource})\n`);
+const stop = () => void Promise.all([handle.close(), closeAuth()]).then(() => process.exit(0));
+process.once('SIGINT', stop);
+process.once('SIGTERM', stop);
+
+async function startDevAuthorizationServer(resource: string) {
+  const { devAuthorizationServer } = await import('@mcp-fw/auth/dev');
+  try {
+    return await devAuthorizationServer({ resource, scopes: declaredScopes(server) });
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    fail(`--dev-auth needs oidc-provider, a devDependency, which is not installed: run npm install (without --omit=dev). ${(error as Error).message}`);
+  }
+}
