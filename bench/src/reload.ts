@@ -2,7 +2,9 @@
 // notifications/tools/list_changed, for each example, over stdio with the official SDK client.
 // Each example is copied to a temporary directory (the repository's files are never edited);
 // each save adds a differently described probe tool to src/server.ts, so every reload changes
-// the tool list. A script, not a test: it asserts nothing about time.
+// the tool list. `typed` is a plain-typed project using @mcp-fw/typescript (the CLI's test
+// fixture): each save rewrites a method's JSDoc, so the reload includes regenerating
+// src/schemas.gen.ts. A script, not a test: it asserts nothing about time.
 //
 //   npx tsc -b && node bench/dist/reload.js            # all examples, 10 saves each
 //   BENCH_RELOAD_SAVES=30 BENCH_RELOAD_EXAMPLES=calculator node bench/dist/reload.js
@@ -20,18 +22,48 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const BIN = join(ROOT, 'packages/cli/bin/mcp-fw.js');
 const SAVES = Number(process.env.BENCH_RELOAD_SAVES ?? 10);
 // The examples whose src/server.ts exports `server` (the others export factories).
-const EXAMPLES = (process.env.BENCH_RELOAD_EXAMPLES ?? 'calculator,logistics,prompts').split(',');
+const EXAMPLES = (process.env.BENCH_RELOAD_EXAMPLES ?? 'calculator,logistics,prompts,typed').split(',');
+const TYPED = join(ROOT, 'packages/cli/test/fixtures/typed');
+
+/** What a save writes, and the description of the tool that shows it was served. */
+interface Subject {
+  readonly dir: string;
+  readonly file: string;
+  readonly save: (n: number) => string;
+  readonly served: (tools: { name: string; description?: string }[], n: number) => boolean;
+}
+
+function subject(name: string): Subject {
+  if (name === 'typed') {
+    const dir = copyProject(TYPED, name, JSON.parse(readFileSync(join(TYPED, 'tsconfig.json'), 'utf8')));
+    const file = join(dir, 'src/notes.ts');
+    const original = readFileSync(file, 'utf8');
+    return {
+      dir,
+      file,
+      save: (n) => original.replace('Write a note down.', `Write a note down (probe ${n}).`),
+      served: (tools, n) => tools.some((t) => t.description === `Write a note down (probe ${n}).`),
+    };
+  }
+  const dir = copyExample(name);
+  const file = join(dir, 'src/server.ts');
+  const original = readFileSync(file, 'utf8');
+  return { dir, file, save: (n) => original + probeTool(n), served: (tools, n) => tools.some((t) => t.description === `reload probe ${n}`) };
+}
 
 /** A copy of examples/<name> with a standalone tsconfig and the repository's node_modules linked. */
 function copyExample(name: string): string {
-  const dir = mkdtempSync(join(tmpdir(), `mcp-fw-reload-${name}-`));
-  cpSync(join(ROOT, 'examples', name, 'src'), join(dir, 'src'), { recursive: true });
-  cpSync(join(ROOT, 'examples', name, 'package.json'), join(dir, 'package.json'));
-  const tsconfig = {
+  return copyProject(join(ROOT, 'examples', name), name, {
     extends: join(ROOT, 'tsconfig.base.json'),
     compilerOptions: { rootDir: 'src', outDir: 'dist', customConditions: [], composite: false, incremental: false },
     include: ['src'],
-  };
+  });
+}
+
+function copyProject(from: string, name: string, tsconfig: unknown): string {
+  const dir = mkdtempSync(join(tmpdir(), `mcp-fw-reload-${name}-`));
+  cpSync(join(from, 'src'), join(dir, 'src'), { recursive: true });
+  cpSync(join(from, 'package.json'), join(dir, 'package.json'));
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig));
   mkdirSync(join(dir, 'node_modules'));
   for (const entry of readdirSync(join(ROOT, 'node_modules'))) {
@@ -60,9 +92,7 @@ interface ExampleResult {
 }
 
 async function measure(example: string): Promise<ExampleResult> {
-  const dir = copyExample(example);
-  const serverFile = join(dir, 'src/server.ts');
-  const original = readFileSync(serverFile, 'utf8');
+  const { dir, file, save, served } = subject(example);
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [BIN, 'dev', 'src/server.ts'],
@@ -83,11 +113,11 @@ async function measure(example: string): Promise<ExampleResult> {
     for (let n = 0; n <= SAVES; n++) {
       const changed = new Promise<void>((resolve) => (notified = resolve));
       const saved = performance.now();
-      writeFileSync(serverFile, original + probeTool(n));
+      writeFileSync(file, save(n));
       await withTimeout(changed, 30_000, `${example}: list_changed after save ${n}`);
       const elapsed = performance.now() - saved;
       const tools = (await client.listTools()).tools;
-      if (!tools.some((t) => t.description === `reload probe ${n}`)) throw new Error(`${example}: save ${n} is not served`);
+      if (!served(tools, n)) throw new Error(`${example}: save ${n} is not served`);
       if (n > 0) savesMs.push(elapsed);
     }
   } finally {

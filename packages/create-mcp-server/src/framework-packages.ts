@@ -11,11 +11,12 @@ export const FRAMEWORK_PACKAGES: Readonly<Record<string, string>> = {
 };
 
 /**
- * The mcp-fw packages only some projects depend on (`--auth oauth`): packed into a scaffolder
+ * The mcp-fw packages only some projects depend on (`--auth oauth`, the basic template): packed into a scaffolder
  * tarball, but vendored into a project only when it depends on them.
  */
 export const OPTIONAL_FRAMEWORK_PACKAGES: Readonly<Record<string, string>> = {
   '@mcp-fw/auth': 'packages/auth',
+  '@mcp-fw/typescript': 'packages/typescript',
 };
 
 /** The folder of a generated project that holds the packed framework packages. */

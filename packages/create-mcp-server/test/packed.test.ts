@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir, type Finished } from './support/cli.ts';
 import { npm, packScaffolder, projectFiles, startHttpServer } from './support/packed.ts';
+import { listed as listPackages } from '../src/project-packages.ts';
 
 // The first hour, end to end, without any @mcp-fw package on the registry: the scaffolder, run
 // from this clone and from a tarball made with `npm pack`, writes each template with the
@@ -16,9 +17,10 @@ import { npm, packScaffolder, projectFiles, startHttpServer } from './support/pa
 // Sequential on purpose: six installs in parallel would only fight over two cores.
 
 const TEMPLATES = [
-  { template: 'basic', transport: 'stdio', tools: ['greet'] },
-  { template: 'http', transport: 'http', tools: ['add_note', 'list_notes'] },
-  { template: 'full', transport: 'stdio', tools: ['search_books', 'reserve_books'] },
+  // basic reads its schemas from its TypeScript types: it depends on @mcp-fw/typescript too.
+  { template: 'basic', transport: 'stdio', tools: ['greet'], framework: ['@mcp-fw/core', '@mcp-fw/cli', '@mcp-fw/typescript'] },
+  { template: 'http', transport: 'http', tools: ['add_note', 'list_notes'], framework: ['@mcp-fw/core', '@mcp-fw/cli'] },
+  { template: 'full', transport: 'stdio', tools: ['search_books', 'reserve_books'], framework: ['@mcp-fw/core', '@mcp-fw/cli'] },
 ] as const;
 
 const work = tempDir('packed');
@@ -48,22 +50,24 @@ async function scaffoldFrom(source: 'checkout' | 'tarball', template: string, cw
 describe.each(['checkout', 'tarball'] as const)('scaffolded from the %s', (source) => {
   it.each(TEMPLATES)(
     'the $template template installs, passes its test, build and inspect scripts, and serves its tools to the official client',
-    async ({ template, transport, tools }) => {
+    async ({ template, transport, tools, framework }) => {
       const cwd = join(work.dir, source, template);
       mkdirSync(cwd, { recursive: true });
       const dir = join(cwd, `${template}-server`);
       const scaffolded = await scaffoldFrom(source, template, cwd);
       expect(succeeded(scaffolded)).toMatchObject({ status: 0 });
       expect(scaffolded.stdout).toContain(
-        source === 'checkout' ? 'Packing @mcp-fw/core and @mcp-fw/cli from' : 'Copying @mcp-fw/core and @mcp-fw/cli from this packed scaffolder',
+        source === 'checkout' ? `Packing ${listPackages(framework)} from` : `Copying ${listPackages(framework)} from this packed scaffolder`,
       );
       expect(scaffolded.stdout).toContain('\nDone.\n');
 
       const files = projectFiles(dir);
-      expect(Object.keys(files).filter((path) => path.startsWith('vendor/'))).toEqual(['vendor/mcp-fw-cli-0.1.0.tgz', 'vendor/mcp-fw-core-0.1.0.tgz']);
+      const tarballs = framework.map((name) => `vendor/${name.slice(1).replace('/', '-')}-0.1.0.tgz`).sort();
+      expect(Object.keys(files).filter((path) => path.startsWith('vendor/'))).toEqual(tarballs);
       const pkg = JSON.parse(files['package.json']);
       expect(pkg.dependencies['@mcp-fw/core']).toBe('file:vendor/mcp-fw-core-0.1.0.tgz');
       expect(pkg.devDependencies['@mcp-fw/cli']).toBe('file:vendor/mcp-fw-cli-0.1.0.tgz');
+      if ((framework as readonly string[]).includes('@mcp-fw/typescript')) expect(pkg.devDependencies['@mcp-fw/typescript']).toBe('file:vendor/mcp-fw-typescript-0.1.0.tgz');
       // The tarball's templates and framework are the clone's: the same project either way.
       if (source === 'checkout') fromCheckout[template] = files;
       else expect(files).toEqual(fromCheckout[template]);

@@ -27,7 +27,7 @@ it('offers exactly the folders of the root templates/, the OAuth overlay aside',
 });
 
 describe.each([
-  ['basic', ['src/greetings.ts', 'test/server.test.ts']],
+  ['basic', ['src/greetings.ts', 'src/schemas.gen.ts', 'test/schemas.test.ts', 'test/server.test.ts']],
   ['http', ['src/notes.ts', 'test/http-security.test.ts', 'test/notes.test.ts']],
   [
     'full',
@@ -46,9 +46,12 @@ describe.each([
     const pkg = JSON.parse(files['package.json']);
     expect(pkg.name).toBe('my-server');
     expect(Object.keys(pkg.scripts)).toEqual(['dev', 'build', 'start', 'test', 'inspect']);
-    expect(pkg.dependencies).toEqual({ '@mcp-fw/core': '^0.1.0', zod: '^4.6.7' });
+    // basic's schemas come from its TypeScript types (@mcp-fw/typescript); the others use zod.
+    const typed = template === 'basic';
+    expect(pkg.dependencies).toEqual(typed ? { '@mcp-fw/core': '^0.1.0' } : { '@mcp-fw/core': '^0.1.0', zod: '^4.6.7' });
     expect(pkg.devDependencies).toEqual({
       '@mcp-fw/cli': '^0.1.0',
+      ...(typed ? { '@mcp-fw/typescript': '^0.1.0' } : {}),
       '@types/node': '20.19.43',
       typescript: '7.0.2',
       vite: '8.3.8',
@@ -124,7 +127,7 @@ it('prints the next steps and the exact Claude Desktop configuration', async () 
     [
       '',
       `Creating my-server in ${join(cwd, 'my-server')} (template basic, stdio)`,
-      `Packing @mcp-fw/core and @mcp-fw/cli from ${REPO_ROOT} into vendor/ (they are not taken from the registry; --published would)…`,
+      `Packing @mcp-fw/core, @mcp-fw/cli and @mcp-fw/typescript from ${REPO_ROOT} into vendor/ (they are not taken from the registry; --published would)…`,
       '',
       'Done.',
       '',
@@ -142,7 +145,7 @@ it('prints the next steps and the exact Claude Desktop configuration', async () 
       '',
       JSON.stringify({ mcpServers: { 'my-server': { command: 'node', args: [join(cwd, 'my-server', 'dist', 'server.launch.cjs')] } } }, null, 2),
       '',
-      'It depends on @mcp-fw/core and @mcp-fw/cli by file: from its vendor/ folder: keep that folder with the project.',
+      'It depends on @mcp-fw/core, @mcp-fw/cli and @mcp-fw/typescript by file: from its vendor/ folder: keep that folder with the project.',
       '',
       '',
     ].join('\n'),

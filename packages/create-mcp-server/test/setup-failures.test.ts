@@ -51,7 +51,7 @@ it('says npm is offline without the packages when the install cannot fetch them'
     env: { npm_config_offline: 'true', npm_config_cache: mkdtempSync(join(tmpdir(), 'npm-cache-')) },
   });
   expect(result.status).toBe(1);
-  expect(result.stdout).toContain('Packing @mcp-fw/core and @mcp-fw/cli');
+  expect(result.stdout).toContain('Packing @mcp-fw/core, @mcp-fw/cli and @mcp-fw/typescript');
   expect(result.stdout).not.toContain('Done.');
   expect(result.stderr).toContain('\ncreate-mcp-server: npm install exited with code 1.\nCause: a package is not in the npm cache and npm is offline.\n');
   expect(result.stderr).toContain('ENOTCACHED');

@@ -63,6 +63,16 @@ export class SchemaExtractor {
     this.#configPath = resolve(options.tsconfig ?? 'tsconfig.json');
   }
 
+  /**
+   * The project's own files the last extraction read (types imported with `import type`
+   * included, which a compiled import graph no longer shows), for a watcher.
+   */
+  get sourceFiles(): string[] {
+    return (this.#program?.getSourceFiles() ?? [])
+      .filter((f) => !f.isDeclarationFile && !f.fileName.includes('/node_modules/'))
+      .map((f) => resolve(f.fileName));
+  }
+
   extract(): SchemaManifest {
     const config = readConfig(this.#configPath);
     const roots = config.fileNames.filter((f) => DECORATOR_CALL.test(ts.sys.readFile(f) ?? ''));

@@ -3,7 +3,7 @@
 export { extractSchemas, manifestOf, SchemaExtractor, ExtractionError, type ExtractOptions } from './extract.js';
 export { SignatureError } from './member-schemas.js';
 export { UnrepresentableTypeError, type SchemaOptions } from './type-to-schema.js';
-export { renderManifestModule, writeManifest } from './write.js';
+export { defaultOut, renderManifestModule, writeManifest } from './write.js';
 export { main } from './cli.js';
 export { mcpFwSchemasVite, mcpFwSchemasEsbuild, type SchemasPluginOptions } from './plugins.js';
 export type { JsonSchema, MemberSchemas, SchemaManifest } from './manifest.js';

@@ -39,7 +39,15 @@ export function writeManifest(path: string, manifest: SchemaManifest, command?: 
   return true;
 }
 
-/** `schemas.gen.ts` in the project's `rootDir` (read from the tsconfig's text), else in `src/`. */
+/**
+ * Where `mcp-fw-schemas` writes by default: `schemas.gen.ts` in the project's `rootDir` (read
+ * from the tsconfig's text), else in `src/`.
+ *
+ * @example
+ * ```ts
+ * writeManifest(defaultOut('tsconfig.json'), extractSchemas()); // src/schemas.gen.ts
+ * ```
+ */
 export function defaultOut(tsconfig: string): string {
   let rootDir = 'src';
   try {

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 import { build as viteBuild } from 'vite';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +11,7 @@ import { createServer, StartupError } from '@mcp-fw/core';
 import { connectTestClient } from '@mcp-fw/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../core/test/support/paths.ts';
+import { bundleServer } from '../../cli/src/bundle/index.ts';
 import { extractSchemas, main } from '../src/index.ts';
 import { schemas } from './fixtures/plain/src/schemas.gen.ts';
 import { Trips } from './fixtures/plain/src/trips.ts';
@@ -215,5 +216,72 @@ describe('the same schemas under every toolchain, to the official clients over s
     const served = await listOverStdio('v1', process.execPath, [cli, 'dev', 'src/server.ts'], FIXTURE);
     expect(served.tools).toEqual(expectedTools());
     expect(served.plan.structuredContent).toEqual({ legs: [{ km: 25, mode: 'car' }], minutes: 30 });
+  });
+});
+
+// Two providers whose members are the same names (so the by-members fallback cannot tell them
+// apart), and a function also named Notes imported first, so the bundler renames the class.
+const NAMES_PROJECT: Record<string, string> = {
+  'src/colliding.ts': `export function Notes(): string {\n  return 'Notes and tasks.';\n}\n`,
+  'src/notes.ts': `import { Tool } from '@mcp-fw/core';
+export class Notes {
+  /**
+   * Add a note.
+   * @param text The note
+   */
+  @Tool({ name: 'add_note' })
+  add(text: string): string {
+    return \`note: \${text}\`;
+  }
+}
+`,
+  'src/tasks.ts': `import { Tool } from '@mcp-fw/core';
+export class Tasks {
+  /**
+   * Add a task.
+   * @param title The task
+   * @param due When it is due
+   */
+  @Tool({ name: 'add_task' })
+  add(title: string, due?: Date): string {
+    return \`task: \${title}\${due ? \` by \${due.toISOString()}\` : ''}\`;
+  }
+}
+`,
+  'src/server.ts': `import { Notes as instructions } from './colliding.js';
+import { createServer } from '@mcp-fw/core';
+import { Notes } from './notes.js';
+import { schemas } from './schemas.gen.js';
+import { Tasks } from './tasks.js';
+export const server = createServer({ name: 'names', version: '1.0.0', instructions: instructions(), providers: [Notes, Tasks], schemas });
+`,
+};
+
+describe('the CLI bundler (mcp-fw build --bundle) keeps class names', () => {
+  it('serves the derived schemas of a class the bundler had to rename (a name clash), to @modelcontextprotocol/client 2.x', async () => {
+    const dir = `${FIXTURE}dist/names/`;
+    rmSync(dir, { recursive: true, force: true });
+    for (const [file, text] of Object.entries(NAMES_PROJECT)) {
+      mkdirSync(`${dir}${file.slice(0, file.lastIndexOf('/'))}`, { recursive: true });
+      writeFileSync(`${dir}${file}`, text);
+    }
+    writeFileSync(`${dir}tsconfig.json`, readFileSync(TSCONFIG, 'utf8'));
+    const messages: string[] = [];
+    expect(main(['-p', `${dir}tsconfig.json`], (t) => messages.push(t))).toBe(0);
+    const generated = extractSchemas({ tsconfig: `${dir}tsconfig.json` });
+
+    const { launcherFile, bundleFile } = await bundleServer({ entry: `${dir}src/server.ts`, outDir: `${dir}out` });
+    // The clash is real: the bundle gives the class another binding than the function's.
+    expect(readFileSync(bundleFile, 'utf8')).toMatch(/\bNotes\d+\b/);
+    const params = { command: process.execPath, args: [launcherFile], cwd: dir, stderr: 'pipe' as const };
+    const client = new ClientV2({ name: 'bundle-names', version: '1.0.0' });
+    await client.connect(new StdioV2(params));
+    close = () => client.close();
+    const { tools } = await client.listTools();
+    expect(tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }))).toEqual([
+      { name: 'add_note', description: 'Add a note.', inputSchema: generated.Notes.add.input },
+      { name: 'add_task', description: 'Add a task.', inputSchema: generated.Tasks.add.input },
+    ]);
+    expect(await client.callTool({ name: 'add_note', arguments: { text: 'milk' } })).toMatchObject({ content: [{ type: 'text', text: 'note: milk' }] });
   });
 });

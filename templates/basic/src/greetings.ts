@@ -1,25 +1,30 @@
 import { Prompt, Resource, Tool } from '@mcp-fw/core';
-import { z } from 'zod';
 
 /** How to say hello, by language. */
 export const HELLO = { en: 'Hello', fr: 'Bonjour', es: 'Hola', de: 'Hallo' } as const;
 
-const GreetInput = z.object({
-  name: z.string().min(1).describe('Who to greet'),
-  language: z.enum(['en', 'fr', 'es', 'de']).default('en').describe('The language of the greeting'),
-});
+/** The language of the greeting. */
+export type Language = 'en' | 'fr' | 'es' | 'de';
 
-const IntroduceInput = z.object({
-  name: z.string().describe('Who to introduce'),
-});
+/** @minLength 1 */
+type Name = string;
 
 /**
  * One of each: a tool (the model calls it), a resource (the client reads it) and a prompt (the
  * user picks it, e.g. as a slash command). Add methods here, or more classes to `providers`.
+ *
+ * The methods are plain TypeScript: their input schemas and descriptions are read from the
+ * signatures and JSDoc into src/schemas.gen.ts (`npx mcp-fw-schemas`, which `npm run build` and
+ * `npm test` run first, and `npm run dev` on every save).
  */
 export class Greetings {
-  @Tool({ description: 'Greets someone by name', input: GreetInput })
-  greet({ name, language }: z.infer<typeof GreetInput>): string {
+  /**
+   * Greets someone by name
+   * @param name Who to greet
+   * @param language The language of the greeting
+   */
+  @Tool()
+  greet(name: Name, language: Language = 'en'): string {
     return `${HELLO[language]}, ${name}!`;
   }
 
@@ -32,8 +37,12 @@ export class Greetings {
     return JSON.stringify(HELLO, null, 2);
   }
 
-  @Prompt({ description: 'Asks for a short, friendly introduction of someone', input: IntroduceInput })
-  introduce({ name }: z.infer<typeof IntroduceInput>): string {
+  /**
+   * Asks for a short, friendly introduction of someone
+   * @param name Who to introduce
+   */
+  @Prompt()
+  introduce(name: string): string {
     return `Write a short, friendly introduction of ${name}, then greet them with the greet tool.`;
   }
 }

@@ -1,5 +1,6 @@
 import { createServer } from '@mcp-fw/core';
 import { Greetings } from './greetings.js';
+import { schemas } from './schemas.gen.js';
 
 /** The server: what clients see (name, version, instructions) and the classes it exposes. */
 export const server = createServer({
@@ -7,4 +8,6 @@ export const server = createServer({
   version: '0.1.0',
   instructions: 'Greets people by name in English, French, Spanish or German.',
   providers: [Greetings],
+  // Read from the methods' types and JSDoc by mcp-fw-schemas (src/schemas.gen.ts).
+  schemas,
 });

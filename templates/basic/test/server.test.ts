@@ -14,10 +14,17 @@ it('introduces itself', () => {
   expect(client.initializeResult.serverInfo).toEqual({ name: 'mcp-fw-template-basic', version: '0.1.0' });
 });
 
-it('lists the greet tool with its input schema', async () => {
+it('lists the greet tool with the input schema read from its signature and JSDoc', async () => {
   const { tools } = await client.listTools();
   expect(tools.map((t) => t.name)).toEqual(['greet']);
-  expect(tools[0].inputSchema.required).toEqual(['name']);
+  expect(tools[0].description).toBe('Greets someone by name');
+  expect(tools[0].inputSchema).toMatchObject({
+    properties: {
+      name: { type: 'string', minLength: 1, description: 'Who to greet' },
+      language: { enum: ['en', 'fr', 'es', 'de'], default: 'en' },
+    },
+    required: ['name'],
+  });
 });
 
 it('greets in the language asked for', async () => {

@@ -57,6 +57,9 @@ export async function bundleServer(request: BundleRequest): Promise<BundleResult
     external: [...(request.external ?? [])],
     minifyWhitespace: true,
     minifySyntax: true,
+    // Bundling renames a class whose name clashes with another module's; derived schemas
+    // (@mcp-fw/typescript) and messages find a class by its name, so it must survive.
+    keepNames: true,
     legalComments: 'none',
     sourcemap: 'linked',
     logLevel: 'silent',

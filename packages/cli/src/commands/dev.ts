@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { runInspector } from '../dev/inspector.js';
 import { Supervisor } from '../dev/supervisor.js';
 import { CliError } from '../output/cli-error.js';
+import { devSchemas } from '../dev/schemas.js';
 import { removeStaleCaches } from '../dev/stale-caches.js';
 import { styleFor } from '../output/style.js';
 import { RunCompiler } from '../project/compile.js';
@@ -41,7 +42,8 @@ export function devCommand(program: Command): void {
       ]) +
         '\nThe server runs in a child process that is replaced when a file its entry imports changes.\n' +
         'Clients stay connected and get notifications/*/list_changed; decorator metadata is compiled\n' +
-        'by the project’s own tsc, so schemas match the built server.\n',
+        'by the project’s own tsc, so schemas match the built server. A project using @mcp-fw/typescript\n' +
+        'gets its schemas module (src/schemas.gen.ts) regenerated from the types before each reload.\n',
     )
     .action((entry: string | undefined, options: DevOptions) => runDev(entry, options));
 }
@@ -62,9 +64,11 @@ async function runDev(entryArg: string | undefined, options: DevOptions): Promis
   removeStaleCaches(root);
   const cacheDir = join(root, `dev-${process.pid}`);
   const style = styleFor(process.stderr);
+  const schemas = compiler ? await devSchemas(project, (line) => process.stderr.write(`${style.dim('mcp-fw dev')} ${line}\n`)) : undefined;
   const supervisor = new Supervisor({
     entry,
     compiler,
+    schemas,
     cacheDir,
     debounceMs: options.debounce,
     graceMs: options.grace,

@@ -9,6 +9,7 @@ import { ChildLink } from './child-link.js';
 import { importGraph } from './import-graph.js';
 import { probe, type Probe } from './probe.js';
 import { RelaySession } from './relay-session.js';
+import type { DevSchemas } from './schemas.js';
 import { SourceWatcher } from './watcher.js';
 
 /** Options of {@link Supervisor}. */
@@ -17,6 +18,8 @@ export interface SupervisorOptions {
   readonly entry: string;
   /** Compiles TypeScript entries; absent for JavaScript ones. */
   readonly compiler?: RunCompiler;
+  /** Regenerates the schemas module from the TypeScript types before each compile. */
+  readonly schemas?: DevSchemas;
   /** Where compiled generations go (one subdirectory each); removed on close. */
   readonly cacheDir: string;
   readonly debounceMs: number;
@@ -139,6 +142,15 @@ export class Supervisor implements Servable<RelaySession> {
     const shown = relative(process.cwd(), this.#options.entry);
     let entry = this.#options.entry;
     const compiler = this.#options.compiler;
+    const schemas = this.#options.schemas;
+    if (schemas) {
+      // Before compiling, so the child imports the schemas of the signatures just saved.
+      const result = schemas.regenerate();
+      trace('schemas', started);
+      this.#watcher.add(schemas.files());
+      if (!result.ok) return this.#fail(result.error, started);
+      if (result.written) this.#watcher.remember(schemas.target);
+    }
     if (compiler) {
       if (changed.includes(compiler.project.tsconfig)) await compiler.refresh().catch(() => undefined);
       const result = await compiler.compile(outDir);

@@ -39,6 +39,14 @@ export class SourceWatcher {
     }
   }
 
+  /**
+   * Takes a file's current content as known, so writing it ourselves (a generated module)
+   * does not come back as a change.
+   */
+  remember(file: string): void {
+    if (this.#digests.has(file)) this.#digests.set(file, digest(file));
+  }
+
   /** The files watched now. */
   get files(): string[] {
     return [...this.#digests.keys()];
