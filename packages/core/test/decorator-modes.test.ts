@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -7,12 +7,12 @@ import { z } from 'zod';
 import { Arg, createServer, StartupError, Tool, type Provider } from '@mcp-fw/core';
 import { connectTestClient } from '@mcp-fw/core/testing';
 import { mcpSchema } from './support/mcp-schema.ts';
+import { compileFixtures, removeCompiledFixtures } from './support/compile-fixtures.ts';
 import { REPO_ROOT } from './support/paths.ts';
 
 const run = promisify(execFile);
 const FIXTURE = join(REPO_ROOT, 'packages/core/test/fixtures/modes');
 const TSX = join(REPO_ROOT, 'node_modules/.bin/tsx');
-const TSC = join(REPO_ROOT, 'node_modules/.bin/tsc');
 
 // vitest (oxc) cannot run TC39 decorators, so the fixture runs in real processes: tsx applies
 // legacy or TC39 semantics depending on `experimentalDecorators` in the tsconfig it is given.
@@ -24,43 +24,14 @@ async function listToolsWithTsx(mode: 'legacy' | 'tc39', script = join(FIXTURE, 
   return JSON.parse(stdout) as Record<string, { list: { tools: { name: string }[] }; results: unknown[] }>;
 }
 
-// The same fixture compiled by tsc (legacy + emitDecoratorMetadata, and TC39), in a scratch
-// directory under node_modules so that zod and @mcp-fw/core resolve from the output.
-const scratch: string[] = [];
-afterAll(() => {
-  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
-});
+// The same fixture compiled by tsc (legacy + emitDecoratorMetadata, and TC39).
+afterAll(removeCompiledFixtures);
 
 async function listToolsWithTsc(mode: 'legacy' | 'tc39') {
-  const cache = join(REPO_ROOT, 'node_modules/.cache');
-  mkdirSync(cache, { recursive: true });
-  const dir = mkdtempSync(join(cache, `mcp-fw-decorator-modes-${mode}-`));
-  scratch.push(dir);
-  const legacy = mode === 'legacy';
-  const tsconfig = join(dir, 'tsconfig.json');
-  writeFileSync(
-    tsconfig,
-    JSON.stringify({
-      extends: join(REPO_ROOT, 'tsconfig.base.json'),
-      compilerOptions: {
-        // Core's sources come in through the @mcp-fw/source condition, hence this root.
-        rootDir: join(REPO_ROOT, 'packages/core'),
-        outDir: join(dir, 'out'),
-        composite: false,
-        incremental: false,
-        declaration: false,
-        declarationMap: false,
-        sourceMap: false,
-        experimentalDecorators: legacy,
-        emitDecoratorMetadata: legacy,
-      },
-      files: [join(FIXTURE, 'tools.ts'), join(FIXTURE, 'list-tools.ts')],
-    }),
-  );
-  await run(TSC, ['-p', tsconfig], { cwd: REPO_ROOT });
-  // node_modules is a package boundary: mark the output as ES modules, as tsc emitted them.
-  writeFileSync(join(dir, 'out/package.json'), '{"type":"module"}\n');
-  const script = join(dir, 'out/test/fixtures/modes/list-tools.js');
+  const out = await compileFixtures(`decorator-modes-${mode}`, [join(FIXTURE, 'tools.ts'), join(FIXTURE, 'list-tools.ts')], {
+    experimentalDecorators: mode === 'legacy',
+  });
+  const script = join(out, 'test/fixtures/modes/list-tools.js');
   expect(existsSync(script)).toBe(true);
   return listToolsWithTsx(mode, script);
 }

@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { compileFixtures, removeCompiledFixtures } from './support/compile-fixtures.ts';
 import { REPO_ROOT } from './support/paths.ts';
 
 const run = promisify(execFile);
@@ -17,40 +18,20 @@ const TSC = join(REPO_ROOT, 'node_modules/.bin/tsc');
 const scratch: string[] = [];
 afterAll(() => {
   for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+  removeCompiledFixtures();
 });
 
 /** Compiles the fixture as `mcp-fw dev` does (tsc --noCheck), runs it, returns its report. */
 async function compileAndServe(experimentalDecorators: boolean): Promise<Record<string, any>> {
-  const cache = join(REPO_ROOT, 'node_modules/.cache');
-  mkdirSync(cache, { recursive: true });
-  const dir = mkdtempSync(join(cache, `mcp-fw-dropped-decorators-${experimentalDecorators}-`));
-  scratch.push(dir);
-  const tsconfig = join(dir, 'tsconfig.json');
-  writeFileSync(
-    tsconfig,
-    JSON.stringify({
-      extends: join(REPO_ROOT, 'tsconfig.base.json'),
-      compilerOptions: {
-        rootDir: join(REPO_ROOT, 'packages/core'),
-        outDir: join(dir, 'out'),
-        composite: false,
-        incremental: false,
-        declaration: false,
-        declarationMap: false,
-        sourceMap: false,
-        experimentalDecorators,
-        emitDecoratorMetadata: experimentalDecorators,
-      },
-      files: [join(FIXTURE, 'arg-tools.ts'), join(FIXTURE, 'serve-arg-tools.ts')],
-    }),
-  );
-  await run(TSC, ['-p', tsconfig, '--noCheck'], { cwd: REPO_ROOT });
-  writeFileSync(join(dir, 'out/package.json'), '{"type":"module"}\n');
+  const out = await compileFixtures(`dropped-decorators-${experimentalDecorators}`, [join(FIXTURE, 'arg-tools.ts'), join(FIXTURE, 'serve-arg-tools.ts')], {
+    experimentalDecorators,
+    noCheck: true,
+  });
   // tsx only so that @mcp-fw/core resolves to its TypeScript sources; the fixture is tsc's output.
   const modes = join(REPO_ROOT, 'packages/core/test/fixtures/modes');
   const { stdout } = await run(
     TSX,
-    ['--conditions=@mcp-fw/source', '--tsconfig', join(modes, `tsconfig.${experimentalDecorators ? 'legacy' : 'tc39'}.json`), join(dir, 'out/test/fixtures/errors/serve-arg-tools.js')],
+    ['--conditions=@mcp-fw/source', '--tsconfig', join(modes, `tsconfig.${experimentalDecorators ? 'legacy' : 'tc39'}.json`), join(out, 'test/fixtures/errors/serve-arg-tools.js')],
     { cwd: REPO_ROOT },
   );
   return JSON.parse(stdout);
