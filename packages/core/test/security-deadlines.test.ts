@@ -8,6 +8,7 @@ import { connectTestClient, type TestClient } from '@mcp-fw/core/testing';
 import type { ChannelSink } from '../src/jsonrpc/index.ts';
 import { createInMemoryPair } from '../src/transports/in-memory.ts';
 import { nodeSurface, type Surface } from './support/http-surfaces.ts';
+import { modernHeaders } from './support/security-http.ts';
 import { mcpSchema } from './support/mcp-schema.ts';
 import { checkServerLines } from './support/wire-log.ts';
 
@@ -144,13 +145,7 @@ describe('a spinning tool over HTTP (2026-07-28)', () => {
     const res = await s.send({
       method: 'POST',
       path: '/mcp',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': MODERN,
-        'mcp-method': 'tools/call',
-        'mcp-name': 'spin',
-      },
+      headers: modernHeaders('tools/call', 'spin'),
       body: JSON.stringify({
         jsonrpc: '2.0',
         id: 1,

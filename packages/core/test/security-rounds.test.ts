@@ -8,6 +8,7 @@ import * as core from '@mcp-fw/core';
 import { createServer, Prompt, Resource, Tool, type Context, type McpServer, type UsedRounds } from '@mcp-fw/core';
 import { connectTestClient, type TestClient } from '@mcp-fw/core/testing';
 import { nodeSurface, type Surface } from './support/http-surfaces.ts';
+import { modernHeaders } from './support/security-http.ts';
 import { mcpSchema } from './support/mcp-schema.ts';
 import { checkServerLines } from './support/wire-log.ts';
 
@@ -123,14 +124,7 @@ describe('2026-07-28 requestState is bound to its call', () => {
       const res = await s.send({
         method: 'POST',
         path: '/mcp',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': MODERN,
-          'mcp-method': 'tools/call',
-          'mcp-name': 'pay',
-          authorization: `Bearer ${user}`,
-        },
+        headers: modernHeaders('tools/call', 'pay', { authorization: `Bearer ${user}` }),
         body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'pay', arguments: { amount: 7, currency: 'EUR' }, _meta, ...extra } }),
       });
       return { status: res.status, body: JSON.parse(await res.text()) };
@@ -301,14 +295,7 @@ describe('2026-07-28 input rounds waiting in memory are capped', () => {
       const res = await s.send({
         method: 'POST',
         path: '/mcp',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': MODERN,
-          'mcp-method': 'tools/call',
-          'mcp-name': 'ask',
-          authorization: user,
-        },
+        headers: modernHeaders('tools/call', 'ask', { authorization: user }),
         body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name: 'ask', arguments: {}, _meta, ...extra } }),
       });
       const body = JSON.parse(await res.text());
