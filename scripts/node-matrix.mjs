@@ -25,13 +25,19 @@ const PROJECTS = [
   'core',
   'cli',
   ...readdirSync(join(ROOT, 'examples'), { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && existsSync(join(ROOT, 'examples', entry.name, 'package.json')))
+    .filter(
+      (entry) =>
+        entry.isDirectory() && existsSync(join(ROOT, 'examples', entry.name, 'package.json')),
+    )
     .map((entry) => entry.name)
     .sort(),
 ];
 
 // Install everything first, so that each download is announced up front, not mid-run.
-const nodes = majors.map((major) => ({ major, binary: ensureNode(major, `the Node ${major} test run (npm run test:node-matrix)`) }));
+const nodes = majors.map((major) => ({
+  major,
+  binary: ensureNode(major, `the Node ${major} test run (npm run test:node-matrix)`),
+}));
 if (PROJECTS.includes('conformance')) ensureConformanceSuite();
 
 let passed = 0;
@@ -61,9 +67,12 @@ for (const { major, binary } of nodes) {
   const counts = countsOf(results);
   // vitest can fail with every test passing (an unhandled error): that is a failure too.
   const runFailed = run.status === 0 || counts.failed > 0 ? counts.failed : 1;
-  const exit = run.status === 0 ? '' : `; vitest exit ${run.status ?? run.signal ?? run.error?.message}`;
+  const exit =
+    run.status === 0 ? '' : `; vitest exit ${run.status ?? run.signal ?? run.error?.message}`;
   const note = counts.note ? `; ${counts.note}` : '';
-  process.stdout.write(`=== Node ${NODES[major].version}: ${counts.passed} passed, ${runFailed} failed${note}${exit} ===\n`);
+  process.stdout.write(
+    `=== Node ${NODES[major].version}: ${counts.passed} passed, ${runFailed} failed${note}${exit} ===\n`,
+  );
   passed += counts.passed;
   failed += runFailed;
   clean &&= run.status === 0 && runFailed === 0;

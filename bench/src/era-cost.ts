@@ -25,15 +25,23 @@ function withId(meta: unknown): (id: number) => string {
 const modernMeta = withId(envelope(-1));
 const legacy = legacyMeta(-1)._meta;
 const legacyMetaText = legacy ? withId(legacy) : undefined;
-const call = era === 'modern'
-  ? (id: number) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"add","arguments":{"a":${id},"b":2},"_meta":${modernMeta(id)}}}`
-  : (id: number) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"add","arguments":{"a":${id},"b":2}${legacyMetaText ? `,"_meta":${legacyMetaText(id)}` : ''}}}`;
+const call =
+  era === 'modern'
+    ? (id: number) =>
+        `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"add","arguments":{"a":${id},"b":2},"_meta":${modernMeta(id)}}}`
+    : (id: number) =>
+        `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"add","arguments":{"a":${id},"b":2}${legacyMetaText ? `,"_meta":${legacyMetaText(id)}` : ''}}}`;
 
 const driver = driveInProcess(benchServer());
 if (era === 'legacy') await driver.initialize('2025-11-25');
 await driver.run(20_000, call, IN_FLIGHT);
-const reply = JSON.parse(driver.lastAnswer) as { result?: { content?: { text?: string }[]; resultType?: string } };
-if (reply.result?.content?.[0]?.text !== String(20_000 + 2) || (era === 'modern' && reply.result.resultType !== 'complete')) {
+const reply = JSON.parse(driver.lastAnswer) as {
+  result?: { content?: { text?: string }[]; resultType?: string };
+};
+if (
+  reply.result?.content?.[0]?.text !== String(20_000 + 2) ||
+  (era === 'modern' && reply.result.resultType !== 'complete')
+) {
   throw new Error(`wrong answer: ${driver.lastAnswer}`);
 }
 const perCall: number[] = [];
@@ -43,4 +51,6 @@ for (let i = 0; i < runs; i++) {
   perCall.push(((performance.now() - started) * 1000) / calls);
 }
 perCall.sort((a, b) => a - b);
-process.stdout.write(`${era}: best ${perCall[0]!.toFixed(2)} µs, median ${perCall[Math.floor(runs / 2)]!.toFixed(2)} µs per call\n`);
+process.stdout.write(
+  `${era}: best ${perCall[0]!.toFixed(2)} µs, median ${perCall[Math.floor(runs / 2)]!.toFixed(2)} µs per call\n`,
+);

@@ -18,7 +18,11 @@ const SETTINGS: Record<string, Partial<Core.ServerOptions>> = {
   default: {},
   off: { limits: { maxResultBytes: 0, controlChars: 'keep' } },
   all: {
-    limits: { rateLimit: { max: 1e9, perMs: 60_000 }, timeoutMs: 60_000, concurrency: { perSession: 1_000, perServer: 10_000 } },
+    limits: {
+      rateLimit: { max: 1e9, perMs: 60_000 },
+      timeoutMs: 60_000,
+      concurrency: { perSession: 1_000, perServer: 10_000 },
+    },
     audit: { sink: () => {} },
   },
 };
@@ -30,14 +34,30 @@ class Tools {
     return String(args.a + args.b);
   }
 }
-const input = { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] };
-core.Tool({ description: 'Adds', input })(Tools.prototype, 'add', Object.getOwnPropertyDescriptor(Tools.prototype, 'add')!);
-const server = core.createServer({ name: 'cost', version: '1', providers: [Tools], ...SETTINGS[mode] });
+const input = {
+  type: 'object',
+  properties: { a: { type: 'number' }, b: { type: 'number' } },
+  required: ['a', 'b'],
+};
+core.Tool({ description: 'Adds', input })(
+  Tools.prototype,
+  'add',
+  Object.getOwnPropertyDescriptor(Tools.prototype, 'add')!,
+);
+const server = core.createServer({
+  name: 'cost',
+  version: '1',
+  providers: [Tools],
+  ...SETTINGS[mode],
+});
 
 const driver = driveInProcess(server);
-const call = (id: number) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":${id}}}}`;
+const call = (id: number) =>
+  `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":${id}}}}`;
 await driver.initialize('2025-06-18');
 await driver.run(20_000, call, IN_FLIGHT);
 const started = performance.now();
 await driver.run(calls, call, IN_FLIGHT);
-process.stdout.write(`${mode}: ${(((performance.now() - started) * 1000) / calls).toFixed(2)} µs per call\n`);
+process.stdout.write(
+  `${mode}: ${(((performance.now() - started) * 1000) / calls).toFixed(2)} µs per call\n`,
+);

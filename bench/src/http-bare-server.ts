@@ -11,15 +11,21 @@ const server = createServer((req, res) => {
   req.on('data', (chunk: Buffer) => chunks.push(chunk));
   req.once('end', () => {
     if (req.method !== 'POST') return void res.writeHead(200).end();
-    const text = chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8');
+    const text =
+      chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8');
     const message = JSON.parse(text) as Message;
     const reply = answer(message);
     if (reply === undefined) return void res.writeHead(202).end();
-    const headers: Record<string, string> = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(reply)) };
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(reply)),
+    };
     if (message.method === 'initialize') headers['mcp-session-id'] = randomUUID();
     res.writeHead(200, headers).end(reply);
   });
 });
 // The same keep-alive timeout serveHttp sets, so idle benchmark connections are not dropped.
 server.keepAliveTimeout = 60_000;
-server.listen(0, '127.0.0.1', () => announce(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`));
+server.listen(0, '127.0.0.1', () =>
+  announce(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`),
+);

@@ -11,7 +11,8 @@ export const MODERN = '2026-07-28';
  * every request (client info, capabilities, log level and a new progress token each time, as in
  * vendor/wire/stdio-modern.jsonl).
  */
-export const envelopeKind: 'minimal' | 'official' = process.env.BENCH_ERAS_ENVELOPE === 'official' ? 'official' : 'minimal';
+export const envelopeKind: 'minimal' | 'official' =
+  process.env.BENCH_ERAS_ENVELOPE === 'official' ? 'official' : 'minimal';
 
 const MINIMAL_ENVELOPE = {
   'io.modelcontextprotocol/protocolVersion': MODERN,
@@ -52,7 +53,11 @@ const CLIENT_HEADERS = {
   'user-agent': 'node',
   'accept-encoding': 'gzip, deflate',
 };
-const POST_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...CLIENT_HEADERS };
+const POST_HEADERS = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  ...CLIENT_HEADERS,
+};
 
 export interface HttpReply {
   readonly status: number;
@@ -70,7 +75,11 @@ let nextId = 1;
 
 /** One keep-alive connection; the lean client pipelines, node:http's queues. */
 export interface Connection {
-  send(method: 'POST' | 'DELETE', headers: Record<string, string>, body?: string): Promise<HttpReply>;
+  send(
+    method: 'POST' | 'DELETE',
+    headers: Record<string, string>,
+    body?: string,
+  ): Promise<HttpReply>;
   close(): void;
 }
 
@@ -83,10 +92,17 @@ export const clientKind = process.env.BENCH_HTTP_CLIENT === 'node' ? 'node:http'
  */
 export function openConnection(url: string): Connection {
   const [target, fragment] = url.split('#');
-  const connection = clientKind === 'node:http' ? new HttpConnection(target) : new WireConnection(target);
-  const bearer = fragment?.startsWith('bearer=') ? `Bearer ${fragment.slice('bearer='.length)}` : undefined;
+  const connection =
+    clientKind === 'node:http' ? new HttpConnection(target) : new WireConnection(target);
+  const bearer = fragment?.startsWith('bearer=')
+    ? `Bearer ${fragment.slice('bearer='.length)}`
+    : undefined;
   if (!bearer) return connection;
-  return { send: (method, headers, body) => connection.send(method, { ...headers, authorization: bearer }, body), close: () => connection.close() };
+  return {
+    send: (method, headers, body) =>
+      connection.send(method, { ...headers, authorization: bearer }, body),
+    close: () => connection.close(),
+  };
 }
 
 /**
@@ -102,14 +118,23 @@ export class HttpConnection implements Connection {
     this.#target = { host: hostname, port: Number(port), path: pathname };
   }
 
-  send(method: 'POST' | 'DELETE', headers: Record<string, string>, body?: string): Promise<HttpReply> {
+  send(
+    method: 'POST' | 'DELETE',
+    headers: Record<string, string>,
+    body?: string,
+  ): Promise<HttpReply> {
     return new Promise((resolve, reject) => {
-      const all = body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) };
+      const all =
+        body === undefined
+          ? headers
+          : { ...headers, 'content-length': String(Buffer.byteLength(body)) };
       const req = request({ ...this.#target, method, headers: all, agent: this.#agent }, (res) => {
         let text = '';
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => (text += chunk));
-        res.once('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+        res.once('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }),
+        );
         res.once('error', reject);
       });
       req.once('error', reject);
@@ -125,7 +150,8 @@ export class HttpConnection implements Connection {
 /** The message answering `id`: the JSON body, or the SSE event that carries it. */
 function answerTo(reply: HttpReply, id: number): Message {
   if (reply.status !== 200) throw new Error(`HTTP ${reply.status}: ${reply.body.slice(0, 300)}`);
-  if (!String(reply.headers['content-type']).startsWith('text/event-stream')) return JSON.parse(reply.body) as Message;
+  if (!String(reply.headers['content-type']).startsWith('text/event-stream'))
+    return JSON.parse(reply.body) as Message;
   for (const line of reply.body.split('\n')) {
     if (!line.startsWith('data:') || line.length < 7) continue;
     const message = JSON.parse(line.slice(5)) as Message;
@@ -136,14 +162,18 @@ function answerTo(reply: HttpReply, id: number): Message {
 
 function resultOf(reply: HttpReply, id: number): Record<string, unknown> {
   const message = answerTo(reply, id);
-  if (message.error !== undefined || !message.result) throw new Error(`error answer: ${JSON.stringify(message.error)}`);
+  if (message.error !== undefined || !message.result)
+    throw new Error(`error answer: ${JSON.stringify(message.error)}`);
   return message.result;
 }
 
 let operand = 0;
 
 /** The arguments of one `add` call and a check of its answer, so a fast wrong server cannot win. */
-function addCall(): { args: { a: number; b: number }; check(result: Record<string, unknown>): void } {
+function addCall(): {
+  args: { a: number; b: number };
+  check(result: Record<string, unknown>): void;
+} {
   const a = operand++;
   return {
     args: { a, b: 2 },
@@ -170,17 +200,31 @@ export class LegacySession {
   /** initialize, then notifications/initialized; `initMs` is the initialize round trip. */
   static async open(connection: Connection): Promise<{ session: LegacySession; initMs: number }> {
     const id = nextId++;
-    const params = { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 'mcp-fw-bench', version: '1.0.0' } };
+    const params = {
+      protocolVersion: LEGACY,
+      capabilities: {},
+      clientInfo: { name: 'mcp-fw-bench', version: '1.0.0' },
+    };
     const started = performance.now();
-    const reply = await connection.send('POST', POST_HEADERS, JSON.stringify({ jsonrpc: '2.0', id, method: 'initialize', params }));
+    const reply = await connection.send(
+      'POST',
+      POST_HEADERS,
+      JSON.stringify({ jsonrpc: '2.0', id, method: 'initialize', params }),
+    );
     const initMs = performance.now() - started;
     const result = resultOf(reply, id);
     const sessionId = reply.headers['mcp-session-id'];
     if (typeof sessionId !== 'string') throw new Error('initialize: no Mcp-Session-Id');
-    if (result.protocolVersion !== LEGACY) throw new Error(`initialize negotiated ${String(result.protocolVersion)}`);
+    if (result.protocolVersion !== LEGACY)
+      throw new Error(`initialize negotiated ${String(result.protocolVersion)}`);
     const session = new LegacySession(connection, sessionId);
-    const ack = await connection.send('POST', session.#headers, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
-    if (ack.status !== 202 && ack.status !== 200) throw new Error(`notifications/initialized: HTTP ${ack.status}`);
+    const ack = await connection.send(
+      'POST',
+      session.#headers,
+      JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    );
+    if (ack.status !== 202 && ack.status !== 200)
+      throw new Error(`notifications/initialized: HTTP ${ack.status}`);
     return { session, initMs };
   }
 
@@ -188,25 +232,47 @@ export class LegacySession {
   async add(): Promise<void> {
     const id = nextId++;
     const call = addCall();
-    const body = JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'add', arguments: call.args, ...legacyMeta(id) } });
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: 'add', arguments: call.args, ...legacyMeta(id) },
+    });
     call.check(resultOf(await this.connection.send('POST', this.#headers, body), id));
   }
 
   /** Ends the session (DELETE). */
   async close(): Promise<void> {
-    const reply = await this.connection.send('DELETE', { 'mcp-session-id': this.id, 'mcp-protocol-version': LEGACY, ...CLIENT_HEADERS });
+    const reply = await this.connection.send('DELETE', {
+      'mcp-session-id': this.id,
+      'mcp-protocol-version': LEGACY,
+      ...CLIENT_HEADERS,
+    });
     if (reply.status !== 200) throw new Error(`DELETE: HTTP ${reply.status}`);
   }
 }
 
-const MODERN_ADD_HEADERS = { ...POST_HEADERS, 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'add' };
+const MODERN_ADD_HEADERS = {
+  ...POST_HEADERS,
+  'mcp-protocol-version': MODERN,
+  'mcp-method': 'tools/call',
+  'mcp-name': 'add',
+};
 
 /** One checked stateless 2026-07-28 `add` call: the envelope in `_meta`, mirrored in headers. */
 export async function modernAdd(connection: Connection): Promise<void> {
   const id = nextId++;
   const call = addCall();
   const params = { name: 'add', arguments: call.args, _meta: envelope(id) };
-  const result = resultOf(await connection.send('POST', MODERN_ADD_HEADERS, JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params })), id);
-  if (result.resultType !== 'complete') throw new Error(`modern add answered ${JSON.stringify(result)}`);
+  const result = resultOf(
+    await connection.send(
+      'POST',
+      MODERN_ADD_HEADERS,
+      JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params }),
+    ),
+    id,
+  );
+  if (result.resultType !== 'complete')
+    throw new Error(`modern add answered ${JSON.stringify(result)}`);
   call.check(result);
 }

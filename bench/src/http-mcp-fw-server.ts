@@ -16,7 +16,9 @@ if (!process.argv.includes('--jwt')) {
   const { jwtVerifier, oauthResource } = await import('@mcp-fw/auth');
   const { privateKey, publicKey } = await generateKeyPair('RS256');
   const jwk = { ...(await exportJWK(publicKey)), kid: 'bench', alg: 'RS256', use: 'sig' };
-  const keys = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [jwk] })));
+  const keys = createServer((_req, res) =>
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [jwk] })),
+  );
   await new Promise<void>((resolve) => keys.listen(0, '127.0.0.1', resolve));
   // The canonical URL names the port, so the port is taken first.
   const probe = createServer();
@@ -28,7 +30,11 @@ if (!process.argv.includes('--jwt')) {
   const jwksUri = `http://127.0.0.1:${(keys.address() as AddressInfo).port}/jwks`;
   const { url } = await serveHttp(benchServer(), {
     port,
-    ...oauthResource({ resource, authorizationServers: [issuer], verifier: jwtVerifier({ issuer, jwksUri, audience: resource }) }),
+    ...oauthResource({
+      resource,
+      authorizationServers: [issuer],
+      verifier: jwtVerifier({ issuer, jwksUri, audience: resource }),
+    }),
   });
   const token = await new SignJWT({ sub: 'bench', scope: 'bench' })
     .setProtectedHeader({ alg: 'RS256', kid: 'bench' })

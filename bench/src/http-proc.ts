@@ -16,8 +16,14 @@ export interface HttpServerProcess {
   close(): Promise<void>;
 }
 
-export async function startHttpServer(script: string, args: readonly string[] = [], nodeArgs: readonly string[] = []): Promise<HttpServerProcess> {
-  const child = spawn(serverRuntime, [...nodeArgs, script, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+export async function startHttpServer(
+  script: string,
+  args: readonly string[] = [],
+  nodeArgs: readonly string[] = [],
+): Promise<HttpServerProcess> {
+  const child = spawn(serverRuntime, [...nodeArgs, script, ...args], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   live.add(child);
   let stderr = '';
   child.stderr!.setEncoding('utf8');

@@ -19,8 +19,11 @@ const validateHost = localhostHostValidation();
 const validateOrigin = localhostOriginValidation();
 const sessions = new Map<string, NodeStreamableHTTPServerTransport>();
 
-async function transportFor(sessionId: string | string[] | undefined): Promise<NodeStreamableHTTPServerTransport | undefined> {
-  if (sessionId !== undefined) return typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
+async function transportFor(
+  sessionId: string | string[] | undefined,
+): Promise<NodeStreamableHTTPServerTransport | undefined> {
+  if (sessionId !== undefined)
+    return typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
   // No session yet: the transport itself refuses anything but initialize.
   const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
     sessionIdGenerator: () => randomUUID(),
@@ -37,10 +40,18 @@ const server = createServer(async (req, res) => {
   const transport = await transportFor(req.headers['mcp-session-id']);
   if (!transport) {
     res.writeHead(404, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } }));
+    res.end(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32001, message: 'Session not found' },
+      }),
+    );
     return;
   }
   await transport.handleRequest(req, res);
 });
 server.keepAliveTimeout = 60_000;
-server.listen(0, '127.0.0.1', () => announce(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`));
+server.listen(0, '127.0.0.1', () =>
+  announce(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`),
+);

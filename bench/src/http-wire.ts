@@ -40,7 +40,11 @@ export class WireConnection {
     this.#socket.on('close', () => this.#fail(new Error('connection closed by the server')));
   }
 
-  async send(method: 'POST' | 'DELETE', headers: Record<string, string>, body?: string): Promise<HttpReply> {
+  async send(
+    method: 'POST' | 'DELETE',
+    headers: Record<string, string>,
+    body?: string,
+  ): Promise<HttpReply> {
     await this.#ready;
     if (this.#closed) throw this.#closed;
     let head = `${method} ${this.#path} HTTP/1.1\r\n${this.#prefix}`;
@@ -70,7 +74,8 @@ export class WireConnection {
       const reply = parseResponse(this.#buffer);
       if (!reply) return;
       this.#buffer = this.#buffer.subarray(reply.length);
-      if (this.#next === this.#waiting.length) return this.#fail(new Error('a response nobody asked for'));
+      if (this.#next === this.#waiting.length)
+        return this.#fail(new Error('a response nobody asked for'));
       const waiting = this.#waiting[this.#next++];
       // Compact the queue now and then instead of shifting on every answer.
       if (this.#next > 1024) {
@@ -102,13 +107,22 @@ function parseResponse(data: Buffer): { reply: HttpReply; length: number } | und
       if (lineEnd === -1) return undefined;
       const size = parseInt(data.toString('latin1', at, lineEnd), 16);
       if (data.length < lineEnd + 2 + size + 2) return undefined;
-      if (size === 0) return { reply: { status, headers, body: Buffer.concat(parts).toString('utf8') }, length: lineEnd + 4 };
+      if (size === 0)
+        return {
+          reply: { status, headers, body: Buffer.concat(parts).toString('utf8') },
+          length: lineEnd + 4,
+        };
       parts.push(data.subarray(lineEnd + 2, lineEnd + 2 + size));
       at = lineEnd + 2 + size + 2;
     }
   }
-  const length = Number(headers['content-length'] ?? (status === 204 || status === 304 ? 0 : Number.NaN));
+  const length = Number(
+    headers['content-length'] ?? (status === 204 || status === 304 ? 0 : Number.NaN),
+  );
   if (!Number.isInteger(length)) throw new Error(`response without a length: ${lines.join(' | ')}`);
   if (data.length < start + length) return undefined;
-  return { reply: { status, headers, body: data.toString('utf8', start, start + length) }, length: start + length };
+  return {
+    reply: { status, headers, body: data.toString('utf8', start, start + length) },
+    length: start + length,
+  };
 }

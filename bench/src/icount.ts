@@ -30,7 +30,15 @@ function collected(stderr: string): number {
 
 /** era-cost.js under callgrind: its total instructions. */
 function inProcess(n: number): Promise<number> {
-  const child = spawn(CALLGRIND[0]!, [...CALLGRIND.slice(1), process.execPath, ...NODE_ARGS, script('./era-cost.js'), era, String(n), '1']);
+  const child = spawn(CALLGRIND[0]!, [
+    ...CALLGRIND.slice(1),
+    process.execPath,
+    ...NODE_ARGS,
+    script('./era-cost.js'),
+    era,
+    String(n),
+    '1',
+  ]);
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   return new Promise((resolve, reject) => {
@@ -48,8 +56,14 @@ function inProcess(n: number): Promise<number> {
 /** The stdio benchmark server under callgrind, `n` checked calls in batches: its total instructions. */
 async function overStdio(n: number): Promise<number> {
   const options = { nodeArgs: NODE_ARGS, wrapper: CALLGRIND };
-  const client = era === 'legacy' ? (await connect(script('./mcp-fw-server.js'), options)).client : new StdioClient(script('./mcp-fw-server.js'), options);
-  const call = era === 'legacy' ? async () => void (await callAdd(client, legacyMeta)) : () => callModernAdd(client);
+  const client =
+    era === 'legacy'
+      ? (await connect(script('./mcp-fw-server.js'), options)).client
+      : new StdioClient(script('./mcp-fw-server.js'), options);
+  const call =
+    era === 'legacy'
+      ? async () => void (await callAdd(client, legacyMeta))
+      : () => callModernAdd(client);
   for (let sent = 0; sent < n; sent += BATCH) {
     // Issued in one tick, so they leave as one write.
     await Promise.all(Array.from({ length: Math.min(BATCH, n - sent) }, call));
@@ -61,4 +75,6 @@ async function overStdio(n: number): Promise<number> {
 const count = where === 'in-process' ? inProcess : overStdio;
 const [n1, n2] = [Number(n1Arg), Number(n2Arg)];
 const [a, b] = [await count(n1), await count(n2)];
-process.stdout.write(`${where} ${era}: ${Math.round((b - a) / (n2 - n1))} instructions per call (${n1} and ${n2} calls)\n`);
+process.stdout.write(
+  `${where} ${era}: ${Math.round((b - a) / (n2 - n1))} instructions per call (${n1} and ${n2} calls)\n`,
+);

@@ -49,7 +49,11 @@ export function driveInProcess(server: Connectable): InProcessDriver {
   return {
     run,
     async initialize(protocolVersion) {
-      const params = { protocolVersion, capabilities: {}, clientInfo: { name: 'in-process', version: '1' } };
+      const params = {
+        protocolVersion,
+        capabilities: {},
+        clientInfo: { name: 'in-process', version: '1' },
+      };
       await run(1, () => JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params }));
       sink.frame('{"jsonrpc":"2.0","method":"notifications/initialized"}');
     },

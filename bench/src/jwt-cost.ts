@@ -16,10 +16,16 @@ const issuer = 'https://issuer.bench';
 for (const alg of ['RS256', 'ES256'] as const) {
   const { privateKey, publicKey } = await generateKeyPair(alg);
   const jwk = { ...(await exportJWK(publicKey)), kid: 'k', alg, use: 'sig' };
-  const jwks = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [jwk] })));
+  const jwks = createServer((_req, res) =>
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [jwk] })),
+  );
   await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve));
   const jwksUri = `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/jwks`;
-  const { authenticate } = oauthResource({ resource, authorizationServers: [issuer], verifier: jwtVerifier({ issuer, jwksUri, audience: resource }) });
+  const { authenticate } = oauthResource({
+    resource,
+    authorizationServers: [issuer],
+    verifier: jwtVerifier({ issuer, jwksUri, audience: resource }),
+  });
   const token = await new SignJWT({ sub: 'alice', scope: 'notes:read', client_id: 'app' })
     .setProtectedHeader({ alg, kid: 'k' })
     .setIssuer(issuer)
@@ -44,6 +50,8 @@ for (const alg of ['RS256', 'ES256'] as const) {
   const started = performance.now();
   for (let i = 0; i < calls; i++) await once();
   const us = ((performance.now() - started) * 1000) / calls;
-  process.stdout.write(`${alg}: ${us.toFixed(1)} µs per request (${calls} verifications, keys cached)\n`);
+  process.stdout.write(
+    `${alg}: ${us.toFixed(1)} µs per request (${calls} verifications, keys cached)\n`,
+  );
   await new Promise<void>((resolve) => jwks.close(() => resolve()));
 }

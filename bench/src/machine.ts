@@ -23,7 +23,10 @@ export function sourceState(): { commit: string; dirty: boolean } | undefined {
   const git = (...args: string[]) =>
     execFileSync('git', args, { encoding: 'utf8', cwd, stdio: 'pipe' }).trim();
   try {
-    return { commit: git('rev-parse', 'HEAD'), dirty: git('status', '--porcelain', '--', '../..') !== '' };
+    return {
+      commit: git('rev-parse', 'HEAD'),
+      dirty: git('status', '--porcelain', '--', '../..') !== '',
+    };
   } catch {
     return undefined; // not a git checkout
   }

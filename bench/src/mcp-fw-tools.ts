@@ -36,7 +36,11 @@ function extraTools(count: number): Provider {
   for (let i = 0; i < count; i++) proto[extraToolName(i)] = () => 'ok';
   function ExtraTools(): void {}
   ExtraTools.prototype = proto;
-  Object.defineProperty(proto, 'constructor', { value: ExtraTools, writable: true, configurable: true });
+  Object.defineProperty(proto, 'constructor', {
+    value: ExtraTools,
+    writable: true,
+    configurable: true,
+  });
   for (let i = 0; i < count; i++) {
     const key = extraToolName(i);
     const tool = Tool({ name: key, description: extraToolDescription(i), input: ExtraInput });

@@ -43,7 +43,11 @@ let operand = 0;
  */
 export async function callAdd(client: StdioClient, extra?: (a: number) => object): Promise<Reply> {
   const a = operand++;
-  const reply = await client.request('tools/call', { name: 'add', arguments: { a, b: 2 }, ...extra?.(a) });
+  const reply = await client.request('tools/call', {
+    name: 'add',
+    arguments: { a, b: 2 },
+    ...extra?.(a),
+  });
   const content = reply.result.content as { type: string; text: string }[] | undefined;
   if (content?.[0]?.type !== 'text' || content[0].text !== String(a + 2)) {
     throw new Error(`add(${a}, 2) answered ${JSON.stringify(reply.result)}`);
@@ -54,7 +58,11 @@ export async function callAdd(client: StdioClient, extra?: (a: number) => object
 /** A checked 2026-07-28 `add`: the envelope rides in `_meta`, no initialize before. */
 export async function callModernAdd(client: StdioClient): Promise<void> {
   const a = operand++;
-  const { result } = await client.request('tools/call', { name: 'add', arguments: { a, b: 2 }, _meta: envelope(a) });
+  const { result } = await client.request('tools/call', {
+    name: 'add',
+    arguments: { a, b: 2 },
+    _meta: envelope(a),
+  });
   const content = result.content as { text?: string }[] | undefined;
   if (result.resultType !== 'complete' || content?.[0]?.text !== String(a + 2)) {
     throw new Error(`modern add(${a}, 2) answered ${JSON.stringify(result)}`);

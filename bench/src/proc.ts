@@ -46,7 +46,8 @@ export function cpuNanos(pid: number): number {
 /** Read and write system calls the process has made so far (/proc/<pid>/io). */
 export function ioCalls(pid: number): { reads: number; writes: number } {
   const io = readFileSync(`/proc/${pid}/io`, 'utf8');
-  const field = (name: string) => Number(new RegExp(`^${name}: (\\d+)`, 'm').exec(io)?.[1] ?? Number.NaN);
+  const field = (name: string) =>
+    Number(new RegExp(`^${name}: (\\d+)`, 'm').exec(io)?.[1] ?? Number.NaN);
   return { reads: field('syscr'), writes: field('syscw') };
 }
 

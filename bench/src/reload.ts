@@ -8,7 +8,16 @@
 //
 //   npx tsc -b && node bench/dist/reload.js            # all examples, 10 saves each
 //   BENCH_RELOAD_SAVES=30 BENCH_RELOAD_EXAMPLES=calculator node bench/dist/reload.js
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -22,7 +31,9 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const BIN = join(ROOT, 'packages/cli/bin/mcp-fw.js');
 const SAVES = Number(process.env.BENCH_RELOAD_SAVES ?? 10);
 // The examples whose src/server.ts exports `server` (the others export factories).
-const EXAMPLES = (process.env.BENCH_RELOAD_EXAMPLES ?? 'calculator,logistics,prompts,typed').split(',');
+const EXAMPLES = (process.env.BENCH_RELOAD_EXAMPLES ?? 'calculator,logistics,prompts,typed').split(
+  ',',
+);
 const TYPED = join(ROOT, 'packages/cli/test/fixtures/typed');
 
 /** What a save writes, and the description of the tool that shows it was served. */
@@ -35,7 +46,11 @@ interface Subject {
 
 function subject(name: string): Subject {
   if (name === 'typed') {
-    const dir = copyProject(TYPED, name, JSON.parse(readFileSync(join(TYPED, 'tsconfig.json'), 'utf8')));
+    const dir = copyProject(
+      TYPED,
+      name,
+      JSON.parse(readFileSync(join(TYPED, 'tsconfig.json'), 'utf8')),
+    );
     const file = join(dir, 'src/notes.ts');
     const original = readFileSync(file, 'utf8');
     return {
@@ -48,14 +63,25 @@ function subject(name: string): Subject {
   const dir = copyExample(name);
   const file = join(dir, 'src/server.ts');
   const original = readFileSync(file, 'utf8');
-  return { dir, file, save: (n) => original + probeTool(n), served: (tools, n) => tools.some((t) => t.description === `reload probe ${n}`) };
+  return {
+    dir,
+    file,
+    save: (n) => original + probeTool(n),
+    served: (tools, n) => tools.some((t) => t.description === `reload probe ${n}`),
+  };
 }
 
 /** A copy of examples/<name> with a standalone tsconfig and the repository's node_modules linked. */
 function copyExample(name: string): string {
   return copyProject(join(ROOT, 'examples', name), name, {
     extends: join(ROOT, 'tsconfig.base.json'),
-    compilerOptions: { rootDir: 'src', outDir: 'dist', customConditions: [], composite: false, incremental: false },
+    compilerOptions: {
+      rootDir: 'src',
+      outDir: 'dist',
+      customConditions: [],
+      composite: false,
+      incremental: false,
+    },
     include: ['src'],
   });
 }
@@ -67,7 +93,8 @@ function copyProject(from: string, name: string, tsconfig: unknown): string {
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig));
   mkdirSync(join(dir, 'node_modules'));
   for (const entry of readdirSync(join(ROOT, 'node_modules'))) {
-    if (!entry.startsWith('.')) symlinkSync(join(ROOT, 'node_modules', entry), join(dir, 'node_modules', entry));
+    if (!entry.startsWith('.'))
+      symlinkSync(join(ROOT, 'node_modules', entry), join(dir, 'node_modules', entry));
   }
   return dir;
 }
@@ -124,7 +151,9 @@ async function measure(example: string): Promise<ExampleResult> {
     await client.close();
     rmSync(dir, { recursive: true, force: true });
   }
-  const supervisorMs = [...stderr.matchAll(/reloaded .* in (\d+) ms/g)].slice(1).map((m) => Number(m[1]));
+  const supervisorMs = [...stderr.matchAll(/reloaded .* in (\d+) ms/g)]
+    .slice(1)
+    .map((m) => Number(m[1]));
   return { example, savesMs, supervisorMs };
 }
 
@@ -132,13 +161,23 @@ const fmt = (ms: number) => `${Math.round(ms)} ms`;
 const results: ExampleResult[] = [];
 for (const example of EXAMPLES) results.push(await measure(example));
 
-console.log(`mcp-fw dev reload: file saved → notifications/tools/list_changed received (${SAVES} saves each, Node ${process.version})\n`);
+console.log(
+  `mcp-fw dev reload: file saved → notifications/tools/list_changed received (${SAVES} saves each, Node ${process.version})\n`,
+);
 console.log('| example | p50 | p90 | min | max | supervisor p50 (compile → switched) |');
 console.log('|---|---|---|---|---|---|');
 for (const { example, savesMs, supervisorMs } of results) {
-  const cells = [median(savesMs), quantile(savesMs, 0.9), Math.min(...savesMs), Math.max(...savesMs)].map(fmt);
+  const cells = [
+    median(savesMs),
+    quantile(savesMs, 0.9),
+    Math.min(...savesMs),
+    Math.max(...savesMs),
+  ].map(fmt);
   console.log(`| ${example} | ${cells.join(' | ')} | ${fmt(median(supervisorMs))} |`);
 }
 const resultsDir = join(ROOT, 'bench/results');
 mkdirSync(resultsDir, { recursive: true });
-writeFileSync(join(resultsDir, 'reload.json'), `${JSON.stringify({ node: process.version, saves: SAVES, results }, null, 2)}\n`);
+writeFileSync(
+  join(resultsDir, 'reload.json'),
+  `${JSON.stringify({ node: process.version, saves: SAVES, results }, null, 2)}\n`,
+);

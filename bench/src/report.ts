@@ -23,7 +23,11 @@ interface Row {
 const listed = `${(config.listTools + 2).toLocaleString('en-US')} tools`;
 
 export const ROWS: readonly Row[] = [
-  { label: 'sequential add, calls/s (best run)', value: (r) => r.sequential.callsPerSecond, digits: 0 },
+  {
+    label: 'sequential add, calls/s (best run)',
+    value: (r) => r.sequential.callsPerSecond,
+    digits: 0,
+  },
   { label: 'sequential add, p50 µs (best run)', value: (r) => r.sequential.p50Us, digits: 0 },
   { label: 'sequential add, p99 µs (best run)', value: (r) => r.sequential.p99Us, digits: 0 },
   {
@@ -48,14 +52,21 @@ export const ROWS: readonly Row[] = [
   { label: `tools/list, ${listed}, p99 ms`, value: (r) => r.toolsList.p99Ms, digits: 2 },
   { label: 'tools/list response, KB', value: (r) => r.toolsList.responseBytes / 1024, digits: 1 },
   { label: `start with ${listed}, ms`, value: (r) => r.toolsList.startMs, digits: 1 },
-  { label: 'peak RSS before pipelined phase, MB', value: (r) => r.peakRssBeforePipelinedMb, digits: 1 },
+  {
+    label: 'peak RSS before pipelined phase, MB',
+    value: (r) => r.peakRssBeforePipelinedMb,
+    digits: 1,
+  },
   { label: 'peak RSS after all call phases, MB', value: (r) => r.peakRssMb, digits: 1 },
   { label: `peak RSS with ${listed}, MB`, value: (r) => r.toolsList.peakRssMb, digits: 1 },
 ];
 
 function fmt(value: number | undefined, digits: number): string {
   if (value === undefined || !Number.isFinite(value)) return '-';
-  return value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  return value.toLocaleString('en-US', {
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  });
 }
 
 function ratio(a: number | undefined, b: number | undefined): string {
@@ -64,7 +75,15 @@ function ratio(a: number | undefined, b: number | undefined): string {
 
 /** The side-by-side table as Markdown, so it can be pasted into the README as printed. */
 export function table(results: Partial<Record<ServerName, ServerResult>>): string {
-  const head = ['metric', 'bare', 'mcp-fw', 'sdk-v2', 'mcp-fw / bare', 'sdk / bare', 'sdk / mcp-fw'];
+  const head = [
+    'metric',
+    'bare',
+    'mcp-fw',
+    'sdk-v2',
+    'mcp-fw / bare',
+    'sdk / bare',
+    'sdk / mcp-fw',
+  ];
   const rule = head.map((_, i) => (i === 0 ? '---' : '---:')).join('|');
   const lines = [`| ${head.join(' | ')} |`, `|${rule}|`];
   for (const row of ROWS) {
@@ -77,7 +96,10 @@ export function table(results: Partial<Record<ServerName, ServerResult>>): strin
 }
 
 /** The issue's acceptance targets, judged on mcp-fw's figures only. */
-export function targets(results: Partial<Record<ServerName, ServerResult>>, bundled?: ColdStart): Verdict[] {
+export function targets(
+  results: Partial<Record<ServerName, ServerResult>>,
+  bundled?: ColdStart,
+): Verdict[] {
   const ours = results['mcp-fw'];
   const bare = results.bare;
   if (!ours) return [];

@@ -10,12 +10,16 @@ import { clockTicksPerSecond, idleShare, Interference } from './proc.js';
 import { SCRIPTS, SERVERS, type ServerName } from './report.js';
 import { printVerdicts, reportHeader, runScript, writeReport } from './script.js';
 
-
 async function main(): Promise<void> {
   const selected = (selectedServers ?? [...SERVERS]) as ServerName[];
   const spawns = envInt('BENCH_COLD_SPAWNS', 21);
-  const machine = { ...machineFacts(clockTicksPerSecond()), idleShareAtStart: await idleShare(1000) };
-  process.stderr.write(`mcp-fw cold-start benchmark, node ${machine.node}, ${spawns} spawns per subject, taking turns\n`);
+  const machine = {
+    ...machineFacts(clockTicksPerSecond()),
+    idleShareAtStart: await idleShare(1000),
+  };
+  process.stderr.write(
+    `mcp-fw cold-start benchmark, node ${machine.node}, ${spawns} spawns per subject, taking turns\n`,
+  );
   const subjects = await coldStartSubjects(selected, SCRIPTS);
   const interference = new Interference();
   const cold = await coldStarts(subjects, spawns);
@@ -23,10 +27,21 @@ async function main(): Promise<void> {
   console.log(coldReferences(cold));
   const ours = cold[bundledName('mcp-fw')];
   const verdicts = ours
-    ? [{ name: 'cold start < 100 ms (mcp-fw build --bundle)', measured: `${ours.medianMs.toFixed(1)} ms (median)`, pass: ours.medianMs < 100 }]
+    ? [
+        {
+          name: 'cold start < 100 ms (mcp-fw build --bundle)',
+          measured: `${ours.medianMs.toFixed(1)} ms (median)`,
+          pass: ours.medianMs < 100,
+        },
+      ]
     : [];
   printVerdicts(verdicts, otherCpuShare);
-  writeReport('cold.json', { ...reportHeader(machine, otherCpuShare), spawns, coldStart: cold, targets: verdicts });
+  writeReport('cold.json', {
+    ...reportHeader(machine, otherCpuShare),
+    spawns,
+    coldStart: cold,
+    targets: verdicts,
+  });
 }
 
 runScript(main, killAll);

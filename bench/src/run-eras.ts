@@ -5,7 +5,14 @@
 import { fileURLToPath } from 'node:url';
 import { killAll, StdioClient } from './client.js';
 import { envInt, nodeArgs } from './config.js';
-import { LegacySession, clientKind, envelopeKind, legacyMeta, modernAdd, openConnection } from './http-client.js';
+import {
+  LegacySession,
+  clientKind,
+  envelopeKind,
+  legacyMeta,
+  modernAdd,
+  openConnection,
+} from './http-client.js';
 import { killHttpServers, startHttpServer } from './http-proc.js';
 import { HTTP_SERVERS } from './http-servers.js';
 import { load, type Load } from './load.js';
@@ -72,7 +79,8 @@ interface Summary {
 
 function summary(loads: Load[]): Summary {
   const calls = loads.reduce((sum, l) => sum + l.calls, 0);
-  const mean = (f: (l: Load) => number) => loads.reduce((sum, l) => sum + f(l) * l.calls, 0) / calls;
+  const mean = (f: (l: Load) => number) =>
+    loads.reduce((sum, l) => sum + f(l) * l.calls, 0) / calls;
   return {
     calls,
     cpuUsPerCall: mean((l) => l.cpuUsPerCall),
@@ -88,21 +96,35 @@ function summary(loads: Load[]): Summary {
 }
 
 /** Warms both paths up, then alternates them round by round (ABBA), so drift hits both alike. */
-async function compare(label: string, subjects: Record<Era, EraLoad>, calls: number): Promise<EraComparison> {
+async function compare(
+  label: string,
+  subjects: Record<Era, EraLoad>,
+  calls: number,
+): Promise<EraComparison> {
   for (const era of ['legacy', 'modern'] as const) {
     step(`${label}: warm-up, ${era} (${config.warmupCalls} calls)`);
     const { pid, workers } = subjects[era];
-    await withTimeout(load(pid, workers, config.warmupCalls, ticksPerSecond), 5 * MINUTES, `${label} ${era} warm-up`);
+    await withTimeout(
+      load(pid, workers, config.warmupCalls, ticksPerSecond),
+      5 * MINUTES,
+      `${label} ${era} warm-up`,
+    );
   }
   const blocks: EraComparison['blocks'] = [];
   const roundRatios: number[] = [];
   for (let round = 0; round < config.rounds; round++) {
     const order: Era[] = round % 2 === 0 ? ['legacy', 'modern'] : ['modern', 'legacy'];
-    step(`${label}: round ${round + 1} of ${config.rounds} (${order.join(', then ')}; ${calls} calls each)`);
+    step(
+      `${label}: round ${round + 1} of ${config.rounds} (${order.join(', then ')}; ${calls} calls each)`,
+    );
     const perEra = {} as Record<Era, Load>;
     for (const era of order) {
       const { pid, workers } = subjects[era];
-      perEra[era] = await withTimeout(load(pid, workers, calls, ticksPerSecond), 5 * MINUTES, `${label} ${era}`);
+      perEra[era] = await withTimeout(
+        load(pid, workers, calls, ticksPerSecond),
+        5 * MINUTES,
+        `${label} ${era}`,
+      );
       blocks.push({ era, load: perEra[era] });
     }
     roundRatios.push(perEra.modern.cpuUsPerCall / perEra.legacy.cpuUsPerCall);
@@ -128,11 +150,16 @@ async function http(subject: Subject): Promise<EraComparison> {
   const modernConnections = Array.from({ length: n }, () => openConnection(server.url));
   try {
     const sessions: LegacySession[] = [];
-    for (const connection of legacyConnections) sessions.push((await LegacySession.open(connection)).session);
-    return await compare(`HTTP ${subject}`, {
-      legacy: { pid: server.pid, workers: sessions.map((s) => () => s.add()) },
-      modern: { pid: server.pid, workers: modernConnections.map((c) => () => modernAdd(c)) },
-    }, config.httpCalls);
+    for (const connection of legacyConnections)
+      sessions.push((await LegacySession.open(connection)).session);
+    return await compare(
+      `HTTP ${subject}`,
+      {
+        legacy: { pid: server.pid, workers: sessions.map((s) => () => s.add()) },
+        modern: { pid: server.pid, workers: modernConnections.map((c) => () => modernAdd(c)) },
+      },
+      config.httpCalls,
+    );
   } finally {
     for (const c of [...legacyConnections, ...modernConnections]) c.close();
     await server.close();
@@ -143,11 +170,16 @@ async function stdio(subject: Subject): Promise<EraComparison> {
   const { client: legacy } = await connect(STDIO_SERVERS[subject], { nodeArgs });
   const modern = new StdioClient(STDIO_SERVERS[subject], { nodeArgs });
   try {
-    const slots = (call: () => Promise<unknown>) => Array.from({ length: config.stdioInFlight }, () => async () => void (await call()));
-    return await compare(`stdio ${subject}`, {
-      legacy: { pid: legacy.pid, workers: slots(() => callAdd(legacy, legacyMeta)) },
-      modern: { pid: modern.pid, workers: slots(() => callModernAdd(modern)) },
-    }, config.stdioCalls);
+    const slots = (call: () => Promise<unknown>) =>
+      Array.from({ length: config.stdioInFlight }, () => async () => void (await call()));
+    return await compare(
+      `stdio ${subject}`,
+      {
+        legacy: { pid: legacy.pid, workers: slots(() => callAdd(legacy, legacyMeta)) },
+        modern: { pid: modern.pid, workers: slots(() => callModernAdd(modern)) },
+      },
+      config.stdioCalls,
+    );
   } finally {
     await Promise.all([legacy.close(), modern.close()]);
   }
@@ -157,7 +189,8 @@ async function stdio(subject: Subject): Promise<EraComparison> {
 const both = (r: EraComparison, f: (s: Summary) => string) => `${f(r.legacy)} / ${f(r.modern)}`;
 
 function table(results: Record<string, EraComparison>): string {
-  const f = (v: number, d = 2) => v.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
+  const f = (v: number, d = 2) =>
+    v.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
   const lines = [
     '| transport, server | legacy µs/call | 2026-07-28 µs/call | modern / legacy | (schedstat) | per round | user + system µs/call | calls/s | server reads + writes per call | harness µs/call |',
     '|---|---:|---:|---:|---:|---|---:|---:|---:|---:|',
@@ -175,10 +208,14 @@ function table(results: Record<string, EraComparison>): string {
 
 async function main(): Promise<void> {
   const machine = { ...machineFacts(ticksPerSecond), idleShareAtStart: await idleShare(1000) };
-  process.stderr.write(`mcp-fw eras benchmark, ${envelopeKind} envelope, node ${machine.node}, ${machine.nproc} CPUs (${machine.cpu})\n`);
+  process.stderr.write(
+    `mcp-fw eras benchmark, ${envelopeKind} envelope, node ${machine.node}, ${machine.nproc} CPUs (${machine.cpu})\n`,
+  );
   if (machine.idleShareAtStart < 0.9) {
     const busy = Math.round(100 * (1 - machine.idleShareAtStart));
-    process.stderr.write(`warning: the machine was ${busy}% busy before the run; figures will be noisy\n`);
+    process.stderr.write(
+      `warning: the machine was ${busy}% busy before the run; figures will be noisy\n`,
+    );
   }
   const interference = new Interference();
   const results: Record<string, EraComparison> = {};

@@ -26,7 +26,8 @@ const config = {
   sessions: envInt('BENCH_HTTP_SESSIONS', 200),
 };
 const checkpoints = [1, 2, 3].map((i) => Math.round((config.calls * i) / 3));
-const selected = (process.env.BENCH_HTTP_SERVERS?.split(',').filter(Boolean) ?? HTTP_SERVER_NAMES) as HttpServerName[];
+const selected = (process.env.BENCH_HTTP_SERVERS?.split(',').filter(Boolean) ??
+  HTTP_SERVER_NAMES) as HttpServerName[];
 const ticksPerSecond = clockTicksPerSecond();
 const MINUTES = 60_000;
 const step = (what: string) => process.stderr.write(`  ${what}\n`);
@@ -47,25 +48,45 @@ async function measure(name: HttpServerName): Promise<HttpResult> {
   const connections = Array.from({ length: config.connections }, () => openConnection(server.url));
   try {
     const opened = [];
-    if (era === 'legacy') for (const connection of connections) opened.push(await LegacySession.open(connection));
+    if (era === 'legacy')
+      for (const connection of connections) opened.push(await LegacySession.open(connection));
     const loops: (() => Promise<void>)[] =
-      era === 'legacy' ? opened.map(({ session }) => () => session.add()) : connections.map((c) => () => modernAdd(c));
+      era === 'legacy'
+        ? opened.map(
+            ({ session }) =>
+              () =>
+                session.add(),
+          )
+        : connections.map((c) => () => modernAdd(c));
     const workers = loops.flatMap((call) => Array.from({ length: config.depth }, () => call));
     const rssMb = () => rssKb(server.pid) / 1024;
     step(`${name}: warm-up (${checkpoints[0]} calls)`);
-    await withTimeout(load(server.pid, workers, checkpoints[0], ticksPerSecond), 5 * MINUTES, `${name} warm-up`);
+    await withTimeout(
+      load(server.pid, workers, checkpoints[0], ticksPerSecond),
+      5 * MINUTES,
+      `${name} warm-up`,
+    );
     const rss = [rssMb()];
-    step(`${name}: ${config.calls - checkpoints[0]} calls on ${config.connections} connections, ${config.depth} in flight on each`);
+    step(
+      `${name}: ${config.calls - checkpoints[0]} calls on ${config.connections} connections, ${config.depth} in flight on each`,
+    );
     const middle = checkpoints[1] - checkpoints[0];
-    const measured = load(server.pid, workers, config.calls - checkpoints[0], ticksPerSecond, (done) => {
-      if (done === middle) rss.push(rssMb());
-    });
+    const measured = load(
+      server.pid,
+      workers,
+      config.calls - checkpoints[0],
+      ticksPerSecond,
+      (done) => {
+        if (done === middle) rss.push(rssMb());
+      },
+    );
     const calls = await withTimeout(measured, 10 * MINUTES, `${name} calls`);
     rss.push(rssMb());
     const peakRssMb = peakRssKb(server.pid) / 1024;
 
     const times: number[] = [];
-    if (era === 'legacy') step(`${name}: session creation (${config.sessions} initialize round trips)`);
+    if (era === 'legacy')
+      step(`${name}: session creation (${config.sessions} initialize round trips)`);
     const fresh = openConnection(server.url);
     for (let i = 0; era === 'legacy' && i < 20 + config.sessions; i++) {
       const { session, initMs } = await LegacySession.open(fresh);
@@ -77,7 +98,12 @@ async function measure(name: HttpServerName): Promise<HttpResult> {
     const first = opened.map((o) => o.initMs);
     return {
       calls,
-      sessions: { count: times.length, medianMs: median(times), p99Ms: quantile(times, 0.99), firstMedianMs: median(first) },
+      sessions: {
+        count: times.length,
+        medianMs: median(times),
+        p99Ms: quantile(times, 0.99),
+        firstMedianMs: median(first),
+      },
       rssMb: rss,
       rssGrowthPct: ((rss.at(-1)! - rss[0]) / rss[0]) * 100,
       peakRssMb,
@@ -90,12 +116,17 @@ async function measure(name: HttpServerName): Promise<HttpResult> {
 
 async function main(): Promise<void> {
   const unknown = selected.filter((name) => !HTTP_SERVER_NAMES.includes(name));
-  if (unknown.length) throw new Error(`unknown servers in BENCH_HTTP_SERVERS: ${unknown.join(', ')}`);
+  if (unknown.length)
+    throw new Error(`unknown servers in BENCH_HTTP_SERVERS: ${unknown.join(', ')}`);
   const machine = { ...machineFacts(ticksPerSecond), idleShareAtStart: await idleShare(1000) };
-  process.stderr.write(`mcp-fw HTTP benchmark, node ${machine.node}, ${machine.nproc} CPUs (${machine.cpu})\n`);
+  process.stderr.write(
+    `mcp-fw HTTP benchmark, node ${machine.node}, ${machine.nproc} CPUs (${machine.cpu})\n`,
+  );
   if (machine.idleShareAtStart < 0.9) {
     const busy = Math.round(100 * (1 - machine.idleShareAtStart));
-    process.stderr.write(`warning: the machine was ${busy}% busy before the run; figures will be noisy\n`);
+    process.stderr.write(
+      `warning: the machine was ${busy}% busy before the run; figures will be noisy\n`,
+    );
   }
   const interference = new Interference();
   const results: Partial<Record<HttpServerName, HttpResult>> = {};

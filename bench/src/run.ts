@@ -49,7 +49,12 @@ async function callPhases(name: ServerName): Promise<CallResults> {
     };
     await withTimeout(warmup(), 2 * MINUTES, `${name} warm-up`);
     step(`${name}: sequential (${config.sequentialRuns} runs of ${config.sequentialCalls} calls)`);
-    const seq = sequentialRuns(client, config.sequentialCalls, config.sequentialRuns, pinSequential);
+    const seq = sequentialRuns(
+      client,
+      config.sequentialCalls,
+      config.sequentialRuns,
+      pinSequential,
+    );
     const sequentialResult = await withTimeout(seq, 5 * MINUTES, `${name} sequential`);
     const peakRssBeforePipelinedMb = peakRssKb(client.pid) / 1024;
     step(`${name}: pipelined (${config.pipelinedCalls} calls, ${config.inFlight} in flight)`);
@@ -76,13 +81,19 @@ async function main(): Promise<void> {
   // Other work on the machine shows up in every figure; say so rather than hide it.
   if (machine.idleShareAtStart < 0.9) {
     const busy = Math.round(100 * (1 - machine.idleShareAtStart));
-    process.stderr.write(`warning: the machine was ${busy}% busy before the run; figures will be noisy\n`);
+    process.stderr.write(
+      `warning: the machine was ${busy}% busy before the run; figures will be noisy\n`,
+    );
   }
 
   const interference = new Interference();
   step(`cold start (${config.coldSpawns} spawns each, taking turns)`);
   const subjects = await coldStartSubjects(selected, SCRIPTS);
-  const cold = await withTimeout(coldStarts(subjects, config.coldSpawns), 5 * MINUTES, 'cold start');
+  const cold = await withTimeout(
+    coldStarts(subjects, config.coldSpawns),
+    5 * MINUTES,
+    'cold start',
+  );
 
   const results: Partial<Record<ServerName, ServerResult>> = {};
   for (const name of selected) {
@@ -94,7 +105,11 @@ async function main(): Promise<void> {
   }
 
   const otherCpuShare = interference.share();
-  const references = Object.fromEntries(Object.keys(subjects).filter((name) => !(name in results)).map((name) => [name, cold[name]!]));
+  const references = Object.fromEntries(
+    Object.keys(subjects)
+      .filter((name) => !(name in results))
+      .map((name) => [name, cold[name]!]),
+  );
   const verdicts = targets(results, cold[bundledName('mcp-fw')]);
   console.log(`\n${table(results)}\n`);
   console.log(coldReferences(references));

@@ -18,20 +18,30 @@ const TOOLS_PER_CLASS = 10;
 
 // Ten signature shapes, each exercising a different part of the converter.
 const SHAPES: readonly ((n: string) => string)[] = [
-  (n) => `/**\n   * Weather for a city.\n   * @param city The city\n   * @param days How many days\n   */\n  @Tool()\n  city${n}(city: string, days?: number): string { return city + days; }`,
-  (n) => `/** Adds two numbers. */\n  @Tool()\n  add${n}({ a, b }: { a: number; b: number }): number { return a + b; }`,
-  (n) => `/** Places an order. */\n  @Tool()\n  order${n}(order: Order): string { return order.id; }`,
+  (n) =>
+    `/**\n   * Weather for a city.\n   * @param city The city\n   * @param days How many days\n   */\n  @Tool()\n  city${n}(city: string, days?: number): string { return city + days; }`,
+  (n) =>
+    `/** Adds two numbers. */\n  @Tool()\n  add${n}({ a, b }: { a: number; b: number }): number { return a + b; }`,
+  (n) =>
+    `/** Places an order. */\n  @Tool()\n  order${n}(order: Order): string { return order.id; }`,
   (n) => `@Tool()\n  mode${n}(mode: Mode, tags: string[]): string { return mode + tags.join(); }`,
-  (n) => `@Tool()\n  range${n}(range: [number, number], when: Date): string { return String(range) + when; }`,
-  (n) => `@Tool()\n  filter${n}(filter: Record<string, string | number | null>): string { return JSON.stringify(filter); }`,
+  (n) =>
+    `@Tool()\n  range${n}(range: [number, number], when: Date): string { return String(range) + when; }`,
+  (n) =>
+    `@Tool()\n  filter${n}(filter: Record<string, string | number | null>): string { return JSON.stringify(filter); }`,
   (n) => `@Tool()\n  tree${n}(tree: TreeNode): number { return tree.value; }`,
   (n) => `@Tool()\n  page${n}(page: Page<Item>): number { return page.items.length; }`,
-  (n) => `/** Looks up a result. */\n  @Tool()\n  async lookup${n}(id: string, ctx: Context): Promise<Result> { return { id, found: ctx !== undefined, score: 1 }; }`,
-  (n) => `@Tool()\n  search${n}(q: string, limit = 10, strict = false): string { return q + limit + strict; }`,
+  (n) =>
+    `/** Looks up a result. */\n  @Tool()\n  async lookup${n}(id: string, ctx: Context): Promise<Result> { return { id, found: ctx !== undefined, score: 1 }; }`,
+  (n) =>
+    `@Tool()\n  search${n}(q: string, limit = 10, strict = false): string { return q + limit + strict; }`,
 ];
 
 function classFile(c: number): string {
-  const tools = Array.from({ length: TOOLS_PER_CLASS }, (_, t) => `  ${SHAPES[t % SHAPES.length](`_${c}_${t}`)}`).join('\n\n');
+  const tools = Array.from(
+    { length: TOOLS_PER_CLASS },
+    (_, t) => `  ${SHAPES[t % SHAPES.length](`_${c}_${t}`)}`,
+  ).join('\n\n');
   return `import { Tool, type Context } from '@mcp-fw/core';
 
 export type Mode = 'walk' | 'bike' | 'car';
@@ -83,7 +93,8 @@ function writeProject(): void {
   for (let c = 0; c < CLASSES; c++) writeFileSync(join(PROJECT, `src/tools${c}.ts`), classFile(c));
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 // One fresh process: the CLI's whole run, and the extraction alone inside it.
 // One fresh process: TypeScript's load, the cold extraction, and the re-extraction after one
@@ -116,19 +127,40 @@ function main(): void {
   const runs = Number(process.env.BENCH_SCHEMA_RUNS ?? 7);
   const entry = createRequire(import.meta.url).resolve('@mcp-fw/typescript');
   const out = join(PROJECT, 'src/schemas.gen.ts');
-  const samples: { wall: number; load: Phase; extract: Phase; incremental: Phase; tools: number; editedSeen: boolean }[] = [];
+  const samples: {
+    wall: number;
+    load: Phase;
+    extract: Phase;
+    incremental: Phase;
+    tools: number;
+    editedSeen: boolean;
+  }[] = [];
   for (let i = 0; i < runs; i++) {
     writeProject();
     const start = performance.now();
-    const line = execFileSync(process.execPath, ['--input-type=module', '-e', CHILD, entry, join(PROJECT, 'tsconfig.json'), out, join(PROJECT, 'src/tools0.ts')], {
-      encoding: 'utf8',
-    });
+    const line = execFileSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        CHILD,
+        entry,
+        join(PROJECT, 'tsconfig.json'),
+        out,
+        join(PROJECT, 'src/tools0.ts'),
+      ],
+      {
+        encoding: 'utf8',
+      },
+    );
     const wall = performance.now() - start;
     samples.push({ wall, ...JSON.parse(line) });
   }
   const tools = samples[0].tools;
-  if (tools !== CLASSES * TOOLS_PER_CLASS) throw new Error(`expected ${CLASSES * TOOLS_PER_CLASS} tools, extracted ${tools}`);
-  if (!samples.every((s) => s.editedSeen)) throw new Error('the re-extraction did not see the edit');
+  if (tools !== CLASSES * TOOLS_PER_CLASS)
+    throw new Error(`expected ${CLASSES * TOOLS_PER_CLASS} tools, extracted ${tools}`);
+  if (!samples.every((s) => s.editedSeen))
+    throw new Error('the re-extraction did not see the edit');
   const phase = (pick: (s: (typeof samples)[number]) => Phase) => ({
     wall: Math.round(median(samples.map((s) => pick(s).wall))),
     cpu: Math.round(median(samples.map((s) => pick(s).cpu))),
@@ -148,7 +180,9 @@ function main(): void {
   };
   console.log(JSON.stringify(report, null, 2));
   const { wall, cpu } = report.medianMs.coldExtraction;
-  console.log(`cold extraction of ${tools} tools ≤ 1 s: ${cpu <= 1000 ? 'PASS' : 'FAIL'} (median ${cpu} ms CPU, ${wall} ms wall)`);
+  console.log(
+    `cold extraction of ${tools} tools ≤ 1 s: ${cpu <= 1000 ? 'PASS' : 'FAIL'} (median ${cpu} ms CPU, ${wall} ms wall)`,
+  );
 }
 
 main();

@@ -15,8 +15,11 @@ export interface Verdict {
 /** Prints each verdict, then how much CPU other processes took meanwhile (a warning above 5 %). */
 export function printVerdicts(verdicts: readonly Verdict[], otherCpuShare: number): void {
   for (const t of verdicts) console.log(`${t.pass ? 'PASS' : 'FAIL'}  ${t.name}: ${t.measured}`);
-  console.log(`\nother processes used ${(100 * otherCpuShare).toFixed(1)}% of the machine's CPU during the run`);
-  if (otherCpuShare > 0.05) console.log('warning: that is enough to skew the figures; run again on a quiet machine');
+  console.log(
+    `\nother processes used ${(100 * otherCpuShare).toFixed(1)}% of the machine's CPU during the run`,
+  );
+  if (otherCpuShare > 0.05)
+    console.log('warning: that is enough to skew the figures; run again on a quiet machine');
 }
 
 /** What every report starts with: when, which code, and the machine as it was at the end. */

@@ -1,6 +1,9 @@
 import type { Outcome } from './soak-stdio.js';
 
-const JSON_AND_SSE = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+const JSON_AND_SSE = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+};
 const MODERN = '2026-07-28';
 const ANSWER = { action: 'accept', content: { name: 'soak' } };
 let nextId = 1;
@@ -16,8 +19,13 @@ interface Message {
  * Reads the answer to request `id` from a POST response: a JSON body, or an SSE stream that may
  * first carry the server's own requests (elicitation), which `answer` replies to.
  */
-async function answerOf(response: Response, id: number, answer: (m: Message) => Promise<void>): Promise<Outcome> {
-  if (response.status !== 200) throw new Error(`HTTP ${response.status}: ${(await response.text()).slice(0, 300)}`);
+async function answerOf(
+  response: Response,
+  id: number,
+  answer: (m: Message) => Promise<void>,
+): Promise<Outcome> {
+  if (response.status !== 200)
+    throw new Error(`HTTP ${response.status}: ${(await response.text()).slice(0, 300)}`);
   if (!(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
     const message = (await response.json()) as Message;
     return message.error ? { error: message.error } : { result: message.result };
@@ -60,8 +68,21 @@ export class LegacyHttpSession {
   ) {}
 
   static async open(url: string): Promise<LegacyHttpSession> {
-    const init = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: { elicitation: {} }, clientInfo: { name: 'soak', version: '1' } } };
-    const response = await fetch(url, { method: 'POST', headers: JSON_AND_SSE, body: JSON.stringify(init) });
+    const init = {
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-11-25',
+        capabilities: { elicitation: {} },
+        clientInfo: { name: 'soak', version: '1' },
+      },
+    };
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: JSON_AND_SSE,
+      body: JSON.stringify(init),
+    });
     const id = response.headers.get('mcp-session-id');
     await response.text();
     if (response.status !== 200 || !id) throw new Error(`initialize: HTTP ${response.status}`);
@@ -71,7 +92,11 @@ export class LegacyHttpSession {
     return session;
   }
 
-  async call(method: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<Outcome> {
+  async call(
+    method: string,
+    params: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<Outcome> {
     const id = nextId++;
     try {
       const response = await this.#post({ jsonrpc: '2.0', id, method, params }, signal);
@@ -87,7 +112,10 @@ export class LegacyHttpSession {
 
   /** Ends the session (DELETE). */
   async close(): Promise<void> {
-    const response = await fetch(this.url, { method: 'DELETE', headers: { 'mcp-session-id': this.id } });
+    const response = await fetch(this.url, {
+      method: 'DELETE',
+      headers: { 'mcp-session-id': this.id },
+    });
     await response.text();
     if (response.status !== 200) throw new Error(`DELETE: HTTP ${response.status}`);
   }
@@ -103,7 +131,12 @@ export class LegacyHttpSession {
 }
 
 /** A stateless 2026-07-28 call, answering input rounds (elicitation) until it completes. */
-export async function modernCall(url: string, method: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<Outcome> {
+export async function modernCall(
+  url: string,
+  method: string,
+  params: Record<string, unknown>,
+  signal?: AbortSignal,
+): Promise<Outcome> {
   const meta = {
     'io.modelcontextprotocol/protocolVersion': MODERN,
     'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
@@ -113,15 +146,26 @@ export async function modernCall(url: string, method: string, params: Record<str
   try {
     for (let round = 0; round < 8; round++) {
       const id = nextId++;
-      const headers: Record<string, string> = { ...JSON_AND_SSE, 'mcp-protocol-version': MODERN, 'mcp-method': method };
+      const headers: Record<string, string> = {
+        ...JSON_AND_SSE,
+        'mcp-protocol-version': MODERN,
+        'mcp-method': method,
+      };
       if (typeof params.name === 'string') headers['mcp-name'] = params.name;
       const body = { jsonrpc: '2.0', id, method, params: { ...params, ...extra, _meta: meta } };
-      const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal });
+      const response = await fetch(url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(body),
+        signal,
+      });
       const outcome = await answerOf(response, id, async () => {
         throw new Error('2026-07-28 servers never send requests');
       });
       if (!('result' in outcome) || outcome.result.resultType !== 'input_required') return outcome;
-      const inputResponses = Object.fromEntries(Object.keys(outcome.result.inputRequests ?? {}).map((key) => [key, ANSWER]));
+      const inputResponses = Object.fromEntries(
+        Object.keys(outcome.result.inputRequests ?? {}).map((key) => [key, ANSWER]),
+      );
       extra = { inputResponses, requestState: outcome.result.requestState };
     }
     throw new Error(`${method}: more than 8 input rounds`);

@@ -21,7 +21,10 @@ class SoakTools {
     return text;
   }
 
-  @Tool({ description: 'Waits, unless stopped', input: z.object({ ms: z.number().int().min(0).max(10_000) }) })
+  @Tool({
+    description: 'Waits, unless stopped',
+    input: z.object({ ms: z.number().int().min(0).max(10_000) }),
+  })
   slow({ ms }: { ms: number }, ctx: Context) {
     return new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => resolve(`slept ${ms}`), ms);
@@ -48,7 +51,10 @@ class SoakTools {
     return answer.action === 'accept' ? `Hello, ${answer.content.name}` : answer.action;
   }
 
-  @Tool({ description: 'Runs a full garbage collection; answers the heap in use after it, in bytes', input: z.object({}) })
+  @Tool({
+    description: 'Runs a full garbage collection; answers the heap in use after it, in bytes',
+    input: z.object({}),
+  })
   gc() {
     (globalThis as { gc?: () => void }).gc?.();
     return String(process.memoryUsage().heapUsed);
@@ -59,13 +65,19 @@ const server = createServer({
   name: 'soak',
   version: '1.0.0',
   providers: [SoakTools],
-  limits: { maxResultBytes: 64 * 1024, timeoutMs: 2_000, concurrency: { perSession: 64, perServer: 512, maxQueued: 256 } },
+  limits: {
+    maxResultBytes: 64 * 1024,
+    timeoutMs: 2_000,
+    concurrency: { perSession: 64, perServer: 512, maxQueued: 256 },
+  },
   input: { roundTimeoutMs: 10_000, maxParked: 256 },
 });
 
 const stdio = serveStdio(server, { exit: false, shutdownGraceMs: 1_000 });
 // Abandoned sessions are reaped while the soak runs, not after it.
-const http = process.argv.includes('--stdio-only') ? undefined : await serveHttp(server, { port: 0, idleTimeoutMs: 3_000 });
+const http = process.argv.includes('--stdio-only')
+  ? undefined
+  : await serveHttp(server, { port: 0, idleTimeoutMs: 3_000 });
 if (http) process.stderr.write(`soak http ${http.url}\n`);
 // The harness hanging up (stdin EOF) ends the whole server, HTTP included.
 await stdio.closed;

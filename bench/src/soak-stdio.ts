@@ -1,7 +1,10 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 
 /** What came back for one request: its result, its error, or nothing (cancelled first). */
-export type Outcome = { result: any } | { error: { code: number; message: string } } | { cancelled: true };
+export type Outcome =
+  | { result: any }
+  | { error: { code: number; message: string } }
+  | { cancelled: true };
 
 /**
  * A stdio MCP client for the soak: requests that can be cancelled (the promise then settles as
@@ -22,9 +25,14 @@ export class SoakStdioClient {
     this.child.stdout.setEncoding('utf8');
     this.child.stdout.on('data', (chunk: string) => this.#onData(chunk));
     this.child.stderr.setEncoding('utf8');
-    this.child.stderr.on('data', (chunk: string) => (this.stderr = (this.stderr + chunk).slice(-8000)));
+    this.child.stderr.on(
+      'data',
+      (chunk: string) => (this.stderr = (this.stderr + chunk).slice(-8000)),
+    );
     this.child.stdin.on('error', () => {});
-    this.exited = new Promise((resolve) => this.child.once('exit', (code, signal) => resolve({ code, signal })));
+    this.exited = new Promise((resolve) =>
+      this.child.once('exit', (code, signal) => resolve({ code, signal })),
+    );
   }
 
   get pending(): number {
@@ -32,7 +40,11 @@ export class SoakStdioClient {
   }
 
   /** Sends a request; `cancelAfterMs` sends notifications/cancelled that long after it. */
-  request(method: string, params: Record<string, unknown>, cancelAfterMs?: number): Promise<Outcome> {
+  request(
+    method: string,
+    params: Record<string, unknown>,
+    cancelAfterMs?: number,
+  ): Promise<Outcome> {
     const id = this.#nextId++;
     return new Promise((resolve) => {
       this.#pending.set(id, resolve);
@@ -40,7 +52,11 @@ export class SoakStdioClient {
       if (cancelAfterMs === undefined) return;
       setTimeout(() => {
         if (!this.#pending.delete(id)) return;
-        this.#write({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'soak' } });
+        this.#write({
+          jsonrpc: '2.0',
+          method: 'notifications/cancelled',
+          params: { requestId: id, reason: 'soak' },
+        });
         resolve({ cancelled: true });
       }, cancelAfterMs);
     });
@@ -70,10 +86,20 @@ export class SoakStdioClient {
     this.#partial = lines.pop()!;
     for (const line of lines) {
       if (line.trim() === '') continue;
-      const message = JSON.parse(line) as { id?: number; result?: unknown; error?: { code: number; message: string }; method?: string };
+      const message = JSON.parse(line) as {
+        id?: number;
+        result?: unknown;
+        error?: { code: number; message: string };
+        method?: string;
+      };
       if (message.method !== undefined) {
         // The server asks (elicitation): answer as a user would; notifications need nothing.
-        if (message.id !== undefined) this.#write({ jsonrpc: '2.0', id: message.id, result: { action: 'accept', content: { name: 'soak' } } });
+        if (message.id !== undefined)
+          this.#write({
+            jsonrpc: '2.0',
+            id: message.id,
+            result: { action: 'accept', content: { name: 'soak' } },
+          });
         continue;
       }
       if (message.id === undefined) continue;

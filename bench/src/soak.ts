@@ -13,7 +13,8 @@ import { SoakStdioClient, type Outcome } from './soak-stdio.js';
 
 const envInt = (name: string, fallback: number) => {
   const value = Number(process.env[name] ?? fallback);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer`);
+  if (!Number.isInteger(value) || value < 0)
+    throw new Error(`${name} must be a non-negative integer`);
   return value;
 };
 const CALLS = envInt('SOAK_CALLS', 200_000);
@@ -35,7 +36,16 @@ interface Tally {
   hangUps: { episodes: number; exitCodes: Record<string, number> };
 }
 
-const tally: Tally = { calls: 0, byKind: {}, byTransport: {}, cancelled: 0, unexpected: 0, samples: [], sessions: { opened: 0, deleted: 0, abandoned: 0 }, hangUps: { episodes: 0, exitCodes: {} } };
+const tally: Tally = {
+  calls: 0,
+  byKind: {},
+  byTransport: {},
+  cancelled: 0,
+  unexpected: 0,
+  samples: [],
+  sessions: { opened: 0, deleted: 0, abandoned: 0 },
+  hangUps: { episodes: 0, exitCodes: {} },
+};
 
 function unexpected(what: string): void {
   tally.unexpected++;
@@ -47,7 +57,10 @@ function record(call: Planned, outcome: Outcome, transport: string): void {
   tally.byKind[call.kind] = (tally.byKind[call.kind] ?? 0) + 1;
   tally.byTransport[transport] = (tally.byTransport[transport] ?? 0) + 1;
   if ('cancelled' in outcome) tally.cancelled++;
-  const problem = 'error' in outcome ? `${call.method} error ${JSON.stringify(outcome.error)}` : call.check(outcome);
+  const problem =
+    'error' in outcome
+      ? `${call.method} error ${JSON.stringify(outcome.error)}`
+      : call.check(outcome);
   if (problem) unexpected(`${transport}: ${problem}`);
 }
 
@@ -64,14 +77,20 @@ async function stdioCalls(client: SoakStdioClient, count: number): Promise<void>
 }
 
 /** One HTTP call; a planned cancel drops the request (closing the stream is the cancel). */
-async function httpCall(call: Planned, send: (signal?: AbortSignal) => Promise<Outcome>, transport: string): Promise<void> {
+async function httpCall(
+  call: Planned,
+  send: (signal?: AbortSignal) => Promise<Outcome>,
+  transport: string,
+): Promise<void> {
   const controller = call.cancelAfterMs === undefined ? undefined : new AbortController();
   const timer = controller && setTimeout(() => controller.abort(), call.cancelAfterMs);
   try {
     record(call, await send(controller?.signal), transport);
   } catch (error) {
     tally.calls++;
-    unexpected(`${transport}: ${call.method} ${JSON.stringify(call.params).slice(0, 100)} threw ${(error as Error).message}`);
+    unexpected(
+      `${transport}: ${call.method} ${JSON.stringify(call.params).slice(0, 100)} threw ${(error as Error).message}`,
+    );
   } finally {
     clearTimeout(timer);
   }
@@ -92,17 +111,27 @@ async function httpCalls(url: string, count: number): Promise<void> {
       }
       const call = plan(rand);
       const current = session;
-      await httpCall(call, (signal) => current.call(call.method, call.params, signal), 'http legacy');
+      await httpCall(
+        call,
+        (signal) => current.call(call.method, call.params, signal),
+        'http legacy',
+      );
     }
     if (session) await retire(session);
   };
   const modernWorker = async () => {
     while (next++ < count) {
       const call = plan(rand);
-      await httpCall(call, (signal) => modernCall(url, call.method, call.params, signal), 'http 2026');
+      await httpCall(
+        call,
+        (signal) => modernCall(url, call.method, call.params, signal),
+        'http 2026',
+      );
     }
   };
-  await Promise.all(Array.from({ length: HTTP_WORKERS }, (_, i) => (i % 2 === 0 ? legacyWorker() : modernWorker())));
+  await Promise.all(
+    Array.from({ length: HTTP_WORKERS }, (_, i) => (i % 2 === 0 ? legacyWorker() : modernWorker())),
+  );
 }
 
 /** Ends a session with DELETE, or (one in ten) walks away and leaves it to idle expiry. */
@@ -118,17 +147,24 @@ async function retire(session: LegacyHttpSession): Promise<void> {
 /** A stdio client that hangs up (EOF) with calls in flight; its server must exit cleanly. */
 async function hangUp(): Promise<void> {
   const client = new SoakStdioClient([SERVER, '--stdio-only']);
-  const init = await client.request('initialize', { protocolVersion: '2025-11-25', capabilities: { elicitation: {} }, clientInfo: { name: 'soak', version: '1' } });
+  const init = await client.request('initialize', {
+    protocolVersion: '2025-11-25',
+    capabilities: { elicitation: {} },
+    clientInfo: { name: 'soak', version: '1' },
+  });
   if (!('result' in init)) unexpected(`hang-up initialize: ${JSON.stringify(init)}`);
   client.notify('notifications/initialized');
   const calls = Array.from({ length: 20 }, () => plan(rand));
   const outcomes = calls.map((call) => client.request(call.method, call.params));
   const exit = await client.close();
   tally.hangUps.episodes++;
-  tally.hangUps.exitCodes[String(exit.code)] = (tally.hangUps.exitCodes[String(exit.code)] ?? 0) + 1;
-  if (exit.code !== 0) unexpected(`hung-up server exited with ${JSON.stringify(exit)}: ${client.stderr.slice(-500)}`);
+  tally.hangUps.exitCodes[String(exit.code)] =
+    (tally.hangUps.exitCodes[String(exit.code)] ?? 0) + 1;
+  if (exit.code !== 0)
+    unexpected(`hung-up server exited with ${JSON.stringify(exit)}: ${client.stderr.slice(-500)}`);
   // What was answered before EOF must be right; the rest was cut off by the hang-up.
-  for (const [i, outcome] of (await Promise.all(outcomes)).entries()) if (!('cancelled' in outcome)) record(calls[i], outcome, 'stdio hang-up');
+  for (const [i, outcome] of (await Promise.all(outcomes)).entries())
+    if (!('cancelled' in outcome)) record(calls[i], outcome, 'stdio hang-up');
 }
 
 async function hangUps(until: () => boolean): Promise<void> {
@@ -143,7 +179,8 @@ async function settled(client: SoakStdioClient): Promise<{ rss: number; heap: nu
   await client.request('tools/call', { name: 'gc', arguments: {} });
   await new Promise((r) => setTimeout(r, 500));
   const answer = await client.request('tools/call', { name: 'gc', arguments: {} });
-  const heap = 'result' in answer ? Number(answer.result.content[0].text) / 1024 / 1024 : Number.NaN;
+  const heap =
+    'result' in answer ? Number(answer.result.content[0].text) / 1024 / 1024 : Number.NaN;
   return { rss: rssKb(client.child.pid!) / 1024, heap };
 }
 
@@ -155,9 +192,15 @@ async function main(): Promise<void> {
       if (match) resolve(match[1]);
     };
     client.child.stderr.on('data', onData);
-    client.exited.then((exit) => reject(new Error(`server exited ${JSON.stringify(exit)}: ${client.stderr}`)));
+    client.exited.then((exit) =>
+      reject(new Error(`server exited ${JSON.stringify(exit)}: ${client.stderr}`)),
+    );
   });
-  const init = await client.request('initialize', { protocolVersion: '2025-11-25', capabilities: { elicitation: {} }, clientInfo: { name: 'soak', version: '1' } });
+  const init = await client.request('initialize', {
+    protocolVersion: '2025-11-25',
+    capabilities: { elicitation: {} },
+    clientInfo: { name: 'soak', version: '1' },
+  });
   if (!('result' in init)) throw new Error(`initialize: ${JSON.stringify(init)}`);
   client.notify('notifications/initialized');
   const pid = client.child.pid!;
@@ -171,7 +214,9 @@ async function main(): Promise<void> {
   ({ rss: rss.afterWarmupMb, heap: heap.afterWarmupMb } = await settled(client));
   const warmupTally = { calls: tally.calls, unexpected: tally.unexpected };
 
-  log(`soak: ${CALLS} calls over stdio and HTTP, with cancels, dropped requests, abandoned sessions and hang-ups`);
+  log(
+    `soak: ${CALLS} calls over stdio and HTTP, with cancels, dropped requests, abandoned sessions and hang-ups`,
+  );
   const soakStarted = Date.now();
   let done = false;
   const episodes = hangUps(() => done);
@@ -184,7 +229,8 @@ async function main(): Promise<void> {
   ({ rss: rss.endMb, heap: heap.endMb } = await settled(client));
   rss.peakMb = peakRssKb(pid) / 1024;
   const exit = await client.close();
-  if (exit.code !== 0) unexpected(`server exited with ${JSON.stringify(exit)}: ${client.stderr.slice(-500)}`);
+  if (exit.code !== 0)
+    unexpected(`server exited with ${JSON.stringify(exit)}: ${client.stderr.slice(-500)}`);
 
   const growthPct = ((rss.endMb - rss.afterWarmupMb) / rss.afterWarmupMb) * 100;
   const report = {
@@ -211,8 +257,12 @@ async function main(): Promise<void> {
   writeFileSync(`${dir}soak.json`, `${JSON.stringify(report, null, 2)}\n`);
   process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   const fmt = (mb: number) => `${mb.toFixed(1)} MiB`;
-  log(`RSS: start ${fmt(rss.startMb)}, after warm-up ${fmt(rss.afterWarmupMb)}, end ${fmt(rss.endMb)} (${growthPct.toFixed(1)} %), peak ${fmt(rss.peakMb)}`);
-  log(`heap after GC: start ${fmt(heap.startMb)}, after warm-up ${fmt(heap.afterWarmupMb)}, end ${fmt(heap.endMb)}`);
+  log(
+    `RSS: start ${fmt(rss.startMb)}, after warm-up ${fmt(rss.afterWarmupMb)}, end ${fmt(rss.endMb)} (${growthPct.toFixed(1)} %), peak ${fmt(rss.peakMb)}`,
+  );
+  log(
+    `heap after GC: start ${fmt(heap.startMb)}, after warm-up ${fmt(heap.afterWarmupMb)}, end ${fmt(heap.endMb)}`,
+  );
   log(`${report.soakCalls} calls in ${soakSeconds.toFixed(1)} s; ${tally.unexpected} unexpected`);
   if (tally.unexpected > 0 || growthPct > 10) process.exitCode = 1;
 }

@@ -30,7 +30,8 @@ export async function toolsList(
       const sent = performance.now();
       const reply = await client.request('tools/list', {});
       const listed = (reply.result.tools as unknown[] | undefined)?.length;
-      if (listed !== expected) throw new Error(`tools/list listed ${listed} tools, expected ${expected}`);
+      if (listed !== expected)
+        throw new Error(`tools/list listed ${listed} tools, expected ${expected}`);
       return { ms: reply.receivedAt - sent, bytes: reply.bytes };
     };
     for (let i = 0; i < warmup; i++) await list();

@@ -10,7 +10,9 @@ export const ECHO_DESCRIPTION = 'Returns the text it is given';
 export function extraToolCount(): number {
   const n = Number(process.env.MCP_BENCH_TOOLS ?? 0);
   if (!Number.isInteger(n) || n < 0) {
-    throw new Error(`MCP_BENCH_TOOLS must be a non-negative integer, got ${process.env.MCP_BENCH_TOOLS}`);
+    throw new Error(
+      `MCP_BENCH_TOOLS must be a non-negative integer, got ${process.env.MCP_BENCH_TOOLS}`,
+    );
   }
   return n;
 }

@@ -59,7 +59,9 @@ let problemCount = 0;
 for (const run of results) {
   const { counts, problems } = report(run);
   problemCount += problems.length;
-  process.stdout.write(`[${run.label}] exit ${run.code}; ${counts}; ${run.summary.total ?? 'no Total line'}\n`);
+  process.stdout.write(
+    `[${run.label}] exit ${run.code}; ${counts}; ${run.summary.total ?? 'no Total line'}\n`,
+  );
   for (const line of problems) process.stdout.write(`  ${line}\n`);
 }
 if (fixture.died) process.stdout.write(`fixture exited early: ${fixture.died}\n`);
@@ -104,7 +106,10 @@ function startFixture() {
   for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => process.exit(1));
   let stderr = '';
   return new Promise((resolveStart, rejectStart) => {
-    const timer = setTimeout(() => rejectStart(new Error(`fixture did not listen within 20 s:\n${stderr}`)), 20_000);
+    const timer = setTimeout(
+      () => rejectStart(new Error(`fixture did not listen within 20 s:\n${stderr}`)),
+      20_000,
+    );
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (chunk) => {
       stderr += chunk;

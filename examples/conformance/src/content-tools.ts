@@ -27,7 +27,10 @@ export class ContentTools {
     });
   }
 
-  @Tool({ name: 'test_multiple_content_types', description: 'Returns text, image and a resource together' })
+  @Tool({
+    name: 'test_multiple_content_types',
+    description: 'Returns text, image and a resource together',
+  })
   multipleContentTypes() {
     return [
       text('Multiple content types test:'),

@@ -34,7 +34,9 @@ export class InputRoundTools {
   })
   async elicitation(_args: object, ctx: Context) {
     const answer = await ctx.elicit('What is your name?', Name, { key: 'user_name' });
-    return answer.action === 'accept' ? `Hello, ${answer.content.name}!` : `No name given (${answer.action}).`;
+    return answer.action === 'accept'
+      ? `Hello, ${answer.content.name}!`
+      : `No name given (${answer.action}).`;
   }
 
   @Tool({
@@ -116,9 +118,12 @@ export class InputRoundTools {
     const { elicitation, sampling } = ctx.client.capabilities;
     if (elicitation) {
       const answer = await ctx.elicit('What is your name?', Name, { key: 'user_name' });
-      return answer.action === 'accept' ? `Hello, ${answer.content.name}!` : `No name given (${answer.action}).`;
+      return answer.action === 'accept'
+        ? `Hello, ${answer.content.name}!`
+        : `No name given (${answer.action}).`;
     }
-    if (sampling) return `Hello, ${sampledText(await ctx.sample(greetingRequest, { key: 'greeting' }))}`;
+    if (sampling)
+      return `Hello, ${sampledText(await ctx.sample(greetingRequest, { key: 'greeting' }))}`;
     return 'The client can answer no questions (neither elicitation nor sampling declared).';
   }
 }
@@ -131,7 +136,9 @@ export class InputRoundPrompts {
     input: NO_ARGUMENTS,
   })
   async inputRequired(_args: object, ctx: Context) {
-    const answer = await ctx.elicit('What context should the prompt use?', PromptContext, { key: 'user_context' });
+    const answer = await ctx.elicit('What context should the prompt use?', PromptContext, {
+      key: 'user_context',
+    });
     const context = answer.action === 'accept' ? answer.content.context : '(none)';
     return `Answer using this context: ${context}`;
   }

@@ -3,7 +3,9 @@ import { z } from 'zod';
 import { ENUMS, WITH_DEFAULTS } from './elicitation-forms.js';
 import { NO_ARGUMENTS, sleep } from './fixtures.js';
 
-const SamplingInput = z.object({ prompt: z.string().describe('The prompt to send to the client model') });
+const SamplingInput = z.object({
+  prompt: z.string().describe('The prompt to send to the client model'),
+});
 const ElicitationInput = z.object({ message: z.string().describe('The message to show the user') });
 
 /** The form of `test_elicitation`: both fields required strings. */
@@ -39,14 +41,22 @@ export class InteractiveTools {
     return 'Progress test completed';
   }
 
-  @Tool({ name: 'test_sampling', description: "Asks the client's model to answer", input: SamplingInput })
+  @Tool({
+    name: 'test_sampling',
+    description: "Asks the client's model to answer",
+    input: SamplingInput,
+  })
   async sampling({ prompt }: z.infer<typeof SamplingInput>, ctx: Context) {
     const messages = [{ role: 'user', content: { type: 'text', text: prompt } }];
     const result = await ctx.sample({ messages, maxTokens: 100 });
     return `LLM response: ${result?.content?.text ?? 'No response'}`;
   }
 
-  @Tool({ name: 'test_elicitation', description: 'Asks for a username and email', input: ElicitationInput })
+  @Tool({
+    name: 'test_elicitation',
+    description: 'Asks for a username and email',
+    input: ElicitationInput,
+  })
   async elicitation({ message }: z.infer<typeof ElicitationInput>, ctx: Context) {
     const { action, content } = await ctx.elicit(message, Contact);
     return `User response: action=${action}, content=${JSON.stringify(content ?? {})}`;
@@ -69,7 +79,10 @@ export class InteractiveTools {
     input: NO_ARGUMENTS,
   })
   async elicitationEnums(_args: object, ctx: Context) {
-    const { action, content } = await ctx.elicit('Please select options from the enum fields', ENUMS);
+    const { action, content } = await ctx.elicit(
+      'Please select options from the enum fields',
+      ENUMS,
+    );
     return `Elicitation completed: action=${action}, content=${JSON.stringify(content ?? {})}`;
   }
 

@@ -15,7 +15,10 @@ export class DynamicTool {
 
 /** The prompt the prompt trigger adds and removes. */
 export class DynamicPrompt {
-  @Prompt({ name: 'test_dynamic_prompt', description: 'Comes and goes with test_trigger_prompt_change' })
+  @Prompt({
+    name: 'test_dynamic_prompt',
+    description: 'Comes and goes with test_trigger_prompt_change',
+  })
   dynamicPrompt() {
     return 'This prompt was added at runtime.';
   }
@@ -48,7 +51,12 @@ export class ListTriggers {
   }
 }
 
-function toggle(server: McpServer, members: MemberControl, name: string, provider: Provider): string {
+function toggle(
+  server: McpServer,
+  members: MemberControl,
+  name: string,
+  provider: Provider,
+): string {
   if (members.remove(name)) return `Removed ${name}.`;
   server.add(provider);
   return `Added ${name}.`;

@@ -6,7 +6,9 @@ const TwoArguments = z.object({
   arg1: z.string().describe('First test argument'),
   arg2: z.string().describe('Second test argument'),
 });
-const ResourceArgument = z.object({ resourceUri: z.string().describe('URI of the resource to embed') });
+const ResourceArgument = z.object({
+  resourceUri: z.string().describe('URI of the resource to embed'),
+});
 
 /** Prompts with and without arguments, embedding a resource or an image. */
 export class TestPrompts {
@@ -33,7 +35,10 @@ export class TestPrompts {
   withEmbeddedResource({ resourceUri }: z.infer<typeof ResourceArgument>) {
     const text = 'Embedded resource content for testing.';
     const resource = { uri: resourceUri, mimeType: 'text/plain', text };
-    return [{ role: 'user', content: { type: 'resource', resource } }, 'Please process the embedded resource above.'];
+    return [
+      { role: 'user', content: { type: 'resource', resource } },
+      'Please process the embedded resource above.',
+    ];
   }
 
   @Prompt({ name: 'test_prompt_with_image', description: 'A prompt that includes an image' })

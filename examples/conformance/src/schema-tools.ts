@@ -23,6 +23,7 @@ const SCHEMA_2020_12 = {
   },
   allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
   if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+  // biome-ignore lint/suspicious/noThenProperty: `then` is the JSON Schema keyword this tool demonstrates.
   then: { required: ['phone'] },
   else: { required: ['email'] },
   additionalProperties: false,

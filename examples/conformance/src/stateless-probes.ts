@@ -29,11 +29,14 @@ export class StatelessProbes {
 
   @Tool({
     name: 'test_streaming_elicitation',
-    description: 'Asks for a name; under 2026-07-28 the question is a result, never a request on the stream',
+    description:
+      'Asks for a name; under 2026-07-28 the question is a result, never a request on the stream',
     input: NO_ARGUMENTS,
   })
   async streamingElicitation(_args: object, ctx: Context) {
     const answer = await ctx.elicit('What is your name?', Name, { key: 'user_name' });
-    return answer.action === 'accept' ? `Hello, ${answer.content.name}!` : `No name given (${answer.action}).`;
+    return answer.action === 'accept'
+      ? `Hello, ${answer.content.name}!`
+      : `No name given (${answer.action}).`;
   }
 }

@@ -9,7 +9,9 @@ const TOOLCHAIN = fileURLToPath(new URL('../../../scripts/toolchain.mjs', import
 // stderr, so that the announcement of the download is seen, and the download's time is not
 // counted against the runner's own timeout.
 beforeAll(() => {
-  execFileSync(process.execPath, [TOOLCHAIN, 'conformance'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(process.execPath, [TOOLCHAIN, 'conformance'], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
 }, 600_000);
 
 interface RunnerOutcome {
@@ -20,10 +22,15 @@ interface RunnerOutcome {
 
 function runConformance(): Promise<RunnerOutcome> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [RUNNER], { maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [RUNNER],
+      { maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -46,18 +53,26 @@ it('passes the official conformance suite at both wires (alpha.12); only the tas
 
   // Failing scenarios and unexpected or stale baseline entries, by run, before the exit code:
   // a failure then names what failed instead of only "expected 1 to be 0".
-  expect(Object.fromEntries(Object.entries(runs).map(([label, run]) => [label, run.problems]))).toEqual({
+  expect(
+    Object.fromEntries(Object.entries(runs).map(([label, run]) => [label, run.problems])),
+  ).toEqual({
     'requirements 2025-11-25': [],
     'requirements 2026-07-28': [],
     'suite all, spec 2026-07-28': [],
     'suite all, with baseline': [],
   });
-  expect(Object.fromEntries(Object.entries(runs).map(([label, run]) => [label, run.header]))).toEqual({
-    'requirements 2025-11-25': 'exit 0; scored: 30 passed, 0 failed; not scored: 3 run, 0 failing; Total: 82 passed, 0 failed',
+  expect(
+    Object.fromEntries(Object.entries(runs).map(([label, run]) => [label, run.header])),
+  ).toEqual({
+    'requirements 2025-11-25':
+      'exit 0; scored: 30 passed, 0 failed; not scored: 3 run, 0 failing; Total: 82 passed, 0 failed',
     // The 9 failing unscored scenarios are the tasks extension (conformance-baseline.yaml).
-    'requirements 2026-07-28': 'exit 0; scored: 37 passed, 0 failed; not scored: 13 run, 9 failing; Total: 164 passed, 30 failed',
-    'suite all, spec 2026-07-28': 'exit 0; scenarios: 40 passed, 0 failed; Total: 152 passed, 0 failed',
-    'suite all, with baseline': 'exit 0; scenarios: 56 passed, 9 failed; Total: 200 passed, 30 failed',
+    'requirements 2026-07-28':
+      'exit 0; scored: 37 passed, 0 failed; not scored: 13 run, 9 failing; Total: 164 passed, 30 failed',
+    'suite all, spec 2026-07-28':
+      'exit 0; scenarios: 40 passed, 0 failed; Total: 152 passed, 0 failed',
+    'suite all, with baseline':
+      'exit 0; scenarios: 56 passed, 9 failed; Total: 200 passed, 30 failed',
   });
   expect(code, `${stdout.slice(-4000)}\n${stderr}`).toBe(0);
 }, 240_000);

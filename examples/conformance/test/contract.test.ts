@@ -11,7 +11,8 @@ import { connectHttpClient, type HttpClient } from './support/http-clients.ts';
 // payloads of the server contract exactly: §5.1–5.3, 5.6, 5.7 at 2025-11-25 over Streamable
 // HTTP, and §5.4, 5.5 at 2026-07-28 through the in-memory test client (plus the HTTP-only
 // answers over HTTP).
-const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
+const PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
 const WAV = 'UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA=';
 const NO_ARGUMENTS = { type: 'object', properties: {} };
 // conformance.md §5.7, as the suite (alpha.12) expects it.
@@ -36,16 +37,21 @@ let elicitAnswer: unknown;
 
 beforeAll(async () => {
   fixture = await startFixture();
-  client = await connectHttpClient('@modelcontextprotocol/client 2.x, Streamable HTTP', '2025-11-25', fixture, {
-    onElicit: (params) => {
-      asked.push({ method: 'elicitation/create', params });
-      return elicitAnswer;
+  client = await connectHttpClient(
+    '@modelcontextprotocol/client 2.x, Streamable HTTP',
+    '2025-11-25',
+    fixture,
+    {
+      onElicit: (params) => {
+        asked.push({ method: 'elicitation/create', params });
+        return elicitAnswer;
+      },
+      onSample: (params) => {
+        asked.push({ method: 'sampling/createMessage', params });
+        return { role: 'assistant', content: { type: 'text', text: 'Paris' }, model: 'test-model' };
+      },
     },
-    onSample: (params) => {
-      asked.push({ method: 'sampling/createMessage', params });
-      return { role: 'assistant', content: { type: 'text', text: 'Paris' }, model: 'test-model' };
-    },
-  });
+  );
 });
 afterAll(async () => {
   await client?.close();
@@ -107,7 +113,9 @@ describe('the conformance fixture serves the suite contract exactly (2025-11-25,
       ['test_trigger_prompt_change', []],
     ]);
     expect(tools.filter((t: any) => !t.description)).toEqual([]);
-    expect(tools.find((t: any) => t.name === 'test_tool_with_progress').inputSchema).toEqual(NO_ARGUMENTS);
+    expect(tools.find((t: any) => t.name === 'test_tool_with_progress').inputSchema).toEqual(
+      NO_ARGUMENTS,
+    );
     expect(tools.find((t: any) => t.name === 'json_schema_2020_12_tool')).toEqual({
       name: 'json_schema_2020_12_tool',
       description: 'Tool with JSON Schema 2020-12 features',
@@ -116,14 +124,24 @@ describe('the conformance fixture serves the suite contract exactly (2025-11-25,
   });
 
   it('answers each content tool with the reference content (§5.2)', async () => {
-    expect(await client.callTool('test_simple_text')).toEqual(text('This is a simple text response for testing.'));
-    expect(await client.callTool('test_image_content')).toEqual({ content: [{ type: 'image', data: PNG, mimeType: 'image/png' }] });
-    expect(await client.callTool('test_audio_content')).toEqual({ content: [{ type: 'audio', data: WAV, mimeType: 'audio/wav' }] });
+    expect(await client.callTool('test_simple_text')).toEqual(
+      text('This is a simple text response for testing.'),
+    );
+    expect(await client.callTool('test_image_content')).toEqual({
+      content: [{ type: 'image', data: PNG, mimeType: 'image/png' }],
+    });
+    expect(await client.callTool('test_audio_content')).toEqual({
+      content: [{ type: 'audio', data: WAV, mimeType: 'audio/wav' }],
+    });
     expect(await client.callTool('test_embedded_resource')).toEqual({
       content: [
         {
           type: 'resource',
-          resource: { uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'This is an embedded resource content.' },
+          resource: {
+            uri: 'test://embedded-resource',
+            mimeType: 'text/plain',
+            text: 'This is an embedded resource content.',
+          },
         },
       ],
     });
@@ -133,7 +151,11 @@ describe('the conformance fixture serves the suite contract exactly (2025-11-25,
         { type: 'image', data: PNG, mimeType: 'image/png' },
         {
           type: 'resource',
-          resource: { uri: 'test://mixed-content-resource', mimeType: 'application/json', text: '{"test":"data","value":123}' },
+          resource: {
+            uri: 'test://mixed-content-resource',
+            mimeType: 'application/json',
+            text: '{"test":"data","value":123}',
+          },
         },
       ],
     });
@@ -141,7 +163,9 @@ describe('the conformance fixture serves the suite contract exactly (2025-11-25,
       ...text('This tool intentionally returns an error for testing'),
       isError: true,
     });
-    expect(await client.callTool('test_reconnection')).toEqual(text('Reconnection test completed successfully.'));
+    expect(await client.callTool('test_reconnection')).toEqual(
+      text('Reconnection test completed successfully.'),
+    );
   });
 
   it('samples the client with the prompt, maxTokens 100 (§5.3)', async () => {
@@ -150,7 +174,10 @@ describe('the conformance fixture serves the suite contract exactly (2025-11-25,
       asked: [
         {
           method: 'sampling/createMessage',
-          params: { messages: [{ role: 'user', content: { type: 'text', text: 'Capital of France?' } }], maxTokens: 100 },
+          params: {
+            messages: [{ role: 'user', content: { type: 'text', text: 'Capital of France?' } }],
+            maxTokens: 100,
+          },
         },
       ],
     });
@@ -177,10 +204,15 @@ describe('the conformance fixture serves the suite contract exactly (2025-11-25,
   });
 
   it('elicits with a default for every primitive type (SEP-1034)', async () => {
-    elicitAnswer = { action: 'accept', content: { name: 'Jane', age: 25, score: 88, status: 'inactive', verified: false } };
+    elicitAnswer = {
+      action: 'accept',
+      content: { name: 'Jane', age: 25, score: 88, status: 'inactive', verified: false },
+    };
     const { result, asked } = await callAsking('test_elicitation_sep1034_defaults');
     expect(result).toEqual(
-      text('Elicitation completed: action=accept, content={"name":"Jane","age":25,"score":88,"status":"inactive","verified":false}'),
+      text(
+        'Elicitation completed: action=accept, content={"name":"Jane","age":25,"score":88,"status":"inactive","verified":false}',
+      ),
     );
     expect(asked.map((a) => a.params.requestedSchema)).toEqual([
       {
@@ -189,7 +221,12 @@ describe('the conformance fixture serves the suite contract exactly (2025-11-25,
           name: { type: 'string', description: 'User name', default: 'John Doe' },
           age: { type: 'integer', description: 'User age', default: 30 },
           score: { type: 'number', description: 'User score', default: 95.5 },
-          status: { type: 'string', description: 'User status', enum: ['active', 'inactive', 'pending'], default: 'active' },
+          status: {
+            type: 'string',
+            description: 'User status',
+            enum: ['active', 'inactive', 'pending'],
+            default: 'active',
+          },
           verified: { type: 'boolean', description: 'Verification status', default: true },
         },
         required: [],
@@ -216,7 +253,13 @@ describe('the conformance fixture serves the suite contract exactly (2025-11-25,
       ),
     );
     const { properties } = asked[0].params.requestedSchema;
-    expect(Object.keys(properties)).toEqual(['untitledSingle', 'titledSingle', 'legacyEnum', 'untitledMulti', 'titledMulti']);
+    expect(Object.keys(properties)).toEqual([
+      'untitledSingle',
+      'titledSingle',
+      'legacyEnum',
+      'untitledMulti',
+      'titledMulti',
+    ]);
     expect(properties.untitledSingle).toEqual({
       type: 'string',
       description: 'Select one option',
@@ -231,8 +274,15 @@ describe('the conformance fixture serves the suite contract exactly (2025-11-25,
       enum: ['opt1', 'opt2', 'opt3'],
       enumNames: ['Option One', 'Option Two', 'Option Three'],
     });
-    expect(properties.untitledMulti.items).toEqual({ type: 'string', enum: ['option1', 'option2', 'option3'] });
-    expect(properties.titledMulti.items.anyOf.map((o: any) => o.const)).toEqual(['value1', 'value2', 'value3']);
+    expect(properties.untitledMulti.items).toEqual({
+      type: 'string',
+      enum: ['option1', 'option2', 'option3'],
+    });
+    expect(properties.titledMulti.items.anyOf.map((o: any) => o.const)).toEqual([
+      'value1',
+      'value2',
+      'value3',
+    ]);
 
     elicitAnswer = { action: 'accept', content: { untitledSingle: 'option9' } };
     const invalid = (await callAsking('test_elicitation_sep1330_enums')).result as any;
@@ -241,13 +291,36 @@ describe('the conformance fixture serves the suite contract exactly (2025-11-25,
   });
 
   it('lists, reads and subscribes to the resources (§5.6)', async () => {
-    const listed = (uri: string, name: string, title: string, description: string, mimeType: string) =>
-      ({ uri, name, title, description, mimeType });
+    const listed = (
+      uri: string,
+      name: string,
+      title: string,
+      description: string,
+      mimeType: string,
+    ) => ({ uri, name, title, description, mimeType });
     expect(await client.raw.listResources()).toEqual({
       resources: [
-        listed('test://static-text', 'static-text', 'Static Text Resource', 'A static text resource', 'text/plain'),
-        listed('test://static-binary', 'static-binary', 'Static Binary Resource', 'A static PNG image', 'image/png'),
-        listed('test://watched-resource', 'watched-resource', 'Watched Resource', 'A resource to subscribe to', 'text/plain'),
+        listed(
+          'test://static-text',
+          'static-text',
+          'Static Text Resource',
+          'A static text resource',
+          'text/plain',
+        ),
+        listed(
+          'test://static-binary',
+          'static-binary',
+          'Static Binary Resource',
+          'A static PNG image',
+          'image/png',
+        ),
+        listed(
+          'test://watched-resource',
+          'watched-resource',
+          'Watched Resource',
+          'A resource to subscribe to',
+          'text/plain',
+        ),
       ],
     });
     expect(await client.raw.listResourceTemplates()).toEqual({
@@ -265,7 +338,13 @@ describe('the conformance fixture serves the suite contract exactly (2025-11-25,
       contents: [{ uri: 'test://static-binary', mimeType: 'image/png', blob: PNG }],
     });
     expect(await client.readResource('test://watched-resource')).toEqual({
-      contents: [{ uri: 'test://watched-resource', mimeType: 'text/plain', text: 'Watched resource content' }],
+      contents: [
+        {
+          uri: 'test://watched-resource',
+          mimeType: 'text/plain',
+          text: 'Watched resource content',
+        },
+      ],
     });
     expect(await client.raw.subscribeResource({ uri: 'test://watched-resource' })).toEqual({});
     expect(await client.raw.unsubscribeResource({ uri: 'test://watched-resource' })).toEqual({});
@@ -294,27 +373,45 @@ describe('the conformance fixture serves the suite contract exactly (2025-11-25,
         {
           name: 'test_prompt_with_embedded_resource',
           description: 'A prompt that embeds a resource',
-          arguments: [{ name: 'resourceUri', description: 'URI of the resource to embed', required: true }],
+          arguments: [
+            { name: 'resourceUri', description: 'URI of the resource to embed', required: true },
+          ],
         },
         { name: 'test_prompt_with_image', description: 'A prompt that includes an image' },
-        { name: 'test_input_required_result_prompt', description: 'Asks the user which context to use, then renders' },
+        {
+          name: 'test_input_required_result_prompt',
+          description: 'Asks the user which context to use, then renders',
+        },
       ],
     });
     expect(await client.getPrompt('test_simple_prompt')).toEqual({
       description: 'A simple prompt without arguments',
-      messages: [{ role: 'user', content: { type: 'text', text: 'This is a simple prompt for testing.' } }],
+      messages: [
+        { role: 'user', content: { type: 'text', text: 'This is a simple prompt for testing.' } },
+      ],
     });
-    expect(await client.getPrompt('test_prompt_with_embedded_resource', { resourceUri: 'test://example-resource' })).toEqual({
+    expect(
+      await client.getPrompt('test_prompt_with_embedded_resource', {
+        resourceUri: 'test://example-resource',
+      }),
+    ).toEqual({
       description: 'A prompt that embeds a resource',
       messages: [
         {
           role: 'user',
           content: {
             type: 'resource',
-            resource: { uri: 'test://example-resource', mimeType: 'text/plain', text: 'Embedded resource content for testing.' },
+            resource: {
+              uri: 'test://example-resource',
+              mimeType: 'text/plain',
+              text: 'Embedded resource content for testing.',
+            },
           },
         },
-        { role: 'user', content: { type: 'text', text: 'Please process the embedded resource above.' } },
+        {
+          role: 'user',
+          content: { type: 'text', text: 'Please process the embedded resource above.' },
+        },
       ],
     });
     expect(await client.getPrompt('test_prompt_with_image')).toEqual({
@@ -325,7 +422,10 @@ describe('the conformance fixture serves the suite contract exactly (2025-11-25,
       ],
     });
     const complete = (value: string) =>
-      client.raw.complete({ ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' }, argument: { name: 'arg1', value } });
+      client.raw.complete({
+        ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' },
+        argument: { name: 'arg1', value },
+      });
     expect((await complete('par')).completion.values).toEqual(['paris', 'park', 'party']);
     expect((await complete('pari')).completion.values).toEqual(['paris']);
     expect(await client.raw.ping()).toEqual({});
@@ -346,11 +446,17 @@ const CAPS = 'io.modelcontextprotocol/clientCapabilities';
 const INFO = 'io.modelcontextprotocol/clientInfo';
 const LOG_LEVEL = 'io.modelcontextprotocol/logLevel';
 const SUBSCRIPTION = 'io.modelcontextprotocol/subscriptionId';
-const SERVER_INFO = { 'io.modelcontextprotocol/serverInfo': { name: 'mcp-fw-conformance', version: '0.1.0' } };
+const SERVER_INFO = {
+  'io.modelcontextprotocol/serverInfo': { name: 'mcp-fw-conformance', version: '0.1.0' },
+};
 /** The suite's default client capabilities at the 2026 wire (conformance.md §3). */
 const ALL = { sampling: {}, elicitation: {}, roots: { listChanged: true } };
 
-const complete = (value: string) => ({ resultType: 'complete', content: [{ type: 'text', text: value }], _meta: SERVER_INFO });
+const complete = (value: string) => ({
+  resultType: 'complete',
+  content: [{ type: 'text', text: value }],
+  _meta: SERVER_INFO,
+});
 const inputRequired = (inputRequests: Record<string, unknown>) => ({
   resultType: 'input_required',
   inputRequests,
@@ -359,7 +465,10 @@ const inputRequired = (inputRequests: Record<string, unknown>) => ({
 });
 const form = (message: string, property: string, type = 'string') => ({
   method: 'elicitation/create',
-  params: { message, requestedSchema: { type: 'object', properties: { [property]: { type } }, required: [property] } },
+  params: {
+    message,
+    requestedSchema: { type: 'object', properties: { [property]: { type } }, required: [property] },
+  },
 });
 const sampling = (text: string, maxTokens: number) => ({
   method: 'sampling/createMessage',
@@ -381,7 +490,9 @@ const modernClients: TestClient[] = [];
 afterAll(() => Promise.all(modernClients.map((c) => c.close())));
 
 /** A fresh fixture server (the triggers change its lists) and a 2026-07-28 client answering like the suite. */
-async function modern(capabilities: Record<string, unknown> = ALL): Promise<{ client: TestClient; server: McpServer }> {
+async function modern(
+  capabilities: Record<string, unknown> = ALL,
+): Promise<{ client: TestClient; server: McpServer }> {
   const server = createConformanceServer();
   const client = await connectTestClient(server, {
     protocolVersion: MODERN,
@@ -403,7 +514,10 @@ async function modern(capabilities: Record<string, unknown> = ALL): Promise<{ cl
 }
 
 /** The envelope of a hand-built request (`rawRequest` adds none). */
-const envelope = (capabilities: Record<string, unknown> = ALL, extra: Record<string, unknown> = {}) => ({
+const envelope = (
+  capabilities: Record<string, unknown> = ALL,
+  extra: Record<string, unknown> = {},
+) => ({
   [V]: MODERN,
   [CAPS]: capabilities,
   [INFO]: { name: 'conformance-test-client', version: '1.0.0' },
@@ -456,7 +570,11 @@ describe('the conformance fixture serves the 2026-07-28 contract exactly (in mem
       inputSchema: {
         type: 'object',
         properties: {
-          region: { type: 'string', description: 'A region, mirrored in the Mcp-Param-Region header', 'x-mcp-header': 'Region' },
+          region: {
+            type: 'string',
+            description: 'A region, mirrored in the Mcp-Param-Region header',
+            'x-mcp-header': 'Region',
+          },
           query: { type: 'string', description: 'Not mirrored in any header' },
         },
         required: ['region'],
@@ -470,30 +588,44 @@ describe('the conformance fixture serves the 2026-07-28 contract exactly (in mem
       'test_prompt_with_image',
       'test_input_required_result_prompt',
     ]);
-    expect(await client.callTool('test_x_mcp_header', { region: 'eu-west' })).toEqual(complete('Region: eu-west'));
+    expect(await client.callTool('test_x_mcp_header', { region: 'eu-west' })).toEqual(
+      complete('Region: eu-west'),
+    );
   });
 
   it('test_input_required_result_elicitation: user_name, then "Hello, <name>!"', async () => {
     const { client } = await modern();
-    expect(await client.callTool('test_input_required_result_elicitation', {})).toEqual(complete('Hello, Alice!'));
-    expect(interim(client)).toEqual([inputRequired({ user_name: form('What is your name?', 'name') })]);
+    expect(await client.callTool('test_input_required_result_elicitation', {})).toEqual(
+      complete('Hello, Alice!'),
+    );
+    expect(interim(client)).toEqual([
+      inputRequired({ user_name: form('What is your name?', 'name') }),
+    ]);
   });
 
   it('test_input_required_result_sampling: capital_question, then the sampled text', async () => {
     const { client } = await modern();
-    expect(await client.callTool('test_input_required_result_sampling', {})).toEqual(complete('The model answered: Paris'));
-    expect(interim(client)).toEqual([inputRequired({ capital_question: sampling('What is the capital of France?', 100) })]);
+    expect(await client.callTool('test_input_required_result_sampling', {})).toEqual(
+      complete('The model answered: Paris'),
+    );
+    expect(interim(client)).toEqual([
+      inputRequired({ capital_question: sampling('What is the capital of France?', 100) }),
+    ]);
   });
 
   it('test_input_required_result_list_roots: client_roots, then the roots', async () => {
     const { client } = await modern();
-    expect(await client.callTool('test_input_required_result_list_roots', {})).toEqual(complete('Client roots: file:///test/root'));
+    expect(await client.callTool('test_input_required_result_list_roots', {})).toEqual(
+      complete('Client roots: file:///test/root'),
+    );
     expect(interim(client)).toEqual([inputRequired({ client_roots: ROOTS })]);
   });
 
   it('test_input_required_result_request_state: confirm with a state, then "state-ok" once the echoed state checks out', async () => {
     const { client } = await modern();
-    expect(await client.callTool('test_input_required_result_request_state', {})).toEqual(complete('state-ok: confirmed=true'));
+    expect(await client.callTool('test_input_required_result_request_state', {})).toEqual(
+      complete('state-ok: confirmed=true'),
+    );
     const [round1] = interim(client);
     expect(round1).toEqual(inputRequired({ confirm: form('Please confirm', 'ok', 'boolean') }));
     expect(sent(client, 'tools/call')[1]).toMatchObject({
@@ -518,7 +650,9 @@ describe('the conformance fixture serves the 2026-07-28 contract exactly (in mem
 
   it('test_input_required_result_multi_round: step1, then step2 with a new state; the client sends only the latest answer', async () => {
     const { client } = await modern();
-    expect(await client.callTool('test_input_required_result_multi_round', {})).toEqual(complete("Alice's favorite color is blue."));
+    expect(await client.callTool('test_input_required_result_multi_round', {})).toEqual(
+      complete("Alice's favorite color is blue."),
+    );
     const [round1, round2] = interim(client);
     expect([round1, round2]).toEqual([
       inputRequired({ step1: form('Step 1: What is your name?', 'name') }),
@@ -534,10 +668,18 @@ describe('the conformance fixture serves the 2026-07-28 contract exactly (in mem
 
   it('test_input_required_result_tampered_state: an altered state is -32602, not a result', async () => {
     const { client } = await modern();
-    const call = { name: 'test_input_required_result_tampered_state', arguments: {}, _meta: envelope() };
+    const call = {
+      name: 'test_input_required_result_tampered_state',
+      arguments: {},
+      _meta: envelope(),
+    };
     const round1 = await client.rawRequest('tools/call', call);
     expect(round1).toEqual(inputRequired({ confirm: form('Please confirm', 'ok', 'boolean') }));
-    const retry = { ...call, inputResponses: { confirm: accept({ ok: true }) }, requestState: `${round1.requestState}-TAMPERED` };
+    const retry = {
+      ...call,
+      inputResponses: { confirm: accept({ ok: true }) },
+      requestState: `${round1.requestState}-TAMPERED`,
+    };
     await expect(client.rawRequest('tools/call', retry)).rejects.toThrow();
     expect(framesOf(client, 's2c').at(-1).error).toEqual({
       code: -32602,
@@ -547,11 +689,19 @@ describe('the conformance fixture serves the 2026-07-28 contract exactly (in mem
 
   it('test_input_required_result_capabilities: asks only what the declared capabilities allow', async () => {
     const samplingOnly = await modern({ sampling: {} });
-    expect(await samplingOnly.client.callTool('test_input_required_result_capabilities', {})).toEqual(complete('Hello, Paris'));
-    expect(interim(samplingOnly.client)).toEqual([inputRequired({ greeting: sampling('Generate a greeting', 50) })]);
+    expect(
+      await samplingOnly.client.callTool('test_input_required_result_capabilities', {}),
+    ).toEqual(complete('Hello, Paris'));
+    expect(interim(samplingOnly.client)).toEqual([
+      inputRequired({ greeting: sampling('Generate a greeting', 50) }),
+    ]);
     const everything = await modern();
-    expect(await everything.client.callTool('test_input_required_result_capabilities', {})).toEqual(complete('Hello, Alice!'));
-    expect(interim(everything.client)).toEqual([inputRequired({ user_name: form('What is your name?', 'name') })]);
+    expect(await everything.client.callTool('test_input_required_result_capabilities', {})).toEqual(
+      complete('Hello, Alice!'),
+    );
+    expect(interim(everything.client)).toEqual([
+      inputRequired({ user_name: form('What is your name?', 'name') }),
+    ]);
     const nothing = await modern({});
     expect(await nothing.client.callTool('test_input_required_result_capabilities', {})).toEqual(
       complete('The client can answer no questions (neither elicitation nor sampling declared).'),
@@ -563,7 +713,12 @@ describe('the conformance fixture serves the 2026-07-28 contract exactly (in mem
     expect(await client.getPrompt('test_input_required_result_prompt')).toEqual({
       resultType: 'complete',
       description: 'Asks the user which context to use, then renders',
-      messages: [{ role: 'user', content: { type: 'text', text: 'Answer using this context: test context' } }],
+      messages: [
+        {
+          role: 'user',
+          content: { type: 'text', text: 'Answer using this context: test context' },
+        },
+      ],
       _meta: SERVER_INFO,
     });
     expect(interim(client)).toEqual([
@@ -580,10 +735,19 @@ describe('the conformance fixture serves the 2026-07-28 contract exactly (in mem
     expect(await call({ wrong_key: accept({ data: 'wrong' }) })).toEqual(again);
     expect(await call({ user_name: 12345 })).toEqual(again);
     expect(await call(null)).toEqual(again);
-    const extra = { unknown_extra_key: accept({ foo: 'bar' }), another_unexpected: accept({ baz: 123 }) };
-    expect(await call({ user_name: accept({ name: 'Alice' }), ...extra })).toEqual(complete('Hello, Alice!'));
-    expect((await client.rawRequest('tools/list', { _meta: envelope() })).resultType).toBe('complete');
-    expect((await client.rawRequest('prompts/list', { _meta: envelope() })).resultType).toBe('complete');
+    const extra = {
+      unknown_extra_key: accept({ foo: 'bar' }),
+      another_unexpected: accept({ baz: 123 }),
+    };
+    expect(await call({ user_name: accept({ name: 'Alice' }), ...extra })).toEqual(
+      complete('Hello, Alice!'),
+    );
+    expect((await client.rawRequest('tools/list', { _meta: envelope() })).resultType).toBe(
+      'complete',
+    );
+    expect((await client.rawRequest('prompts/list', { _meta: envelope() })).resultType).toBe(
+      'complete',
+    );
   });
 
   it('test_missing_capability: -32021 naming sampling when it is not declared, before anything runs', async () => {
@@ -594,39 +758,62 @@ describe('the conformance fixture serves the 2026-07-28 contract exactly (in mem
       id: framesOf(without.client, 'c2s').at(-1).id,
       error: {
         code: -32021,
-        message: 'ctx.sample needs the client capability "sampling", which this client (conformance-test-client) did not declare',
+        message:
+          'ctx.sample needs the client capability "sampling", which this client (conformance-test-client) did not declare',
         data: { requiredCapabilities: { sampling: {} } },
       },
     });
     const withSampling = await modern({ sampling: {} });
-    expect(await withSampling.client.callTool('test_missing_capability', {})).toEqual(complete('The model said: Paris'));
-    expect(interim(withSampling.client)).toEqual([inputRequired({ hello: sampling('Say hello', 1000) })]);
+    expect(await withSampling.client.callTool('test_missing_capability', {})).toEqual(
+      complete('The model said: Paris'),
+    );
+    expect(interim(withSampling.client)).toEqual([
+      inputRequired({ hello: sampling('Say hello', 1000) }),
+    ]);
   });
 
   it('test_logging_tool: no log message without a logLevel, one with it', async () => {
     const { client } = await modern({});
-    expect(await client.callTool('test_logging_tool', {})).toEqual(complete('Logged one info message.'));
+    expect(await client.callTool('test_logging_tool', {})).toEqual(
+      complete('Logged one info message.'),
+    );
     expect(client.notifications).toEqual([]);
-    const logged = await client.request('tools/call', { name: 'test_logging_tool', arguments: {}, _meta: { [LOG_LEVEL]: 'info' } });
+    const logged = await client.request('tools/call', {
+      name: 'test_logging_tool',
+      arguments: {},
+      _meta: { [LOG_LEVEL]: 'info' },
+    });
     expect(logged).toEqual(complete('Logged one info message.'));
     expect(client.notifications).toEqual([
-      { method: 'notifications/message', params: { level: 'info', data: 'test_logging_tool was called' } },
+      {
+        method: 'notifications/message',
+        params: { level: 'info', data: 'test_logging_tool was called' },
+      },
     ]);
   });
 
   it('test_streaming_elicitation: the question is an input_required result; the server sends no request', async () => {
     const { client } = await modern({ elicitation: {} });
     const _meta = envelope({ elicitation: {} });
-    const round1 = await client.rawRequest('tools/call', { name: 'test_streaming_elicitation', arguments: {}, _meta });
+    const round1 = await client.rawRequest('tools/call', {
+      name: 'test_streaming_elicitation',
+      arguments: {},
+      _meta,
+    });
     expect(round1).toEqual(inputRequired({ user_name: form('What is your name?', 'name') }));
-    expect(await client.callTool('test_streaming_elicitation', {})).toEqual(complete('Hello, Alice!'));
+    expect(await client.callTool('test_streaming_elicitation', {})).toEqual(
+      complete('Hello, Alice!'),
+    );
     expect(framesOf(client, 's2c').filter((m) => 'method' in m && 'id' in m)).toEqual([]);
   });
 
   it('test_trigger_tool_change / test_trigger_prompt_change: each listen stream hears only its own list', async () => {
     const { client, server } = await modern({});
     const listen = (notifications: Record<string, boolean>) => {
-      const stream = client.rawRequest('subscriptions/listen', { _meta: envelope({}), notifications });
+      const stream = client.rawRequest('subscriptions/listen', {
+        _meta: envelope({}),
+        notifications,
+      });
       stream.catch(() => {});
       return stream;
     };
@@ -635,16 +822,32 @@ describe('the conformance fixture serves the 2026-07-28 contract exactly (in mem
     const [toolsId, promptsId] = framesOf(client, 'c2s')
       .filter((m) => m.method === 'subscriptions/listen')
       .map((m) => m.id);
-    expect(await client.callTool('test_trigger_tool_change', {})).toEqual(complete('Added test_dynamic_tool.'));
+    expect(await client.callTool('test_trigger_tool_change', {})).toEqual(
+      complete('Added test_dynamic_tool.'),
+    );
     expect((await client.listTools()).tools.at(-1).name).toBe('test_dynamic_tool');
-    expect(await client.callTool('test_trigger_prompt_change', {})).toEqual(complete('Added test_dynamic_prompt.'));
-    expect(await client.callTool('test_trigger_tool_change', {})).toEqual(complete('Removed test_dynamic_tool.'));
-    expect(await client.callTool('test_trigger_prompt_change', {})).toEqual(complete('Removed test_dynamic_prompt.'));
-    expect((await client.listTools()).tools.map((t: any) => t.name)).not.toContain('test_dynamic_tool');
+    expect(await client.callTool('test_trigger_prompt_change', {})).toEqual(
+      complete('Added test_dynamic_prompt.'),
+    );
+    expect(await client.callTool('test_trigger_tool_change', {})).toEqual(
+      complete('Removed test_dynamic_tool.'),
+    );
+    expect(await client.callTool('test_trigger_prompt_change', {})).toEqual(
+      complete('Removed test_dynamic_prompt.'),
+    );
+    expect((await client.listTools()).tools.map((t: any) => t.name)).not.toContain(
+      'test_dynamic_tool',
+    );
     const tag = (id: unknown) => ({ _meta: { [SUBSCRIPTION]: id } });
     expect(client.notifications).toEqual([
-      { method: 'notifications/subscriptions/acknowledged', params: { notifications: { toolsListChanged: true }, ...tag(toolsId) } },
-      { method: 'notifications/subscriptions/acknowledged', params: { notifications: { promptsListChanged: true }, ...tag(promptsId) } },
+      {
+        method: 'notifications/subscriptions/acknowledged',
+        params: { notifications: { toolsListChanged: true }, ...tag(toolsId) },
+      },
+      {
+        method: 'notifications/subscriptions/acknowledged',
+        params: { notifications: { promptsListChanged: true }, ...tag(promptsId) },
+      },
       { method: 'notifications/tools/list_changed', params: tag(toolsId) },
       { method: 'notifications/prompts/list_changed', params: tag(promptsId) },
       { method: 'notifications/tools/list_changed', params: tag(toolsId) },
@@ -684,7 +887,11 @@ describe('the conformance fixture over 2026-07-28 HTTP', () => {
   };
 
   it('refuses test_missing_capability without sampling with -32021 and HTTP 400', async () => {
-    const call = { id: 401, method: 'tools/call', params: { name: 'test_missing_capability', arguments: {}, _meta: envelope({}) } };
+    const call = {
+      id: 401,
+      method: 'tools/call',
+      params: { name: 'test_missing_capability', arguments: {}, _meta: envelope({}) },
+    };
     expect(await post(call)).toEqual({
       status: 400,
       answer: {
@@ -692,7 +899,8 @@ describe('the conformance fixture over 2026-07-28 HTTP', () => {
         id: 401,
         error: {
           code: -32021,
-          message: 'ctx.sample needs the client capability "sampling", which this client (conformance-test-client) did not declare',
+          message:
+            'ctx.sample needs the client capability "sampling", which this client (conformance-test-client) did not declare',
           data: { requiredCapabilities: { sampling: {} } },
         },
       },
@@ -711,9 +919,15 @@ describe('the conformance fixture over 2026-07-28 HTTP', () => {
       answer: { jsonrpc: '2.0', id: 7, result: complete('Region: süd') },
     });
     const literal = `=?base64?${Buffer.from('Hello').toString('base64')}`;
-    expect((await post(call(literal), { 'mcp-param-region': literal })).answer.result).toEqual(complete(`Region: ${literal}`));
+    expect((await post(call(literal), { 'mcp-param-region': literal })).answer.result).toEqual(
+      complete(`Region: ${literal}`),
+    );
     // Omitted, badly padded Base64, and a different value: all -32020.
-    const refused: Record<string, string>[] = [{}, { 'mcp-param-region': '=?base64?SGVsbG8?=' }, { 'mcp-param-region': 'eu' }];
+    const refused: Record<string, string>[] = [
+      {},
+      { 'mcp-param-region': '=?base64?SGVsbG8?=' },
+      { 'mcp-param-region': 'eu' },
+    ];
     for (const headers of refused) {
       const { status, answer } = await post(call('Hello'), headers);
       expect([status, answer.id, answer.error.code]).toEqual([400, 7, -32020]);

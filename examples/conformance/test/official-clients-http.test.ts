@@ -1,7 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { mcpSchema } from '../../../packages/core/test/support/mcp-schema.ts';
 import { startFixture, type FixtureProcess } from './support/fixture-process.ts';
-import { connectHttpClient, type HttpClient, type HttpClientKind, type ServerFrame } from './support/http-clients.ts';
+import {
+  connectHttpClient,
+  type HttpClient,
+  type HttpClientKind,
+  type ServerFrame,
+} from './support/http-clients.ts';
 
 // Each official client over each HTTP transport, at the revisions it can be pinned to there.
 const CASES: [HttpClientKind, string][] = [
@@ -33,7 +38,9 @@ afterEach(async () => {
 });
 
 function logMessages(frames: readonly ServerFrame[]): unknown[] {
-  return frames.filter((f) => f.message.method === 'notifications/message').map((f) => f.message.params);
+  return frames
+    .filter((f) => f.message.method === 'notifications/message')
+    .map((f) => f.message.params);
 }
 
 describe.each(CASES)('the conformance fixture with %s', (kind, revision) => {
@@ -57,11 +64,17 @@ describe.each(CASES)('the conformance fixture with %s', (kind, revision) => {
     const progress: unknown[] = [];
     const before = frames.length;
     const done = { content: [{ type: 'text', text: 'Progress test completed' }] };
-    expect(await client.callTool('test_tool_with_progress', {}, (p) => progress.push(p))).toEqual(done);
+    expect(await client.callTool('test_tool_with_progress', {}, (p) => progress.push(p))).toEqual(
+      done,
+    );
     // The server echoes the token (the SDKs use the request id) on each step, before the result.
     const { id } = frames.at(-1)!.message;
     expect(frames.slice(before).map((f) => f.message)).toEqual([
-      ...STEPS.map((step) => ({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: id, ...step } })),
+      ...STEPS.map((step) => ({
+        jsonrpc: '2.0',
+        method: 'notifications/progress',
+        params: { progressToken: id, ...step },
+      })),
       { jsonrpc: '2.0', id, result: done },
     ]);
     if (kind === '@modelcontextprotocol/sdk 1.x, HTTP+SSE') {
@@ -89,7 +102,13 @@ describe.each(CASES)('the conformance fixture with %s', (kind, revision) => {
     expect(logMessages(frames)).toHaveLength(3);
 
     expect(await client.readResource('test://static-text')).toEqual({
-      contents: [{ uri: 'test://static-text', mimeType: 'text/plain', text: 'This is the content of the static text resource.' }],
+      contents: [
+        {
+          uri: 'test://static-text',
+          mimeType: 'text/plain',
+          text: 'This is the content of the static text resource.',
+        },
+      ],
     });
     expect(await client.readResource('test://template/123/data')).toEqual({
       contents: [
@@ -101,14 +120,26 @@ describe.each(CASES)('the conformance fixture with %s', (kind, revision) => {
       ],
     });
 
-    expect(await client.getPrompt('test_prompt_with_arguments', { arg1: 'first', arg2: 'second' })).toEqual({
+    expect(
+      await client.getPrompt('test_prompt_with_arguments', { arg1: 'first', arg2: 'second' }),
+    ).toEqual({
       description: 'A prompt with two required arguments',
-      messages: [{ role: 'user', content: { type: 'text', text: "Prompt with arguments: arg1='first', arg2='second'" } }],
+      messages: [
+        {
+          role: 'user',
+          content: { type: 'text', text: "Prompt with arguments: arg1='first', arg2='second'" },
+        },
+      ],
     });
 
     if (revision >= '2025-06-18') {
       expect(await client.callTool('test_elicitation', { message: 'Who are you?' })).toEqual({
-        content: [{ type: 'text', text: `User response: action=accept, content=${JSON.stringify(CONTACT)}` }],
+        content: [
+          {
+            type: 'text',
+            text: `User response: action=accept, content=${JSON.stringify(CONTACT)}`,
+          },
+        ],
       });
       expect(elicited).toEqual([
         {
@@ -124,10 +155,14 @@ describe.each(CASES)('the conformance fixture with %s', (kind, revision) => {
 
     const schema = mcpSchema(revision);
     const problems = frames.flatMap((f) =>
-      schema.check(f.message, f.requestMethod).map((p) => `${p}\n  in: ${JSON.stringify(f.message)}`),
+      schema
+        .check(f.message, f.requestMethod)
+        .map((p) => `${p}\n  in: ${JSON.stringify(f.message)}`),
     );
     expect(problems).toEqual([]);
     // Every response was matched to the request it answers, so each was checked as its result type.
-    expect(frames.filter((f) => 'result' in f.message && f.requestMethod === undefined)).toEqual([]);
+    expect(frames.filter((f) => 'result' in f.message && f.requestMethod === undefined)).toEqual(
+      [],
+    );
   });
 });

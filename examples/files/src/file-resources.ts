@@ -22,7 +22,8 @@ export function fileResources(tree: FileTree): object {
     @Resource('file:///', {
       name: 'root',
       title: 'Served directory',
-      description: 'The listing of the served directory, followed by the contents of its small files',
+      description:
+        'The listing of the served directory, followed by the contents of its small files',
       mimeType: DIRECTORY_MIME_TYPE,
     })
     root() {
@@ -32,11 +33,17 @@ export function fileResources(tree: FileTree): object {
     @Resource(FILE_TEMPLATE, {
       name: 'file',
       title: 'File or directory',
-      description: 'A file below the served directory, by its relative path (a directory reads as its listing)',
+      description:
+        'A file below the served directory, by its relative path (a directory reads as its listing)',
       list: async (): Promise<ResourceEntry[]> =>
         (await tree.files()).map((f) => {
           const mimeType = mimeTypeOf(f.path);
-          return { uri: uriOf(f.path), name: f.path, ...(mimeType ? { mimeType } : {}), size: f.size };
+          return {
+            uri: uriOf(f.path),
+            name: f.path,
+            ...(mimeType ? { mimeType } : {}),
+            size: f.size,
+          };
         }),
       complete: { path: (prefix) => tree.complete(prefix) },
     })

@@ -70,7 +70,8 @@ export class FileTree {
       const entries = await readdir(join(this.root, dir), { withFileTypes: true }).catch(() => []);
       for (const entry of entries.sort((a, b) => compare(a.name, b.name))) {
         const path = dir ? `${dir}/${entry.name}` : entry.name;
-        if (entry.isDirectory() && depth + 1 < MAX_DEPTH) pending.push({ dir: path, depth: depth + 1 });
+        if (entry.isDirectory() && depth + 1 < MAX_DEPTH)
+          pending.push({ dir: path, depth: depth + 1 });
         if (!entry.isFile() || files.length >= MAX_FILES) continue;
         const info = await stat(join(this.root, path)).catch(() => undefined);
         if (info) files.push({ path, size: info.size, signature: signatureOf(info) });

@@ -14,17 +14,24 @@ const MAX_INLINED_BYTES = 1024 * 1024;
  * path is -32602; a path that does not exist, escapes the root through a symlink or names
  * something that is neither a file nor a directory is not found (undefined).
  */
-export async function readEntry(tree: FileTree, path: string): Promise<ResourceContents[] | undefined> {
-  const resolution = path === '' ? { kind: 'inside' as const, realPath: tree.root } : await tree.resolve(path);
+export async function readEntry(
+  tree: FileTree,
+  path: string,
+): Promise<ResourceContents[] | undefined> {
+  const resolution =
+    path === '' ? { kind: 'inside' as const, realPath: tree.root } : await tree.resolve(path);
   if (resolution.kind === 'invalid') {
-    throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid params: ${resolution.reason}`, { path });
+    throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid params: ${resolution.reason}`, {
+      path,
+    });
   }
   if (resolution.kind === 'missing') return undefined;
   const info = await stat(resolution.realPath);
   const uri = path === '' ? ROOT_URI : uriOf(path.replace(/\/$/, ''));
   if (info.isDirectory()) return readDirectory(resolution.realPath, path.replace(/\/$/, ''), uri);
   if (!info.isFile()) return undefined;
-  if (info.size > MAX_FILE_BYTES) throw new UserError(`${path} is larger than ${MAX_FILE_BYTES} bytes; not read.`);
+  if (info.size > MAX_FILE_BYTES)
+    throw new UserError(`${path} is larger than ${MAX_FILE_BYTES} bytes; not read.`);
   return [fileContents(uri, path, await readFile(resolution.realPath))];
 }
 
@@ -41,7 +48,11 @@ function fileContents(uri: string, name: string, bytes: Buffer): ResourceContent
  * trailing `/`), then the contents of its small files, each under its own URI. Symlinks are
  * left out, as in `resources/list`.
  */
-async function readDirectory(realPath: string, path: string, uri: string): Promise<ResourceContents[]> {
+async function readDirectory(
+  realPath: string,
+  path: string,
+  uri: string,
+): Promise<ResourceContents[]> {
   const entries = (await readdir(realPath, { withFileTypes: true }))
     .filter((e) => e.isFile() || e.isDirectory())
     .sort((a, b) => compare(a.name, b.name));

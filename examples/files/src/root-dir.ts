@@ -11,12 +11,18 @@ export const SAMPLE_DIR = fileURLToPath(new URL('../sample', import.meta.url));
  * command — under `npm start -w`, npm runs us in the workspace folder and passes the original
  * directory as INIT_CWD.
  */
-export function rootDirFromArgs(args: readonly string[], env: NodeJS.ProcessEnv = process.env): string {
+export function rootDirFromArgs(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): string {
   const { positionals } = parseArgs({
     args: [...args],
     options: { http: { type: 'boolean' }, port: { type: 'string' }, host: { type: 'string' } },
     allowPositionals: true,
   });
-  if (positionals.length > 1) throw new Error(`one directory, please (got ${positionals.join(', ')})`);
-  return positionals[0] === undefined ? SAMPLE_DIR : resolve(env.INIT_CWD ?? process.cwd(), positionals[0]);
+  if (positionals.length > 1)
+    throw new Error(`one directory, please (got ${positionals.join(', ')})`);
+  return positionals[0] === undefined
+    ? SAMPLE_DIR
+    : resolve(env.INIT_CWD ?? process.cwd(), positionals[0]);
 }

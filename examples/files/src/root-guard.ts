@@ -20,11 +20,13 @@ export function pathProblem(path: string): string | undefined {
   if (path.includes('\0')) return 'the path contains a NUL byte';
   // A backslash is a separator on Windows; refusing it keeps the rules the same everywhere.
   if (path.includes('\\')) return 'the path contains a backslash';
-  if (path.startsWith('/') || /^[A-Za-z]:/.test(path)) return 'the path must be relative to the served directory';
+  if (path.startsWith('/') || /^[A-Za-z]:/.test(path))
+    return 'the path must be relative to the served directory';
   // One trailing slash is how clients often name a directory; anything else empty is an alias.
   const segments = (path.endsWith('/') ? path.slice(0, -1) : path).split('/');
   if (segments.some((s) => s === '')) return 'the path has an empty segment';
-  if (segments.some((s) => s === '.' || s === '..')) return 'the path may not contain "." or ".." segments';
+  if (segments.some((s) => s === '.' || s === '..'))
+    return 'the path may not contain "." or ".." segments';
   return undefined;
 }
 

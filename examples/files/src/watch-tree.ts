@@ -88,5 +88,7 @@ export async function watchTree(tree: FileTree, resources: ResourceControl): Pro
 
 function report(error: unknown): void {
   // stdout carries protocol frames only; diagnostics go to stderr.
-  process.stderr.write(`files: watching failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(
+    `files: watching failed: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
 }

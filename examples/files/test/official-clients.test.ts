@@ -13,7 +13,10 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   connectOfficialClient,
@@ -50,12 +53,20 @@ const REFUSED: [uri: string, code: number][] = [
 ];
 
 /** Registers a notification handler through whichever SDK generation `raw` is. */
-function onNotification(kind: OfficialClientKind, raw: any, method: string, handler: (params: any) => void): void {
+function onNotification(
+  kind: OfficialClientKind,
+  raw: any,
+  method: string,
+  handler: (params: any) => void,
+): void {
   if (kind === '@modelcontextprotocol/client 2.x') {
     raw.setNotificationHandler(method, (n: any) => handler(n.params));
     return;
   }
-  const schema = method === 'notifications/resources/updated' ? ResourceUpdatedNotificationSchema : ResourceListChangedNotificationSchema;
+  const schema =
+    method === 'notifications/resources/updated'
+      ? ResourceUpdatedNotificationSchema
+      : ResourceListChangedNotificationSchema;
   raw.setNotificationHandler(schema, (n: any) => handler(n.params));
 }
 
@@ -71,8 +82,12 @@ async function waitFor(done: () => boolean, what: string): Promise<void> {
 /** The server's answer to the last `method` request about `uri`, as it crossed the pipe. */
 function answerTo(wire: readonly TapRecord[], method: string, uri: string): any {
   const messages = wire.map((r) => ({ dir: r.dir, message: JSON.parse(r.line) }));
-  const request = messages.findLast((m) => m.dir === 'c2s' && m.message.method === method && m.message.params?.uri === uri);
-  return messages.find((m) => m.dir === 's2c' && !m.message.method && m.message.id === request?.message.id)?.message;
+  const request = messages.findLast(
+    (m) => m.dir === 'c2s' && m.message.method === method && m.message.params?.uri === uri,
+  );
+  return messages.find(
+    (m) => m.dir === 's2c' && !m.message.method && m.message.id === request?.message.id,
+  )?.message;
 }
 
 describe.each(OFFICIAL_CLIENTS)('files with %s over stdio', (kind) => {
@@ -98,7 +113,9 @@ describe.each(OFFICIAL_CLIENTS)('files with %s over stdio', (kind) => {
       symlinkSync(join(base, 'outside'), join(root, 'outside'));
       symlinkSync('../..', join(root, 'notes', 'up'));
       client = await connectOfficialClient(kind, revision, 'examples/files', { args: [root] });
-      onNotification(kind, client.raw, 'notifications/resources/updated', (p) => updated.push(p.uri));
+      onNotification(kind, client.raw, 'notifications/resources/updated', (p) =>
+        updated.push(p.uri),
+      );
       onNotification(kind, client.raw, 'notifications/resources/list_changed', () => listChanges++);
     });
     afterAll(async () => {
@@ -115,13 +132,34 @@ describe.each(OFFICIAL_CLIENTS)('files with %s over stdio', (kind) => {
             uri: 'file:///',
             name: 'root',
             ...(titled ? { title: 'Served directory' } : {}),
-            description: 'The listing of the served directory, followed by the contents of its small files',
+            description:
+              'The listing of the served directory, followed by the contents of its small files',
             mimeType: 'inode/directory',
           },
-          { uri: 'file:///README.md', name: 'README.md', mimeType: 'text/markdown', size: size('README.md') },
-          { uri: 'file:///logo.png', name: 'logo.png', mimeType: 'image/png', size: size('logo.png') },
-          { uri: 'file:///notes/ideas.txt', name: 'notes/ideas.txt', mimeType: 'text/plain', size: size('notes/ideas.txt') },
-          { uri: TODO, name: 'notes/todo.md', mimeType: 'text/markdown', size: size('notes/todo.md') },
+          {
+            uri: 'file:///README.md',
+            name: 'README.md',
+            mimeType: 'text/markdown',
+            size: size('README.md'),
+          },
+          {
+            uri: 'file:///logo.png',
+            name: 'logo.png',
+            mimeType: 'image/png',
+            size: size('logo.png'),
+          },
+          {
+            uri: 'file:///notes/ideas.txt',
+            name: 'notes/ideas.txt',
+            mimeType: 'text/plain',
+            size: size('notes/ideas.txt'),
+          },
+          {
+            uri: TODO,
+            name: 'notes/todo.md',
+            mimeType: 'text/markdown',
+            size: size('notes/todo.md'),
+          },
         ],
       });
       expect(await client.raw.listResourceTemplates()).toEqual({
@@ -130,7 +168,8 @@ describe.each(OFFICIAL_CLIENTS)('files with %s over stdio', (kind) => {
             uriTemplate: TEMPLATE,
             name: 'file',
             ...(titled ? { title: 'File or directory' } : {}),
-            description: 'A file below the served directory, by its relative path (a directory reads as its listing)',
+            description:
+              'A file below the served directory, by its relative path (a directory reads as its listing)',
           },
         ],
       });
@@ -142,7 +181,13 @@ describe.each(OFFICIAL_CLIENTS)('files with %s over stdio', (kind) => {
         contents: [{ uri: TODO, mimeType: 'text/markdown', text: text('notes/todo.md') }],
       });
       expect(await client.raw.readResource({ uri: 'file:///logo.png' })).toEqual({
-        contents: [{ uri: 'file:///logo.png', mimeType: 'image/png', blob: readFileSync(join(root, 'logo.png')).toString('base64') }],
+        contents: [
+          {
+            uri: 'file:///logo.png',
+            mimeType: 'image/png',
+            blob: readFileSync(join(root, 'logo.png')).toString('base64'),
+          },
+        ],
       });
       expect(await client.raw.readResource({ uri: 'file:///notes' })).toEqual({
         contents: [
@@ -155,7 +200,11 @@ describe.each(OFFICIAL_CLIENTS)('files with %s over stdio', (kind) => {
         contents: [
           { uri: 'file:///', mimeType: 'inode/directory', text: 'README.md\nlogo.png\nnotes/' },
           { uri: 'file:///README.md', mimeType: 'text/markdown', text: text('README.md') },
-          { uri: 'file:///logo.png', mimeType: 'image/png', blob: readFileSync(join(root, 'logo.png')).toString('base64') },
+          {
+            uri: 'file:///logo.png',
+            mimeType: 'image/png',
+            blob: readFileSync(join(root, 'logo.png')).toString('base64'),
+          },
         ],
       });
     });
@@ -166,14 +215,29 @@ describe.each(OFFICIAL_CLIENTS)('files with %s over stdio', (kind) => {
         expect(client.raw.getServerCapabilities()).toEqual({ logging: {}, resources });
         return;
       }
-      expect(client.raw.getServerCapabilities()).toEqual({ logging: {}, resources, completions: {} });
-      const complete = (value: string) =>
-        client.raw.complete({ ref: { type: 'ref/resource', uri: TEMPLATE }, argument: { name: 'path', value } });
-      expect(await complete('notes/')).toEqual({ completion: { values: ['notes/ideas.txt', 'notes/todo.md'], total: 2, hasMore: false } });
-      expect(await complete('')).toEqual({
-        completion: { values: ['README.md', 'logo.png', 'notes/ideas.txt', 'notes/todo.md'], total: 4, hasMore: false },
+      expect(client.raw.getServerCapabilities()).toEqual({
+        logging: {},
+        resources,
+        completions: {},
       });
-      expect(await complete('esc')).toEqual({ completion: { values: [], total: 0, hasMore: false } });
+      const complete = (value: string) =>
+        client.raw.complete({
+          ref: { type: 'ref/resource', uri: TEMPLATE },
+          argument: { name: 'path', value },
+        });
+      expect(await complete('notes/')).toEqual({
+        completion: { values: ['notes/ideas.txt', 'notes/todo.md'], total: 2, hasMore: false },
+      });
+      expect(await complete('')).toEqual({
+        completion: {
+          values: ['README.md', 'logo.png', 'notes/ideas.txt', 'notes/todo.md'],
+          total: 4,
+          hasMore: false,
+        },
+      });
+      expect(await complete('esc')).toEqual({
+        completion: { values: [], total: 0, hasMore: false },
+      });
     });
 
     it.each(REFUSED)('refuses %s with %i', async (uri, code) => {
@@ -193,10 +257,16 @@ describe.each(OFFICIAL_CLIENTS)('files with %s over stdio', (kind) => {
       writeFileSync(join(base, 'todo.tmp'), '# To do\n\n- [x] Survive atomic saves\n');
       const beforeSave = updated.length;
       renameSync(join(base, 'todo.tmp'), join(root, 'notes/todo.md'));
-      await waitFor(() => updated.length > beforeSave, 'notifications/resources/updated after an atomic save');
+      await waitFor(
+        () => updated.length > beforeSave,
+        'notifications/resources/updated after an atomic save',
+      );
       const beforeAppend = updated.length;
       appendFileSync(join(root, 'notes/todo.md'), '- [ ] And writes after them\n');
-      await waitFor(() => updated.length > beforeAppend, 'notifications/resources/updated after a write to the saved file');
+      await waitFor(
+        () => updated.length > beforeAppend,
+        'notifications/resources/updated after a write to the saved file',
+      );
       expect(new Set(updated)).toEqual(new Set([TODO]));
 
       await client.raw.unsubscribeResource({ uri: TODO });
@@ -207,11 +277,19 @@ describe.each(OFFICIAL_CLIENTS)('files with %s over stdio', (kind) => {
       await waitFor(() => listChanges > before, 'notifications/resources/list_changed');
 
       const wire = client.wire();
-      const unsubscribe = wire.find((r) => r.dir === 'c2s' && JSON.parse(r.line).method === 'resources/unsubscribe')!;
+      const unsubscribe = wire.find(
+        (r) => r.dir === 'c2s' && JSON.parse(r.line).method === 'resources/unsubscribe',
+      )!;
       const id = JSON.parse(unsubscribe.line).id;
-      const answered = wire.findIndex((r) => r.dir === 's2c' && JSON.parse(r.line).id === id && !JSON.parse(r.line).method);
+      const answered = wire.findIndex(
+        (r) => r.dir === 's2c' && JSON.parse(r.line).id === id && !JSON.parse(r.line).method,
+      );
       expect(answered).toBeGreaterThan(0);
-      const lateUpdates = wire.slice(answered).filter((r) => r.dir === 's2c' && JSON.parse(r.line).method === 'notifications/resources/updated');
+      const lateUpdates = wire
+        .slice(answered)
+        .filter(
+          (r) => r.dir === 's2c' && JSON.parse(r.line).method === 'notifications/resources/updated',
+        );
       expect(lateUpdates).toEqual([]);
 
       const { resources } = await client.raw.listResources();
@@ -233,7 +311,9 @@ describe.each(OFFICIAL_CLIENTS)('files with %s over stdio', (kind) => {
       expect(negotiatedVersion(wire)).toBe(revision);
       expect(checkServerLines(wire, revision)).toEqual([]);
       const leaked = [secret, Buffer.from(secret).toString('base64'), 'root:x:0:0'];
-      expect(wire.filter((r) => r.dir === 's2c' && leaked.some((s) => r.line.includes(s)))).toEqual([]);
+      expect(wire.filter((r) => r.dir === 's2c' && leaked.some((s) => r.line.includes(s)))).toEqual(
+        [],
+      );
     });
   });
 });

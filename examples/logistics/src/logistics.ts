@@ -28,7 +28,10 @@ export class Logistics {
     ].join('\n');
   }
 
-  @Tool({ description: 'Lists the ids and statuses of all known orders', annotations: { readOnlyHint: true } })
+  @Tool({
+    description: 'Lists the ids and statuses of all known orders',
+    annotations: { readOnlyHint: true },
+  })
   list_orders(): string {
     return this.orders.map((o) => `${o.orderId}: ${o.status}`).join('\n');
   }

@@ -24,9 +24,17 @@ export const ORDERS: readonly Order[] = [
     status: 'delivered',
     events: [
       { time: '2026-11-17T08:12:00Z', location: 'Rotterdam, NL', status: 'Picked up' },
-      { time: '2026-11-18T14:40:00Z', location: 'Duisburg, DE', status: 'Arrived at sorting center' },
+      {
+        time: '2026-11-18T14:40:00Z',
+        location: 'Duisburg, DE',
+        status: 'Arrived at sorting center',
+      },
       { time: '2026-11-19T06:05:00Z', location: 'Berlin, DE', status: 'Out for delivery' },
-      { time: '2026-11-19T11:32:00Z', location: 'Berlin, DE', status: 'Delivered, signed by J. Weber' },
+      {
+        time: '2026-11-19T11:32:00Z',
+        location: 'Berlin, DE',
+        status: 'Delivered, signed by J. Weber',
+      },
     ],
   },
   {
@@ -48,7 +56,11 @@ export const ORDERS: readonly Order[] = [
     status: 'exception',
     events: [
       { time: '2026-11-18T10:10:00Z', location: 'Prague, CZ', status: 'Picked up' },
-      { time: '2026-11-19T19:45:00Z', location: 'Brno, CZ', status: 'Delayed: address could not be verified' },
+      {
+        time: '2026-11-19T19:45:00Z',
+        location: 'Brno, CZ',
+        status: 'Delayed: address could not be verified',
+      },
     ],
   },
   // The order id the classic order-tracking tutorial asks the Inspector and Cline about.
@@ -60,7 +72,11 @@ export const ORDERS: readonly Order[] = [
     status: 'in_transit',
     events: [
       { time: '2026-11-21T03:20:00Z', location: 'Shenzhen, CN', status: 'Picked up' },
-      { time: '2026-11-21T18:05:00Z', location: 'Guangzhou, CN', status: 'Departed sorting center' },
+      {
+        time: '2026-11-21T18:05:00Z',
+        location: 'Guangzhou, CN',
+        status: 'Departed sorting center',
+      },
       { time: '2026-11-22T09:40:00Z', location: 'Hangzhou, CN', status: 'In transit to Shanghai' },
     ],
   },

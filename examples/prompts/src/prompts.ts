@@ -3,7 +3,9 @@ import { z } from 'zod';
 import { LANGUAGES } from './languages.js';
 import { STYLE_GUIDE, STYLE_GUIDE_URI } from './style-guide.js';
 
-const CommitInput = z.object({ changes: z.string().describe('The diff, or a description of the changes') });
+const CommitInput = z.object({
+  changes: z.string().describe('The diff, or a description of the changes'),
+});
 const ExplainInput = z.object({
   code: z.string().describe('The code to explain'),
   language: z.string().optional().describe('The programming language, e.g. typescript'),
@@ -42,17 +44,28 @@ export class DevPrompts {
   @Prompt({
     name: 'review-code',
     title: 'Review code',
-    description: 'Reviews code against the team style guide (a conversation with the guide embedded)',
+    description:
+      'Reviews code against the team style guide (a conversation with the guide embedded)',
     input: ReviewInput,
   })
   reviewCode({ code }: z.infer<typeof ReviewInput>): PromptMessage[] {
     return [
-      { role: 'user', content: { type: 'text', text: 'Review code for our team. Our style guide:' } },
       {
         role: 'user',
-        content: embeddedResource({ uri: STYLE_GUIDE_URI, mimeType: 'text/markdown', text: STYLE_GUIDE }),
+        content: { type: 'text', text: 'Review code for our team. Our style guide:' },
       },
-      { role: 'assistant', content: { type: 'text', text: 'Understood. Which code should I review?' } },
+      {
+        role: 'user',
+        content: embeddedResource({
+          uri: STYLE_GUIDE_URI,
+          mimeType: 'text/markdown',
+          text: STYLE_GUIDE,
+        }),
+      },
+      {
+        role: 'assistant',
+        content: { type: 'text', text: 'Understood. Which code should I review?' },
+      },
       { role: 'user', content: { type: 'text', text: code } },
     ];
   }

@@ -32,7 +32,10 @@ export class AdminSwitch {
 
   constructor(private readonly server: McpServer) {}
 
-  @Tool({ description: 'Offers the admin tools (yank_release, rotate_signing_key)', input: z.object({}) })
+  @Tool({
+    description: 'Offers the admin tools (yank_release, rotate_signing_key)',
+    input: z.object({}),
+  })
   enable_admin_tools(): string {
     if (this.#added.length) return `Admin tools are already enabled: ${this.#added.join(', ')}.`;
     const before = new Set(this.server.tools.names());

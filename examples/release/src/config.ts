@@ -7,7 +7,11 @@ export interface ReleaseConfig {
 }
 
 const SETTINGS = {
-  confirmTimeoutMs: { flag: '--confirm-timeout-ms', env: 'RELEASE_CONFIRM_TIMEOUT_MS', fallback: 300_000 },
+  confirmTimeoutMs: {
+    flag: '--confirm-timeout-ms',
+    env: 'RELEASE_CONFIRM_TIMEOUT_MS',
+    fallback: 300_000,
+  },
   stepMs: { flag: '--step-ms', env: 'RELEASE_STEP_MS', fallback: 200 },
 } as const;
 

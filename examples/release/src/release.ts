@@ -41,7 +41,11 @@ export class Release {
     });
     if (answer.action !== 'accept' || !answer.content.confirm) {
       const why =
-        answer.action === 'accept' ? 'did not confirm' : answer.action === 'decline' ? 'declined' : 'cancelled';
+        answer.action === 'accept'
+          ? 'did not confirm'
+          : answer.action === 'decline'
+            ? 'declined'
+            : 'cancelled';
       ctx.log.notice(`${version}: not published, the user ${why}`);
       return `Release ${version} was not published: the user ${why}.`;
     }
@@ -58,7 +62,8 @@ export class Release {
         if (!ctx.signal.aborted) throw error;
       }
       // A cancelled call stops between steps; what it returns is never sent.
-      if (ctx.signal.aborted) return `Release ${version} cancelled after ${done} of ${total} steps.`;
+      if (ctx.signal.aborted)
+        return `Release ${version} cancelled after ${done} of ${total} steps.`;
       ctx.log.info(`${version}: ${step} done`);
     }
     const notes = answer.content.notes ? `\nRelease notes: ${answer.content.notes}` : '';
@@ -72,20 +77,33 @@ export class Release {
   async summarize_changelog(_: object, ctx: Context): Promise<string> {
     const result = await ctx.sample({
       systemPrompt: 'You write short, friendly release announcements.',
-      messages: [{ role: 'user', content: { type: 'text', text: `Summarize in one sentence:\n\n${CHANGELOG}` } }],
+      messages: [
+        {
+          role: 'user',
+          content: { type: 'text', text: `Summarize in one sentence:\n\n${CHANGELOG}` },
+        },
+      ],
       maxTokens: 200,
     });
     // From 2025-11-25 the content may be a list of blocks.
     const blocks: { type: string; text?: string }[] = [result?.content ?? []].flat();
-    const text = blocks.filter((b) => b.type === 'text').map((b) => b.text).join('\n');
+    const text = blocks
+      .filter((b) => b.type === 'text')
+      .map((b) => b.text)
+      .join('\n');
     return `Summary (by ${result?.model ?? 'the client model'}): ${text}`;
   }
 
-  @Tool({ description: 'Lists the workspaces (roots) the client shared with this server', input: z.object({}) })
+  @Tool({
+    description: 'Lists the workspaces (roots) the client shared with this server',
+    input: z.object({}),
+  })
   async list_workspaces(_: object, ctx: Context): Promise<string> {
     const roots = await ctx.roots();
     if (roots.length === 0) return 'The client shared no workspaces.';
-    const lines = roots.map((r) => `- ${r.name ?? r.uri.split('/').filter(Boolean).pop()}: ${r.uri}`);
+    const lines = roots.map(
+      (r) => `- ${r.name ?? r.uri.split('/').filter(Boolean).pop()}: ${r.uri}`,
+    );
     return [`${roots.length} workspace(s):`, ...lines].join('\n');
   }
 }

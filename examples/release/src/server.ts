@@ -27,5 +27,8 @@ export function createReleaseServer(options: ReleaseOptions): McpServer {
  */
 export default function releaseServerFromEnv(): McpServer {
   const config = readConfig([], process.env);
-  return createReleaseServer({ pipeline: simulatedPipeline(config.stepMs), confirmTimeoutMs: config.confirmTimeoutMs });
+  return createReleaseServer({
+    pipeline: simulatedPipeline(config.stepMs),
+    confirmTimeoutMs: config.confirmTimeoutMs,
+  });
 }

@@ -10,7 +10,10 @@ import { until } from './sdk.ts';
  * purpose: stopping after a cancel is the tool's own job.
  */
 class GatedPipeline implements ReleasePipeline {
-  readonly running = new Map<string, { step: ReleaseStep; signal: AbortSignal; finish: () => void }>();
+  readonly running = new Map<
+    string,
+    { step: ReleaseStep; signal: AbortSignal; finish: () => void }
+  >();
 
   run(step: ReleaseStep, version: string, signal: AbortSignal): Promise<void> {
     return new Promise((resolve) => this.running.set(version, { step, signal, finish: resolve }));
@@ -44,8 +47,16 @@ it('two concurrent publish_release calls keep their own progress token, signal a
 
   const first = new AbortController();
   const second = new AbortController();
-  const one = client.callTool('publish_release', { version: '1.0.0' }, { progressToken: 'first', signal: first.signal });
-  const two = client.callTool('publish_release', { version: '2.0.0' }, { progressToken: 'second', signal: second.signal });
+  const one = client.callTool(
+    'publish_release',
+    { version: '1.0.0' },
+    { progressToken: 'first', signal: first.signal },
+  );
+  const two = client.callTool(
+    'publish_release',
+    { version: '2.0.0' },
+    { progressToken: 'second', signal: second.signal },
+  );
   const outcomes = Promise.allSettled([one, two]);
 
   await pipeline.at('1.0.0', 'tag');
@@ -75,15 +86,22 @@ it('two concurrent publish_release calls keep their own progress token, signal a
   ]);
 
   // The server goes on serving, and a new call gets a fresh signal.
-  const three = client.callTool('publish_release', { version: '3.0.0' }, { progressToken: 'third' });
+  const three = client.callTool(
+    'publish_release',
+    { version: '3.0.0' },
+    { progressToken: 'third' },
+  );
   for (const step of ['tag', 'build', 'upload', 'announce'] as const) {
     expect((await pipeline.at('3.0.0', step)).aborted).toBe(false);
     pipeline.finish('3.0.0');
   }
-  expect(await three).toEqual({ content: [{ type: 'text', text: 'Published 3.0.0 in 4 steps (tag, build, upload, announce).' }] });
+  expect(await three).toEqual({
+    content: [{ type: 'text', text: 'Published 3.0.0 in 4 steps (tag, build, upload, announce).' }],
+  });
 
   const allProgress = client.notifications.filter((n) => n.method === 'notifications/progress');
-  const progress = (token: string) => allProgress.filter((n) => n.params?.progressToken === token).map((n) => n.params);
+  const progress = (token: string) =>
+    allProgress.filter((n) => n.params?.progressToken === token).map((n) => n.params);
   const steps = (version: string, names: string[]) => names.map((name) => `${name} ${version}`);
   expect(progress('first')).toEqual(
     steps('1.0.0', ['tag', 'build']).map((message, done) => ({
@@ -105,7 +123,9 @@ it('two concurrent publish_release calls keep their own progress token, signal a
   expect(allProgress).toHaveLength(10);
 
   // Nothing is logged for a call once it is cancelled.
-  const logs = client.notifications.filter((n) => n.method === 'notifications/message').map((n) => n.params?.data);
+  const logs = client.notifications
+    .filter((n) => n.method === 'notifications/message')
+    .map((n) => n.params?.data);
   expect(logs).toEqual([
     '1.0.0: tag done',
     '2.0.0: tag done',

@@ -2,7 +2,10 @@ import {
   LoggingMessageNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { OfficialClient, OfficialClientKind } from '../../../packages/core/test/support/official-clients.ts';
+import type {
+  OfficialClient,
+  OfficialClientKind,
+} from '../../../packages/core/test/support/official-clients.ts';
 
 // The few calls whose spelling differs between the two official SDK generations.
 
@@ -12,10 +15,16 @@ const V1_NOTIFICATIONS = {
 } as const;
 
 /** Collects the params of every `method` notification the client's SDK delivers. */
-export function collect(client: OfficialClient, kind: OfficialClientKind, method: keyof typeof V1_NOTIFICATIONS): any[] {
+export function collect(
+  client: OfficialClient,
+  kind: OfficialClientKind,
+  method: keyof typeof V1_NOTIFICATIONS,
+): any[] {
   const received: any[] = [];
-  const handler = (notification: { params?: unknown }) => void received.push(notification.params ?? {});
-  if (kind === '@modelcontextprotocol/client 2.x') client.raw.setNotificationHandler(method, handler);
+  const handler = (notification: { params?: unknown }) =>
+    void received.push(notification.params ?? {});
+  if (kind === '@modelcontextprotocol/client 2.x')
+    client.raw.setNotificationHandler(method, handler);
   else client.raw.setNotificationHandler(V1_NOTIFICATIONS[method], handler);
   return received;
 }

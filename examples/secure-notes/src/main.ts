@@ -7,7 +7,8 @@ import { serveHttp } from '@mcp-fw/core/node';
 import { declaredScopes, jwtVerifier, oauthResource } from '@mcp-fw/auth';
 import { createNotesServer } from './server.js';
 
-const USAGE = 'usage: secure-notes [--http [--port N] (--dev-auth | --issuer URL [--jwks-uri URL])]';
+const USAGE =
+  'usage: secure-notes [--http [--port N] (--dev-auth | --issuer URL [--jwks-uri URL])]';
 
 function fail(message: string): never {
   process.stderr.write(`secure-notes: ${message}\n${USAGE}\n`);
@@ -17,7 +18,13 @@ function fail(message: string): never {
 let args;
 try {
   args = parseArgs({
-    options: { http: { type: 'boolean' }, port: { type: 'string' }, 'dev-auth': { type: 'boolean' }, issuer: { type: 'string' }, 'jwks-uri': { type: 'string' } },
+    options: {
+      http: { type: 'boolean' },
+      port: { type: 'string' },
+      'dev-auth': { type: 'boolean' },
+      issuer: { type: 'string' },
+      'jwks-uri': { type: 'string' },
+    },
   }).values;
 } catch (error) {
   fail((error as Error).message);
@@ -28,8 +35,10 @@ if (!args.http) {
   await serveStdio(server);
 } else {
   const port = Number(args.port ?? 3000);
-  if (!Number.isInteger(port) || port <= 0 || port > 65535) fail(`--port must be a port number (1-65535), got ${args.port}`);
-  if (!args['dev-auth'] && !args.issuer) fail('an HTTP server needs --issuer URL (your authorization server) or --dev-auth');
+  if (!Number.isInteger(port) || port <= 0 || port > 65535)
+    fail(`--port must be a port number (1-65535), got ${args.port}`);
+  if (!args['dev-auth'] && !args.issuer)
+    fail('an HTTP server needs --issuer URL (your authorization server) or --dev-auth');
   // The canonical URL clients name and tokens must be issued for (RFC 8707).
   const resource = `http://127.0.0.1:${port}/mcp`;
   let issuer = args.issuer;
@@ -40,7 +49,9 @@ if (!args.http) {
     const dev = await devAuthorizationServer({ resource, scopes: declaredScopes(server) });
     ({ issuer, jwksUri } = dev);
     closeAuth = () => dev.close();
-    process.stderr.write(`development authorization server (approves everyone as "dev"): ${dev.issuer}\n`);
+    process.stderr.write(
+      `development authorization server (approves everyone as "dev"): ${dev.issuer}\n`,
+    );
   }
   const handle = await serveHttp(server, {
     port,
@@ -51,10 +62,16 @@ if (!args.http) {
       scopesSupported: declaredScopes(server),
       challengeScopes: ['notes:read'],
       resourceName: 'Secure notes',
-      verifier: jwtVerifier({ issuer: issuer!, jwksUri: jwksUri ?? `${issuer}/jwks`, audience: resource }),
+      verifier: jwtVerifier({
+        issuer: issuer!,
+        jwksUri: jwksUri ?? `${issuer}/jwks`,
+        audience: resource,
+      }),
     }),
   });
-  process.stderr.write(`MCP server listening on ${handle.url} (protected; metadata at http://127.0.0.1:${handle.port}/.well-known/oauth-protected-resource/mcp)\n`);
+  process.stderr.write(
+    `MCP server listening on ${handle.url} (protected; metadata at http://127.0.0.1:${handle.port}/.well-known/oauth-protected-resource/mcp)\n`,
+  );
   const stop = () => void Promise.all([handle.close(), closeAuth()]).then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

@@ -30,20 +30,33 @@ export class Notes {
     return notes;
   }
 
-  @Tool({ description: "Lists the caller's notes, one per line as `#id text`", input: z.object({}), annotations: { readOnlyHint: true } })
+  @Tool({
+    description: "Lists the caller's notes, one per line as `#id text`",
+    input: z.object({}),
+    annotations: { readOnlyHint: true },
+  })
   list_notes(_: object, ctx: Context) {
     const notes = this.#of(ctx);
     return notes.length === 0 ? 'No notes yet.' : notes.map((n) => `#${n.id} ${n.text}`).join('\n');
   }
 
-  @Tool({ description: 'Adds a note for the caller and returns its id', input: z.object({ text: z.string().min(1).max(2000) }), scopes: ['notes:write'] })
+  @Tool({
+    description: 'Adds a note for the caller and returns its id',
+    input: z.object({ text: z.string().min(1).max(2000) }),
+    scopes: ['notes:write'],
+  })
   add_note({ text }: { text: string }, ctx: Context) {
     const note = { id: this.#nextId++, text };
     this.#of(ctx).push(note);
     return `Added note #${note.id}`;
   }
 
-  @Tool({ description: "Deletes one of the caller's notes by id", input: z.object({ id: z.number().int() }), scopes: ['notes:write'], annotations: { destructiveHint: true } })
+  @Tool({
+    description: "Deletes one of the caller's notes by id",
+    input: z.object({ id: z.number().int() }),
+    scopes: ['notes:write'],
+    annotations: { destructiveHint: true },
+  })
   delete_note({ id }: { id: number }, ctx: Context) {
     const notes = this.#of(ctx);
     const at = notes.findIndex((n) => n.id === id);
@@ -52,7 +65,10 @@ export class Notes {
     return `Deleted note #${id}`;
   }
 
-  @Resource('notes://{id}', { description: "One of the caller's notes, by id", mimeType: 'text/plain' })
+  @Resource('notes://{id}', {
+    description: "One of the caller's notes, by id",
+    mimeType: 'text/plain',
+  })
   note({ id }: { id: string }, ctx: Context) {
     const note = this.#of(ctx).find((n) => String(n.id) === id);
     if (!note) throw new UserError(`No note #${id}`);

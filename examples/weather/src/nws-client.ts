@@ -39,7 +39,9 @@ export class NwsClient {
    */
   async get<T>(target: string, signal?: AbortSignal): Promise<T> {
     const url = this.#resolve(target);
-    const signals = signal ? [signal, AbortSignal.timeout(TIMEOUT_MS)] : [AbortSignal.timeout(TIMEOUT_MS)];
+    const signals = signal
+      ? [signal, AbortSignal.timeout(TIMEOUT_MS)]
+      : [AbortSignal.timeout(TIMEOUT_MS)];
     let response: Response;
     let body: string;
     try {
@@ -49,8 +51,11 @@ export class NwsClient {
       });
       body = await response.text();
     } catch (error) {
-      const cause = (error as { cause?: { message?: string } }).cause?.message ?? (error as Error).message;
-      throw new NwsError(`Could not reach the National Weather Service API at ${url.origin}: ${cause}`);
+      const cause =
+        (error as { cause?: { message?: string } }).cause?.message ?? (error as Error).message;
+      throw new NwsError(
+        `Could not reach the National Weather Service API at ${url.origin}: ${cause}`,
+      );
     }
     if (!response.ok) {
       const detail = problemDetail(body);
@@ -63,7 +68,9 @@ export class NwsClient {
     try {
       return JSON.parse(body) as T;
     } catch {
-      throw new NwsError(`The National Weather Service API answered GET ${url.pathname} with a body that is not JSON`);
+      throw new NwsError(
+        `The National Weather Service API answered GET ${url.pathname} with a body that is not JSON`,
+      );
     }
   }
 

@@ -24,7 +24,9 @@ export class Weather {
   async get_alerts(state: string, ctx: Context): Promise<string> {
     const code = state.toUpperCase();
     if (!US_STATES.has(code)) {
-      throw new UserError(`"${state}" is not a US state or territory code; use a two-letter code such as CA or NY.`);
+      throw new UserError(
+        `"${state}" is not a US state or territory code; use a two-letter code such as CA or NY.`,
+      );
     }
     const alerts = await this.nws.get<AlertCollection>(`/alerts/active/area/${code}`, ctx.signal);
     const features = alerts.features ?? [];
@@ -53,7 +55,8 @@ export class Weather {
       throw error;
     }
     const forecastUrl = grid.properties?.forecast;
-    if (!forecastUrl) throw new UserError(`The National Weather Service has no forecast link for ${point}.`);
+    if (!forecastUrl)
+      throw new UserError(`The National Weather Service has no forecast link for ${point}.`);
     const forecast = await this.nws.get<Forecast>(forecastUrl, ctx.signal);
     const periods = forecast.properties?.periods ?? [];
     if (periods.length === 0) return `No forecast periods available for ${point}.`;

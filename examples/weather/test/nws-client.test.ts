@@ -16,7 +16,9 @@ describe('NwsClient against the local fixture', () => {
     const nws = new NwsClient(new URL(fixture.baseUrl));
     const grid = await nws.get<{ properties: { forecast: string } }>('/points/38.8894,-77.0352');
     expect(grid.properties.forecast).toBe(`${fixture.baseUrl}/gridpoints/LWX/97,71/forecast`);
-    const forecast = await nws.get<{ properties: { periods: unknown[] } }>(grid.properties.forecast);
+    const forecast = await nws.get<{ properties: { periods: unknown[] } }>(
+      grid.properties.forecast,
+    );
     expect(forecast.properties.periods).toHaveLength(6);
   });
 
@@ -24,7 +26,9 @@ describe('NwsClient against the local fixture', () => {
     const nws = new NwsClient(new URL(fixture.baseUrl));
     const before = fixture.requests.length;
     await expect(nws.get('https://evil.example/gridpoints/LWX/97,71/forecast')).rejects.toEqual(
-      new NwsError(`The National Weather Service API linked to https://evil.example, outside ${fixture.baseUrl}; not followed`),
+      new NwsError(
+        `The National Weather Service API linked to https://evil.example, outside ${fixture.baseUrl}; not followed`,
+      ),
     );
     expect(fixture.requests.length).toBe(before);
   });
@@ -46,7 +50,9 @@ it('reports an unreachable API with its address and the reason', async () => {
   await new Promise((resolve) => probe.close(resolve));
   const nws = new NwsClient(new URL(`http://127.0.0.1:${port}`));
   await expect(nws.get('/alerts/active/area/CA')).rejects.toEqual(
-    new NwsError(`Could not reach the National Weather Service API at http://127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}`),
+    new NwsError(
+      `Could not reach the National Weather Service API at http://127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}`,
+    ),
   );
 });
 
@@ -54,7 +60,11 @@ describe('baseUrlFrom', () => {
   it.each([
     [[], {}, 'https://api.weather.gov/'],
     [[], { NWS_BASE_URL: 'http://127.0.0.1:8080' }, 'http://127.0.0.1:8080/'],
-    [['--base-url', 'https://nws.example/api'], { NWS_BASE_URL: 'http://127.0.0.1:8080' }, 'https://nws.example/api'],
+    [
+      ['--base-url', 'https://nws.example/api'],
+      { NWS_BASE_URL: 'http://127.0.0.1:8080' },
+      'https://nws.example/api',
+    ],
     [['--base-url=http://localhost:1'], {}, 'http://localhost:1/'],
     [['--http', '--port', '3000', '--base-url', 'http://localhost:1'], {}, 'http://localhost:1/'],
   ])('%j with %j → %s', (args, env, url) => {
@@ -62,7 +72,10 @@ describe('baseUrlFrom', () => {
   });
 
   it.each([
-    [['--base-url', 'ftp://nws.example'], 'the NWS base URL must be an http(s) URL, got "ftp://nws.example"'],
+    [
+      ['--base-url', 'ftp://nws.example'],
+      'the NWS base URL must be an http(s) URL, got "ftp://nws.example"',
+    ],
     [['--base-url', 'not a url'], 'the NWS base URL must be an http(s) URL, got "not a url"'],
     [['--verbose'], "Unknown option '--verbose'"],
     [['north'], "Unexpected argument 'north'"],

@@ -27,7 +27,11 @@ const ROUTES: Record<string, { status: number; file: string }> = {
   '/points/0,0': { status: 404, file: 'problem-404-point.json' },
 };
 
-const STATUS_TEXT: Record<number, string> = { 200: 'OK', 404: 'Not Found', 500: 'Internal Server Error' };
+const STATUS_TEXT: Record<number, string> = {
+  200: 'OK',
+  404: 'Not Found',
+  500: 'Internal Server Error',
+};
 
 /**
  * Serves the recorded-shape JSON in `fixtures/` for the endpoints the weather tools use, with
@@ -39,12 +43,25 @@ export async function startNwsFixture(): Promise<NwsFixture> {
   let baseUrl = '';
   const server = createServer((req, res) => {
     const path = decodeURI(req.url ?? '/');
-    requests.push({ method: req.method ?? '', path, userAgent: req.headers['user-agent'], accept: req.headers.accept });
+    requests.push({
+      method: req.method ?? '',
+      path,
+      userAgent: req.headers['user-agent'],
+      accept: req.headers.accept,
+    });
     const route = ROUTES[path];
     const status = route?.status ?? 404;
     const body = route
-      ? readFileSync(new URL(`fixtures/${route.file}`, import.meta.url), 'utf8').replaceAll('https://api.weather.gov', baseUrl)
-      : JSON.stringify({ title: 'Not Found', type: 'https://api.weather.gov/problems/NotFound', status: 404, detail: `'${path}' is not a valid resource path` });
+      ? readFileSync(new URL(`fixtures/${route.file}`, import.meta.url), 'utf8').replaceAll(
+          'https://api.weather.gov',
+          baseUrl,
+        )
+      : JSON.stringify({
+          title: 'Not Found',
+          type: 'https://api.weather.gov/problems/NotFound',
+          status: 404,
+          detail: `'${path}' is not a valid resource path`,
+        });
     res.writeHead(status, STATUS_TEXT[status], {
       'Content-Type': status === 200 ? 'application/geo+json' : 'application/problem+json',
     });

@@ -51,7 +51,9 @@ export interface AuthInfo {
 export function authInfo(ctx: { readonly auth: unknown }): AuthInfo {
   const auth = ctx.auth as Partial<AuthInfo> | undefined;
   if (!auth || !Array.isArray(auth.scopes) || typeof auth.claims !== 'object') {
-    throw new Error('authInfo: this request carries no OAuth identity; serve the server over HTTP with oauthResource(...)');
+    throw new Error(
+      'authInfo: this request carries no OAuth identity; serve the server over HTTP with oauthResource(...)',
+    );
   }
   return auth as AuthInfo;
 }
@@ -77,13 +79,19 @@ export type TokenError = InvalidTokenError | VerifierUnavailableError;
 /** The scopes a token grants: RFC 9068 / RFC 7662 `scope` (space-separated), else an `scp` list. */
 export function scopesOf(claims: Record<string, unknown>): string[] {
   if (typeof claims.scope === 'string') return claims.scope.split(' ').filter((s) => s.length > 0);
-  if (Array.isArray(claims.scp)) return claims.scp.filter((s): s is string => typeof s === 'string');
+  if (Array.isArray(claims.scp))
+    return claims.scp.filter((s): s is string => typeof s === 'string');
   return [];
 }
 
 /** The {@link AuthInfo} of verified claims. */
 export function authInfoOf(claims: Record<string, unknown>): AuthInfo {
-  const clientId = typeof claims.client_id === 'string' ? claims.client_id : typeof claims.azp === 'string' ? claims.azp : undefined;
+  const clientId =
+    typeof claims.client_id === 'string'
+      ? claims.client_id
+      : typeof claims.azp === 'string'
+        ? claims.azp
+        : undefined;
   return {
     subject: typeof claims.sub === 'string' ? claims.sub : undefined,
     clientId,

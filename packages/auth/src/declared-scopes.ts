@@ -15,7 +15,8 @@ import type { McpServer } from '@mcp-fw/core';
 export function declaredScopes(server: McpServer): string[] {
   const { tools, prompts, resources, templates } = server.registry;
   const all = new Set<string>();
-  for (const member of [...tools, ...prompts, ...resources, ...templates]) for (const scope of member.scopes) all.add(scope);
+  for (const member of [...tools, ...prompts, ...resources, ...templates])
+    for (const scope of member.scopes) all.add(scope);
   return [...all].sort();
 }
 
@@ -32,7 +33,10 @@ export function declaredScopes(server: McpServer): string[] {
  * const server = createServer({ name: 'notes', version: '1.0.0', providers: [Notes], listed: listedWithScopes });
  * ```
  */
-export function listedWithScopes(auth: unknown, member: { readonly scopes: readonly string[] }): boolean {
+export function listedWithScopes(
+  auth: unknown,
+  member: { readonly scopes: readonly string[] },
+): boolean {
   const granted = (auth as { scopes?: unknown } | undefined)?.scopes;
   if (!Array.isArray(granted)) return true;
   return member.scopes.every((scope) => granted.includes(scope));

@@ -9,7 +9,10 @@ export interface DevAuthorizationServerOptions {
   /** Scopes that resource accepts. */
   readonly scopes: readonly string[];
   /** Pre-registered public clients (PKCE, no secret); others may register dynamically (RFC 7591). */
-  readonly clients?: readonly { readonly clientId: string; readonly redirectUris: readonly string[] }[];
+  readonly clients?: readonly {
+    readonly clientId: string;
+    readonly redirectUris: readonly string[];
+  }[];
   /** The account every sign-in is approved as (default `dev`). */
   readonly account?: string;
   /** Access token lifetime in seconds (default 600). */
@@ -41,7 +44,9 @@ export interface DevAuthorizationServer {
  * console.error(`authorization server: ${as.issuer}`);
  * ```
  */
-export async function devAuthorizationServer(options: DevAuthorizationServerOptions): Promise<DevAuthorizationServer> {
+export async function devAuthorizationServer(
+  options: DevAuthorizationServerOptions,
+): Promise<DevAuthorizationServer> {
   const { default: Provider, errors } = await import('oidc-provider');
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
@@ -73,8 +78,17 @@ export async function devAuthorizationServer(options: DevAuthorizationServerOpti
         defaultResource: (_ctx, _client, oneOf) => oneOf ?? options.resource,
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx, indicator) => {
-          if (indicator !== options.resource) throw new errors.InvalidTarget(`this development server only issues tokens for ${options.resource}`);
-          return { scope: options.scopes.join(' '), audience: options.resource, accessTokenFormat: 'jwt', accessTokenTTL: ttl, jwt: { sign: { alg: 'RS256' } } };
+          if (indicator !== options.resource)
+            throw new errors.InvalidTarget(
+              `this development server only issues tokens for ${options.resource}`,
+            );
+          return {
+            scope: options.scopes.join(' '),
+            audience: options.resource,
+            accessTokenFormat: 'jwt',
+            accessTokenTTL: ttl,
+            jwt: { sign: { alg: 'RS256' } },
+          };
         },
       },
     },
@@ -100,16 +114,33 @@ export async function devAuthorizationServer(options: DevAuthorizationServerOpti
     try {
       const details = await provider.interactionDetails(req, res);
       if (details.prompt.name === 'login') {
-        return await provider.interactionFinished(req, res, { login: { accountId: options.account ?? 'dev' } }, { mergeWithLastSubmission: false });
+        return await provider.interactionFinished(
+          req,
+          res,
+          { login: { accountId: options.account ?? 'dev' } },
+          { mergeWithLastSubmission: false },
+        );
       }
       const grant = details.grantId
         ? (await provider.Grant.find(details.grantId))!
-        : new provider.Grant({ accountId: details.session!.accountId, clientId: details.params.client_id as string });
-      const missing = details.prompt.details as { missingOIDCScope?: string[]; missingResourceScopes?: Record<string, string[]> };
+        : new provider.Grant({
+            accountId: details.session!.accountId,
+            clientId: details.params.client_id as string,
+          });
+      const missing = details.prompt.details as {
+        missingOIDCScope?: string[];
+        missingResourceScopes?: Record<string, string[]>;
+      };
       if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
-      for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {})) grant.addResourceScope(indicator, scopes.join(' '));
+      for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {}))
+        grant.addResourceScope(indicator, scopes.join(' '));
       const grantId = await grant.save();
-      await provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
+      await provider.interactionFinished(
+        req,
+        res,
+        { consent: { grantId } },
+        { mergeWithLastSubmission: true },
+      );
     } catch (error) {
       if (!res.headersSent) res.writeHead(400, { 'content-type': 'text/plain' });
       res.end(`authorization failed: ${(error as Error).message}`);

@@ -1,5 +1,11 @@
 import { createHash } from 'node:crypto';
-import { authInfoOf, InvalidTokenError, VerifierUnavailableError, type AuthInfo, type TokenVerifier } from './auth-info.js';
+import {
+  authInfoOf,
+  InvalidTokenError,
+  VerifierUnavailableError,
+  type AuthInfo,
+  type TokenVerifier,
+} from './auth-info.js';
 
 export interface IntrospectionVerifierOptions {
   /** The authorization server's RFC 7662 introspection endpoint. */
@@ -40,7 +46,9 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): To
   const ttl = options.cacheTtlMs ?? 60_000;
   const max = options.cacheMaxEntries ?? 1000;
   const cache = new Map<string, { info: AuthInfo; until: number }>();
-  const basic = Buffer.from(`${encodeURIComponent(options.clientId)}:${encodeURIComponent(options.clientSecret)}`).toString('base64');
+  const basic = Buffer.from(
+    `${encodeURIComponent(options.clientId)}:${encodeURIComponent(options.clientSecret)}`,
+  ).toString('base64');
   return async (token) => {
     const key = createHash('sha256').update(token).digest('base64url');
     const now = Date.now();
@@ -51,26 +59,42 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): To
     try {
       const response = await fetch(options.endpoint, {
         method: 'POST',
-        headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+        headers: {
+          authorization: `Basic ${basic}`,
+          'content-type': 'application/x-www-form-urlencoded',
+          accept: 'application/json',
+        },
         body: new URLSearchParams({ token, token_type_hint: 'access_token' }).toString(),
         signal: AbortSignal.timeout(options.timeoutMs ?? 5_000),
       });
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       answer = (await response.json()) as Record<string, unknown>;
-      if (typeof answer !== 'object' || answer === null) throw new Error('the answer is not a JSON object');
+      if (typeof answer !== 'object' || answer === null)
+        throw new Error('the answer is not a JSON object');
     } catch (error) {
-      throw new VerifierUnavailableError(`the token introspection endpoint ${options.endpoint} failed (${(error as Error).message}); try again later`, {
-        cause: error,
-      });
+      throw new VerifierUnavailableError(
+        `the token introspection endpoint ${options.endpoint} failed (${(error as Error).message}); try again later`,
+        {
+          cause: error,
+        },
+      );
     }
-    if (answer.active !== true) throw new InvalidTokenError('the access token is not active (revoked, expired or unknown)');
-    if (typeof answer.exp === 'number' && answer.exp * 1000 <= now) throw new InvalidTokenError('the access token has expired');
+    if (answer.active !== true)
+      throw new InvalidTokenError('the access token is not active (revoked, expired or unknown)');
+    if (typeof answer.exp === 'number' && answer.exp * 1000 <= now)
+      throw new InvalidTokenError('the access token has expired');
     const aud = answer.aud;
-    if (aud !== undefined && !(aud === options.audience || (Array.isArray(aud) && aud.includes(options.audience)))) {
+    if (
+      aud !== undefined &&
+      !(aud === options.audience || (Array.isArray(aud) && aud.includes(options.audience)))
+    ) {
       throw new InvalidTokenError('the access token was not issued for this resource');
     }
     const info = authInfoOf(answer);
-    const until = Math.min(now + ttl, typeof answer.exp === 'number' ? answer.exp * 1000 : Infinity);
+    const until = Math.min(
+      now + ttl,
+      typeof answer.exp === 'number' ? answer.exp * 1000 : Infinity,
+    );
     if (cache.size >= max) cache.delete(cache.keys().next().value!);
     cache.set(key, { info, until });
     return info;

@@ -1,8 +1,31 @@
-import { createRemoteJWKSet, errors, jwtVerify, type JWTHeaderParameters, type FlattenedJWSInput } from 'jose';
-import { authInfoOf, InvalidTokenError, VerifierUnavailableError, type TokenVerifier } from './auth-info.js';
+import {
+  createRemoteJWKSet,
+  errors,
+  jwtVerify,
+  type JWTHeaderParameters,
+  type FlattenedJWSInput,
+} from 'jose';
+import {
+  authInfoOf,
+  InvalidTokenError,
+  VerifierUnavailableError,
+  type TokenVerifier,
+} from './auth-info.js';
 
 /** The asymmetric JWS algorithms accepted by default (never `none`, never HMAC: see below). */
-export const DEFAULT_JWT_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'] as const;
+export const DEFAULT_JWT_ALGORITHMS = [
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+  'Ed25519',
+] as const;
 
 export interface JwtVerifierOptions {
   /** The authorization server's issuer identifier; `iss` must equal it. */
@@ -51,11 +74,15 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
     // An HMAC key is a shared secret: a verifier holding only the issuer's public key would
     // accept tokens anyone forges with that public key as the secret.
     if (alg === 'none' || /^HS/i.test(alg)) {
-      throw new TypeError(`jwtVerifier: algorithm ${alg} is not allowed; use the issuer's asymmetric algorithms (e.g. RS256, ES256)`);
+      throw new TypeError(
+        `jwtVerifier: algorithm ${alg} is not allowed; use the issuer's asymmetric algorithms (e.g. RS256, ES256)`,
+      );
     }
   }
   if (!options.audience || (Array.isArray(options.audience) && options.audience.length === 0)) {
-    throw new TypeError('jwtVerifier: audience is required (this server\'s canonical URL), so tokens for other resources are refused');
+    throw new TypeError(
+      "jwtVerifier: audience is required (this server's canonical URL), so tokens for other resources are refused",
+    );
   }
   const jwks = createRemoteJWKSet(new URL(options.jwksUri), {
     cooldownDuration: options.jwksCooldownMs ?? 30_000,
@@ -67,10 +94,17 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
     try {
       return await jwks(header, token);
     } catch (error) {
-      if (error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWKSMultipleMatchingKeys) throw error;
-      throw new VerifierUnavailableError(`the issuer's signing keys at ${options.jwksUri} could not be fetched (${(error as Error).message}); try again later`, {
-        cause: error,
-      });
+      if (
+        error instanceof errors.JWKSNoMatchingKey ||
+        error instanceof errors.JWKSMultipleMatchingKeys
+      )
+        throw error;
+      throw new VerifierUnavailableError(
+        `the issuer's signing keys at ${options.jwksUri} could not be fetched (${(error as Error).message}); try again later`,
+        {
+          cause: error,
+        },
+      );
     }
   };
   const audience = typeof options.audience === 'string' ? options.audience : [...options.audience];
@@ -100,8 +134,11 @@ function describe(error: unknown): string {
     if (error.claim === 'iss') return 'the access token was issued by an untrusted issuer';
     return `the access token's ${error.claim} claim is invalid`;
   }
-  if (error instanceof errors.JWKSNoMatchingKey) return "the access token is signed with a key the issuer does not publish";
-  if (error instanceof errors.JOSEAlgNotAllowed) return 'the access token is signed with an algorithm that is not accepted';
-  if (error instanceof errors.JWSSignatureVerificationFailed) return 'the access token signature is invalid';
+  if (error instanceof errors.JWKSNoMatchingKey)
+    return 'the access token is signed with a key the issuer does not publish';
+  if (error instanceof errors.JOSEAlgNotAllowed)
+    return 'the access token is signed with an algorithm that is not accepted';
+  if (error instanceof errors.JWSSignatureVerificationFailed)
+    return 'the access token signature is invalid';
   return 'the access token is malformed';
 }

@@ -1,5 +1,16 @@
-import type { AuthOutcome, AuthRejection, HttpReply, HttpRequestView, MemberAccess } from '@mcp-fw/core/http';
-import { InvalidTokenError, VerifierUnavailableError, type AuthInfo, type TokenVerifier } from './auth-info.js';
+import type {
+  AuthOutcome,
+  AuthRejection,
+  HttpReply,
+  HttpRequestView,
+  MemberAccess,
+} from '@mcp-fw/core/http';
+import {
+  InvalidTokenError,
+  VerifierUnavailableError,
+  type AuthInfo,
+  type TokenVerifier,
+} from './auth-info.js';
 
 export interface OAuthResourceOptions {
   /** This server's canonical URL, as clients name it: the MCP endpoint, e.g. `https://mcp.example.com/mcp`. */
@@ -60,8 +71,12 @@ const WELL_KNOWN = '/.well-known/oauth-protected-resource';
  */
 export function oauthResource(options: OAuthResourceOptions): OAuthResourceHttpOptions {
   const resource = new URL(options.resource);
-  if (resource.hash || resource.search) throw new TypeError(`oauthResource: resource ${options.resource} must not carry a query or fragment (RFC 8707 §2)`);
-  if (options.authorizationServers.length === 0) throw new TypeError('oauthResource: name at least one authorization server');
+  if (resource.hash || resource.search)
+    throw new TypeError(
+      `oauthResource: resource ${options.resource} must not carry a query or fragment (RFC 8707 §2)`,
+    );
+  if (options.authorizationServers.length === 0)
+    throw new TypeError('oauthResource: name at least one authorization server');
   const suffix = resource.pathname === '/' ? '' : resource.pathname.replace(/\/$/, '');
   const pathAware = `${WELL_KNOWN}${suffix}`;
   const metadataUrl = `${resource.origin}${pathAware}`;
@@ -71,11 +86,19 @@ export function oauthResource(options: OAuthResourceOptions): OAuthResourceHttpO
     ...(options.scopesSupported ? { scopes_supported: options.scopesSupported } : {}),
     bearer_methods_supported: ['header'],
     ...(options.resourceName ? { resource_name: options.resourceName } : {}),
-    ...(options.resourceDocumentation ? { resource_documentation: options.resourceDocumentation } : {}),
+    ...(options.resourceDocumentation
+      ? { resource_documentation: options.resourceDocumentation }
+      : {}),
   });
-  const initial = options.challengeScopes?.length ? { scope: options.challengeScopes.join(' ') } : {};
+  const initial = options.challengeScopes?.length
+    ? { scope: options.challengeScopes.join(' ') }
+    : {};
   const challenge = (fields: Record<string, string> = {}) =>
-    `Bearer ${Object.entries({ ...fields, ...(fields.error === 'insufficient_scope' ? {} : initial), resource_metadata: metadataUrl })
+    `Bearer ${Object.entries({
+      ...fields,
+      ...(fields.error === 'insufficient_scope' ? {} : initial),
+      resource_metadata: metadataUrl,
+    })
       .map(([k, v]) => `${k}="${v.replace(/["\\]/g, '')}"`)
       .join(', ')}`;
 
@@ -87,10 +110,23 @@ export function oauthResource(options: OAuthResourceOptions): OAuthResourceHttpO
       // Public metadata: any page may read it (RFC 9728 §3 asks for nothing secret here).
       const cors = { 'access-control-allow-origin': '*' };
       if (req.method === 'OPTIONS') {
-        return { status: 204, headers: { ...cors, 'access-control-allow-methods': 'GET, OPTIONS', 'access-control-allow-headers': 'mcp-protocol-version', 'access-control-max-age': '600' } };
+        return {
+          status: 204,
+          headers: {
+            ...cors,
+            'access-control-allow-methods': 'GET, OPTIONS',
+            'access-control-allow-headers': 'mcp-protocol-version',
+            'access-control-max-age': '600',
+          },
+        };
       }
-      if (req.method !== 'GET' && req.method !== 'HEAD') return { status: 405, headers: { ...cors, allow: 'GET, OPTIONS' } };
-      return { status: 200, headers: { ...cors, 'content-type': 'application/json', 'cache-control': 'max-age=300' }, body: document };
+      if (req.method !== 'GET' && req.method !== 'HEAD')
+        return { status: 405, headers: { ...cors, allow: 'GET, OPTIONS' } };
+      return {
+        status: 200,
+        headers: { ...cors, 'content-type': 'application/json', 'cache-control': 'max-age=300' },
+        body: document,
+      };
     },
     async authenticate(req) {
       const header = req.header('authorization');
@@ -105,24 +141,52 @@ export function oauthResource(options: OAuthResourceOptions): OAuthResourceHttpO
       const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
       if (!match) {
         const description = 'the Authorization header must be "Bearer <token>"';
-        return { reject: { status: 401, wwwAuthenticate: challenge({ error: 'invalid_token', error_description: description }), message: `Unauthorized: ${description}` } };
+        return {
+          reject: {
+            status: 401,
+            wwwAuthenticate: challenge({ error: 'invalid_token', error_description: description }),
+            message: `Unauthorized: ${description}`,
+          },
+        };
       }
       let info: AuthInfo;
       try {
         info = await options.verifier(match[1]);
       } catch (error) {
         if (error instanceof VerifierUnavailableError) {
-          return { reject: { status: 503, message: `Service Unavailable: ${error.message}`, headers: { 'retry-after': '5' } } };
+          return {
+            reject: {
+              status: 503,
+              message: `Service Unavailable: ${error.message}`,
+              headers: { 'retry-after': '5' },
+            },
+          };
         }
-        const description = error instanceof InvalidTokenError ? error.message : 'the access token could not be verified';
-        return { reject: { status: 401, wwwAuthenticate: challenge({ error: 'invalid_token', error_description: description }), message: `Unauthorized: ${description}` } };
+        const description =
+          error instanceof InvalidTokenError
+            ? error.message
+            : 'the access token could not be verified';
+        return {
+          reject: {
+            status: 401,
+            wwwAuthenticate: challenge({ error: 'invalid_token', error_description: description }),
+            message: `Unauthorized: ${description}`,
+          },
+        };
       }
       // The token rides along for token exchange only, hidden from JSON and logs.
-      return { auth: Object.defineProperty({ ...info }, 'token', { value: match[1], enumerable: false }) };
+      return {
+        auth: Object.defineProperty({ ...info }, 'token', { value: match[1], enumerable: false }),
+      };
     },
     authorize(auth, access) {
       const granted = (auth as AuthInfo | undefined)?.scopes;
-      if (!granted) return { status: 401, wwwAuthenticate: challenge(), message: 'Unauthorized: send an access token (Authorization: Bearer <token>)' };
+      if (!granted)
+        return {
+          status: 401,
+          wwwAuthenticate: challenge(),
+          message: 'Unauthorized: send an access token (Authorization: Bearer <token>)',
+        };
       const missing = access.scopes.filter((s) => !granted.includes(s));
       if (missing.length === 0) return undefined;
       const what = `${access.kind} ${access.name}`;
@@ -132,7 +196,11 @@ export function oauthResource(options: OAuthResourceOptions): OAuthResourceHttpO
       const scope = [...new Set([...access.scopes, ...granted])].join(' ');
       return {
         status: 403,
-        wwwAuthenticate: challenge({ error: 'insufficient_scope', scope, error_description: description }),
+        wwwAuthenticate: challenge({
+          error: 'insufficient_scope',
+          scope,
+          error_description: description,
+        }),
         message: `Forbidden: ${description}`,
       };
     },

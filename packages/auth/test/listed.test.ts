@@ -53,10 +53,19 @@ beforeAll(async () => {
   jwks = await jwksServer(() => [key.jwk]);
   const port = await freePort();
   resource = `http://127.0.0.1:${port}/mcp`;
-  const server = createServer({ name: 'notes', version: '1.0.0', providers: [Notes], listed: listedWithScopes });
+  const server = createServer({
+    name: 'notes',
+    version: '1.0.0',
+    providers: [Notes],
+    listed: listedWithScopes,
+  });
   handle = await serveHttp(server, {
     port,
-    ...oauthResource({ resource, authorizationServers: [ISSUER], verifier: jwtVerifier({ issuer: ISSUER, jwksUri: jwks.url, audience: resource }) }),
+    ...oauthResource({
+      resource,
+      authorizationServers: [ISSUER],
+      verifier: jwtVerifier({ issuer: ISSUER, jwksUri: jwks.url, audience: resource }),
+    }),
   });
 });
 afterAll(async () => {
@@ -66,8 +75,17 @@ afterAll(async () => {
 
 async function lists(scope: string, mode: 'legacy' | 'auto') {
   const bearer = await sign(key, { iss: ISSUER, aud: resource, sub: 'alice', scope });
-  const client = new Client({ name: 'lists', version: '1.0.0' }, mode === 'auto' ? { versionNegotiation: { mode: 'auto' } } : { supportedProtocolVersions: ['2025-11-25'] });
-  await client.connect(new StreamableHTTPClientTransport(new URL(handle.url), { requestInit: { headers: { authorization: `Bearer ${bearer}` } } }));
+  const client = new Client(
+    { name: 'lists', version: '1.0.0' },
+    mode === 'auto'
+      ? { versionNegotiation: { mode: 'auto' } }
+      : { supportedProtocolVersions: ['2025-11-25'] },
+  );
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(handle.url), {
+      requestInit: { headers: { authorization: `Bearer ${bearer}` } },
+    }),
+  );
   try {
     return {
       tools: (await client.listTools()).tools.map((t) => t.name),
@@ -80,9 +98,17 @@ async function lists(scope: string, mode: 'legacy' | 'auto') {
   }
 }
 
-describe.each([['2025-11-25', 'legacy'], ['2026-07-28', 'auto']] as const)('listed: listedWithScopes (%s)', (_revision, mode) => {
+describe.each([
+  ['2025-11-25', 'legacy'],
+  ['2026-07-28', 'auto'],
+] as const)('listed: listedWithScopes (%s)', (_revision, mode) => {
   it('a notes:read token sees only what it may use', async () => {
-    expect(await lists('notes:read', mode)).toEqual({ tools: ['list', 'ping'], prompts: [], resources: [], templates: ['notes://{id}'] });
+    expect(await lists('notes:read', mode)).toEqual({
+      tools: ['list', 'ping'],
+      prompts: [],
+      resources: [],
+      templates: ['notes://{id}'],
+    });
   });
 
   it('a wider token sees more; the lists of one never leak into the other (no shared cache)', async () => {

@@ -8,7 +8,10 @@ beforeAll(async () => {
     () => async () => {
       throw new InvalidTokenError('no tokens here');
     },
-    { resourceName: 'Secrets', authorizationServers: ['https://issuer.test', 'https://other-issuer.test'] },
+    {
+      resourceName: 'Secrets',
+      authorizationServers: ['https://issuer.test', 'https://other-issuer.test'],
+    },
   );
 });
 afterAll(() => target.handle.close());
@@ -16,7 +19,10 @@ afterAll(() => target.handle.close());
 describe('RFC 9728 protected resource metadata', () => {
   const origin = () => `http://127.0.0.1:${target.handle.port}`;
 
-  it.each([['path-aware', '/.well-known/oauth-protected-resource/mcp'], ['root', '/.well-known/oauth-protected-resource']])(
+  it.each([
+    ['path-aware', '/.well-known/oauth-protected-resource/mcp'],
+    ['root', '/.well-known/oauth-protected-resource'],
+  ])(
     'is served at the %s well-known URL without a token, readable from any page',
     async (_name, path) => {
       // A page on another site: the endpoint's Origin guard (localhost pages only by default) does not apply to public metadata.
@@ -35,9 +41,13 @@ describe('RFC 9728 protected resource metadata', () => {
   );
 
   it('answers a browser preflight for the metadata', async () => {
-    const response = await fetch(origin() + '/.well-known/oauth-protected-resource/mcp', {
+    const response = await fetch(`${origin()}/.well-known/oauth-protected-resource/mcp`, {
       method: 'OPTIONS',
-      headers: { origin: 'https://app.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'mcp-protocol-version' },
+      headers: {
+        origin: 'https://app.example',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'mcp-protocol-version',
+      },
     });
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
@@ -45,8 +55,12 @@ describe('RFC 9728 protected resource metadata', () => {
   });
 
   it('refuses methods other than GET on the metadata, and leaves other paths to the endpoint', async () => {
-    expect((await fetch(origin() + '/.well-known/oauth-protected-resource', { method: 'POST' })).status).toBe(405);
+    expect(
+      (await fetch(`${origin()}/.well-known/oauth-protected-resource`, { method: 'POST' })).status,
+    ).toBe(405);
     // Not a metadata path: authentication runs as for any request.
-    expect((await fetch(origin() + '/.well-known/oauth-protected-resource/other')).status).toBe(401);
+    expect((await fetch(`${origin()}/.well-known/oauth-protected-resource/other`)).status).toBe(
+      401,
+    );
   });
 });

@@ -3,11 +3,19 @@ import { z } from 'zod';
 import { Client as Client1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as Transport1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { UnauthorizedError as Unauthorized1 } from '@modelcontextprotocol/sdk/client/auth.js';
-import { Client as Client2, StreamableHTTPClientTransport as Transport2, UnauthorizedError as Unauthorized2 } from '@modelcontextprotocol/client';
+import {
+  Client as Client2,
+  StreamableHTTPClientTransport as Transport2,
+  UnauthorizedError as Unauthorized2,
+} from '@modelcontextprotocol/client';
 import { createServer, Scopes, Tool, type Context } from '@mcp-fw/core';
 import { serveHttp, type HttpServerHandle } from '@mcp-fw/core/node';
 import { authInfo, jwtVerifier, oauthResource } from '@mcp-fw/auth';
-import { authorizationServer, browse, type AuthorizationServer } from './support/authorization-server.ts';
+import {
+  authorizationServer,
+  browse,
+  type AuthorizationServer,
+} from './support/authorization-server.ts';
 import { MemoryOAuthClient } from './support/oauth-client.ts';
 import { freePort } from './support/protected.ts';
 
@@ -23,16 +31,29 @@ class Notes {
     return `notes of ${auth.subject} for ${auth.clientId}`;
   }
 
-  @Tool({ description: 'Adds a note', input: z.object({ text: z.string() }), scopes: ['notes:write'] })
+  @Tool({
+    description: 'Adds a note',
+    input: z.object({ text: z.string() }),
+    scopes: ['notes:write'],
+  })
   add({ text }: { text: string }, ctx: Context) {
     ran.push('add');
-    return `added ${text} (${[...authInfo(ctx).scopes].filter((s) => s !== 'offline_access').sort().join(' ')})`;
+    return `added ${text} (${[...authInfo(ctx).scopes]
+      .filter((s) => s !== 'offline_access')
+      .sort()
+      .join(' ')})`;
   }
 }
 
 /** One MCP client flavour: how it connects with an auth provider, and its UnauthorizedError. */
 interface Flavour {
-  connect(url: string, oauth: MemoryOAuthClient): Promise<{ transport: Transport1 | Transport2; client: { callTool(p: any): Promise<any>; close(): Promise<void> } }>;
+  connect(
+    url: string,
+    oauth: MemoryOAuthClient,
+  ): Promise<{
+    transport: Transport1 | Transport2;
+    client: { callTool(p: any): Promise<any>; close(): Promise<void> };
+  }>;
   unauthorized: Function;
   version?: string;
   /**
@@ -64,7 +85,10 @@ const FLAVOURS: [string, Flavour][] = [
       version: '2025-11-25',
       async connect(url, oauth) {
         const transport = new Transport2(new URL(url), { authProvider: oauth as any });
-        const client = new Client2({ name: 'flow', version: '1.0.0' }, { supportedProtocolVersions: ['2025-11-25'] });
+        const client = new Client2(
+          { name: 'flow', version: '1.0.0' },
+          { supportedProtocolVersions: ['2025-11-25'] },
+        );
         await client.connect(transport);
         return { transport, client };
       },
@@ -77,7 +101,10 @@ const FLAVOURS: [string, Flavour][] = [
       version: '2026-07-28',
       async connect(url, oauth) {
         const transport = new Transport2(new URL(url), { authProvider: oauth as any });
-        const client = new Client2({ name: 'flow', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+        const client = new Client2(
+          { name: 'flow', version: '1.0.0' },
+          { versionNegotiation: { mode: 'auto' } },
+        );
         await client.connect(transport);
         return { transport, client };
       },
@@ -97,7 +124,12 @@ afterEach(async () => {
 async function setup(ttl = 600): Promise<{ url: string; resource: string }> {
   const port = await freePort();
   const resource = `http://127.0.0.1:${port}/mcp`;
-  as = await authorizationServer({ resource, scopes: ['notes:read', 'notes:write'], client: { clientId: 'notes-app', redirectUri: REDIRECT }, accessTokenTtl: ttl });
+  as = await authorizationServer({
+    resource,
+    scopes: ['notes:read', 'notes:write'],
+    client: { clientId: 'notes-app', redirectUri: REDIRECT },
+    accessTokenTtl: ttl,
+  });
   const server = createServer({ name: 'notes', version: '1.0.0', providers: [Notes] });
   handle = await serveHttp(server, {
     port,
@@ -106,7 +138,12 @@ async function setup(ttl = 600): Promise<{ url: string; resource: string }> {
       authorizationServers: [as.issuer],
       scopesSupported: ['notes:read', 'notes:write'],
       challengeScopes: ['notes:read'],
-      verifier: jwtVerifier({ issuer: as.issuer, jwksUri: `${as.issuer}/jwks`, audience: resource, clockToleranceSec: 0 }),
+      verifier: jwtVerifier({
+        issuer: as.issuer,
+        jwksUri: `${as.issuer}/jwks`,
+        audience: resource,
+        clockToleranceSec: 0,
+      }),
     }),
   });
   return { url: handle.url, resource };
@@ -117,7 +154,9 @@ async function setup(ttl = 600): Promise<{ url: string; resource: string }> {
  * whose `iss` it checks against the authorization server (RFC 9207).
  */
 function finish(transport: Transport1 | Transport2, callback: URLSearchParams): Promise<void> {
-  return transport instanceof Transport1 ? transport.finishAuth(callback.get('code')!) : transport.finishAuth(callback);
+  return transport instanceof Transport1
+    ? transport.finishAuth(callback.get('code')!)
+    : transport.finishAuth(callback);
 }
 
 /** Connects, going through the authorization (a browser visit) when the client is sent there. */
@@ -129,7 +168,10 @@ async function authorizedConnect(flavour: Flavour, url: string, oauth: MemoryOAu
     const pending = await flavour.connect(url, oauth).catch((e) => e);
     expect(pending).toBeInstanceOf(flavour.unauthorized);
     // Connecting twice sent the client to authorize twice: finish the last one.
-    const transport = flavour.unauthorized === Unauthorized1 ? new Transport1(new URL(url), { authProvider: oauth }) : new Transport2(new URL(url), { authProvider: oauth as any });
+    const transport =
+      flavour.unauthorized === Unauthorized1
+        ? new Transport1(new URL(url), { authProvider: oauth })
+        : new Transport2(new URL(url), { authProvider: oauth as any });
     await finish(transport, await browse(oauth.lastAuthorizationUrl!, REDIRECT));
     return flavour.connect(url, oauth);
   }
@@ -146,8 +188,15 @@ describe.each(FLAVOURS)('OAuth with the official %s against oidc-provider', (_na
       expect(authorization.searchParams.get('resource')).toBe(resource);
       expect(authorization.searchParams.get('code_challenge_method')).toBe('S256');
       // Least privilege first: the 401 challenge's scope (client 2.x adds offline_access to get a refresh token).
-      expect(authorization.searchParams.get('scope')!.split(' ').filter((s) => s !== 'offline_access')).toEqual(['notes:read']);
-      expect((await client.callTool({ name: 'list', arguments: {} })).content).toEqual([{ type: 'text', text: 'notes of alice for notes-app' }]);
+      expect(
+        authorization.searchParams
+          .get('scope')!
+          .split(' ')
+          .filter((s) => s !== 'offline_access'),
+      ).toEqual(['notes:read']);
+      expect((await client.callTool({ name: 'list', arguments: {} })).content).toEqual([
+        { type: 'text', text: 'notes of alice for notes-app' },
+      ]);
     } finally {
       await client.close();
     }
@@ -160,13 +209,19 @@ describe.each(FLAVOURS)('OAuth with the official %s against oidc-provider', (_na
     try {
       expect(oauth.tokenSet?.scope?.split(' ')).not.toContain('notes:write');
       const before = ran.filter((r) => r === 'add').length;
-      const first = await client.callTool({ name: 'add', arguments: { text: 'milk' } }).catch((e) => e);
+      const first = await client
+        .callTool({ name: 'add', arguments: { text: 'milk' } })
+        .catch((e) => e);
       expect(first, String(first)).toBeInstanceOf(flavour.unauthorized);
       expect(ran.filter((r) => r === 'add').length).toBe(before);
       const stepUp = oauth.authorizations.at(-1)!;
-      expect(stepUp.searchParams.get('scope')!.split(' ')).toEqual(expect.arrayContaining(['notes:read', 'notes:write']));
+      expect(stepUp.searchParams.get('scope')!.split(' ')).toEqual(
+        expect.arrayContaining(['notes:read', 'notes:write']),
+      );
       await finish(transport, await browse(stepUp, REDIRECT));
-      expect((await client.callTool({ name: 'add', arguments: { text: 'milk' } })).content).toEqual([{ type: 'text', text: 'added milk (notes:read notes:write)' }]);
+      expect((await client.callTool({ name: 'add', arguments: { text: 'milk' } })).content).toEqual(
+        [{ type: 'text', text: 'added milk (notes:read notes:write)' }],
+      );
     } finally {
       await client.close();
     }
@@ -180,7 +235,9 @@ describe.each(FLAVOURS)('OAuth with the official %s against oidc-provider', (_na
       const firstToken = oauth.tokenSet!.access_token;
       expect(oauth.tokenSet!.refresh_token).toBeTruthy();
       await new Promise((r) => setTimeout(r, 2_300));
-      expect((await client.callTool({ name: 'list', arguments: {} })).content).toEqual([{ type: 'text', text: 'notes of alice for notes-app' }]);
+      expect((await client.callTool({ name: 'list', arguments: {} })).content).toEqual([
+        { type: 'text', text: 'notes of alice for notes-app' },
+      ]);
       expect(oauth.tokenSet!.access_token).not.toBe(firstToken);
     } finally {
       await client.close();

@@ -31,15 +31,23 @@ export async function main(argv: readonly string[]): Promise<number> {
     .configureOutput({ outputError: (text, write) => write(style.red(text)) })
     .addHelpText(
       'after',
-      examples([
+      `${examples([
         ['mcp-fw dev src/server.ts', 'develop with hot reload (stdio; --http for HTTP)'],
         ['mcp-fw inspect src/server.ts', 'what the server offers, with schemas'],
         ['mcp-fw call src/server.ts add a=1 b=2', 'run one tool'],
         ['mcp-fw build && mcp-fw start dist/server.js', 'production'],
         ['mcp-fw install claude src/server.ts', 'add it to Claude Desktop'],
-      ]) + '\nRun mcp-fw <command> --help for each command’s options and examples.\n',
+      ])}\nRun mcp-fw <command> --help for each command’s options and examples.\n`,
     );
-  for (const register of [devCommand, inspectCommand, callCommand, buildCommand, startCommand, installCommand, authCommand]) {
+  for (const register of [
+    devCommand,
+    inspectCommand,
+    callCommand,
+    buildCommand,
+    startCommand,
+    installCommand,
+    authCommand,
+  ]) {
     register(program);
   }
   for (const command of program.commands) command.exitOverride();

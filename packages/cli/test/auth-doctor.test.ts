@@ -7,7 +7,9 @@ import { createServer, Tool } from '@mcp-fw/core';
 import { serveHttp, type HttpServerHandle } from '@mcp-fw/core/node';
 import { cliEnv, listeningUrl, runCli } from './support/cli-process.ts';
 
-const SECURE_NOTES = fileURLToPath(new URL('../../../examples/secure-notes/dist/main.js', import.meta.url));
+const SECURE_NOTES = fileURLToPath(
+  new URL('../../../examples/secure-notes/dist/main.js', import.meta.url),
+);
 const cwd = fileURLToPath(new URL('.', import.meta.url));
 
 describe('mcp-fw auth doctor', () => {
@@ -19,10 +21,14 @@ describe('mcp-fw auth doctor', () => {
     await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
     const { port } = probe.address() as AddressInfo;
     await new Promise<void>((resolve) => probe.close(() => resolve()));
-    notes = spawn(process.execPath, [SECURE_NOTES, '--http', '--port', String(port), '--dev-auth'], {
-      env: cliEnv(),
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    notes = spawn(
+      process.execPath,
+      [SECURE_NOTES, '--http', '--port', String(port), '--dev-auth'],
+      {
+        env: cliEnv(),
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
     let stderr = '';
     notes.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     notesUrl = await listeningUrl(() => stderr, notes);
@@ -60,7 +66,13 @@ describe('mcp-fw auth doctor', () => {
       as = createHttpServer((req, res) => {
         const issuer = `http://127.0.0.1:${(as.address() as AddressInfo).port}`;
         if (req.url === '/.well-known/oauth-authorization-server') {
-          return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ issuer, authorization_endpoint: `${issuer}/authorize`, code_challenge_methods_supported: ['plain'] }));
+          return res.writeHead(200, { 'content-type': 'application/json' }).end(
+            JSON.stringify({
+              issuer,
+              authorization_endpoint: `${issuer}/authorize`,
+              code_challenge_methods_supported: ['plain'],
+            }),
+          );
         }
         res.writeHead(404).end();
       });
@@ -72,15 +84,25 @@ describe('mcp-fw auth doctor', () => {
           return 'hi';
         }
       }
-      handle = await serveHttp(createServer({ name: 'broken', version: '1.0.0', providers: [Open] }), {
-        port: 0,
-        // Metadata only at the path-aware URL, naming another resource, without CORS; a 401 without a challenge.
-        routes: (req) =>
-          req.url.pathname === '/.well-known/oauth-protected-resource/mcp'
-            ? { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ resource: 'https://elsewhere.example/mcp', authorization_servers: [issuer] }) }
-            : undefined,
-        authenticate: () => ({ reject: { status: 401, message: 'no' } }),
-      });
+      handle = await serveHttp(
+        createServer({ name: 'broken', version: '1.0.0', providers: [Open] }),
+        {
+          port: 0,
+          // Metadata only at the path-aware URL, naming another resource, without CORS; a 401 without a challenge.
+          routes: (req) =>
+            req.url.pathname === '/.well-known/oauth-protected-resource/mcp'
+              ? {
+                  status: 200,
+                  headers: { 'content-type': 'application/json' },
+                  body: JSON.stringify({
+                    resource: 'https://elsewhere.example/mcp',
+                    authorization_servers: [issuer],
+                  }),
+                }
+              : undefined,
+          authenticate: () => ({ reject: { status: 401, message: 'no' } }),
+        },
+      );
     });
     afterAll(async () => {
       await handle.close();
@@ -90,7 +112,10 @@ describe('mcp-fw auth doctor', () => {
     it('names each failure with its fix, and exits 1', async () => {
       const run = await runCli(['auth', 'doctor', handle.url], cwd);
       expect(run.code).toBe(1);
-      const failed = run.stdout.split('\n').filter((line) => line.startsWith('✗ ')).map((line) => line.slice(2, line.indexOf(':')));
+      const failed = run.stdout
+        .split('\n')
+        .filter((line) => line.startsWith('✗ '))
+        .map((line) => line.slice(2, line.indexOf(':')));
       expect(failed).toEqual([
         'metadata at the root URL',
         'metadata readable by browser clients (CORS)',
@@ -101,7 +126,9 @@ describe('mcp-fw auth doctor', () => {
       ]);
       expect(run.stdout).toContain('fix: Set resource to the URL clients use');
       expect(run.stdout).toContain('fix: MCP clients refuse to proceed without PKCE S256');
-      expect(run.stdout).toContain(`fix: Answer 401 with WWW-Authenticate: Bearer resource_metadata="http://127.0.0.1:${handle.port}/.well-known/oauth-protected-resource/mcp"`);
+      expect(run.stdout).toContain(
+        `fix: Answer 401 with WWW-Authenticate: Bearer resource_metadata="http://127.0.0.1:${handle.port}/.well-known/oauth-protected-resource/mcp"`,
+      );
       expect(run.stdout).toMatch(/6 checks failed\.\n$/);
     });
   });

@@ -12,7 +12,12 @@ afterAll(() => [asking, full].forEach((project) => project.remove()));
 
 describe('mcp-fw call with a tool that asks questions', () => {
   it('takes the answers from --answers, one object for every question', async () => {
-    expect(await runCli(['call', 'book', 'room=12', '--answers', '{"confirm": true, "nights": 2, "board": "half"}'], asking.dir)).toEqual({
+    expect(
+      await runCli(
+        ['call', 'book', 'room=12', '--answers', '{"confirm": true, "nights": 2, "board": "half"}'],
+        asking.dir,
+      ),
+    ).toEqual({
       code: 0,
       stdout: 'Booked room 12 for 2 night(s), board: half.\n',
       stderr: '',
@@ -20,7 +25,12 @@ describe('mcp-fw call with a tool that asks questions', () => {
   });
 
   it('runs the full template’s showcase tool, reserve_books, in its project', async () => {
-    expect(await runCli(['call', 'reserve_books', 'ids=["dune"]', '--answers', '{"confirm": true, "weeks": 2}'], full.dir)).toEqual({
+    expect(
+      await runCli(
+        ['call', 'reserve_books', 'ids=["dune"]', '--answers', '{"confirm": true, "weeks": 2}'],
+        full.dir,
+      ),
+    ).toEqual({
       code: 0,
       stdout: 'Reserved for 2 week(s): Dune.\n',
       stderr: '',
@@ -29,7 +39,12 @@ describe('mcp-fw call with a tool that asks questions', () => {
 
   it('takes a list from --answers-file, answering the questions in order', async () => {
     asking.write('answers.json', JSON.stringify([{ name: 'Ada' }, { nights: 3 }]));
-    expect(await runCli(['call', 'src/server.ts', 'register', 'hotel=Ritz', '--answers-file', 'answers.json'], asking.dir)).toEqual({
+    expect(
+      await runCli(
+        ['call', 'src/server.ts', 'register', 'hotel=Ritz', '--answers-file', 'answers.json'],
+        asking.dir,
+      ),
+    ).toEqual({
       code: 0,
       stdout: 'Ada, 3 night(s) at Ritz.\n',
       stderr: '',
@@ -47,14 +62,20 @@ describe('mcp-fw call with a tool that asks questions', () => {
   });
 
   it('names the fix for answers that are not JSON objects', async () => {
-    expect(await runCli(['call', 'book', 'room=12', '--answers', 'yes'], asking.dir)).toMatchObject({
-      code: 1,
-      stderr: expect.stringMatching(/^mcp-fw: --answers is not valid JSON: .*\nGive an object, e.g. --answers '\{"confirm": true\}'.\n$/),
-    });
-    expect(await runCli(['call', 'book', 'room=12', '--answers', '[1]'], asking.dir)).toMatchObject({
-      code: 1,
-      stderr: `mcp-fw: --answers must be a JSON object, or a list of objects (one per question).\nGive an object, e.g. --answers '{"confirm": true}'.\n`,
-    });
+    expect(await runCli(['call', 'book', 'room=12', '--answers', 'yes'], asking.dir)).toMatchObject(
+      {
+        code: 1,
+        stderr: expect.stringMatching(
+          /^mcp-fw: --answers is not valid JSON: .*\nGive an object, e.g. --answers '\{"confirm": true\}'.\n$/,
+        ),
+      },
+    );
+    expect(await runCli(['call', 'book', 'room=12', '--answers', '[1]'], asking.dir)).toMatchObject(
+      {
+        code: 1,
+        stderr: `mcp-fw: --answers must be a JSON object, or a list of objects (one per question).\nGive an object, e.g. --answers '{"confirm": true}'.\n`,
+      },
+    );
   });
 
   it('asks on a terminal, field by field, from the requested schema', async () => {
@@ -71,7 +92,9 @@ describe('mcp-fw call with a tool that asks questions', () => {
   });
 
   it('cancels the question on Ctrl+D at a terminal', async () => {
-    const { code, output } = await runOnTerminal(['call', 'book', 'room=7'], asking.dir, [['confirm — Book it? [y/n]: ', '\u0004']]);
+    const { code, output } = await runOnTerminal(['call', 'book', 'room=7'], asking.dir, [
+      ['confirm — Book it? [y/n]: ', '\u0004'],
+    ]);
     expect(output).toContain('Not booked (cancel).\r\n');
     expect(code).toBe(0);
   });

@@ -12,7 +12,10 @@ const COMMANDS = ['dev', 'inspect', 'call', 'build', 'start', 'install'];
 /** Runs the CLI on a terminal (`script` from util-linux allocates one) and returns what it showed. */
 function onTerminal(args: string, env: Record<string, string>): string {
   try {
-    return execFileSync('script', ['-qc', `${process.execPath} ${BIN} ${args}`, '/dev/null'], { cwd, env: { ...process.env, ...env } }).toString();
+    return execFileSync('script', ['-qc', `${process.execPath} ${BIN} ${args}`, '/dev/null'], {
+      cwd,
+      env: { ...process.env, ...env },
+    }).toString();
   } catch (error) {
     return String((error as { stdout: Buffer }).stdout);
   }
@@ -38,17 +41,20 @@ describe('mcp-fw conventions', () => {
     expect(await runCli(['deploy'], cwd)).toEqual({
       code: 2,
       stdout: '',
-      stderr: "error: unknown command 'deploy'\n(run mcp-fw <command> --help for usage and examples)\n",
+      stderr:
+        "error: unknown command 'deploy'\n(run mcp-fw <command> --help for usage and examples)\n",
     });
     expect(await runCli(['dev', 'src/missing.ts'], cwd)).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'mcp-fw: src/missing.ts does not exist.\nPass the module that exports your server, e.g. src/server.ts (or dist/server.js once built).\n',
+      stderr:
+        'mcp-fw: src/missing.ts does not exist.\nPass the module that exports your server, e.g. src/server.ts (or dist/server.js once built).\n',
     });
     expect(await runCli(['build'], cwd)).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'mcp-fw: There is no tsconfig.json here.\nRun mcp-fw build in the directory of your project (where tsconfig.json is), or pass --project <tsconfig>.\n',
+      stderr:
+        'mcp-fw: There is no tsconfig.json here.\nRun mcp-fw build in the directory of your project (where tsconfig.json is), or pass --project <tsconfig>.\n',
     });
   });
 

@@ -37,7 +37,9 @@ describe('@Arg without experimentalDecorators', () => {
     const { child, stderr } = startCli(['dev', '--http'], project.dir, cliEnv({ PORT: '0' }));
     try {
       await until(() => stderr().includes(FIX), 'dev reports the decorator error with its fix');
-      expect(stderr()).toContain('src/server.ts does not compile: src/server.ts(7,9): error TS1206: Decorators are not valid here.\n');
+      expect(stderr()).toContain(
+        'src/server.ts does not compile: src/server.ts(7,9): error TS1206: Decorators are not valid here.\n',
+      );
       expect(child.exitCode).toBe(null);
     } finally {
       child.kill();

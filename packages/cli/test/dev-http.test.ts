@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
+import {
+  Client as ClientV2,
+  StreamableHTTPClientTransport as HttpV2,
+} from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -22,8 +25,16 @@ afterEach(async () => {
 async function devHttp() {
   const project = fixtureProject('greeter');
   cleanups.push(() => project.remove());
-  const { child, stderr } = startCli(['dev', 'src/server.ts', '--http', '--port', '0'], project.dir);
-  cleanups.push(() => new Promise((resolve) => (child.exitCode === null ? (child.once('exit', resolve), child.kill()) : resolve(null))));
+  const { child, stderr } = startCli(
+    ['dev', 'src/server.ts', '--http', '--port', '0'],
+    project.dir,
+  );
+  cleanups.push(
+    () =>
+      new Promise((resolve) =>
+        child.exitCode === null ? (child.once('exit', resolve), child.kill()) : resolve(null),
+      ),
+  );
   return { project, url: new URL(await listeningUrl(stderr, child)) };
 }
 
@@ -40,14 +51,24 @@ describe('mcp-fw dev --http', () => {
     cleanups.push(() => client.close());
     const sessionId = transport.sessionId;
     expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
-    expect(text(await client.callTool({ name: 'greet', arguments: { name: 'Ada' } }))).toBe('Hello, Ada!');
+    expect(text(await client.callTool({ name: 'greet', arguments: { name: 'Ada' } }))).toBe(
+      'Hello, Ada!',
+    );
 
     project.write('src/greeter.ts', NEXT);
     await until(() => changes === 1, 'tools/list_changed arrives on the session stream');
     expect(transport.sessionId).toBe(sessionId);
-    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['greet', 'farewell', 'hold']);
-    expect(text(await client.callTool({ name: 'greet', arguments: { name: 'Ada' } }))).toBe('Hi, Ada!');
-    expect(text(await client.callTool({ name: 'farewell', arguments: { name: 'Ada' } }))).toBe('Goodbye, Ada');
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual([
+      'greet',
+      'farewell',
+      'hold',
+    ]);
+    expect(text(await client.callTool({ name: 'greet', arguments: { name: 'Ada' } }))).toBe(
+      'Hi, Ada!',
+    );
+    expect(text(await client.callTool({ name: 'farewell', arguments: { name: 'Ada' } }))).toBe(
+      'Goodbye, Ada',
+    );
   });
 
   it('keeps a 2026-07-28 listen stream (client 2.x auto) across a reload', async () => {
@@ -60,11 +81,19 @@ describe('mcp-fw dev --http', () => {
     expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
     const subscription = await client.listen({ toolsListChanged: true });
     cleanups.push(() => subscription.close());
-    expect(text(await client.callTool({ name: 'greet', arguments: { name: 'Ada' } }))).toBe('Hello, Ada!');
+    expect(text(await client.callTool({ name: 'greet', arguments: { name: 'Ada' } }))).toBe(
+      'Hello, Ada!',
+    );
 
     project.write('src/greeter.ts', NEXT);
     await until(() => changes === 1, 'tools/list_changed arrives on the listen stream');
-    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['greet', 'farewell', 'hold']);
-    expect(text(await client.callTool({ name: 'farewell', arguments: { name: 'Ada' } }))).toBe('Goodbye, Ada');
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual([
+      'greet',
+      'farewell',
+      'hold',
+    ]);
+    expect(text(await client.callTool({ name: 'farewell', arguments: { name: 'Ada' } }))).toBe(
+      'Goodbye, Ada',
+    );
   });
 });

@@ -23,7 +23,11 @@ describe('mcp-fw dev --inspector', () => {
   it('runs the MCP Inspector through npx with mcp-fw dev as its stdio server', async () => {
     const npx = fakeNpx();
     const env = cliEnv({ PATH: `${npx.dir}:${process.env.PATH}` });
-    const run = await runCli(['dev', 'src/server.ts', '--inspector', '--debounce', '80'], project.dir, env);
+    const run = await runCli(
+      ['dev', 'src/server.ts', '--inspector', '--debounce', '80'],
+      project.dir,
+      env,
+    );
     expect(run.code).toBe(7);
     expect(readFileSync(npx.argsFile, 'utf8').split('\n').slice(0, -1)).toEqual([
       '-y',
@@ -38,14 +42,17 @@ describe('mcp-fw dev --inspector', () => {
       '--grace',
       '10000',
     ]);
-    expect(run.stderr.split('\n').at(-2)).toBe(`mcp-fw dev starting @modelcontextprotocol/inspector (npx) with: mcp-fw dev ${project.path('src/server.ts')}`);
+    expect(run.stderr.split('\n').at(-2)).toBe(
+      `mcp-fw dev starting @modelcontextprotocol/inspector (npx) with: mcp-fw dev ${project.path('src/server.ts')}`,
+    );
   });
 
   it('refuses --http with --inspector, saying what to do', async () => {
     expect(await runCli(['dev', 'src/server.ts', '--inspector', '--http'], project.dir)).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'mcp-fw: --inspector and --http cannot be combined.\nThe Inspector runs mcp-fw dev over stdio itself: drop --http.\n',
+      stderr:
+        'mcp-fw: --inspector and --http cannot be combined.\nThe Inspector runs mcp-fw dev over stdio itself: drop --http.\n',
     });
   });
 });

@@ -2,7 +2,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkServerLines } from '../../core/test/support/wire-log.ts';
-import { connectDevClient, type DevClient, type DevClientKind, type Progress } from './support/dev-clients.ts';
+import {
+  connectDevClient,
+  type DevClient,
+  type DevClientKind,
+  type Progress,
+} from './support/dev-clients.ts';
 import { FIXTURES } from './support/paths.ts';
 import { fixtureProject, type TempProject } from './support/temp-project.ts';
 import { eventually, until } from './support/until.ts';
@@ -21,7 +26,9 @@ afterEach(async () => {
   cleanups = [];
 });
 
-async function devSession(kind: DevClientKind): Promise<{ project: TempProject; client: DevClient }> {
+async function devSession(
+  kind: DevClientKind,
+): Promise<{ project: TempProject; client: DevClient }> {
   const project = fixtureProject('greeter');
   cleanups.push(() => project.remove());
   const client = await connectDevClient(kind, project.dir, ['src/server.ts']);
@@ -45,16 +52,26 @@ describe.each(KINDS)('mcp-fw dev with %s', (kind, version) => {
 
     project.write('src/greeter.ts', BROKEN);
     const failure = await eventually(
-      () => client.callTool('greet', { name: 'Ada' }).then(() => undefined, (error: Error) => error),
+      () =>
+        client.callTool('greet', { name: 'Ada' }).then(
+          () => undefined,
+          (error: Error) => error,
+        ),
       (error) => error !== undefined,
       'calls fail with the compile error',
     );
-    expect(failure!.message).toContain(`mcp-fw dev cannot serve tools/call: src/server.ts does not compile: ${BROKEN_AT}: error TS1109: Expression expected.`);
-    expect(failure!.message).toContain('fix it and save; mcp-fw dev reloads and the session stays connected');
+    expect(failure!.message).toContain(
+      `mcp-fw dev cannot serve tools/call: src/server.ts does not compile: ${BROKEN_AT}: error TS1109: Expression expected.`,
+    );
+    expect(failure!.message).toContain(
+      'fix it and save; mcp-fw dev reloads and the session stays connected',
+    );
     expect(client.stderr()).toContain(`${BROKEN_AT}: error TS1109: Expression expected.`);
     if (version !== '2026-07-28') {
       // Legacy sessions also get the failure as a log message; 2026-07-28 has no unsolicited logs.
-      expect(client.logs.some((log) => log.includes('error TS1109: Expression expected.'))).toBe(true);
+      expect(client.logs.some((log) => log.includes('error TS1109: Expression expected.'))).toBe(
+        true,
+      );
     }
 
     project.write('src/greeter.ts', NEXT);
@@ -85,7 +102,9 @@ describe.each(KINDS)('mcp-fw dev with %s', (kind, version) => {
       { progress: 1, total: 2, message: 'waiting' },
       { progress: 2, total: 2, message: 'confirming' },
       // Client 2.x reports its own answer to the input round (2026-07-28 elicitation) as progress.
-      ...(version === '2026-07-28' ? [{ progress: 1, message: "Fulfilling input required by 'tools/call' (round 1)" }] : []),
+      ...(version === '2026-07-28'
+        ? [{ progress: 1, message: "Fulfilling input required by 'tools/call' (round 1)" }]
+        : []),
     ]);
     expect(text(await client.callTool('hold', { file: go }))).toBe('v2 held (accept)');
     expect(checkServerLines(client.wire(), version)).toEqual([]);

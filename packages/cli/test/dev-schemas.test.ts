@@ -14,7 +14,15 @@ afterEach(async () => {
 
 async function listToolsOf(cwd: string, args: string[]): Promise<unknown[]> {
   const client = new Client({ name: 'mcp-fw-schemas-test', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, ...args], cwd, env: cliEnv(), stderr: 'pipe' }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, ...args],
+      cwd,
+      env: cliEnv(),
+      stderr: 'pipe',
+    }),
+  );
   cleanups.push(() => client.close());
   return (await client.listTools()).tools;
 }
@@ -37,12 +45,21 @@ describe('schemas under mcp-fw dev', () => {
       {
         name: 'greet',
         description: 'Greets someone',
-        inputSchema: { type: 'object', properties: { name: { type: 'string' }, times: { type: 'number' } }, required: ['name'] },
+        inputSchema: {
+          type: 'object',
+          properties: { name: { type: 'string' }, times: { type: 'number' } },
+          required: ['name'],
+        },
       },
       {
         name: 'hold',
-        description: 'Reports progress, waits until the file exists, asks the client to confirm, then answers',
-        inputSchema: { type: 'object', properties: { file: { type: 'string' } }, required: ['file'] },
+        description:
+          'Reports progress, waits until the file exists, asks the client to confirm, then answers',
+        inputSchema: {
+          type: 'object',
+          properties: { file: { type: 'string' } },
+          required: ['file'],
+        },
       },
     ]);
     const inspected = await runCli(['inspect', 'src/server.ts', '--json'], project.dir);

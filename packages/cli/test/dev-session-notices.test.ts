@@ -8,7 +8,11 @@ import { SessionState } from '../src/dev/session-state.ts';
 
 function legacySession(level?: string): SessionState {
   const state = new SessionState();
-  state.observeRequest('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } });
+  state.observeRequest('initialize', {
+    protocolVersion: '2025-11-25',
+    capabilities: {},
+    clientInfo: { name: 'c', version: '1' },
+  });
   state.observeNotification('notifications/initialized');
   if (level !== undefined) state.observeRequest('logging/setLevel', { level });
   return state;
@@ -19,7 +23,14 @@ describe('mcp-fw dev session notices', () => {
     const state = legacySession('warning');
     expect(logNotices(state, 'info', 'x')).toEqual([]);
     expect(logNotices(state, 'error', 'reload failed')).toEqual([
-      [{ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'error', logger: 'mcp-fw dev', data: 'reload failed' } }, undefined],
+      [
+        {
+          jsonrpc: '2.0',
+          method: 'notifications/message',
+          params: { level: 'error', logger: 'mcp-fw dev', data: 'reload failed' },
+        },
+        undefined,
+      ],
     ]);
     expect(logNotices(legacySession(), 'debug', 'x')).toHaveLength(1);
   });
@@ -44,12 +55,41 @@ describe('mcp-fw dev session notices', () => {
     ]);
 
     const modern = new SessionState();
-    modern.listens.set('"a"', { clientId: 'a', params: { notifications: { toolsListChanged: true } }, origin: 'stream-a' });
-    modern.listens.set('7', { clientId: 7, params: { notifications: { promptsListChanged: true, toolsListChanged: true } }, origin: 'stream-7' });
+    modern.listens.set('"a"', {
+      clientId: 'a',
+      params: { notifications: { toolsListChanged: true } },
+      origin: 'stream-a',
+    });
+    modern.listens.set('7', {
+      clientId: 7,
+      params: { notifications: { promptsListChanged: true, toolsListChanged: true } },
+      origin: 'stream-7',
+    });
     expect(listChangedNotices(modern, ['tools', 'prompts', 'resources'])).toEqual([
-      [{ jsonrpc: '2.0', method: 'notifications/tools/list_changed', params: { _meta: { [SUBSCRIPTION_ID]: 'a' } } }, { origin: 'stream-a', final: false }],
-      [{ jsonrpc: '2.0', method: 'notifications/tools/list_changed', params: { _meta: { [SUBSCRIPTION_ID]: 7 } } }, { origin: 'stream-7', final: false }],
-      [{ jsonrpc: '2.0', method: 'notifications/prompts/list_changed', params: { _meta: { [SUBSCRIPTION_ID]: 7 } } }, { origin: 'stream-7', final: false }],
+      [
+        {
+          jsonrpc: '2.0',
+          method: 'notifications/tools/list_changed',
+          params: { _meta: { [SUBSCRIPTION_ID]: 'a' } },
+        },
+        { origin: 'stream-a', final: false },
+      ],
+      [
+        {
+          jsonrpc: '2.0',
+          method: 'notifications/tools/list_changed',
+          params: { _meta: { [SUBSCRIPTION_ID]: 7 } },
+        },
+        { origin: 'stream-7', final: false },
+      ],
+      [
+        {
+          jsonrpc: '2.0',
+          method: 'notifications/prompts/list_changed',
+          params: { _meta: { [SUBSCRIPTION_ID]: 7 } },
+        },
+        { origin: 'stream-7', final: false },
+      ],
     ]);
   });
 });

@@ -31,7 +31,13 @@ async function devSession(prepare?: (project: TempProject) => void): Promise<Ses
   const project = fixtureProject('steps');
   cleanups.push(() => project.remove());
   prepare?.(project);
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'dev', 'src/server.ts'], cwd: project.dir, env: cliEnv(), stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'dev', 'src/server.ts'],
+    cwd: project.dir,
+    env: cliEnv(),
+    stderr: 'pipe',
+  });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const client = new Client({ name: 'mcp-fw-dev-state-test', version: '1.0.0' });
@@ -39,8 +45,14 @@ async function devSession(prepare?: (project: TempProject) => void): Promise<Ses
   const logs: string[] = [];
   const updates: string[] = [];
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => void changes++);
-  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(String(n.params.data)));
-  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updates.push(n.params.uri));
+  client.setNotificationHandler(
+    LoggingMessageNotificationSchema,
+    (n) => void logs.push(String(n.params.data)),
+  );
+  client.setNotificationHandler(
+    ResourceUpdatedNotificationSchema,
+    (n) => void updates.push(n.params.uri),
+  );
   await client.connect(transport);
   cleanups.push(() => client.close());
   return { project, client, changes: () => changes, logs, updates, stderr: () => stderr };
@@ -48,16 +60,24 @@ async function devSession(prepare?: (project: TempProject) => void): Promise<Ses
 
 const text = (result: any) => result.content.map((c: any) => c.text).join('');
 const described = (source: string, description: string) =>
-  source.replace("'Counts to n, reporting each step as progress and a log message'", `'${description}'`);
+  source.replace(
+    "'Counts to n, reporting each step as progress and a log message'",
+    `'${description}'`,
+  );
 
 describe('mcp-fw dev session state', () => {
   it('replays the log level and resource subscriptions into the reloaded server', async () => {
     const { project, client, changes, logs, updates } = await devSession();
     await client.setLoggingLevel('warning');
     await client.subscribeResource({ uri: 'steps://last' });
-    project.write('src/server.ts', described(project.read('src/server.ts'), 'Counts to n (edited)'));
+    project.write(
+      'src/server.ts',
+      described(project.read('src/server.ts'), 'Counts to n (edited)'),
+    );
     await until(() => changes() === 1, 'tools/list_changed arrives');
-    expect(text(await client.callTool({ name: 'count', arguments: { n: 2 } }))).toBe('counted to 2');
+    expect(text(await client.callTool({ name: 'count', arguments: { n: 2 } }))).toBe(
+      'counted to 2',
+    );
     await until(() => updates.length === 1, 'the subscribed resource is reported updated');
     expect(updates).toEqual(['steps://last']);
     // Info messages stay below the session's level: the new server was told it.
@@ -69,12 +89,20 @@ describe('mcp-fw dev session state', () => {
     const good = project.read('src/server.ts');
     project.write('src/server.ts', good.replace('providers: [Steps]', 'providers: [Steps, Steps]'));
     const failure = await eventually(
-      () => client.callTool({ name: 'count', arguments: { n: 1 } }).then(() => undefined, (error: Error) => error),
+      () =>
+        client.callTool({ name: 'count', arguments: { n: 1 } }).then(
+          () => undefined,
+          (error: Error) => error,
+        ),
       (error) => error !== undefined,
       'calls fail with the startup error',
     );
-    expect(failure!.message).toMatch(/^MCP error -32603: mcp-fw dev cannot serve tools\/call: src\/server\.ts failed to load: StartupError: Duplicate tool name "count"/);
-    expect(logs.some((log) => log.includes('StartupError: Duplicate tool name "count"'))).toBe(true);
+    expect(failure!.message).toMatch(
+      /^MCP error -32603: mcp-fw dev cannot serve tools\/call: src\/server\.ts failed to load: StartupError: Duplicate tool name "count"/,
+    );
+    expect(logs.some((log) => log.includes('StartupError: Duplicate tool name "count"'))).toBe(
+      true,
+    );
     project.write('src/server.ts', good);
     const recovered = await eventually(
       () => client.callTool({ name: 'count', arguments: { n: 1 } }).then(text, () => undefined),
@@ -91,24 +119,36 @@ describe('mcp-fw dev session state', () => {
       p.write('src/server.ts', `${good}\nexport const broken = ;\n`);
     });
     expect(client.getServerVersion()).toEqual({ name: 'mcp-fw-dev', version: '0.0.0' });
-    await expect(client.listTools()).rejects.toThrow(/mcp-fw dev cannot serve tools\/list: src\/server\.ts does not compile: src\/server\.ts\(\d+,23\): error TS1109: Expression expected\./);
+    await expect(client.listTools()).rejects.toThrow(
+      /mcp-fw dev cannot serve tools\/list: src\/server\.ts does not compile: src\/server\.ts\(\d+,23\): error TS1109: Expression expected\./,
+    );
     expect(stderr()).toContain('error TS1109: Expression expected.');
     project.write('src/server.ts', good);
     await until(() => changes() === 1, 'tools/list_changed arrives once the server starts');
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['count']);
-    expect(text(await client.callTool({ name: 'count', arguments: { n: 1 } }))).toBe('counted to 1');
+    expect(text(await client.callTool({ name: 'count', arguments: { n: 1 } }))).toBe(
+      'counted to 1',
+    );
   });
 
   it('survives the server process exiting, and recovers on the next save', async () => {
     const { project, client } = await devSession();
     const good = project.read('src/server.ts');
-    const crashing = good.replace('last = n;', 'last = n;\n    if (n === 0) process.exit(3);').replace('`counted to ${n}`', '`counted to ${n} (v2)`');
+    const crashing = good
+      .replace('last = n;', 'last = n;\n    if (n === 0) process.exit(3);')
+      .replace('`counted to ${n}`', '`counted to ${n} (v2)`');
     project.write('src/server.ts', crashing);
-    await eventually(() => client.callTool({ name: 'count', arguments: { n: 1 } }).then(text, () => ''), (v) => v === 'counted to 1 (v2)', 'the edit is served');
+    await eventually(
+      () => client.callTool({ name: 'count', arguments: { n: 1 } }).then(text, () => ''),
+      (v) => v === 'counted to 1 (v2)',
+      'the edit is served',
+    );
     await expect(client.callTool({ name: 'count', arguments: { n: 0 } })).rejects.toThrow(
       'MCP error -32603: mcp-fw dev: tools/call was not answered: the server process exited (exit code 3). Call it again.',
     );
-    await expect(client.callTool({ name: 'count', arguments: { n: 1 } })).rejects.toThrow(/mcp-fw dev cannot serve tools\/call: the server process exited \(exit code 3\)/);
+    await expect(client.callTool({ name: 'count', arguments: { n: 1 } })).rejects.toThrow(
+      /mcp-fw dev cannot serve tools\/call: the server process exited \(exit code 3\)/,
+    );
     project.write('src/server.ts', good);
     const recovered = await eventually(
       () => client.callTool({ name: 'count', arguments: { n: 1 } }).then(text, () => undefined),

@@ -1,4 +1,4 @@
-import { createServer } from '@mcp-fw/core';
+import type { createServer } from '@mcp-fw/core';
 import { connectTestClient } from '@mcp-fw/core/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { server as calculator } from '../../../examples/calculator/src/server.ts';
@@ -74,7 +74,12 @@ Prompts (0)
   ] as const)('prints the %s example as the JSON clients list (--json)', async (name, server) => {
     const run = await runCli(['inspect', 'src/server.ts', '--json'], example(name).dir);
     expect(run.code).toBe(0);
-    const { serverInfo, protocolVersion, instructions: _instructions, ...lists } = JSON.parse(run.stdout);
+    const {
+      serverInfo,
+      protocolVersion,
+      instructions: _instructions,
+      ...lists
+    } = JSON.parse(run.stdout);
     expect(serverInfo.name).toBe(name);
     expect(protocolVersion).toBe('2025-11-25');
     expect(lists).toEqual(await listed(server));
@@ -116,7 +121,8 @@ Prompts (0)
     expect(run).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'mcp-fw: src is a directory without src/server.ts.\nPass the module that exports your server, e.g. src/server.ts (or dist/server.js once built).\n',
+      stderr:
+        'mcp-fw: src is a directory without src/server.ts.\nPass the module that exports your server, e.g. src/server.ts (or dist/server.js once built).\n',
     });
   });
 
@@ -131,10 +137,16 @@ Prompts (0)
   it('awaits an async factory, and refuses one that needs arguments before calling it', async () => {
     const project = example('calculator');
     const server = project.read('src/server.ts').replace('export const server =', 'const made =');
-    project.write('src/async-factory.ts', `${server}\nexport default async function make() {\n  await new Promise((r) => setTimeout(r, 10));\n  return made;\n}\n`);
+    project.write(
+      'src/async-factory.ts',
+      `${server}\nexport default async function make() {\n  await new Promise((r) => setTimeout(r, 10));\n  return made;\n}\n`,
+    );
     const byFactory = await runCli(['inspect', 'src/async-factory.ts'], project.dir);
     expect(byFactory).toEqual(await runCli(['inspect', 'src/server.ts'], project.dir));
-    project.write('src/needs-args.ts', `${server}\nexport function server(port: number, host: string) {\n  throw new Error(\`never called: \${port} \${host}\`);\n}\n`);
+    project.write(
+      'src/needs-args.ts',
+      `${server}\nexport function server(port: number, host: string) {\n  throw new Error(\`never called: \${port} \${host}\`);\n}\n`,
+    );
     expect(await runCli(['inspect', 'src/needs-args.ts'], project.dir)).toEqual({
       code: 1,
       stdout: '',

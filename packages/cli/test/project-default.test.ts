@@ -29,12 +29,25 @@ describe('the project in the current directory', () => {
   it('is what mcp-fw inspect lists', async () => {
     const run = await runCli(['inspect', '--json'], calculator.dir);
     expect(run.code).toBe(0);
-    expect(JSON.parse(run.stdout).tools.map((tool: { name: string }) => tool.name)).toEqual(['add', 'subtract', 'multiply', 'divide']);
+    expect(JSON.parse(run.stdout).tools.map((tool: { name: string }) => tool.name)).toEqual([
+      'add',
+      'subtract',
+      'multiply',
+      'divide',
+    ]);
   });
 
   it('is what mcp-fw call runs, with the tool as the first word', async () => {
-    expect(await runCli(['call', 'add', 'a=1', 'b=2'], calculator.dir)).toEqual({ code: 0, stdout: '{"result":3,"expression":"1 + 2"}\n', stderr: '' });
-    expect(await runCli(['call', 'divide', '--json', '{"a": 6, "b": 3}'], calculator.dir)).toEqual({ code: 0, stdout: '{"result":2,"expression":"6 / 3"}\n', stderr: '' });
+    expect(await runCli(['call', 'add', 'a=1', 'b=2'], calculator.dir)).toEqual({
+      code: 0,
+      stdout: '{"result":3,"expression":"1 + 2"}\n',
+      stderr: '',
+    });
+    expect(await runCli(['call', 'divide', '--json', '{"a": 6, "b": 3}'], calculator.dir)).toEqual({
+      code: 0,
+      stdout: '{"result":2,"expression":"6 / 3"}\n',
+      stderr: '',
+    });
   });
 
   it('is what mcp-fw dev serves (here over HTTP, on PORT)', async () => {
@@ -44,7 +57,12 @@ describe('the project in the current directory', () => {
       expect(url.port).not.toBe('3000');
       const client = new Client({ name: 'mcp-fw-default-entry-test', version: '1.0.0' });
       await client.connect(new StreamableHTTPClientTransport(url));
-      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['add', 'subtract', 'multiply', 'divide']);
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual([
+        'add',
+        'subtract',
+        'multiply',
+        'divide',
+      ]);
       await client.close();
     } finally {
       child.kill();
@@ -52,7 +70,12 @@ describe('the project in the current directory', () => {
   });
 
   it('is missing where there is no src/server.ts, and the error says what to do', async () => {
-    for (const args of [['inspect'], ['call', 'add', 'a=1'], ['dev'], ['install', 'claude', '--print']]) {
+    for (const args of [
+      ['inspect'],
+      ['call', 'add', 'a=1'],
+      ['dev'],
+      ['install', 'claude', '--print'],
+    ]) {
       const { command, ...expected } = NO_ENTRY(args[0]);
       expect({ ...(await runCli(args, empty)), command }).toEqual({ ...expected, command });
     }
@@ -62,16 +85,19 @@ describe('the project in the current directory', () => {
     expect(await runCli(['call'], calculator.dir)).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'mcp-fw: No tool was named.\nName the tool to call: mcp-fw call [entry] <tool> name=value (mcp-fw inspect lists the tools).\n',
+      stderr:
+        'mcp-fw: No tool was named.\nName the tool to call: mcp-fw call [entry] <tool> name=value (mcp-fw inspect lists the tools).\n',
     });
     expect(await runCli(['call', 'src/server.ts'], calculator.dir)).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'mcp-fw: No tool was named after the entry src/server.ts.\nName the tool to call: mcp-fw call src/server.ts <tool> name=value (mcp-fw inspect lists the tools).\n',
+      stderr:
+        'mcp-fw: No tool was named after the entry src/server.ts.\nName the tool to call: mcp-fw call src/server.ts <tool> name=value (mcp-fw inspect lists the tools).\n',
     });
     expect(await runCli(['call', 'a=1'], calculator.dir)).toMatchObject({
       code: 1,
-      stderr: 'mcp-fw: "a=1" is an argument, but no tool was named.\nName the tool first: mcp-fw call [entry] <tool> name=value.\n',
+      stderr:
+        'mcp-fw: "a=1" is an argument, but no tool was named.\nName the tool first: mcp-fw call [entry] <tool> name=value.\n',
     });
   });
 });

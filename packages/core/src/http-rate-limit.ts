@@ -1,4 +1,9 @@
-import { defaultIdentify, MemoryRateLimitStore, type Identify, type RateLimitStore } from './protocol/index.js';
+import {
+  defaultIdentify,
+  MemoryRateLimitStore,
+  type Identify,
+  type RateLimitStore,
+} from './protocol/index.js';
 import type { HttpRequestView } from './transports/http/index.js';
 
 /**
@@ -24,10 +29,20 @@ export interface EndpointRateLimit {
 }
 
 /** The endpoint's admission check: the ms a request must wait, 0 when it is served now. */
-export function endpointLimiter(limit: EndpointRateLimit): (req: HttpRequestView, auth: unknown) => number | Promise<number> {
-  const { max, perMs, key = 'address', store = new MemoryRateLimitStore(), identify = defaultIdentify } = limit;
+export function endpointLimiter(
+  limit: EndpointRateLimit,
+): (req: HttpRequestView, auth: unknown) => number | Promise<number> {
+  const {
+    max,
+    perMs,
+    key = 'address',
+    store = new MemoryRateLimitStore(),
+    identify = defaultIdentify,
+  } = limit;
   if (!Number.isInteger(max) || max < 1 || !(perMs > 0)) {
-    throw new Error(`rateLimit must be { max: <integer ≥ 1>, perMs: <ms > 0> }, got ${JSON.stringify({ max, perMs })}`);
+    throw new Error(
+      `rateLimit must be { max: <integer ≥ 1>, perMs: <ms > 0> }, got ${JSON.stringify({ max, perMs })}`,
+    );
   }
   const address = (req: HttpRequestView) => req.remoteAddress ?? 'unknown';
   const keyOf =

@@ -22,7 +22,16 @@ export interface HttpHandlerOptions extends HttpEndpointOptions {
   readonly rateLimit?: EndpointRateLimit;
 }
 
-export type { HttpEndpointOptions, AuthOutcome, AuthRejection, HttpReply, MemberAccess, EventStore, HttpRequestView, ResponseMode } from './transports/http/index.js';
+export type {
+  HttpEndpointOptions,
+  AuthOutcome,
+  AuthRejection,
+  HttpReply,
+  MemberAccess,
+  EventStore,
+  HttpRequestView,
+  ResponseMode,
+} from './transports/http/index.js';
 export { MemoryEventStore } from './transports/http/index.js';
 export type { MemoryEventStoreOptions } from './transports/http/index.js';
 
@@ -54,7 +63,10 @@ export interface McpHttpHandler {
  * // Deno: Deno.serve(mcp.fetch);
  * ```
  */
-export function createHttpHandler(server: Servable, options: HttpHandlerOptions = {}): McpHttpHandler {
+export function createHttpHandler(
+  server: Servable,
+  options: HttpHandlerOptions = {},
+): McpHttpHandler {
   const { rateLimit, ...endpointOptions } = options;
   const endpoint = new HttpEndpoint(
     {
@@ -62,15 +74,21 @@ export function createHttpHandler(server: Servable, options: HttpHandlerOptions 
       versions: LEGACY_REVISIONS,
       eras: httpEraHooks(() => server.registry),
       // Members' scopes live in a full registry (an McpServer's); a relay such as mcp-fw dev's has none.
-      scopes: isRegistry(server.registry) ? scopeLookup(() => server.registry as Registry) : undefined,
+      scopes: isRegistry(server.registry)
+        ? scopeLookup(() => server.registry as Registry)
+        : undefined,
       admit: rateLimit && endpointLimiter(rateLimit),
       principal: server.guards && ((auth) => server.guards!.principal(auth)),
-      refused: server.guards && (({ peer, ...refusal }) => server.guards!.refused({ ...refusal, auth: peer.auth, address: peer.remoteAddress })),
+      refused:
+        server.guards &&
+        (({ peer, ...refusal }) =>
+          server.guards!.refused({ ...refusal, auth: peer.auth, address: peer.remoteAddress })),
     },
     endpointOptions,
   );
   return {
-    fetch: (request, info) => fetchExchange(request, (req, res) => endpoint.handle(req, res), info?.remoteAddress),
+    fetch: (request, info) =>
+      fetchExchange(request, (req, res) => endpoint.handle(req, res), info?.remoteAddress),
     endpoint,
     close: () => endpoint.close(),
   };

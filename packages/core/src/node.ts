@@ -1,4 +1,9 @@
-import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHttpHandler, type HttpHandlerOptions, type McpHttpHandler } from './http.js';
 import type { Servable } from './servable.js';
@@ -27,10 +32,20 @@ export interface NodeListenerOptions {
  * app.all(['/mcp', '/sse', '/messages'], toNodeListener(mcp, { bodyIdleTimeoutMs: 10_000 })); // before any body parser
  * ```
  */
-export function toNodeListener(handler: McpHttpHandler, options: NodeListenerOptions = {}): (req: IncomingMessage, res: ServerResponse) => void {
+export function toNodeListener(
+  handler: McpHttpHandler,
+  options: NodeListenerOptions = {},
+): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
-    nodeExchange(req, res, (view, responder) => handler.endpoint.handle(view, responder), options).catch((error) => {
-      process.stderr.write(`[mcp-fw] HTTP handler failed: ${error instanceof Error ? (error.stack ?? error.message) : error}\n`);
+    nodeExchange(
+      req,
+      res,
+      (view, responder) => handler.endpoint.handle(view, responder),
+      options,
+    ).catch((error) => {
+      process.stderr.write(
+        `[mcp-fw] HTTP handler failed: ${error instanceof Error ? (error.stack ?? error.message) : error}\n`,
+      );
     });
   };
 }
@@ -103,17 +118,37 @@ export interface HttpServerHandle {
  * console.error(`MCP endpoint: ${url}`);
  * ```
  */
-export async function serveHttp(server: Servable, options: ServeHttpOptions = {}): Promise<HttpServerHandle> {
-  const { port = 3000, host = '127.0.0.1', headersTimeoutMs, requestTimeoutMs, bodyIdleTimeoutMs, keepAliveTimeoutMs, maxConnections, ...endpointOptions } =
-    options;
-  const limits = serverLimits({ headersTimeoutMs, requestTimeoutMs, bodyIdleTimeoutMs, keepAliveTimeoutMs, maxConnections });
+export async function serveHttp(
+  server: Servable,
+  options: ServeHttpOptions = {},
+): Promise<HttpServerHandle> {
+  const {
+    port = 3000,
+    host = '127.0.0.1',
+    headersTimeoutMs,
+    requestTimeoutMs,
+    bodyIdleTimeoutMs,
+    keepAliveTimeoutMs,
+    maxConnections,
+    ...endpointOptions
+  } = options;
+  const limits = serverLimits({
+    headersTimeoutMs,
+    requestTimeoutMs,
+    bodyIdleTimeoutMs,
+    keepAliveTimeoutMs,
+    maxConnections,
+  });
   const handler = createHttpHandler(server, endpointOptions);
   const httpServer = createHttpServer(
     {
       headersTimeout: limits.headersTimeoutMs,
       requestTimeout: limits.requestTimeoutMs,
       // Node checks the two timeouts above only this often (default 30 s).
-      connectionsCheckingInterval: checkingInterval(limits.headersTimeoutMs, limits.requestTimeoutMs),
+      connectionsCheckingInterval: checkingInterval(
+        limits.headersTimeoutMs,
+        limits.requestTimeoutMs,
+      ),
     },
     toNodeListener(handler, { bodyIdleTimeoutMs: limits.bodyIdleTimeoutMs }),
   );
@@ -146,7 +181,9 @@ function serverLimits(given: Partial<Record<keyof Limits, number | undefined>>):
     const value = given[key];
     if (value === undefined) continue;
     if (!Number.isSafeInteger(value) || value < 0) {
-      throw new TypeError(`serveHttp: ${key} must be a whole number ≥ 0 (0 turns it off), got ${String(value)}`);
+      throw new TypeError(
+        `serveHttp: ${key} must be a whole number ≥ 0 (0 turns it off), got ${String(value)}`,
+      );
     }
     limits[key] = value;
   }
@@ -161,5 +198,7 @@ function serverLimits(given: Partial<Record<keyof Limits, number | undefined>>):
 // Expiry is noticed within a tenth of the shortest timeout, between 25 ms and 1 s.
 function checkingInterval(...timeouts: number[]): number {
   const shortest = Math.min(...timeouts.filter((t) => t > 0));
-  return Number.isFinite(shortest) ? Math.min(1000, Math.max(25, Math.floor(shortest / 10))) : 30_000;
+  return Number.isFinite(shortest)
+    ? Math.min(1000, Math.max(25, Math.floor(shortest / 10)))
+    : 30_000;
 }

@@ -14,7 +14,15 @@ import {
   type ServerCore,
   type ServerLimits,
 } from './protocol/index.js';
-import { Registry, StartupError, typeSchemasOption, undescribedMembers, type Members, type Provider, type TypeSchemas } from './registry/index.js';
+import {
+  Registry,
+  StartupError,
+  typeSchemasOption,
+  undescribedMembers,
+  type Members,
+  type Provider,
+  type TypeSchemas,
+} from './registry/index.js';
 import { MemberControl, ResourceControl } from './server-members.js';
 
 /**
@@ -150,7 +158,11 @@ export class McpServer {
       hub: new ConnectionHub(),
       clientRequestTimeoutMs: options.clientRequestTimeoutMs ?? 120_000,
       listed: options.listed,
-      cacheHints: Object.freeze({ ttlMs: 0, cacheScope: 'private' as const, ...options.cacheHints }),
+      cacheHints: Object.freeze({
+        ttlMs: 0,
+        cacheScope: 'private' as const,
+        ...options.cacheHints,
+      }),
       inputs: new InputRuns(options.input, options.limits),
       guards: new Guards(options, logger),
     };

@@ -49,7 +49,10 @@ export const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
  * await serveStdio(createServer({ name: 'calc', version: '1.0.0', providers: [Calculator] }));
  * ```
  */
-export function serveStdio<C extends ServedConnection = ServerConnection>(server: Servable<C>, options: StdioOptions = {}): StdioHandle<C> {
+export function serveStdio<C extends ServedConnection = ServerConnection>(
+  server: Servable<C>,
+  options: StdioOptions = {},
+): StdioHandle<C> {
   useYoungGeneration(options.youngGeneration ?? 'compact');
   const channel = new StdioChannel({
     input: process.stdin,

@@ -13,6 +13,9 @@ export function guardStdout(): FrameOutput {
   const write = stdout.write.bind(stdout) as (chunk: string) => boolean;
   frameOutput = { write, once: (event, listener) => stdout.once(event, listener) };
   stdout.write = ((chunk: unknown, ...rest: unknown[]) =>
-    (process.stderr.write as (...args: unknown[]) => boolean)(chunk, ...rest)) as typeof stdout.write;
+    (process.stderr.write as (...args: unknown[]) => boolean)(
+      chunk,
+      ...rest,
+    )) as typeof stdout.write;
   return frameOutput;
 }

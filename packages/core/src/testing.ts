@@ -37,12 +37,23 @@ export interface TestClient {
   /** Sends exactly this request: no envelope added, no input rounds answered. */
   rawRequest(method: string, params?: Record<string, unknown>): Promise<any>;
   /** Sends any request; rejects with a `JsonRpcError` carrying the server's error. */
-  request(method: string, params?: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<any>;
+  request(
+    method: string,
+    params?: Record<string, unknown>,
+    options?: { signal?: AbortSignal },
+  ): Promise<any>;
   notify(method: string, params?: Record<string, unknown>): void;
   listTools(cursor?: string): Promise<{ tools: any[]; nextCursor?: string }>;
-  callTool(name: string, args?: Record<string, unknown>, options?: { signal?: AbortSignal; progressToken?: string | number }): Promise<any>;
+  callTool(
+    name: string,
+    args?: Record<string, unknown>,
+    options?: { signal?: AbortSignal; progressToken?: string | number },
+  ): Promise<any>;
   readResource(uri: string): Promise<{ contents: any[] }>;
-  getPrompt(name: string, args?: Record<string, string>): Promise<{ description?: string; messages: any[] }>;
+  getPrompt(
+    name: string,
+    args?: Record<string, string>,
+  ): Promise<{ description?: string; messages: any[] }>;
   close(): Promise<void>;
 }
 
@@ -59,7 +70,10 @@ export interface TestClient {
  * expect(result.content[0].text).toBe('3');
  * ```
  */
-export async function connectTestClient(server: McpServer, options: TestClientOptions = {}): Promise<TestClient> {
+export async function connectTestClient(
+  server: McpServer,
+  options: TestClientOptions = {},
+): Promise<TestClient> {
   const [clientSide, serverSide] = recorded(createInMemoryPair());
   const connection: ServerConnection = server.connect(serverSide);
   const notifications: ReceivedNotification[] = [];
@@ -69,15 +83,22 @@ export async function connectTestClient(server: McpServer, options: TestClientOp
     {
       request: (method, params) => {
         const handler = options.handlers?.[method];
-        if (!handler) throw new JsonRpcError(-32601, `Method not found: ${method} (no handler in the test client)`);
+        if (!handler)
+          throw new JsonRpcError(
+            -32601,
+            `Method not found: ${method} (no handler in the test client)`,
+          );
         return handler(params);
       },
       notification: (method, params) => void notifications.push({ method, params }),
     },
     { timeoutMs: 60_000 },
   );
-  const raw = (method: string, params?: Record<string, unknown>, opts: { signal?: AbortSignal } = {}) =>
-    engine.request(method, params, { signal: opts.signal }) as Promise<any>;
+  const raw = (
+    method: string,
+    params?: Record<string, unknown>,
+    opts: { signal?: AbortSignal } = {},
+  ) => engine.request(method, params, { signal: opts.signal }) as Promise<any>;
   const version = options.protocolVersion ?? LATEST_LEGACY;
   const capabilities = options.capabilities ?? {};
   const clientInfo = options.clientInfo ?? { name: 'mcp-fw-test-client', version: '0.0.0' };
@@ -86,7 +107,11 @@ export async function connectTestClient(server: McpServer, options: TestClientOp
   if ((MODERN_REVISIONS as readonly string[]).includes(version)) {
     // 2026-07-28: no handshake; every request carries the envelope, and input_required results
     // are answered by the handlers and retried, as the official client does.
-    const envelope = { [META.protocolVersion]: version, [META.clientCapabilities]: capabilities, [META.clientInfo]: clientInfo };
+    const envelope = {
+      [META.protocolVersion]: version,
+      [META.clientCapabilities]: capabilities,
+      [META.clientInfo]: clientInfo,
+    };
     const enveloped = (params: Record<string, unknown> = {}) => ({
       ...params,
       _meta: { ...envelope, ...(params._meta as Record<string, unknown> | undefined) },
@@ -97,17 +122,28 @@ export async function connectTestClient(server: McpServer, options: TestClientOp
         const result = await raw(method, current, opts);
         if (result?.resultType !== 'input_required' || round >= 10) return result;
         const inputResponses: Record<string, unknown> = {};
-        for (const [key, input] of Object.entries(result.inputRequests ?? {}) as [string, { method: string; params: unknown }][]) {
+        for (const [key, input] of Object.entries(result.inputRequests ?? {}) as [
+          string,
+          { method: string; params: unknown },
+        ][]) {
           const handler = options.handlers?.[input.method];
           if (handler) inputResponses[key] = await handler(input.params);
         }
         const { inputResponses: _old, requestState: _state, ...rest } = current;
-        current = { ...rest, inputResponses, ...(result.requestState === undefined ? {} : { requestState: result.requestState }) };
+        current = {
+          ...rest,
+          inputResponses,
+          ...(result.requestState === undefined ? {} : { requestState: result.requestState }),
+        };
       }
     };
     initializeResult = await request('server/discover');
   } else {
-    initializeResult = (await raw('initialize', { protocolVersion: version, capabilities, clientInfo })) as Record<string, unknown>;
+    initializeResult = (await raw('initialize', {
+      protocolVersion: version,
+      capabilities,
+      clientInfo,
+    })) as Record<string, unknown>;
     engine.notify('notifications/initialized');
   }
   return {
@@ -119,12 +155,14 @@ export async function connectTestClient(server: McpServer, options: TestClientOp
     notify: (method, params) => engine.notify(method, params),
     listTools: (cursor) => request('tools/list', cursor === undefined ? {} : { cursor }),
     callTool: (name, args, opts = {}) => {
-      const params: Record<string, unknown> = args === undefined ? { name } : { name, arguments: args };
+      const params: Record<string, unknown> =
+        args === undefined ? { name } : { name, arguments: args };
       if (opts.progressToken !== undefined) params._meta = { progressToken: opts.progressToken };
       return request('tools/call', params, opts);
     },
     readResource: (uri) => request('resources/read', { uri }),
-    getPrompt: (name, args) => request('prompts/get', args === undefined ? { name } : { name, arguments: args }),
+    getPrompt: (name, args) =>
+      request('prompts/get', args === undefined ? { name } : { name, arguments: args }),
     close: async () => {
       await engine.close();
       await connection.engine.close();

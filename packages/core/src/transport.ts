@@ -66,7 +66,11 @@ export {
  * await peer.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'me', version: '1' } });
  * ```
  */
-export { createClientPeer, type ClientPeerHandlers, type ClientPeerOptions } from './protocol/client-peer.js';
+export {
+  createClientPeer,
+  type ClientPeerHandlers,
+  type ClientPeerOptions,
+} from './protocol/client-peer.js';
 
 /**
  * Two linked in-memory channels (what one sends, the other receives on a later microtask).
@@ -117,7 +121,12 @@ export { MODERN_REVISIONS } from './protocol/modern/envelope.js';
  * logLevelPasses('info', 'warning'); // false
  * ```
  */
-export { LOG_LEVELS, isLogLevel, passes as logLevelPasses, type LogLevel } from './protocol/log-levels.js';
+export {
+  LOG_LEVELS,
+  isLogLevel,
+  passes as logLevelPasses,
+  type LogLevel,
+} from './protocol/log-levels.js';
 
 /**
  * `list_changed` notifications and the listen-stream subscriptions of 2026-07-28: the lists,

@@ -18,29 +18,44 @@ const TSX = join(REPO_ROOT, 'node_modules/.bin/tsx');
 // legacy or TC39 semantics depending on `experimentalDecorators` in the tsconfig it is given.
 async function listToolsWithTsx(mode: 'legacy' | 'tc39', script = join(FIXTURE, 'list-tools.ts')) {
   const tsconfig = join(FIXTURE, `tsconfig.${mode}.json`);
-  const { stdout } = await run(TSX, ['--conditions=@mcp-fw/source', '--tsconfig', tsconfig, script], {
-    cwd: REPO_ROOT,
-  });
-  return JSON.parse(stdout) as Record<string, { list: { tools: { name: string }[] }; results: unknown[] }>;
+  const { stdout } = await run(
+    TSX,
+    ['--conditions=@mcp-fw/source', '--tsconfig', tsconfig, script],
+    {
+      cwd: REPO_ROOT,
+    },
+  );
+  return JSON.parse(stdout) as Record<
+    string,
+    { list: { tools: { name: string }[] }; results: unknown[] }
+  >;
 }
 
 // The same fixture compiled by tsc (legacy + emitDecoratorMetadata, and TC39).
 afterAll(removeCompiledFixtures);
 
 async function listToolsWithTsc(mode: 'legacy' | 'tc39') {
-  const out = await compileFixtures(`decorator-modes-${mode}`, [join(FIXTURE, 'tools.ts'), join(FIXTURE, 'list-tools.ts')], {
-    experimentalDecorators: mode === 'legacy',
-  });
+  const out = await compileFixtures(
+    `decorator-modes-${mode}`,
+    [join(FIXTURE, 'tools.ts'), join(FIXTURE, 'list-tools.ts')],
+    {
+      experimentalDecorators: mode === 'legacy',
+    },
+  );
   const script = join(out, 'test/fixtures/modes/list-tools.js');
   expect(existsSync(script)).toBe(true);
   return listToolsWithTsx(mode, script);
 }
 
-const names = (entry: { list: { tools: { name: string }[] } }) => entry.list.tools.map((t) => t.name);
+const names = (entry: { list: { tools: { name: string }[] } }) =>
+  entry.list.tools.map((t) => t.name);
 
 describe('the same class under legacy and TC39 decorators', () => {
   it('gives identical tools/list output and results (tsx, both modes)', async () => {
-    const [legacy, tc39] = await Promise.all([listToolsWithTsx('legacy'), listToolsWithTsx('tc39')]);
+    const [legacy, tc39] = await Promise.all([
+      listToolsWithTsx('legacy'),
+      listToolsWithTsx('tc39'),
+    ]);
     expect(tc39).toEqual(legacy);
 
     // Not just equal, but right: inheritance, no leaks between classes, stable order.
@@ -70,7 +85,11 @@ describe('the same class under legacy and TC39 decorators', () => {
             type: 'array',
             items: {
               type: 'object',
-              properties: { id: { type: 'string' }, name: { type: 'string' }, price: { type: 'number' } },
+              properties: {
+                id: { type: 'string' },
+                name: { type: 'string' },
+                price: { type: 'number' },
+              },
               required: ['id', 'name', 'price'],
               additionalProperties: false,
             },
@@ -89,9 +108,7 @@ describe('the same class under legacy and TC39 decorators', () => {
       { content: [{ type: 'text', text: '2' }] },
       { content: [{ type: 'text', text: 'catalog 1.0.0 (fixture)' }] },
       {
-        content: [
-          { type: 'text', text: 'Invalid arguments for tool search: query: is required' },
-        ],
+        content: [{ type: 'text', text: 'Invalid arguments for tool search: query: is required' }],
         isError: true,
       },
     ]);
@@ -132,7 +149,14 @@ function decorateTc39(
   const metadata = Object.create(parentMetadata) as object;
   for (const { name, isStatic, options } of methods) {
     const value = (isStatic ? cls : cls.prototype)[name as keyof typeof cls];
-    const context = { kind: 'method', name, static: isStatic, private: false, metadata, addInitializer() {} };
+    const context = {
+      kind: 'method',
+      name,
+      static: isStatic,
+      private: false,
+      metadata,
+      addInitializer() {},
+    };
     (Tool(options) as (value: unknown, context: unknown) => void)(value, context);
   }
   Object.defineProperty(cls, Symbol.metadata, { value: metadata, configurable: true });
@@ -211,10 +235,12 @@ describe('TC39 calls in process', () => {
 
   it('refuses non-methods and a missing metadata object with a clear message', () => {
     const tool = Tool() as (value: unknown, context: unknown) => void;
-    expect(() => tool(undefined, { kind: 'field', name: 'x', static: false, metadata: {} })).toThrow(
-      new TypeError('@Tool decorates methods, not a field'),
-    );
-    expect(() => tool(() => 1, { kind: 'method', name: 'x', static: false, metadata: undefined })).toThrow(
+    expect(() =>
+      tool(undefined, { kind: 'field', name: 'x', static: false, metadata: {} }),
+    ).toThrow(new TypeError('@Tool decorates methods, not a field'));
+    expect(() =>
+      tool(() => 1, { kind: 'method', name: 'x', static: false, metadata: undefined }),
+    ).toThrow(
       new TypeError(
         '@Tool: the compiler passed no decorator metadata object. ' +
           'Import @mcp-fw/core before the decorated class is evaluated.',
@@ -224,7 +250,7 @@ describe('TC39 calls in process', () => {
 
   it('@Arg called with TC39 arguments explains that it needs experimentalDecorators', () => {
     const message =
-      "@Arg('x') is a parameter decorator and needs \"experimentalDecorators\": true in tsconfig.json; " +
+      '@Arg(\'x\') is a parameter decorator and needs "experimentalDecorators": true in tsconfig.json; ' +
       'with standard decorators declare the arguments with @Tool({ input: ... }) instead';
     const arg = Arg('x', z.string()) as unknown as (value: unknown, context: unknown) => void;
     // A TC39 compiler never calls parameter decorators; used on a method or field, this is what arrives.
@@ -267,6 +293,8 @@ describe('metadata is per class', () => {
     expect(await listed([Derived])).toEqual(['base', 'derived']);
     expect(await listed([Plain])).toEqual(['base']);
     expect(await listed([Base])).toEqual(['base']);
-    expect(() => createServer({ name: 'x', version: '1', providers: [Base, Derived] })).toThrow(StartupError);
+    expect(() => createServer({ name: 'x', version: '1', providers: [Base, Derived] })).toThrow(
+      StartupError,
+    );
   });
 });

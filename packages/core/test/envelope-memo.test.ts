@@ -17,8 +17,17 @@ const ENVELOPE = {
   [LEVEL]: 'debug',
 };
 
-function officialCall(id: number, args: unknown, extraMeta: Record<string, unknown> = { progressToken: id }): string {
-  return JSON.stringify({ method: 'tools/call', params: { name: 'ask', arguments: args, _meta: { ...ENVELOPE, ...extraMeta } }, jsonrpc: '2.0', id });
+function officialCall(
+  id: number,
+  args: unknown,
+  extraMeta: Record<string, unknown> = { progressToken: id },
+): string {
+  return JSON.stringify({
+    method: 'tools/call',
+    params: { name: 'ask', arguments: args, _meta: { ...ENVELOPE, ...extraMeta } },
+    jsonrpc: '2.0',
+    id,
+  });
 }
 
 /** What parseFrame gives or throws for `text`, in a comparable form. */
@@ -59,7 +68,8 @@ function envelopeReference(text: string): { envelope?: unknown; error?: string }
   }
 }
 
-const capsOf = (value: unknown) => (value as { params: { _meta: Record<string, unknown> } }).params._meta[CAPS];
+const capsOf = (value: unknown) =>
+  (value as { params: { _meta: Record<string, unknown> } }).params._meta[CAPS];
 
 /** A memo that has learned the official envelope from one frame. */
 function primed(): { memo: EnvelopeMemo; first: unknown } {
@@ -79,7 +89,9 @@ describe('EnvelopeMemo', () => {
       // The same frozen members, not a new parse of them; the progress token is the frame's own.
       expect(capsOf(value)).toBe(capsOf(first));
       expect(Object.isFrozen(capsOf(value))).toBe(true);
-      expect((value as { params: { _meta: { progressToken: number } } }).params._meta.progressToken).toBe(id);
+      expect(
+        (value as { params: { _meta: { progressToken: number } } }).params._meta.progressToken,
+      ).toBe(id);
     }
   });
 
@@ -94,7 +106,13 @@ describe('EnvelopeMemo', () => {
 
   it('gives what parseFrame gives when the keys after the members change from frame to frame', () => {
     const { memo } = primed();
-    const rests = [{ progressToken: 2 }, {}, { progressToken: 3, other: 'x' }, { other: 'y', progressToken: 4 }, { progressToken: 'five' }];
+    const rests = [
+      { progressToken: 2 },
+      {},
+      { progressToken: 3, other: 'x' },
+      { other: 'y', progressToken: 4 },
+      { progressToken: 'five' },
+    ];
     for (const [i, rest] of rests.entries()) {
       const text = officialCall(10 + i, { i }, rest);
       const value = memo.parse(text);
@@ -106,7 +124,8 @@ describe('EnvelopeMemo', () => {
   it('gives every frame its own _meta object, as parseFrame does (a write to one reaches no other)', () => {
     const memo = new EnvelopeMemo();
     const frame = (id: number) => officialCall(id, { a: id }, {});
-    const metaOf = (value: unknown) => (value as { params: { _meta: Record<string, unknown> } }).params._meta;
+    const metaOf = (value: unknown) =>
+      (value as { params: { _meta: Record<string, unknown> } }).params._meta;
     memo.parse(frame(1));
     const second = metaOf(memo.parse(frame(2)));
     const third = metaOf(memo.parse(frame(3)));
@@ -121,12 +140,27 @@ describe('EnvelopeMemo', () => {
 
   it.each([
     ['another _meta key, in the arguments', officialCall(2, { _meta: { x: 1 } })],
-    ['the members text inside a string (escaped quotes)', officialCall(2, { text: JSON.stringify(ENVELOPE) })],
-    ['a \\u escape anywhere', officialCall(2, { text: 'caf\u00e9' }).replace('caf\u00e9', 'caf\\u00e9')],
-    ['the members under a key that ends in _meta', officialCall(2, {}).replace('"_meta":', '"x_meta":')],
-    ['the members under a root-level _meta', JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'm', _meta: ENVELOPE, params: {} })],
+    [
+      'the members text inside a string (escaped quotes)',
+      officialCall(2, { text: JSON.stringify(ENVELOPE) }),
+    ],
+    [
+      'a \\u escape anywhere',
+      officialCall(2, { text: 'caf\u00e9' }).replace('caf\u00e9', 'caf\\u00e9'),
+    ],
+    [
+      'the members under a key that ends in _meta',
+      officialCall(2, {}).replace('"_meta":', '"x_meta":'),
+    ],
+    [
+      'the members under a root-level _meta',
+      JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'm', _meta: ENVELOPE, params: {} }),
+    ],
     ['a different log level', officialCall(2, {}, { [LEVEL]: 'info', progressToken: 2 })],
-    ['a repeated member later in _meta (the later value wins)', officialCall(2, {}, { [CAPS]: { roots: {} } })],
+    [
+      'a repeated member later in _meta (the later value wins)',
+      officialCall(2, {}, { [CAPS]: { roots: {} } }),
+    ],
   ])('gives what parseFrame gives with %s', (_, text) => {
     const { memo } = primed();
     expect(viaMemo(memo, text)).toEqual(reference(text));
@@ -143,7 +177,12 @@ describe('EnvelopeMemo', () => {
       known.push(memo.envelopeOf(values.at(-1)!.params));
     }
     expect(known[0]).toEqual(servedEnvelope(values[0]!.params));
-    expect(known[0]).toEqual({ protocolVersion: '2026-07-28', clientCapabilities: ENVELOPE[CAPS], clientInfo: ENVELOPE[INFO], logLevel: 'debug' });
+    expect(known[0]).toEqual({
+      protocolVersion: '2026-07-28',
+      clientCapabilities: ENVELOPE[CAPS],
+      clientInfo: ENVELOPE[INFO],
+      logLevel: 'debug',
+    });
     expect(known[1]).toBe(known[0]); // read once
     // Only for the last frame's own params: an earlier frame's, or a copy, are read as usual.
     expect(memo.envelopeOf(values[0]!.params)).toBeUndefined();
@@ -152,10 +191,27 @@ describe('EnvelopeMemo', () => {
 
   /** An envelope key after progressToken: it is not one of the members the memo puts back. */
   const levelLast = (level: string) => (id: number) =>
-    JSON.stringify({ method: 'tools/call', params: { name: 'ask', arguments: {}, _meta: { [PV]: '2026-07-28', [CAPS]: {}, progressToken: id, [LEVEL]: level } }, jsonrpc: '2.0', id });
+    JSON.stringify({
+      method: 'tools/call',
+      params: {
+        name: 'ask',
+        arguments: {},
+        _meta: { [PV]: '2026-07-28', [CAPS]: {}, progressToken: id, [LEVEL]: level },
+      },
+      jsonrpc: '2.0',
+      id,
+    });
   it.each([
-    ['an envelope key after the members (its value changes)', levelLast('debug'), levelLast('error')],
-    ['keys after the members other than the learned ones', (id: number) => officialCall(id, {}), (id: number) => officialCall(id, {}, { other: id })],
+    [
+      'an envelope key after the members (its value changes)',
+      levelLast('debug'),
+      levelLast('error'),
+    ],
+    [
+      'keys after the members other than the learned ones',
+      (id: number) => officialCall(id, {}),
+      (id: number) => officialCall(id, {}, { other: id }),
+    ],
   ])('hands over no envelope with %s (the frame is read whole)', (_, learnFrom, frame) => {
     const memo = new EnvelopeMemo();
     memo.parse(learnFrom(1));
@@ -179,14 +235,20 @@ describe('EnvelopeMemo', () => {
 
   it('drops "__proto__" keys on the reusing path as parseFrame does', () => {
     const { memo } = primed();
-    const text = officialCall(2, { text: 'x' }).replace('{"text":"x"}', '{"text":"x","__proto__":{"polluted":true}}');
+    const text = officialCall(2, { text: 'x' }).replace(
+      '{"text":"x"}',
+      '{"text":"x","__proto__":{"polluted":true}}',
+    );
     const value = memo.parse(text) as { params: { arguments: object } };
     expect(Object.hasOwn(value.params.arguments, '__proto__')).toBe(false);
     expect(value).toEqual(parseFrame(text));
   });
 
   it.each([
-    ['a trailing comma after the members', officialCall(2, {}, {}).replace('"debug"}', '"debug",}')],
+    [
+      'a trailing comma after the members',
+      officialCall(2, {}, {}).replace('"debug"}', '"debug",}'),
+    ],
     ['a broken frame elsewhere', officialCall(2, {}).replace('"jsonrpc":"2.0"', '"jsonrpc":2.0"')],
     ['a string left open before the members', officialCall(2, {}).replace('"ask"', '"ask')],
   ])('throws what parseFrame throws for %s', (_, text) => {
@@ -242,50 +304,64 @@ describe('EnvelopeMemo', () => {
     const members = fc.array(member, { maxLength: 6 });
     const official: [string, unknown][] = [...Object.entries(ENVELOPE), ['progressToken', 1]];
     /** Mostly `undefined`: most frames repeat the sequence's envelope and are well-formed. */
-    const sometimes = <T,>(arb: fc.Arbitrary<T>) => fc.oneof({ arbitrary: fc.constant(undefined), weight: 3 }, { arbitrary: arb, weight: 1 });
+    const sometimes = <T>(arb: fc.Arbitrary<T>) =>
+      fc.oneof({ arbitrary: fc.constant(undefined), weight: 3 }, { arbitrary: arb, weight: 1 });
     const frame = fc.record({
       order: fc.constantFrom('official', 'bench'),
       own: sometimes(members),
-      args: fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.dictionary(fc.string({ unit: 'grapheme-ascii' }), fc.integer())),
-      edit: sometimes(fc.tuple(fc.nat(), fc.constantFrom('', ',', '"', '\\', '}', '{', ' ', '_meta":', '\\u0041'))),
+      args: fc.oneof(
+        fc.jsonValue({ maxDepth: 3 }),
+        fc.dictionary(fc.string({ unit: 'grapheme-ascii' }), fc.integer()),
+      ),
+      edit: sometimes(
+        fc.tuple(
+          fc.nat(),
+          fc.constantFrom('', ',', '"', '\\', '}', '{', ' ', '_meta":', '\\u0041'),
+        ),
+      ),
     });
     let reused = 0;
     let handedOver = 0;
     fc.assert(
-      fc.property(fc.oneof(fc.constant(official), members), fc.array(frame, { minLength: 1, maxLength: 8 }), (shared, frames) => {
-        const memo = new EnvelopeMemo();
-        const seen = new Set<unknown>();
-        frames.forEach((f, id) => {
-          // Members are written as text, so duplicate keys and "__proto__" reach the parser.
-          const meta = `{${(f.own ?? shared).map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`).join(',')}}`;
-          const params = `{"name":"t","arguments":${JSON.stringify(f.args)},"_meta":${meta}}`;
-          let text =
-            f.order === 'official'
-              ? `{"method":"tools/call","params":${params},"jsonrpc":"2.0","id":${id}}`
-              : `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":${params}}`;
-          if (f.edit) {
-            const [at, insert] = f.edit;
-            const i = at % (text.length + 1);
-            text = text.slice(0, i) + insert + text.slice(i);
-          }
-          const got = viaMemo(memo, text);
-          const expected = reference(text);
-          expect(got).toEqual(expected);
-          if (got.value !== undefined) {
-            expect(JSON.stringify(got.value)).toBe(JSON.stringify(expected.value));
-            // The envelope a connection serves the frame with is the one its text spells.
-            if (typeof got.value === 'object' && got.value !== null) {
-              if (memo.envelopeOf((got.value as { params?: unknown }).params)) handedOver++;
-              expect(envelopeRead(memo, got.value)).toEqual(envelopeReference(text));
+      fc.property(
+        fc.oneof(fc.constant(official), members),
+        fc.array(frame, { minLength: 1, maxLength: 8 }),
+        (shared, frames) => {
+          const memo = new EnvelopeMemo();
+          const seen = new Set<unknown>();
+          frames.forEach((f, id) => {
+            // Members are written as text, so duplicate keys and "__proto__" reach the parser.
+            const meta = `{${(f.own ?? shared).map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`).join(',')}}`;
+            const params = `{"name":"t","arguments":${JSON.stringify(f.args)},"_meta":${meta}}`;
+            let text =
+              f.order === 'official'
+                ? `{"method":"tools/call","params":${params},"jsonrpc":"2.0","id":${id}}`
+                : `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":${params}}`;
+            if (f.edit) {
+              const [at, insert] = f.edit;
+              const i = at % (text.length + 1);
+              text = text.slice(0, i) + insert + text.slice(i);
             }
-          }
-          const caps = (got.value as { params?: { _meta?: Record<string, unknown> } } | undefined)?.params?._meta?.[CAPS];
-          if (typeof caps === 'object' && caps !== null) {
-            if (seen.has(caps)) reused++;
-            seen.add(caps);
-          }
-        });
-      }),
+            const got = viaMemo(memo, text);
+            const expected = reference(text);
+            expect(got).toEqual(expected);
+            if (got.value !== undefined) {
+              expect(JSON.stringify(got.value)).toBe(JSON.stringify(expected.value));
+              // The envelope a connection serves the frame with is the one its text spells.
+              if (typeof got.value === 'object' && got.value !== null) {
+                if (memo.envelopeOf((got.value as { params?: unknown }).params)) handedOver++;
+                expect(envelopeRead(memo, got.value)).toEqual(envelopeReference(text));
+              }
+            }
+            const caps = (got.value as { params?: { _meta?: Record<string, unknown> } } | undefined)
+              ?.params?._meta?.[CAPS];
+            if (typeof caps === 'object' && caps !== null) {
+              if (seen.has(caps)) reused++;
+              seen.add(caps);
+            }
+          });
+        },
+      ),
       { numRuns: 2000 },
     );
     // The reusing path ran, not only the fallback, and envelopes were handed over.

@@ -1,10 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Arg, createServer, Prompt, Resource, ResourceNotFoundError, Tool, type Context } from '@mcp-fw/core';
+import {
+  Arg,
+  createServer,
+  Prompt,
+  Resource,
+  ResourceNotFoundError,
+  Tool,
+  type Context,
+} from '@mcp-fw/core';
 import { connectTestClient, type TestClient } from '@mcp-fw/core/testing';
 import { checkServerLines } from './support/wire-log.ts';
 
-const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
+const PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
 
 class Library {
   @Resource('mem://readme', { description: 'The readme', mimeType: 'text/markdown' })
@@ -38,7 +47,10 @@ class Library {
     return `${a}|${b}`;
   }
 
-  @Prompt({ description: 'Review code', input: z.object({ language: z.string().describe('The language'), code: z.string() }) })
+  @Prompt({
+    description: 'Review code',
+    input: z.object({ language: z.string().describe('The language'), code: z.string() }),
+  })
   review({ language, code }: { language: string; code: string }) {
     return [
       { role: 'user', content: `Review this ${language}:` },
@@ -48,7 +60,12 @@ class Library {
   }
 
   @Prompt('Say hi')
-  hello(@Arg('name', z.string(), { complete: (v) => ['Ada', 'Alan', 'Grace'].filter((n) => n.startsWith(v)) }) name: string) {
+  hello(
+    @Arg('name', z.string(), {
+      complete: (v) => ['Ada', 'Alan', 'Grace'].filter((n) => n.startsWith(v)),
+    })
+    name: string,
+  ) {
     return `Hi ${name}`;
   }
 
@@ -65,8 +82,12 @@ class Library {
 
   @Tool({ description: 'Asks for a name', input: z.object({}) })
   async ask(_: object, ctx: Context) {
-    const answer = await ctx.elicit('Your name?', z.object({ name: z.string() }), { timeoutMs: 200 });
-    return answer.action === 'accept' ? `Hello ${answer.content.name}` : `no answer: ${answer.action}`;
+    const answer = await ctx.elicit('Your name?', z.object({ name: z.string() }), {
+      timeoutMs: 200,
+    });
+    return answer.action === 'accept'
+      ? `Hello ${answer.content.name}`
+      : `no answer: ${answer.action}`;
   }
 
   @Tool({ description: 'Samples', input: z.object({}) })
@@ -96,7 +117,11 @@ class Extra {
 
 const server = () => createServer({ name: 'lib', version: '1.0.0', providers: [Library] });
 
-async function client(protocolVersion = '2025-11-25', capabilities: Record<string, unknown> = {}, handlers = {}): Promise<TestClient> {
+async function client(
+  protocolVersion = '2025-11-25',
+  capabilities: Record<string, unknown> = {},
+  handlers = {},
+): Promise<TestClient> {
   return connectTestClient(server(), { protocolVersion, capabilities, handlers });
 }
 
@@ -113,26 +138,44 @@ describe('resources', () => {
       { uri: 'mem://books/1', name: 'book-1' },
       { uri: 'mem://books/2', name: 'book-2' },
     ]);
-    expect((await c.request('resources/templates/list')).resourceTemplates.map((t: any) => t.uriTemplate)).toEqual([
-      'mem://books/{id}',
-      'mem://dirs/{a}/{b}',
-    ]);
-    expect(await c.readResource('mem://readme')).toEqual({ contents: [{ uri: 'mem://readme', mimeType: 'text/markdown', text: '# Hello' }] });
-    expect(await c.readResource('mem://logo')).toEqual({ contents: [{ uri: 'mem://logo', mimeType: 'image/png', blob: PNG }] });
-    expect(await c.readResource('mem://books/2')).toEqual({
-      contents: [{ uri: 'mem://books/2', mimeType: 'application/json', text: '{"id":2,"title":"Emma"}' }],
+    expect(
+      (await c.request('resources/templates/list')).resourceTemplates.map(
+        (t: any) => t.uriTemplate,
+      ),
+    ).toEqual(['mem://books/{id}', 'mem://dirs/{a}/{b}']);
+    expect(await c.readResource('mem://readme')).toEqual({
+      contents: [{ uri: 'mem://readme', mimeType: 'text/markdown', text: '# Hello' }],
     });
-    expect(await c.readResource('mem://dirs/x%20y/z')).toEqual({ contents: [{ uri: 'mem://dirs/x%20y/z', mimeType: 'text/plain', text: 'x y|z' }] });
+    expect(await c.readResource('mem://logo')).toEqual({
+      contents: [{ uri: 'mem://logo', mimeType: 'image/png', blob: PNG }],
+    });
+    expect(await c.readResource('mem://books/2')).toEqual({
+      contents: [
+        { uri: 'mem://books/2', mimeType: 'application/json', text: '{"id":2,"title":"Emma"}' },
+      ],
+    });
+    expect(await c.readResource('mem://dirs/x%20y/z')).toEqual({
+      contents: [{ uri: 'mem://dirs/x%20y/z', mimeType: 'text/plain', text: 'x y|z' }],
+    });
     schemaValid(c, '2025-11-25');
   });
 
   it('answers unknown URIs with -32002 and the uri in data; bad variables and bad URIs with -32602', async () => {
     const c = await client();
-    await expect(c.readResource('mem://nope')).rejects.toMatchObject({ code: -32002, data: { uri: 'mem://nope' } });
-    await expect(c.readResource('mem://books/7')).rejects.toMatchObject({ code: -32002, data: { uri: 'mem://books/7' } });
+    await expect(c.readResource('mem://nope')).rejects.toMatchObject({
+      code: -32002,
+      data: { uri: 'mem://nope' },
+    });
+    await expect(c.readResource('mem://books/7')).rejects.toMatchObject({
+      code: -32002,
+      data: { uri: 'mem://books/7' },
+    });
     // {a}/{b} never swallows an extra segment.
     await expect(c.readResource('mem://dirs/a/b/c')).rejects.toMatchObject({ code: -32002 });
-    await expect(c.readResource('mem://books/abc')).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('id') });
+    await expect(c.readResource('mem://books/abc')).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('id'),
+    });
     await expect(c.readResource('not a uri')).rejects.toMatchObject({ code: -32602 });
     await expect(c.request('resources/read', {})).rejects.toMatchObject({ code: -32602 });
     expect(await c.request('ping')).toEqual({});
@@ -147,7 +190,9 @@ describe('resources', () => {
     await b.callTool('touch', { uri: 'mem://readme' });
     srv.resources.updated('mem://logo');
     await a.request('ping');
-    expect(a.notifications).toEqual([{ method: 'notifications/resources/updated', params: { uri: 'mem://readme' } }]);
+    expect(a.notifications).toEqual([
+      { method: 'notifications/resources/updated', params: { uri: 'mem://readme' } },
+    ]);
     expect(b.notifications).toEqual([]);
     await a.request('resources/unsubscribe', { uri: 'mem://readme' });
     srv.resources.updated('mem://readme');
@@ -187,7 +232,10 @@ describe('prompts and completion', () => {
       code: -32602,
       message: expect.stringContaining('code: is required'),
     });
-    await expect(c.getPrompt('nope')).rejects.toMatchObject({ code: -32602, message: 'Unknown prompt: nope' });
+    await expect(c.getPrompt('nope')).rejects.toMatchObject({
+      code: -32602,
+      message: 'Unknown prompt: nope',
+    });
     schemaValid(c, '2025-11-25');
   });
 
@@ -200,7 +248,10 @@ describe('prompts and completion', () => {
       prompts: { listChanged: true },
       completions: {},
     });
-    const prompt = await c.request('completion/complete', { ref: { type: 'ref/prompt', name: 'hello' }, argument: { name: 'name', value: 'A' } });
+    const prompt = await c.request('completion/complete', {
+      ref: { type: 'ref/prompt', name: 'hello' },
+      argument: { name: 'name', value: 'A' },
+    });
     expect(prompt.completion).toEqual({ values: ['Ada', 'Alan'], total: 2, hasMore: false });
     const resource = await c.request('completion/complete', {
       ref: { type: 'ref/resource', uri: 'mem://books/{id}' },
@@ -208,7 +259,10 @@ describe('prompts and completion', () => {
     });
     expect(resource.completion.values).toEqual(['1', '10']);
     await expect(
-      c.request('completion/complete', { ref: { type: 'ref/prompt', name: 'missing' }, argument: { name: 'x', value: '' } }),
+      c.request('completion/complete', {
+        ref: { type: 'ref/prompt', name: 'missing' },
+        argument: { name: 'x', value: '' },
+      }),
     ).rejects.toMatchObject({ code: -32602 });
     schemaValid(c, '2025-11-25');
   });
@@ -218,12 +272,22 @@ describe('the handler context', () => {
   it('sends progress in increasing order and logs filtered by logging/setLevel', async () => {
     const c = await client();
     await c.request('logging/setLevel', { level: 'info' });
-    expect(await c.callTool('count', { to: 3 }, { progressToken: 'p1' })).toEqual({ content: [{ type: 'text', text: 'counted' }] });
-    const progress = c.notifications.filter((n) => n.method === 'notifications/progress').map((n) => n.params);
-    expect(progress).toEqual([1, 2, 3].map((i) => ({ progressToken: 'p1', progress: i, total: 3, message: `step ${i}` })));
-    const logs = c.notifications.filter((n) => n.method === 'notifications/message').map((n) => n.params);
+    expect(await c.callTool('count', { to: 3 }, { progressToken: 'p1' })).toEqual({
+      content: [{ type: 'text', text: 'counted' }],
+    });
+    const progress = c.notifications
+      .filter((n) => n.method === 'notifications/progress')
+      .map((n) => n.params);
+    expect(progress).toEqual(
+      [1, 2, 3].map((i) => ({ progressToken: 'p1', progress: i, total: 3, message: `step ${i}` })),
+    );
+    const logs = c.notifications
+      .filter((n) => n.method === 'notifications/message')
+      .map((n) => n.params);
     expect(logs).toEqual([1, 2, 3].map((i) => ({ level: 'info', data: `info ${i}` })));
-    await expect(c.request('logging/setLevel', { level: 'loud' })).rejects.toMatchObject({ code: -32602 });
+    await expect(c.request('logging/setLevel', { level: 'loud' })).rejects.toMatchObject({
+      code: -32602,
+    });
     schemaValid(c, '2025-11-25');
   });
 
@@ -231,9 +295,9 @@ describe('the handler context', () => {
     const c = await client('2024-11-05');
     await c.callTool('count', { to: 1 }, { progressToken: 7 });
     await c.callTool('count', { to: 1 });
-    expect(c.notifications.filter((n) => n.method === 'notifications/progress').map((n) => n.params)).toEqual([
-      { progressToken: 7, progress: 1, total: 1 },
-    ]);
+    expect(
+      c.notifications.filter((n) => n.method === 'notifications/progress').map((n) => n.params),
+    ).toEqual([{ progressToken: 7, progress: 1, total: 1 }]);
     schemaValid(c, '2024-11-05');
   });
 
@@ -243,18 +307,33 @@ describe('the handler context', () => {
       { elicitation: {}, sampling: {}, roots: {} },
       {
         'elicitation/create': () => ({ action: 'accept', content: { name: 'Ada' } }),
-        'sampling/createMessage': (p: any) => ({ role: 'assistant', model: 'm', content: { type: 'text', text: `4 (${p.messages[0].content.text})` } }),
+        'sampling/createMessage': (p: any) => ({
+          role: 'assistant',
+          model: 'm',
+          content: { type: 'text', text: `4 (${p.messages[0].content.text})` },
+        }),
         'roots/list': () => ({ roots: [{ uri: 'file:///a' }, { uri: 'file:///b' }] }),
       },
     );
     expect((await c.callTool('ask', {})).content[0].text).toBe('Hello Ada');
     expect((await c.callTool('think', {})).content[0].text).toBe('model said 4 (What is 2+2?)');
     expect((await c.callTool('where', {})).content[0].text).toBe('file:///a,file:///b');
-    const outbound = c.wire.filter((w) => w.dir === 's2c').map((w) => JSON.parse(w.line)).filter((m) => m.method && m.id !== undefined);
-    expect(outbound.map((m) => m.method)).toEqual(['elicitation/create', 'sampling/createMessage', 'roots/list']);
+    const outbound = c.wire
+      .filter((w) => w.dir === 's2c')
+      .map((w) => JSON.parse(w.line))
+      .filter((m) => m.method && m.id !== undefined);
+    expect(outbound.map((m) => m.method)).toEqual([
+      'elicitation/create',
+      'sampling/createMessage',
+      'roots/list',
+    ]);
     expect(outbound[0].params).toEqual({
       message: 'Your name?',
-      requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+      requestedSchema: {
+        type: 'object',
+        properties: { name: { type: 'string' } },
+        required: ['name'],
+      },
     });
     schemaValid(c, '2025-11-25');
   });
@@ -262,13 +341,29 @@ describe('the handler context', () => {
   it('refuses clearly when the client lacks the capability or the revision, and times out unanswered questions', async () => {
     const none = await client('2025-11-25');
     const refused = await none.callTool('ask', {});
-    expect(refused).toMatchObject({ isError: true, content: [{ text: expect.stringContaining('"elicitation"') }] });
+    expect(refused).toMatchObject({
+      isError: true,
+      content: [{ text: expect.stringContaining('"elicitation"') }],
+    });
     const old = await client('2025-03-26', { elicitation: {} });
     expect((await old.callTool('ask', {})).content[0].text).toContain('2025-06-18');
-    const silent = await client('2025-11-25', { elicitation: {} }, { 'elicitation/create': () => new Promise(() => {}) });
+    const silent = await client(
+      '2025-11-25',
+      { elicitation: {} },
+      { 'elicitation/create': () => new Promise(() => {}) },
+    );
     const timedOut = await silent.callTool('ask', {});
-    expect(timedOut).toMatchObject({ isError: true, content: [{ text: expect.stringContaining('did not answer elicitation/create within 200 ms') }] });
-    expect(silent.wire.map((w) => JSON.parse(w.line)).some((m) => m.method === 'notifications/cancelled')).toBe(true);
+    expect(timedOut).toMatchObject({
+      isError: true,
+      content: [
+        { text: expect.stringContaining('did not answer elicitation/create within 200 ms') },
+      ],
+    });
+    expect(
+      silent.wire
+        .map((w) => JSON.parse(w.line))
+        .some((m) => m.method === 'notifications/cancelled'),
+    ).toBe(true);
     expect(await silent.request('ping')).toEqual({});
     schemaValid(silent, '2025-11-25');
   });
@@ -299,7 +394,9 @@ describe('runtime changes', () => {
       'notifications/prompts/list_changed',
       'notifications/resources/list_changed',
     ]);
-    expect(() => createServer({ name: 'x', version: '1', providers: [Library] }).add(new Library())).toThrow(/Duplicate/);
+    expect(() =>
+      createServer({ name: 'x', version: '1', providers: [Library] }).add(new Library()),
+    ).toThrow(/Duplicate/);
     schemaValid(c, '2025-11-25');
   });
 });

@@ -28,7 +28,10 @@ class Modern {
 
   @Tool({ description: 'Asks two questions at once', input: z.object({}) })
   async together(_: object, ctx: Context) {
-    const [x, y] = await Promise.all([ctx.elicit('X?', z.object({ x: z.string() })), ctx.sample('Y?')]);
+    const [x, y] = await Promise.all([
+      ctx.elicit('X?', z.object({ x: z.string() })),
+      ctx.sample('Y?'),
+    ]);
     return `${x.action === 'accept' ? x.content.x : '-'}/${y.content.text}`;
   }
 
@@ -39,25 +42,53 @@ class Modern {
 
   @Prompt({ description: 'Asks for context', input: z.object({}) })
   async contextual(_: object, ctx: Context) {
-    const answer = await ctx.elicit('Context?', z.object({ context: z.string() }), { key: 'user_context' });
+    const answer = await ctx.elicit('Context?', z.object({ context: z.string() }), {
+      key: 'user_context',
+    });
     return `Use ${answer.action === 'accept' ? answer.content.context : 'nothing'}`;
   }
 }
 
 const key = 'k'.repeat(32);
-const server = () => createServer({ name: 'modern', version: '1.0.0', providers: [Modern], input: { requestStateKey: key } });
+const server = () =>
+  createServer({
+    name: 'modern',
+    version: '1.0.0',
+    providers: [Modern],
+    input: { requestStateKey: key },
+  });
 
 const answerAll = {
-  'elicitation/create': (p: any) => ({ action: 'accept', content: { a: 'A', b: 'B', x: 'X', context: 'ctx' }[p.message[0].toLowerCase() as 'a'] ?? { a: 'A', b: 'B', x: 'X', context: 'ctx' } }),
-  'sampling/createMessage': () => ({ role: 'assistant', model: 'm', content: { type: 'text', text: 'Y!' } }),
+  'elicitation/create': (p: any) => ({
+    action: 'accept',
+    content: { a: 'A', b: 'B', x: 'X', context: 'ctx' }[p.message[0].toLowerCase() as 'a'] ?? {
+      a: 'A',
+      b: 'B',
+      x: 'X',
+      context: 'ctx',
+    },
+  }),
+  'sampling/createMessage': () => ({
+    role: 'assistant',
+    model: 'm',
+    content: { type: 'text', text: 'Y!' },
+  }),
 };
 
 function elicitAnswer(p: any) {
-  const byMessage: Record<string, object> = { 'First?': { a: 'A' }, 'Second?': { b: 'B' }, 'X?': { x: 'X' }, 'Context?': { context: 'ctx' } };
+  const byMessage: Record<string, object> = {
+    'First?': { a: 'A' },
+    'Second?': { b: 'B' },
+    'X?': { x: 'X' },
+    'Context?': { context: 'ctx' },
+  };
   return { action: 'accept', content: byMessage[p.message] };
 }
 
-async function modern(capabilities: Record<string, unknown> = { elicitation: {}, sampling: {} }, srv = server()): Promise<TestClient> {
+async function modern(
+  capabilities: Record<string, unknown> = { elicitation: {}, sampling: {} },
+  srv = server(),
+): Promise<TestClient> {
   return connectTestClient(srv, {
     protocolVersion: MODERN,
     capabilities,
@@ -72,49 +103,83 @@ describe('2026-07-28 requests', () => {
     const c = await modern();
     expect(c.initializeResult).toEqual({
       supportedVersions: [MODERN],
-      capabilities: { logging: {}, tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true } },
+      capabilities: {
+        logging: {},
+        tools: { listChanged: true },
+        resources: { subscribe: true, listChanged: true },
+        prompts: { listChanged: true },
+      },
       resultType: 'complete',
       ttlMs: 0,
       cacheScope: 'private',
       _meta: SERVER_INFO,
     });
     const list = await c.listTools();
-    expect(list).toMatchObject({ resultType: 'complete', ttlMs: 0, cacheScope: 'private', _meta: SERVER_INFO });
+    expect(list).toMatchObject({
+      resultType: 'complete',
+      ttlMs: 0,
+      cacheScope: 'private',
+      _meta: SERVER_INFO,
+    });
     expect(list.tools.map((t: { name: string }) => t.name)).toEqual(['echo', 'twice', 'together']);
-    expect(await c.callTool('echo', { text: 'hi' })).toEqual({ content: [{ type: 'text', text: 'hi' }], resultType: 'complete', _meta: SERVER_INFO });
-    expect(await c.readResource('mem://doc')).toMatchObject({ contents: [{ text: 'doc' }], ttlMs: 0, cacheScope: 'private' });
+    expect(await c.callTool('echo', { text: 'hi' })).toEqual({
+      content: [{ type: 'text', text: 'hi' }],
+      resultType: 'complete',
+      _meta: SERVER_INFO,
+    });
+    expect(await c.readResource('mem://doc')).toMatchObject({
+      contents: [{ text: 'doc' }],
+      ttlMs: 0,
+      cacheScope: 'private',
+    });
     valid(c);
   });
 
   it('answers removed methods with -32601 and a missing resource with -32602 + data.uri', async () => {
     const c = await modern();
     for (const method of ['ping', 'logging/setLevel', 'resources/subscribe', 'initialize']) {
-      await expect(c.request(method, { uri: 'mem://doc', level: 'info' })).rejects.toMatchObject({ code: -32601 });
+      await expect(c.request(method, { uri: 'mem://doc', level: 'info' })).rejects.toMatchObject({
+        code: -32601,
+      });
     }
-    await expect(c.readResource('mem://missing')).rejects.toMatchObject({ code: -32602, data: { uri: 'mem://missing' } });
+    await expect(c.readResource('mem://missing')).rejects.toMatchObject({
+      code: -32602,
+      data: { uri: 'mem://missing' },
+    });
     valid(c);
   });
 
   it('checks the envelope on every request: missing keys -32602, unknown version -32022', async () => {
     const c = await modern();
     await c.listTools(); // the first enveloped request pins the connection to 2026-07-28
-    await expect(c.rawRequest('tools/list', {})).rejects.toMatchObject({ code: -32602, data: { envelope: { missing: ['_meta'] } } });
+    await expect(c.rawRequest('tools/list', {})).rejects.toMatchObject({
+      code: -32602,
+      data: { envelope: { missing: ['_meta'] } },
+    });
     await expect(c.rawRequest('tools/list', { _meta: { [V]: MODERN } })).rejects.toMatchObject({
       code: -32602,
       data: { envelope: { key: CAPS, problem: 'missing' } },
     });
-    await expect(c.rawRequest('tools/list', { _meta: { [V]: '1999-01-01', [CAPS]: {} } })).rejects.toMatchObject({
+    await expect(
+      c.rawRequest('tools/list', { _meta: { [V]: '1999-01-01', [CAPS]: {} } }),
+    ).rejects.toMatchObject({
       code: -32022,
       data: { supported: [MODERN], requested: '1999-01-01' },
     });
-    await expect(c.rawRequest('initialize', { protocolVersion: '2025-11-25', capabilities: {} })).rejects.toMatchObject({ code: -32022 });
+    await expect(
+      c.rawRequest('initialize', { protocolVersion: '2025-11-25', capabilities: {} }),
+    ).rejects.toMatchObject({ code: -32022 });
     // `requested` is a string in the schema, whatever the client sent.
-    await expect(c.rawRequest('initialize', { protocolVersion: 2025, capabilities: {} })).rejects.toMatchObject({
+    await expect(
+      c.rawRequest('initialize', { protocolVersion: 2025, capabilities: {} }),
+    ).rejects.toMatchObject({
       code: -32022,
       message: 'Unsupported protocol version: 2025',
       data: { supported: [MODERN], requested: '2025' },
     });
-    await expect(c.rawRequest('initialize', { protocolVersion: { v: '2025-11-25' }, capabilities: {} })).rejects.toMatchObject({
+    await expect(
+      c.rawRequest('initialize', { protocolVersion: { v: '2025-11-25' }, capabilities: {} }),
+    ).rejects.toMatchObject({
       code: -32022,
       data: { supported: [MODERN], requested: '{"v":"2025-11-25"}' },
     });
@@ -125,8 +190,14 @@ describe('2026-07-28 requests', () => {
     const c = await modern();
     await c.callTool('echo', { text: 'quiet' });
     expect(c.notifications).toEqual([]);
-    await c.request('tools/call', { name: 'echo', arguments: { text: 'loud' }, _meta: { 'io.modelcontextprotocol/logLevel': 'info' } });
-    expect(c.notifications).toEqual([{ method: 'notifications/message', params: { level: 'info', data: 'echo loud' } }]);
+    await c.request('tools/call', {
+      name: 'echo',
+      arguments: { text: 'loud' },
+      _meta: { 'io.modelcontextprotocol/logLevel': 'info' },
+    });
+    expect(c.notifications).toEqual([
+      { method: 'notifications/message', params: { level: 'info', data: 'echo loud' } },
+    ]);
     valid(c);
   });
 });
@@ -137,12 +208,22 @@ describe('2026-07-28 input rounds', () => {
     const c = await modern();
     const result = await c.callTool('twice', {});
     expect(result.content[0].text).toBe('A+B (runs: 1)');
-    const interim = c.wire.filter((w) => w.dir === 's2c').map((w) => JSON.parse(w.line)).filter((m) => m.result?.resultType === 'input_required');
+    const interim = c.wire
+      .filter((w) => w.dir === 's2c')
+      .map((w) => JSON.parse(w.line))
+      .filter((m) => m.result?.resultType === 'input_required');
     expect(interim).toHaveLength(2);
     expect(interim[0].result.inputRequests).toEqual({
       input_1: {
         method: 'elicitation/create',
-        params: { message: 'First?', requestedSchema: { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] } },
+        params: {
+          message: 'First?',
+          requestedSchema: {
+            type: 'object',
+            properties: { a: { type: 'string' } },
+            required: ['a'],
+          },
+        },
       },
     });
     expect(typeof interim[0].result.requestState).toBe('string');
@@ -152,7 +233,11 @@ describe('2026-07-28 input rounds', () => {
   it('replays on another instance with the answers carried in the signed state', async () => {
     counter = 0;
     const first = await modern(undefined, server());
-    const round1 = await first.rawRequest('tools/call', { name: 'twice', arguments: {}, _meta: { [V]: MODERN, [CAPS]: { elicitation: {} } } });
+    const round1 = await first.rawRequest('tools/call', {
+      name: 'twice',
+      arguments: {},
+      _meta: { [V]: MODERN, [CAPS]: { elicitation: {} } },
+    });
     expect(round1.resultType).toBe('input_required');
     // A different server instance (as behind a load balancer) gets the retry: it replays.
     const second = await modern(undefined, server());
@@ -180,7 +265,11 @@ describe('2026-07-28 input rounds', () => {
 
   it('refuses a tampered requestState with -32602', async () => {
     const c = await modern();
-    const round1 = await c.rawRequest('tools/call', { name: 'twice', arguments: {}, _meta: { [V]: MODERN, [CAPS]: { elicitation: {} } } });
+    const round1 = await c.rawRequest('tools/call', {
+      name: 'twice',
+      arguments: {},
+      _meta: { [V]: MODERN, [CAPS]: { elicitation: {} } },
+    });
     await expect(
       c.rawRequest('tools/call', {
         name: 'twice',
@@ -194,8 +283,15 @@ describe('2026-07-28 input rounds', () => {
 
   it('asks questions raised together in one round, and asks again for a missing answer', async () => {
     const c = await modern();
-    const round1 = await c.rawRequest('tools/call', { name: 'together', arguments: {}, _meta: { [V]: MODERN, [CAPS]: { elicitation: {}, sampling: {} } } });
-    expect(Object.values(round1.inputRequests).map((r: any) => r.method)).toEqual(['elicitation/create', 'sampling/createMessage']);
+    const round1 = await c.rawRequest('tools/call', {
+      name: 'together',
+      arguments: {},
+      _meta: { [V]: MODERN, [CAPS]: { elicitation: {}, sampling: {} } },
+    });
+    expect(Object.values(round1.inputRequests).map((r: any) => r.method)).toEqual([
+      'elicitation/create',
+      'sampling/createMessage',
+    ]);
     const again = await c.rawRequest('tools/call', {
       name: 'together',
       arguments: {},
@@ -218,12 +314,19 @@ describe('2026-07-28 input rounds', () => {
       _meta,
       inputResponses: { user_context: { action: 'accept', content: { context: 'given' } }, extra },
     });
-    expect(rendered).toMatchObject({ resultType: 'complete', messages: [{ role: 'user', content: { type: 'text', text: 'Use given' } }] });
+    expect(rendered).toMatchObject({
+      resultType: 'complete',
+      messages: [{ role: 'user', content: { type: 'text', text: 'Use given' } }],
+    });
     const partly = await c.rawRequest('tools/call', {
       name: 'twice',
       arguments: {},
       _meta,
-      inputResponses: { input_1: { action: 'accept', content: { a: 'A' } }, input_9: extra, input_2: 12345 },
+      inputResponses: {
+        input_1: { action: 'accept', content: { a: 'A' } },
+        input_9: extra,
+        input_2: 12345,
+      },
     });
     expect(partly.resultType).toBe('input_required');
     expect(Object.keys(partly.inputRequests)).toEqual(['input_2']);
@@ -232,7 +335,10 @@ describe('2026-07-28 input rounds', () => {
 
   it('answers -32021 naming the capability before anything is sent', async () => {
     const c = await modern({});
-    await expect(c.callTool('twice', {})).rejects.toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: {} } } });
+    await expect(c.callTool('twice', {})).rejects.toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { elicitation: {} } },
+    });
     expect(c.wire.some((w) => w.line.includes('input_required'))).toBe(false);
   });
 
@@ -251,7 +357,11 @@ describe('subscriptions/listen', () => {
     const c = await modern(undefined, srv);
     const listening = c.rawRequest('subscriptions/listen', {
       _meta: { [V]: MODERN, [CAPS]: {} },
-      notifications: { toolsListChanged: true, promptsListChanged: false, resourceSubscriptions: ['mem://doc'] },
+      notifications: {
+        toolsListChanged: true,
+        promptsListChanged: false,
+        resourceSubscriptions: ['mem://doc'],
+      },
     });
     listening.catch(() => {});
     await c.callTool('echo', { text: 'sync' });
@@ -262,7 +372,13 @@ describe('subscriptions/listen', () => {
     await c.callTool('echo', { text: 'sync' });
     const tag = { 'io.modelcontextprotocol/subscriptionId': 1 };
     expect(c.notifications).toEqual([
-      { method: 'notifications/subscriptions/acknowledged', params: { notifications: { toolsListChanged: true, resourceSubscriptions: ['mem://doc'] }, _meta: tag } },
+      {
+        method: 'notifications/subscriptions/acknowledged',
+        params: {
+          notifications: { toolsListChanged: true, resourceSubscriptions: ['mem://doc'] },
+          _meta: tag,
+        },
+      },
       { method: 'notifications/tools/list_changed', params: { _meta: tag } },
       { method: 'notifications/resources/updated', params: { uri: 'mem://doc', _meta: tag } },
     ]);

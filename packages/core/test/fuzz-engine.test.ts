@@ -14,7 +14,11 @@ const tick = () => new Promise((r) => setImmediate(r));
 async function converse(steps: readonly Step[]): Promise<{ problems: string[]; inFlight: number }> {
   let sink!: ChannelSink;
   const frames: string[] = [];
-  const channel: Channel = { start: (s) => (sink = s), send: (frame) => void frames.push(frame), close: async () => {} };
+  const channel: Channel = {
+    start: (s) => (sink = s),
+    send: (frame) => void frames.push(frame),
+    close: async () => {},
+  };
   const connection = server.connect(channel);
   const ledger = new Ledger();
   const earlier: unknown[] = [];
@@ -22,16 +26,19 @@ async function converse(steps: readonly Step[]): Promise<{ problems: string[]; i
     if (step.kind === 'pause') await tick();
     const text = render(step, earlier);
     if (text === undefined) continue;
-    if (step.kind === 'message' && 'method' in step.value && 'id' in step.value) earlier.push(step.value.id);
+    if (step.kind === 'message' && 'method' in step.value && 'id' in step.value)
+      earlier.push(step.value.id);
     ledger.sent(text);
     sink.frame(text);
   }
   // Everything owed an answer gets one within the guardrails' short timers.
-  for (let i = 0; i < 400 && ledger.owed(countAnswers(frames)).length > 0; i++) await new Promise((r) => setTimeout(r, 5));
+  for (let i = 0; i < 400 && ledger.owed(countAnswers(frames)).length > 0; i++)
+    await new Promise((r) => setTimeout(r, 5));
   await tick();
   await connection.close();
   // Closing aborts what is left; handlers that were already stopping settle within their timers.
-  for (let i = 0; i < 200 && connection.engine.inFlight > 0; i++) await new Promise((r) => setTimeout(r, 5));
+  for (let i = 0; i < 200 && connection.engine.inFlight > 0; i++)
+    await new Promise((r) => setTimeout(r, 5));
   return { problems: checkConversation(ledger, frames), inFlight: connection.engine.inFlight };
 }
 
@@ -42,7 +49,9 @@ const property = fc.asyncProperty(conversation, async (steps) => {
 });
 
 describe('fuzzing the JSON-RPC engine and protocol layer (in memory)', () => {
-  it('answers every request exactly once with a schema-valid message, never crashes, keeps memory bounded', { timeout: 60_000 + fuzzParameters(150).numRuns * 50 }, async () => {
+  it('answers every request exactly once with a schema-valid message, never crashes, keeps memory bounded', {
+    timeout: 60_000 + fuzzParameters(150).numRuns * 50,
+  }, async () => {
     const { rejections } = await withRejectionWatch(async () => {
       const parameters = fuzzParameters(150);
       await fc.assert(property, parameters);

@@ -39,9 +39,18 @@ function stable(entry: AuditEntry): Partial<AuditEntry> {
 
 describe.each(CLIENT_MODES)('audit log through the official client (%s, %s)', (mode, version) => {
   async function start(audit: AuditOptions) {
-    const http = await listen(createServer({ name: 'orders', version: '1.0.0', providers: [Orders], limits: { maxResultBytes: 100 }, audit }), {
-      authenticate: () => ({ auth: { sub: 'alice' } }),
-    });
+    const http = await listen(
+      createServer({
+        name: 'orders',
+        version: '1.0.0',
+        providers: [Orders],
+        limits: { maxResultBytes: 100 },
+        audit,
+      }),
+      {
+        authenticate: () => ({ auth: { sub: 'alice' } }),
+      },
+    );
     cleanups.push(() => http.close());
     const { client, close } = await officialClient(http.url, mode);
     cleanups.push(close);
@@ -51,7 +60,8 @@ describe.each(CLIENT_MODES)('audit log through the official client (%s, %s)', (m
   it('writes one entry per tool call: who, what, how it ended, argument keys but not values', async () => {
     const entries: AuditEntry[] = [];
     const client = await start({ sink: (entry) => entries.push(entry) });
-    const call = async (name: string, args: Record<string, unknown>) => textOf(await client.callTool({ name, arguments: args }));
+    const call = async (name: string, args: Record<string, unknown>) =>
+      textOf(await client.callTool({ name, arguments: args }));
     expect(await call('find', { orderId: 'A1', note: 'private' })).toBe('order A1');
     expect(await call('find', { orderId: 'none' })).toBe('No order none');
     expect(await call('find', { orderId: 42 })).toMatch(/^Invalid arguments for tool find/);
@@ -60,14 +70,41 @@ describe.each(CLIENT_MODES)('audit log through the official client (%s, %s)', (m
     const common = { identity: 'alice', address: '127.0.0.1', protocolVersion: version };
     expect(entries.map(stable)).toEqual([
       { ...common, tool: 'find', outcome: 'ok', argumentKeys: ['orderId', 'note'] },
-      { ...common, tool: 'find', outcome: 'error', error: 'No order none', argumentKeys: ['orderId'] },
-      { ...common, tool: 'find', outcome: 'invalid_arguments', error: expect.stringMatching(/^Invalid arguments for tool find/), argumentKeys: ['orderId'] },
-      { ...common, tool: 'find', outcome: 'rate_limited', error: expect.stringMatching(/^Rate limit exceeded/), argumentKeys: ['orderId'] },
-      { ...common, tool: 'dump', outcome: 'too_large', error: expect.stringMatching(/^Tool dump produced 200 bytes/), argumentKeys: [] },
+      {
+        ...common,
+        tool: 'find',
+        outcome: 'error',
+        error: 'No order none',
+        argumentKeys: ['orderId'],
+      },
+      {
+        ...common,
+        tool: 'find',
+        outcome: 'invalid_arguments',
+        error: expect.stringMatching(/^Invalid arguments for tool find/),
+        argumentKeys: ['orderId'],
+      },
+      {
+        ...common,
+        tool: 'find',
+        outcome: 'rate_limited',
+        error: expect.stringMatching(/^Rate limit exceeded/),
+        argumentKeys: ['orderId'],
+      },
+      {
+        ...common,
+        tool: 'dump',
+        outcome: 'too_large',
+        error: expect.stringMatching(/^Tool dump produced 200 bytes/),
+        argumentKeys: [],
+      },
     ]);
     // Legacy calls carry their Mcp-Session-Id; 2026-07-28 over HTTP has no sessions.
     const [first] = entries;
-    if (mode === 'legacy') expect(entries.every((e) => typeof e.session === 'string' && e.session === first.session)).toBe(true);
+    if (mode === 'legacy')
+      expect(
+        entries.every((e) => typeof e.session === 'string' && e.session === first.session),
+      ).toBe(true);
     else expect(entries.every((e) => e.session === undefined)).toBe(true);
   });
 
@@ -81,44 +118,57 @@ describe.each(CLIENT_MODES)('audit log through the official client (%s, %s)', (m
 
 const FIXTURE = join(REPO_ROOT, 'packages/core/test/fixtures/guarded-server.ts');
 
-describe.each(CLIENT_MODES)('guardrails over stdio with the official client (%s, %s)', (mode, version) => {
-  it('writes the audit log as JSON lines on stderr, beside rate limits, timeouts and output limits', async () => {
-    const client = new Client(
-      { name: 'audit-test', version: '1.0.0' },
-      mode === 'auto' ? { versionNegotiation: { mode: 'auto' as const } } : { supportedProtocolVersions: ['2025-11-25'] },
-    );
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: ['--conditions=@mcp-fw/source', '--import', 'tsx', FIXTURE],
-      env: { ...process.env, TSX_TSCONFIG_PATH: join(REPO_ROOT, 'tsconfig.base.json') } as Record<string, string>,
-      cwd: REPO_ROOT,
-      stderr: 'pipe',
+describe.each(CLIENT_MODES)(
+  'guardrails over stdio with the official client (%s, %s)',
+  (mode, version) => {
+    it('writes the audit log as JSON lines on stderr, beside rate limits, timeouts and output limits', async () => {
+      const client = new Client(
+        { name: 'audit-test', version: '1.0.0' },
+        mode === 'auto'
+          ? { versionNegotiation: { mode: 'auto' as const } }
+          : { supportedProtocolVersions: ['2025-11-25'] },
+      );
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: ['--conditions=@mcp-fw/source', '--import', 'tsx', FIXTURE],
+        env: { ...process.env, TSX_TSCONFIG_PATH: join(REPO_ROOT, 'tsconfig.base.json') } as Record<
+          string,
+          string
+        >,
+        cwd: REPO_ROOT,
+        stderr: 'pipe',
+      });
+      let stderr = '';
+      transport.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+      await client.connect(transport);
+      cleanups.push(() => client.close());
+      const call = async (name: string, args: Record<string, unknown>) =>
+        textOf(await client.callTool({ name, arguments: args }));
+      expect(await call('echo', { text: 'a', secret: 's3cret' })).toBe('a');
+      expect(await call('echo', { text: 'b' })).toBe('b');
+      expect(await call('echo', { text: 'c' })).toBe(
+        'Rate limit exceeded: tool echo allows 2 calls per 60 s per session (rateLimit). Retry after 60 s.',
+      );
+      expect(await call('hang', {})).toBe(
+        'Tool hang timed out after 50 ms (timeoutMs) and was stopped.',
+      );
+      expect(await call('big', { n: 101 })).toBe(
+        'Tool big produced 101 bytes of content, more than the limit of 100 bytes (maxResultBytes). Return less, or link to a resource instead.',
+      );
+      await client.close();
+      const entries = stderr
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as AuditEntry);
+      expect(entries.map((e) => [e.tool, e.outcome, e.argumentKeys, e.protocolVersion])).toEqual([
+        ['echo', 'ok', ['text', 'secret'], version],
+        ['echo', 'ok', ['text'], version],
+        ['echo', 'rate_limited', ['text'], version],
+        ['hang', 'timeout', [], version],
+        ['big', 'too_large', ['n'], version],
+      ]);
+      expect(stderr).not.toContain('s3cret');
+      expect(new Set(entries.map((e) => e.session)).size).toBe(1);
     });
-    let stderr = '';
-    transport.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    await client.connect(transport);
-    cleanups.push(() => client.close());
-    const call = async (name: string, args: Record<string, unknown>) => textOf(await client.callTool({ name, arguments: args }));
-    expect(await call('echo', { text: 'a', secret: 's3cret' })).toBe('a');
-    expect(await call('echo', { text: 'b' })).toBe('b');
-    expect(await call('echo', { text: 'c' })).toBe('Rate limit exceeded: tool echo allows 2 calls per 60 s per session (rateLimit). Retry after 60 s.');
-    expect(await call('hang', {})).toBe('Tool hang timed out after 50 ms (timeoutMs) and was stopped.');
-    expect(await call('big', { n: 101 })).toBe(
-      'Tool big produced 101 bytes of content, more than the limit of 100 bytes (maxResultBytes). Return less, or link to a resource instead.',
-    );
-    await client.close();
-    const entries = stderr
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as AuditEntry);
-    expect(entries.map((e) => [e.tool, e.outcome, e.argumentKeys, e.protocolVersion])).toEqual([
-      ['echo', 'ok', ['text', 'secret'], version],
-      ['echo', 'ok', ['text'], version],
-      ['echo', 'rate_limited', ['text'], version],
-      ['hang', 'timeout', [], version],
-      ['big', 'too_large', ['n'], version],
-    ]);
-    expect(stderr).not.toContain('s3cret');
-    expect(new Set(entries.map((e) => e.session)).size).toBe(1);
-  });
-});
+  },
+);

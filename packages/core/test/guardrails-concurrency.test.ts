@@ -2,7 +2,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createServer, Tool, type ServerLimits } from '@mcp-fw/core';
 import { connectTestClient } from '@mcp-fw/core/testing';
-import { CLIENT_MODES, deferred, listen, officialClient, textOf, until } from './support/guard-clients.ts';
+import {
+  CLIENT_MODES,
+  deferred,
+  listen,
+  officialClient,
+  textOf,
+  until,
+} from './support/guard-clients.ts';
 
 let cleanups: (() => Promise<unknown> | unknown)[] = [];
 afterEach(async () => {
@@ -28,7 +35,9 @@ const tooMany = (where: string, running: number, waiting: number) =>
 describe.each(CLIENT_MODES)('concurrency caps through the official client (%s, %s)', (mode) => {
   async function start(limits: ServerLimits) {
     const busy = new Busy();
-    const http = await listen(createServer({ name: 'busy', version: '1.0.0', providers: [busy], limits }));
+    const http = await listen(
+      createServer({ name: 'busy', version: '1.0.0', providers: [busy], limits }),
+    );
     cleanups.push(() => http.close());
     const connect = async () => {
       const { client, close } = await officialClient(http.url, mode);
@@ -61,7 +70,9 @@ describe.each(CLIENT_MODES)('concurrency caps through the official client (%s, %
     const [a, b] = [await connect(), await connect()];
     const first = a.callTool({ name: 'work', arguments: { n: 1 } }).then(textOf);
     await until(() => busy.started.length === 1);
-    expect(textOf(await b.callTool({ name: 'work', arguments: { n: 2 } }))).toBe(tooMany('on this server (perServer)', 1, 0));
+    expect(textOf(await b.callTool({ name: 'work', arguments: { n: 2 } }))).toBe(
+      tooMany('on this server (perServer)', 1, 0),
+    );
     busy.gate.resolve();
     expect(await first).toBe('done 1');
     expect(textOf(await b.callTool({ name: 'work', arguments: { n: 3 } }))).toBe('done 3');
@@ -72,7 +83,12 @@ describe.each(CLIENT_MODES)('concurrency caps through the official client (%s, %
 describe('concurrency caps (in memory)', () => {
   it('a queued call the client cancels leaves the queue', async () => {
     const busy = new Busy();
-    const server = createServer({ name: 'busy', version: '1.0.0', providers: [busy], limits: { concurrency: { perSession: 1, maxQueued: 1 } } });
+    const server = createServer({
+      name: 'busy',
+      version: '1.0.0',
+      providers: [busy],
+      limits: { concurrency: { perSession: 1, maxQueued: 1 } },
+    });
     const client = await connectTestClient(server);
     cleanups.push(() => client.close());
     const first = client.callTool('work', { n: 1 });

@@ -1,7 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createServer, image, Resource, Tool, type ServerLimits } from '@mcp-fw/core';
-import { CLIENT_MODES, listen, officialClient, textOf, withoutMeta } from './support/guard-clients.ts';
+import {
+  CLIENT_MODES,
+  listen,
+  officialClient,
+  textOf,
+  withoutMeta,
+} from './support/guard-clients.ts';
 
 let cleanups: (() => Promise<unknown> | unknown)[] = [];
 afterEach(async () => {
@@ -28,7 +34,11 @@ class Output {
     return TRICKY;
   }
 
-  @Tool({ description: 'Structured output with control characters', input: z.object({}), output: z.object({ s: z.string() }) })
+  @Tool({
+    description: 'Structured output with control characters',
+    input: z.object({}),
+    output: z.object({ s: z.string() }),
+  })
   structured() {
     return { s: '\u001b[31mred' };
   }
@@ -44,7 +54,9 @@ const tooLarge = (what: string, bytes: number) =>
 
 describe.each(CLIENT_MODES)('output limits through the official client (%s, %s)', (mode) => {
   async function start(limits: ServerLimits) {
-    const http = await listen(createServer({ name: 'output', version: '1.0.0', providers: [Output], limits }));
+    const http = await listen(
+      createServer({ name: 'output', version: '1.0.0', providers: [Output], limits }),
+    );
     cleanups.push(() => http.close());
     const { client, close } = await officialClient(http.url, mode);
     cleanups.push(close);
@@ -53,9 +65,13 @@ describe.each(CLIENT_MODES)('output limits through the official client (%s, %s)'
 
   it('answers a result over maxResultBytes with a clear error, counting UTF-8 bytes and blobs', async () => {
     const client = await start({ maxResultBytes: 1000 });
-    const call = async (name: string, args: Record<string, unknown>) => withoutMeta(await client.callTool({ name, arguments: args }));
+    const call = async (name: string, args: Record<string, unknown>) =>
+      withoutMeta(await client.callTool({ name, arguments: args }));
     expect(textOf(await call('text', { n: 1000 }))).toBe('x'.repeat(1000));
-    expect(await call('text', { n: 1001 })).toEqual({ content: [{ type: 'text', text: tooLarge('Tool text', 1001) }], isError: true });
+    expect(await call('text', { n: 1001 })).toEqual({
+      content: [{ type: 'text', text: tooLarge('Tool text', 1001) }],
+      isError: true,
+    });
     // 'é' is two bytes in UTF-8: 500 fit, 501 do not.
     expect(textOf(await call('text', { n: 500, char: 'é' }))).toBe('é'.repeat(500));
     expect(textOf(await call('text', { n: 501, char: 'é' }))).toBe(tooLarge('Tool text', 1002));
@@ -75,12 +91,16 @@ describe.each(CLIENT_MODES)('output limits through the official client (%s, %s)'
     const structured = await client.callTool({ name: 'structured', arguments: {} });
     expect(structured.structuredContent).toEqual({ s: '\u001b[31mred' });
     expect(textOf(structured)).toBe('{"s":"\\u001b[31mred"}');
-    expect((await client.readResource({ uri: 'big://file' })).contents).toEqual([{ uri: 'big://file', mimeType: 'text/plain', text: 'y'.repeat(1500) }]);
+    expect((await client.readResource({ uri: 'big://file' })).contents).toEqual([
+      { uri: 'big://file', mimeType: 'text/plain', text: 'y'.repeat(1500) },
+    ]);
   });
 
   it('strips them, or keeps them, when configured', async () => {
     const strip = await start({ controlChars: 'strip' });
-    expect(textOf(await strip.callTool({ name: 'tricky', arguments: {} }))).toBe('ok[2J\tline\nnext gnp.exe');
+    expect(textOf(await strip.callTool({ name: 'tricky', arguments: {} }))).toBe(
+      'ok[2J\tline\nnext gnp.exe',
+    );
     const keep = await start({ controlChars: 'keep' });
     expect(textOf(await keep.callTool({ name: 'tricky', arguments: {} }))).toBe(TRICKY);
   });

@@ -2,7 +2,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createServer, Tool, type Context } from '@mcp-fw/core';
 import { createHttpHandler } from '@mcp-fw/core/http';
-import { CLIENT_MODES, listen, officialClient, textOf, withoutMeta } from './support/guard-clients.ts';
+import {
+  CLIENT_MODES,
+  listen,
+  officialClient,
+  textOf,
+  withoutMeta,
+} from './support/guard-clients.ts';
 
 let cleanups: (() => Promise<unknown> | unknown)[] = [];
 afterEach(async () => {
@@ -26,7 +32,11 @@ class Limited {
     return `${a.content?.v}${b.content?.v}`;
   }
 
-  @Tool({ description: 'Says who calls', input: Empty, rateLimit: { max: 1, perMs: 60_000, key: 'identity' } })
+  @Tool({
+    description: 'Says who calls',
+    input: Empty,
+    rateLimit: { max: 1, perMs: 60_000, key: 'identity' },
+  })
   whoami(_: object, ctx: Context) {
     return String((ctx.auth as { sub: string }).sub);
   }
@@ -51,8 +61,19 @@ function server() {
   });
 }
 
-const refused = (tool: string, max: number, window: string, retry: string, per = ' per session') => ({
-  content: [{ type: 'text', text: `Rate limit exceeded: tool ${tool} allows ${max} call${max === 1 ? '' : 's'} per ${window}${per} (rateLimit). Retry after ${retry}.` }],
+const refused = (
+  tool: string,
+  max: number,
+  window: string,
+  retry: string,
+  per = ' per session',
+) => ({
+  content: [
+    {
+      type: 'text',
+      text: `Rate limit exceeded: tool ${tool} allows ${max} call${max === 1 ? '' : 's'} per ${window}${per} (rateLimit). Retry after ${retry}.`,
+    },
+  ],
   isError: true,
 });
 
@@ -62,7 +83,8 @@ describe.each(CLIENT_MODES)('rate limits through the official client (%s, %s)', 
     cleanups.push(() => http.close());
     const { client, close } = await officialClient(http.url, mode);
     cleanups.push(close);
-    const call = async (name: string) => withoutMeta(await client.callTool({ name, arguments: {} }));
+    const call = async (name: string) =>
+      withoutMeta(await client.callTool({ name, arguments: {} }));
     expect(textOf(await call('ping'))).toBe('pong');
     expect(textOf(await call('ping'))).toBe('pong');
     expect(await call('ping')).toEqual(refused('ping', 2, '60 s', '60 s'));
@@ -76,27 +98,41 @@ describe.each(CLIENT_MODES)('rate limits through the official client (%s, %s)', 
     const http = await listen(server());
     cleanups.push(() => http.close());
     let n = 0;
-    const { client, close } = await officialClient(http.url, mode, { onElicit: () => ({ action: 'accept', content: { v: String(++n) } }) });
+    const { client, close } = await officialClient(http.url, mode, {
+      onElicit: () => ({ action: 'accept', content: { v: String(++n) } }),
+    });
     cleanups.push(close);
     // Under 2026-07-28 this call is three requests (two input_required rounds and the answer).
     expect(textOf(await client.callTool({ name: 'askTwice', arguments: {} }))).toBe('12');
-    expect(withoutMeta(await client.callTool({ name: 'askTwice', arguments: {} }))).toEqual(refused('askTwice', 1, '60 s', '60 s'));
+    expect(withoutMeta(await client.callTool({ name: 'askTwice', arguments: {} }))).toEqual(
+      refused('askTwice', 1, '60 s', '60 s'),
+    );
     expect(n).toBe(2);
   });
 
   it('counts per authenticated identity across sessions', async () => {
     const http = await listen(server(), {
-      authenticate: (req) => ({ auth: { sub: (req.header('authorization') ?? '').replace('Bearer ', '') } }),
+      authenticate: (req) => ({
+        auth: { sub: (req.header('authorization') ?? '').replace('Bearer ', '') },
+      }),
     });
     cleanups.push(() => http.close());
     const connect = async (who: string) => {
-      const { client, close } = await officialClient(http.url, mode, { headers: { authorization: `Bearer ${who}` } });
+      const { client, close } = await officialClient(http.url, mode, {
+        headers: { authorization: `Bearer ${who}` },
+      });
       cleanups.push(close);
       return client;
     };
-    const [alice1, alice2, bob] = [await connect('alice'), await connect('alice'), await connect('bob')];
+    const [alice1, alice2, bob] = [
+      await connect('alice'),
+      await connect('alice'),
+      await connect('bob'),
+    ];
     expect(textOf(await alice1.callTool({ name: 'whoami', arguments: {} }))).toBe('alice');
-    expect(withoutMeta(await alice2.callTool({ name: 'whoami', arguments: {} }))).toEqual(refused('whoami', 1, '60 s', '60 s', ' per identity'));
+    expect(withoutMeta(await alice2.callTool({ name: 'whoami', arguments: {} }))).toEqual(
+      refused('whoami', 1, '60 s', '60 s', ' per identity'),
+    );
     expect(textOf(await bob.callTool({ name: 'whoami', arguments: {} }))).toBe('bob');
   });
 
@@ -123,7 +159,13 @@ describe('endpoint rate limit (fetch handler)', () => {
     const mcp = createHttpHandler(server(), { rateLimit: { max: 2, perMs: 60_000 } });
     cleanups.push(() => mcp.close());
     const get = (remoteAddress: string) =>
-      mcp.fetch(new Request('http://localhost/mcp', { method: 'GET', headers: { accept: 'text/event-stream' } }), { remoteAddress });
+      mcp.fetch(
+        new Request('http://localhost/mcp', {
+          method: 'GET',
+          headers: { accept: 'text/event-stream' },
+        }),
+        { remoteAddress },
+      );
     const statuses = async (address: string, n: number) => {
       const seen: (number | string | null)[] = [];
       for (let i = 0; i < n; i++) {

@@ -1,7 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createServer, Prompt, Resource, Tool, type Context } from '@mcp-fw/core';
-import { CLIENT_MODES, listen, officialClient, textOf, withoutMeta } from './support/guard-clients.ts';
+import {
+  CLIENT_MODES,
+  listen,
+  officialClient,
+  textOf,
+  withoutMeta,
+} from './support/guard-clients.ts';
 
 let cleanups: (() => Promise<unknown> | unknown)[] = [];
 afterEach(async () => {
@@ -57,12 +63,20 @@ class Slow {
   }
 }
 
-const timedOut = (what: string, ms: number) => `${what} timed out after ${ms} ms (timeoutMs) and was stopped.`;
+const timedOut = (what: string, ms: number) =>
+  `${what} timed out after ${ms} ms (timeoutMs) and was stopped.`;
 
 describe.each(CLIENT_MODES)('timeouts through the official client (%s, %s)', (mode) => {
   async function start(onElicit?: (params: any) => unknown) {
     const slow = new Slow();
-    const http = await listen(createServer({ name: 'slow', version: '1.0.0', providers: [slow], limits: { timeoutMs: 40 } }));
+    const http = await listen(
+      createServer({
+        name: 'slow',
+        version: '1.0.0',
+        providers: [slow],
+        limits: { timeoutMs: 40 },
+      }),
+    );
     cleanups.push(() => http.close());
     const { client, close } = await officialClient(http.url, mode, { onElicit });
     cleanups.push(close);
@@ -75,7 +89,9 @@ describe.each(CLIENT_MODES)('timeouts through the official client (%s, %s)', (mo
       content: [{ type: 'text', text: timedOut('Tool hang', 50) }],
       isError: true,
     });
-    expect(textOf(await client.callTool({ name: 'hangDefault', arguments: {} }))).toBe(timedOut('Tool hangDefault', 40));
+    expect(textOf(await client.callTool({ name: 'hangDefault', arguments: {} }))).toBe(
+      timedOut('Tool hangDefault', 40),
+    );
     expect(textOf(await client.callTool({ name: 'unlimited', arguments: {} }))).toBe('finished');
     expect(slow.aborted).toEqual([timedOut('Tool hang', 50), timedOut('Tool hangDefault', 40)]);
   });
@@ -90,7 +106,10 @@ describe.each(CLIENT_MODES)('timeouts through the official client (%s, %s)', (mo
       code: -32603,
       message: expect.stringContaining(timedOut('Prompt prompt', 50)),
     });
-    expect(slow.aborted).toEqual([timedOut('Resource slow://resource', 50), timedOut('Prompt prompt', 50)]);
+    expect(slow.aborted).toEqual([
+      timedOut('Resource slow://resource', 50),
+      timedOut('Prompt prompt', 50),
+    ]);
   });
 
   it('covers the whole call, including the wait for the client to answer a question', async () => {
@@ -99,6 +118,8 @@ describe.each(CLIENT_MODES)('timeouts through the official client (%s, %s)', (mo
       await new Promise((r) => setTimeout(r, 400));
       return { action: 'accept', content: { name: 'Ada' } };
     });
-    expect(textOf(await client.callTool({ name: 'askSlowly', arguments: {} }))).toBe(timedOut('Tool askSlowly', 150));
+    expect(textOf(await client.callTool({ name: 'askSlowly', arguments: {} }))).toBe(
+      timedOut('Tool askSlowly', 150),
+    );
   });
 });

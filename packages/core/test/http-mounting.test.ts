@@ -8,15 +8,28 @@ it('mounts in Hono with one line and serves a whole session there', async () => 
   const mcp = createHttpHandler(httpFixture());
   const app = new Hono();
   app.all('/mcp', (c) => mcp.fetch(c.req.raw));
-  const init = await app.request('http://localhost/mcp', { method: 'POST', headers: JSON_AND_SSE, body: initializeBody() });
+  const init = await app.request('http://localhost/mcp', {
+    method: 'POST',
+    headers: JSON_AND_SSE,
+    body: initializeBody(),
+  });
   expect(init.status).toBe(200);
   const session = init.headers.get('mcp-session-id')!;
   const call = await app.request('http://localhost/mcp', {
     method: 'POST',
     headers: { ...JSON_AND_SSE, 'mcp-session-id': session },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo', arguments: { text: 'via hono' } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'echo', arguments: { text: 'via hono' } },
+    }),
   });
-  expect(await call.json()).toEqual({ jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text', text: 'via hono' }] } });
+  expect(await call.json()).toEqual({
+    jsonrpc: '2.0',
+    id: 2,
+    result: { content: [{ type: 'text', text: 'via hono' }] },
+  });
   await mcp.close();
 });
 
@@ -25,13 +38,28 @@ it('lets go of every session and connection once they close', async () => {
   const mcp = createHttpHandler(server);
   const sessions: string[] = [];
   for (let i = 0; i < 200; i++) {
-    const res = await mcp.fetch(new Request('http://localhost/mcp', { method: 'POST', headers: JSON_AND_SSE, body: initializeBody() }));
+    const res = await mcp.fetch(
+      new Request('http://localhost/mcp', {
+        method: 'POST',
+        headers: JSON_AND_SSE,
+        body: initializeBody(),
+      }),
+    );
     sessions.push(res.headers.get('mcp-session-id')!);
     await res.text();
   }
   expect(mcp.endpoint.sessionCount).toBe(200);
   expect(server.connectionCount).toBe(200);
-  await Promise.all(sessions.map((id) => mcp.fetch(new Request('http://localhost/mcp', { method: 'DELETE', headers: { 'mcp-session-id': id } }))));
+  await Promise.all(
+    sessions.map((id) =>
+      mcp.fetch(
+        new Request('http://localhost/mcp', {
+          method: 'DELETE',
+          headers: { 'mcp-session-id': id },
+        }),
+      ),
+    ),
+  );
   expect(mcp.endpoint.sessionCount).toBe(0);
   expect(server.connectionCount).toBe(0);
 });

@@ -8,14 +8,23 @@ afterEach(async () => {
   surface = undefined;
 });
 
-const init = (headers: Record<string, string> = {}) => ({ method: 'POST', path: '/mcp', headers: { ...JSON_AND_SSE, ...headers }, body: initializeBody() });
+const init = (headers: Record<string, string> = {}) => ({
+  method: 'POST',
+  path: '/mcp',
+  headers: { ...JSON_AND_SSE, ...headers },
+  body: initializeBody(),
+});
 
 describe.each(SURFACES)('HTTP security defaults (%s)', (_name, make) => {
   it('refuses a foreign Origin and a foreign Host with 403, accepts localhost ones', async () => {
     surface = await make(httpFixture());
     const evil = await surface.send(init({ origin: 'http://evil.example' }));
     expect(evil.status).toBe(403);
-    expect(JSON.parse(await evil.text())).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Forbidden: Origin http://evil.example is not allowed' } });
+    expect(JSON.parse(await evil.text())).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32000, message: 'Forbidden: Origin http://evil.example is not allowed' },
+    });
     const rebound = await surface.send(init({ host: 'evil.example:80' }));
     expect(rebound.status).toBe(403);
     expect(await rebound.text()).toContain('Host');
@@ -25,21 +34,46 @@ describe.each(SURFACES)('HTTP security defaults (%s)', (_name, make) => {
   });
 
   it('allows configured origins and hosts', async () => {
-    surface = await make(httpFixture(), { allowedOrigins: ['https://app.example'], allowedHosts: ['localhost', 'mcp.example'] });
-    expect((await surface.send(init({ origin: 'https://app.example', host: 'mcp.example' }))).status).toBe(200);
+    surface = await make(httpFixture(), {
+      allowedOrigins: ['https://app.example'],
+      allowedHosts: ['localhost', 'mcp.example'],
+    });
+    expect(
+      (await surface.send(init({ origin: 'https://app.example', host: 'mcp.example' }))).status,
+    ).toBe(200);
     expect((await surface.send(init({ origin: 'http://localhost' }))).status).toBe(403);
   });
 
   it('answers a 10 MiB body with 413, malformed JSON with 400/-32700, bad media types with 415/406', async () => {
     surface = await make(httpFixture());
-    const huge = await surface.send({ method: 'POST', path: '/mcp', headers: JSON_AND_SSE, body: `{"x":"${'a'.repeat(10 * 1024 * 1024)}"}` });
+    const huge = await surface.send({
+      method: 'POST',
+      path: '/mcp',
+      headers: JSON_AND_SSE,
+      body: `{"x":"${'a'.repeat(10 * 1024 * 1024)}"}`,
+    });
     expect(huge.status).toBe(413);
-    const broken = await surface.send({ method: 'POST', path: '/mcp', headers: JSON_AND_SSE, body: '{"jsonrpc":' });
+    const broken = await surface.send({
+      method: 'POST',
+      path: '/mcp',
+      headers: JSON_AND_SSE,
+      body: '{"jsonrpc":',
+    });
     expect(broken.status).toBe(400);
     expect(JSON.parse(await broken.text()).error.code).toBe(-32700);
-    const plain = await surface.send({ method: 'POST', path: '/mcp', headers: { ...JSON_AND_SSE, 'content-type': 'text/plain' }, body: initializeBody() });
+    const plain = await surface.send({
+      method: 'POST',
+      path: '/mcp',
+      headers: { ...JSON_AND_SSE, 'content-type': 'text/plain' },
+      body: initializeBody(),
+    });
     expect(plain.status).toBe(415);
-    const jsonOnly = await surface.send({ method: 'POST', path: '/mcp', headers: { ...JSON_AND_SSE, accept: 'application/json' }, body: initializeBody() });
+    const jsonOnly = await surface.send({
+      method: 'POST',
+      path: '/mcp',
+      headers: { ...JSON_AND_SSE, accept: 'application/json' },
+      body: initializeBody(),
+    });
     expect(jsonOnly.status).toBe(406);
     expect((await surface.send({ method: 'PUT', path: '/mcp' })).status).toBe(405);
     expect((await surface.send({ method: 'GET', path: '/elsewhere' })).status).toBe(404);
@@ -50,7 +84,12 @@ describe.each(SURFACES)('HTTP security defaults (%s)', (_name, make) => {
       authenticate: (req) =>
         req.header('authorization') === 'Bearer good'
           ? { auth: { user: 'ada' } }
-          : { reject: { wwwAuthenticate: 'Bearer realm="mcp", error="invalid_token"', message: 'Unauthorized: bad token' } },
+          : {
+              reject: {
+                wwwAuthenticate: 'Bearer realm="mcp", error="invalid_token"',
+                message: 'Unauthorized: bad token',
+              },
+            },
     });
     const denied = await surface.send(init({ authorization: 'Bearer bad' }));
     expect(denied.status).toBe(401);
@@ -62,7 +101,12 @@ describe.each(SURFACES)('HTTP security defaults (%s)', (_name, make) => {
       method: 'POST',
       path: '/mcp',
       headers: { ...JSON_AND_SSE, authorization: 'Bearer good', 'mcp-session-id': session },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'whoami', arguments: {} } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'whoami', arguments: {} },
+      }),
     });
     expect(JSON.parse(await who.text()).result.content[0].text).toBe('{"user":"ada"}');
   });
@@ -81,7 +125,10 @@ describe.each(SURFACES)('HTTP security defaults (%s)', (_name, make) => {
     expect(JSON.parse(await failed.text())).toEqual({
       jsonrpc: '2.0',
       id: null,
-      error: { code: -32603, message: 'Internal error: the server failed while handling this request' },
+      error: {
+        code: -32603,
+        message: 'Internal error: the server failed while handling this request',
+      },
     });
     const next = await surface.send(init());
     expect(next.status).toBe(200);
@@ -90,9 +137,15 @@ describe.each(SURFACES)('HTTP security defaults (%s)', (_name, make) => {
 
   it('answers CORS preflights only for configured origins', async () => {
     surface = await make(httpFixture(), { cors: { origins: ['http://localhost:5173'] } });
-    const preflight = await surface.send({ method: 'OPTIONS', path: '/mcp', headers: { origin: 'http://localhost:5173' } });
+    const preflight = await surface.send({
+      method: 'OPTIONS',
+      path: '/mcp',
+      headers: { origin: 'http://localhost:5173' },
+    });
     expect(preflight.status).toBe(204);
     expect(preflight.header('access-control-allow-origin')).toBe('http://localhost:5173');
-    expect(preflight.header('access-control-expose-headers')).toBe('mcp-session-id, www-authenticate, retry-after');
+    expect(preflight.header('access-control-expose-headers')).toBe(
+      'mcp-session-id, www-authenticate, retry-after',
+    );
   });
 });

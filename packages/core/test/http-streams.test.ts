@@ -1,7 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { aborted, gates, httpFixture } from './support/http-fixture.ts';
 import { mcpSchema } from './support/mcp-schema.ts';
-import { initializeBody, JSON_AND_SSE, SURFACES, type RawResponse, type Surface } from './support/http-surfaces.ts';
+import {
+  initializeBody,
+  JSON_AND_SSE,
+  SURFACES,
+  type RawResponse,
+  type Surface,
+} from './support/http-surfaces.ts';
 
 let surface: Surface | undefined;
 afterEach(async () => {
@@ -10,13 +16,23 @@ afterEach(async () => {
 });
 
 async function open(s: Surface, capabilities: Record<string, unknown> = {}): Promise<string> {
-  const res = await s.send({ method: 'POST', path: '/mcp', headers: JSON_AND_SSE, body: initializeBody('2025-11-25', capabilities) });
+  const res = await s.send({
+    method: 'POST',
+    path: '/mcp',
+    headers: JSON_AND_SSE,
+    body: initializeBody('2025-11-25', capabilities),
+  });
   await res.text();
   return res.header('mcp-session-id')!;
 }
 
 function post(s: Surface, session: string, body: unknown): Promise<RawResponse> {
-  return s.send({ method: 'POST', path: '/mcp', headers: { ...JSON_AND_SSE, 'mcp-session-id': session }, body: JSON.stringify(body) });
+  return s.send({
+    method: 'POST',
+    path: '/mcp',
+    headers: { ...JSON_AND_SSE, 'mcp-session-id': session },
+    body: JSON.stringify(body),
+  });
 }
 
 async function events(res: RawResponse): Promise<{ id?: string; data: string }[]> {
@@ -31,9 +47,19 @@ describe.each(SURFACES)('Streamable HTTP streams (%s)', (_name, make) => {
   it('answers plain calls as JSON and calls that report progress as SSE ending with the result', async () => {
     surface = await make(httpFixture());
     const session = await open(surface);
-    const plain = await post(surface, session, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x' } } });
+    const plain = await post(surface, session, {
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'echo', arguments: { text: 'x' } },
+    });
     expect(plain.header('content-type')).toBe('application/json');
-    await post(surface, session, { jsonrpc: '2.0', id: 3, method: 'logging/setLevel', params: { level: 'info' } }).then((r) => r.text());
+    await post(surface, session, {
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'logging/setLevel',
+      params: { level: 'info' },
+    }).then((r) => r.text());
     const streamed = await post(surface, session, {
       jsonrpc: '2.0',
       id: 4,
@@ -53,7 +79,8 @@ describe.each(SURFACES)('Streamable HTTP streams (%s)', (_name, make) => {
       'result:4',
     ]);
     expect(messages[4].result.content[0].text).toBe('did 2');
-    for (const m of messages) expect(schema.check(m, m.id === 4 ? 'tools/call' : undefined)).toEqual([]);
+    for (const m of messages)
+      expect(schema.check(m, m.id === 4 ? 'tools/call' : undefined)).toEqual([]);
     expect(received.slice(1).every((e) => typeof e.id === 'string')).toBe(true);
   });
 
@@ -61,28 +88,52 @@ describe.each(SURFACES)('Streamable HTTP streams (%s)', (_name, make) => {
     const server = httpFixture();
     surface = await make(server);
     const session = await open(surface);
-    const get = await surface.send({ method: 'GET', path: '/mcp', headers: { accept: 'text/event-stream', 'mcp-session-id': session } });
+    const get = await surface.send({
+      method: 'GET',
+      path: '/mcp',
+      headers: { accept: 'text/event-stream', 'mcp-session-id': session },
+    });
     expect(get.status).toBe(200);
-    const second = await surface.send({ method: 'GET', path: '/mcp', headers: { accept: 'text/event-stream', 'mcp-session-id': session } });
+    const second = await surface.send({
+      method: 'GET',
+      path: '/mcp',
+      headers: { accept: 'text/event-stream', 'mcp-session-id': session },
+    });
     expect(second.status).toBe(409);
     server.tools.disable('echo');
     const event = await get.nextEvent();
-    expect(JSON.parse(event!.data)).toEqual({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+    expect(JSON.parse(event!.data)).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/tools/list_changed',
+    });
     get.abort();
   });
 
   it('carries an elicitation on the POST stream and takes the answer as a POSTed response (202)', async () => {
     surface = await make(httpFixture());
     const session = await open(surface, { elicitation: {} });
-    const call = await post(surface, session, { jsonrpc: '2.0', id: 10, method: 'tools/call', params: { name: 'ask', arguments: {} } });
+    const call = await post(surface, session, {
+      jsonrpc: '2.0',
+      id: 10,
+      method: 'tools/call',
+      params: { name: 'ask', arguments: {} },
+    });
     await call.nextEvent(); // priming
     const question = JSON.parse((await call.nextEvent())!.data);
     expect(question).toMatchObject({ method: 'elicitation/create', params: { message: 'Name?' } });
     expect(schema.check(question)).toEqual([]);
-    const answer = await post(surface, session, { jsonrpc: '2.0', id: question.id, result: { action: 'accept', content: { name: 'Ada' } } });
+    const answer = await post(surface, session, {
+      jsonrpc: '2.0',
+      id: question.id,
+      result: { action: 'accept', content: { name: 'Ada' } },
+    });
     expect(answer.status).toBe(202);
     const result = JSON.parse((await call.nextEvent())!.data);
-    expect(result).toEqual({ jsonrpc: '2.0', id: 10, result: { content: [{ type: 'text', text: 'hi Ada' }] } });
+    expect(result).toEqual({
+      jsonrpc: '2.0',
+      id: 10,
+      result: { content: [{ type: 'text', text: 'hi Ada' }] },
+    });
   });
 
   it('resumes a lost stream with Last-Event-ID, replaying exactly the missed messages', async () => {
@@ -104,11 +155,21 @@ describe.each(SURFACES)('Streamable HTTP streams (%s)', (_name, make) => {
     const resumed = await surface.send({
       method: 'GET',
       path: '/mcp',
-      headers: { accept: 'text/event-stream', 'mcp-session-id': session, 'last-event-id': first!.id! },
+      headers: {
+        accept: 'text/event-stream',
+        'mcp-session-id': session,
+        'last-event-id': first!.id!,
+      },
     });
     expect(resumed.status).toBe(200);
     const replay = await events(resumed);
-    expect(replay.map((e) => JSON.parse(e.data))).toEqual([{ jsonrpc: '2.0', id: 20, result: { content: [{ type: 'text', text: `released resume-${_name}` }] } }]);
+    expect(replay.map((e) => JSON.parse(e.data))).toEqual([
+      {
+        jsonrpc: '2.0',
+        id: 20,
+        result: { content: [{ type: 'text', text: `released resume-${_name}` }] },
+      },
+    ]);
     expect(aborted.has(`resume-${_name}`)).toBe(false);
   });
 
@@ -121,7 +182,12 @@ describe.each(SURFACES)('Streamable HTTP streams (%s)', (_name, make) => {
       method: 'POST',
       path: '/mcp',
       headers: { ...JSON_AND_SSE, 'mcp-session-id': session },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 30, method: 'tools/call', params: { name: 'wait', arguments: { key } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 30,
+        method: 'tools/call',
+        params: { name: 'wait', arguments: { key } },
+      }),
       signal: controller.signal,
     });
     pending.catch(() => {});
@@ -133,18 +199,32 @@ describe.each(SURFACES)('Streamable HTTP streams (%s)', (_name, make) => {
 
   it('serves the 2024-11-05 HTTP+SSE transport beside Streamable HTTP', async () => {
     surface = await make(httpFixture());
-    const sse = await surface.send({ method: 'GET', path: '/sse', headers: { accept: 'text/event-stream' } });
+    const sse = await surface.send({
+      method: 'GET',
+      path: '/sse',
+      headers: { accept: 'text/event-stream' },
+    });
     const endpoint = await sse.nextEvent();
     expect(endpoint?.event).toBe('endpoint');
     expect(endpoint?.data).toMatch(/^\/messages\?sessionId=[0-9a-f-]{36}$/);
-    const accepted = await surface.send({ method: 'POST', path: endpoint!.data, headers: { 'content-type': 'application/json' }, body: initializeBody('2024-11-05') });
+    const accepted = await surface.send({
+      method: 'POST',
+      path: endpoint!.data,
+      headers: { 'content-type': 'application/json' },
+      body: initializeBody('2024-11-05'),
+    });
     expect(accepted.status).toBe(202);
     const reply = await sse.nextEvent();
     expect(reply?.event).toBe('message');
     const message = JSON.parse(reply!.data);
     expect(message.result.protocolVersion).toBe('2024-11-05');
     expect(mcpSchema('2024-11-05').check(message, 'initialize')).toEqual([]);
-    const unknown = await surface.send({ method: 'POST', path: '/messages?sessionId=nope', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const unknown = await surface.send({
+      method: 'POST',
+      path: '/messages?sessionId=nope',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(unknown.status).toBe(404);
     sse.abort();
   });

@@ -23,13 +23,17 @@ class Child extends Base {
 }
 
 it('a subclass that re-decorates an inherited method replaces the parent tool instead of clashing with it', async () => {
-  const client = await connectTestClient(createServer({ name: 'x', version: '1', providers: [Child] }));
+  const client = await connectTestClient(
+    createServer({ name: 'x', version: '1', providers: [Child] }),
+  );
   const { tools } = await client.listTools();
   expect(tools.map((t) => [t.name, t.description])).toEqual([
     ['version', 'Version'],
     ['greet', 'Greets louder'],
   ]);
-  expect((await client.callTool('greet', { name: 'Ada' })).content).toEqual([{ type: 'text', text: 'HELLO Ada' }]);
+  expect((await client.callTool('greet', { name: 'Ada' })).content).toEqual([
+    { type: 'text', text: 'HELLO Ada' },
+  ]);
 });
 
 it('does not freeze the JSON Schema object the user passed in', () => {

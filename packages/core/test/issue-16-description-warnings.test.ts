@@ -97,8 +97,10 @@ describe('issue #16: members without a description', () => {
     const written: { stream: string; text: string }[] = [];
     const out = process.stdout.write;
     const err = process.stderr.write;
-    process.stdout.write = ((text: string) => written.push({ stream: 'stdout', text }) > 0) as typeof out;
-    process.stderr.write = ((text: string) => written.push({ stream: 'stderr', text }) > 0) as typeof err;
+    process.stdout.write = ((text: string) =>
+      written.push({ stream: 'stdout', text }) > 0) as typeof out;
+    process.stderr.write = ((text: string) =>
+      written.push({ stream: 'stderr', text }) > 0) as typeof err;
     try {
       class One {
         @Tool({ input: z.object({}) })

@@ -23,15 +23,24 @@ afterAll(() => {
 
 /** Compiles the fixture as `mcp-fw dev` does (tsc --noCheck), runs it, returns its report. */
 async function compileAndServe(experimentalDecorators: boolean): Promise<Record<string, any>> {
-  const out = await compileFixtures(`dropped-decorators-${experimentalDecorators}`, [join(FIXTURE, 'arg-tools.ts'), join(FIXTURE, 'serve-arg-tools.ts')], {
-    experimentalDecorators,
-    noCheck: true,
-  });
+  const out = await compileFixtures(
+    `dropped-decorators-${experimentalDecorators}`,
+    [join(FIXTURE, 'arg-tools.ts'), join(FIXTURE, 'serve-arg-tools.ts')],
+    {
+      experimentalDecorators,
+      noCheck: true,
+    },
+  );
   // tsx only so that @mcp-fw/core resolves to its TypeScript sources; the fixture is tsc's output.
   const modes = join(REPO_ROOT, 'packages/core/test/fixtures/modes');
   const { stdout } = await run(
     TSX,
-    ['--conditions=@mcp-fw/source', '--tsconfig', join(modes, `tsconfig.${experimentalDecorators ? 'legacy' : 'tc39'}.json`), join(out, 'test/fixtures/errors/serve-arg-tools.js')],
+    [
+      '--conditions=@mcp-fw/source',
+      '--tsconfig',
+      join(modes, `tsconfig.${experimentalDecorators ? 'legacy' : 'tc39'}.json`),
+      join(out, 'test/fixtures/errors/serve-arg-tools.js'),
+    ],
     { cwd: REPO_ROOT },
   );
   return JSON.parse(stdout);
@@ -48,7 +57,14 @@ describe('issue #16: @Arg dropped because "experimentalDecorators" is off', () =
       tsconfig,
       JSON.stringify({
         extends: join(REPO_ROOT, 'tsconfig.base.json'),
-        compilerOptions: { rootDir: join(REPO_ROOT, 'packages/core'), noEmit: true, composite: false, incremental: false, experimentalDecorators: false, emitDecoratorMetadata: false },
+        compilerOptions: {
+          rootDir: join(REPO_ROOT, 'packages/core'),
+          noEmit: true,
+          composite: false,
+          incremental: false,
+          experimentalDecorators: false,
+          emitDecoratorMetadata: false,
+        },
         files: [join(FIXTURE, 'arg-tools.ts')],
       }),
     );
@@ -65,11 +81,15 @@ describe('issue #16: @Arg dropped because "experimentalDecorators" is off', () =
     const message: string = report.message;
     // The cause: which member, which mode, which flag, and why the @Arg the user wrote is gone.
     expect(message).toContain('Greeter.greet takes parameters but declares no schema');
-    expect(message).toContain('compiled with standard (TC39) decorators because "experimentalDecorators" is off');
+    expect(message).toContain(
+      'compiled with standard (TC39) decorators because "experimentalDecorators" is off',
+    );
     expect(message).toContain('parameter decorators such as @Arg are dropped');
     expect(message).toContain('TS1206');
     // The fixes: the flag (with metadata), or `input:`, which works in both modes.
-    expect(message).toContain('Fix: set "experimentalDecorators": true (and "emitDecoratorMetadata": true) in tsconfig.json');
+    expect(message).toContain(
+      'Fix: set "experimentalDecorators": true (and "emitDecoratorMetadata": true) in tsconfig.json',
+    );
     expect(message).toContain('@Tool({ input: z.object({ ... }) }), which works in both modes');
     // Not the old, misleading advice to add the @Arg that is already there.
     expect(message).not.toContain("name each parameter with @Arg('name', schema)");
@@ -81,7 +101,11 @@ describe('issue #16: @Arg dropped because "experimentalDecorators" is off', () =
       {
         name: 'greet',
         description: 'Greets someone by name',
-        inputSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+        inputSchema: {
+          type: 'object',
+          properties: { name: { type: 'string' } },
+          required: ['name'],
+        },
       },
     ]);
     expect(report.result).toEqual({ content: [{ type: 'text', text: 'Hello, Ada!' }] });

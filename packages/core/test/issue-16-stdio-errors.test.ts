@@ -11,8 +11,15 @@ afterAll(stopAll);
 const FIXTURE = join(REPO_ROOT, 'packages/core/test/fixtures/errors/stdio-errors-server.ts');
 
 function start(mask: boolean): StdioProcess {
-  const env = { TSX_TSCONFIG_PATH: join(REPO_ROOT, 'tsconfig.base.json'), MCP_FW_MASK: mask ? '1' : '0' };
-  return new StdioProcess(process.execPath, ['--conditions=@mcp-fw/source', '--import', 'tsx', FIXTURE], { env });
+  const env = {
+    TSX_TSCONFIG_PATH: join(REPO_ROOT, 'tsconfig.base.json'),
+    MCP_FW_MASK: mask ? '1' : '0',
+  };
+  return new StdioProcess(
+    process.execPath,
+    ['--conditions=@mcp-fw/source', '--import', 'tsx', FIXTURE],
+    { env },
+  );
 }
 
 describe.concurrent('issue #16 over stdio', () => {
@@ -25,7 +32,10 @@ describe.concurrent('issue #16 over stdio', () => {
     const message =
       'Tool "big" returned a result that cannot be sent as JSON: a BigInt at $.files[0].bytes. ' +
       'Fix: convert BigInt values to a string (String(n)) or a number (Number(n)) before returning them.';
-    expect((await server.callTool('big')).result).toEqual({ content: [{ type: 'text', text: message }], isError: true });
+    expect((await server.callTool('big')).result).toEqual({
+      content: [{ type: 'text', text: message }],
+      isError: true,
+    });
     await server.stderrContains(`[mcp-fw] ${message}\n`);
     expect(server.problems).toEqual([]);
     // Only frames on stdout: every line is a JSON-RPC message (checked as it arrived).
@@ -38,9 +48,13 @@ describe.concurrent('issue #16 over stdio', () => {
     await server.initialize();
     const result = (await server.callTool('leak')).result;
     expect(result.isError).toBe(true);
-    const ref = /^Internal error \(ref ([0-9a-f]{12})\); the server's log has the details$/.exec(result.content[0].text)?.[1];
+    const ref = /^Internal error \(ref ([0-9a-f]{12})\); the server's log has the details$/.exec(
+      result.content[0].text,
+    )?.[1];
     expect(ref).toBeDefined();
-    await server.stderrContains(`[mcp-fw] tool leak threw (ref ${ref})\nError: login failed: password=hunter2\n`);
+    await server.stderrContains(
+      `[mcp-fw] tool leak threw (ref ${ref})\nError: login failed: password=hunter2\n`,
+    );
     expect(server.lines.join('\n')).not.toContain('hunter2');
     expect(server.problems).toEqual([]);
     server.kill('SIGKILL');

@@ -22,9 +22,12 @@ class Waits {
 
 describe('a timeout with a handler that listens to ctx.signal', () => {
   it('keeps nothing of the call once it is answered', async () => {
-    const client = await connectTestClient(createServer({ name: 'w', version: '1', providers: [Waits] }));
+    const client = await connectTestClient(
+      createServer({ name: 'w', version: '1', providers: [Waits] }),
+    );
     const calls = async (n: number) => {
-      for (let i = 0; i < n; i += 50) await Promise.all(Array.from({ length: 50 }, () => client.callTool('wait', {})));
+      for (let i = 0; i < n; i += 50)
+        await Promise.all(Array.from({ length: 50 }, () => client.callTool('wait', {})));
     };
     await calls(500);
     const before = heapAfterGc();

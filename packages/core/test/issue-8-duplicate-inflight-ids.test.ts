@@ -8,16 +8,23 @@ describe('requests that share an id while in flight', () => {
   it('are each aborted when the connection closes, and each answered otherwise', async () => {
     let sink!: ChannelSink;
     const sent: string[] = [];
-    const channel: Channel = { start: (s) => (sink = s), send: (frame) => void sent.push(frame), close: async () => {} };
+    const channel: Channel = {
+      start: (s) => (sink = s),
+      send: (frame) => void sent.push(frame),
+      close: async () => {},
+    };
     const aborted: string[] = [];
     const engine = new Engine(channel, {
       request: (request) =>
         new Promise((resolve) => {
           if (request.method === 'quick') return resolve({ quick: true });
-          request.signal.addEventListener('abort', () => aborted.push(`${request.method} ${String(request.signal.reason)}`));
+          request.signal.addEventListener('abort', () =>
+            aborted.push(`${request.method} ${String(request.signal.reason)}`),
+          );
         }),
       notification: () => {},
-      mapError: (e) => (e instanceof JsonRpcError ? e.toJSON() : { code: -32603, message: 'Internal error' }),
+      mapError: (e) =>
+        e instanceof JsonRpcError ? e.toJSON() : { code: -32603, message: 'Internal error' },
       acceptBatch: () => false,
     });
     sink.frame('{"jsonrpc":"2.0","id":1,"method":"first"}', 'a');

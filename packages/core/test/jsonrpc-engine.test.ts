@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { Engine, JsonRpcError, type Channel, type ChannelSink, type EngineHandlers } from '../src/jsonrpc/index.ts';
+import {
+  Engine,
+  JsonRpcError,
+  type Channel,
+  type ChannelSink,
+  type EngineHandlers,
+} from '../src/jsonrpc/index.ts';
 
 /** A channel driven by the test: frames go in with `deliver`, frames out land in `sent`. */
 function testChannel() {
@@ -17,7 +23,8 @@ function handlers(overrides: Partial<EngineHandlers> = {}): EngineHandlers {
   return {
     request: (r) => ({ echoed: r.method }),
     notification: () => {},
-    mapError: (e) => (e instanceof JsonRpcError ? e.toJSON() : { code: -32603, message: 'Internal error' }),
+    mapError: (e) =>
+      e instanceof JsonRpcError ? e.toJSON() : { code: -32603, message: 'Internal error' },
     acceptBatch: () => false,
     ...overrides,
   };
@@ -32,14 +39,17 @@ describe('JSON-RPC engine', () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
     let data: unknown = nested;
-    new Engine(t.channel, handlers({
-      request: (r) => {
-        if (r.method === 'ok') return { fine: true };
-        const error = new JsonRpcError(-32602, 'Invalid params: bad value', data);
-        if (r.method === 'later') return Promise.reject(error);
-        throw error;
-      },
-    }));
+    new Engine(
+      t.channel,
+      handlers({
+        request: (r) => {
+          if (r.method === 'ok') return { fine: true };
+          const error = new JsonRpcError(-32602, 'Invalid params: bad value', data);
+          if (r.method === 'later') return Promise.reject(error);
+          throw error;
+        },
+      }),
+    );
     t.deliver('{"jsonrpc":"2.0","id":1,"method":"now"}');
     data = cyclic;
     t.deliver('{"jsonrpc":"2.0","id":2,"method":"later"}');
@@ -74,8 +84,13 @@ describe('JSON-RPC engine', () => {
   it('times out an outbound request with -32001 and reports it as abandoned', async () => {
     const t = testChannel();
     const abandoned: unknown[] = [];
-    const engine = new Engine(t.channel, handlers({ outboundAbandoned: (id, reason) => abandoned.push([id, reason]) }));
-    await expect(engine.request('slow', {}, { timeoutMs: 20 })).rejects.toMatchObject({ code: -32001 });
+    const engine = new Engine(
+      t.channel,
+      handlers({ outboundAbandoned: (id, reason) => abandoned.push([id, reason]) }),
+    );
+    await expect(engine.request('slow', {}, { timeoutMs: 20 })).rejects.toMatchObject({
+      code: -32001,
+    });
     expect(abandoned).toEqual([[0, 'timeout']]);
     // A late answer after the timeout is ignored.
     t.deliver('{"jsonrpc":"2.0","id":0,"result":{}}');
@@ -86,7 +101,10 @@ describe('JSON-RPC engine', () => {
   it('abandons an outbound request when its signal aborts', async () => {
     const t = testChannel();
     const abandoned: unknown[] = [];
-    const engine = new Engine(t.channel, handlers({ outboundAbandoned: (id) => abandoned.push(id) }));
+    const engine = new Engine(
+      t.channel,
+      handlers({ outboundAbandoned: (id) => abandoned.push(id) }),
+    );
     const controller = new AbortController();
     const pending = engine.request('x', {}, { signal: controller.signal });
     controller.abort('user gave up');
@@ -140,7 +158,9 @@ describe('JSON-RPC engine', () => {
     const t = testChannel();
     const engine = new Engine(
       t.channel,
-      handlers({ request: () => new Promise((resolve) => setTimeout(() => resolve({ done: true }), 30)) }),
+      handlers({
+        request: () => new Promise((resolve) => setTimeout(() => resolve({ done: true }), 30)),
+      }),
     );
     t.deliver('{"jsonrpc":"2.0","id":7,"method":"slow"}');
     await engine.close(2000);
@@ -150,7 +170,9 @@ describe('JSON-RPC engine', () => {
   it('answers a batch with an array when batches are accepted, and with -32600 otherwise', async () => {
     const on = testChannel();
     new Engine(on.channel, handlers({ acceptBatch: () => true }));
-    on.deliver('[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"2.0","method":"n"},{"jsonrpc":"2.0","id":2,"method":"b"}]');
+    on.deliver(
+      '[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"2.0","method":"n"},{"jsonrpc":"2.0","id":2,"method":"b"}]',
+    );
     await tick();
     expect(on.sent).toEqual([
       [
@@ -165,7 +187,10 @@ describe('JSON-RPC engine', () => {
       {
         jsonrpc: '2.0',
         id: null,
-        error: { code: -32600, message: 'Invalid Request: batches are not supported by the negotiated protocol revision' },
+        error: {
+          code: -32600,
+          message: 'Invalid Request: batches are not supported by the negotiated protocol revision',
+        },
       },
     ]);
   });
@@ -177,6 +202,8 @@ describe('JSON-RPC engine', () => {
     new Engine(t.channel, handlers({ request: () => circular }));
     t.deliver('{"jsonrpc":"2.0","id":3,"method":"x"}');
     await tick();
-    expect(t.sent).toEqual([{ jsonrpc: '2.0', id: 3, error: { code: -32603, message: 'Internal error' } }]);
+    expect(t.sent).toEqual([
+      { jsonrpc: '2.0', id: 3, error: { code: -32603, message: 'Internal error' } },
+    ]);
   });
 });

@@ -7,13 +7,22 @@ import { REPO_ROOT } from './support/paths.ts';
 const SRC = join(REPO_ROOT, 'packages/core/src');
 
 /** The package's entry points (`exports` in package.json), as source files: `./stdio` → `stdio.ts`. */
-const ENTRIES = entryPoints(JSON.parse(readFileSync(join(REPO_ROOT, 'packages/core/package.json'), 'utf8')).exports);
+const ENTRIES = entryPoints(
+  JSON.parse(readFileSync(join(REPO_ROOT, 'packages/core/package.json'), 'utf8')).exports,
+);
 
 /** Entry points that exist to use Node (stdio, node:http, the command line); every other one is runtime-neutral. */
 const NODE_ENTRIES = new Set(['stdio.ts', 'node.ts', 'main.ts']);
 
 /** Composition roots may import everything: the entry points, and the top-level files they share. */
-const ROOTS = new Set([...ENTRIES, 'server.ts', 'server-members.ts', 'stdout-guard.ts', 'http-rate-limit.ts', 'servable.ts']);
+const ROOTS = new Set([
+  ...ENTRIES,
+  'server.ts',
+  'server-members.ts',
+  'stdout-guard.ts',
+  'http-rate-limit.ts',
+  'servable.ts',
+]);
 
 /** Per layer: the layers it may import values from, and those it may import types from. */
 const RULES: Record<string, { values: string[]; types: string[] }> = {
@@ -92,7 +101,8 @@ function importsOf(file: string): Import[] {
 function parseImports(text: string): Import[] {
   const found: Import[] = [];
   const declaration = /\b(import|export)\s+(type\s+)?(?:[\w*${}\s,]+?\s+from\s+)?['"]([^'"]+)['"]/g;
-  for (const m of text.matchAll(declaration)) found.push({ specifier: m[3], typeOnly: m[2] !== undefined });
+  for (const m of text.matchAll(declaration))
+    found.push({ specifier: m[3], typeOnly: m[2] !== undefined });
   const dynamic = /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
   for (const m of text.matchAll(dynamic)) found.push({ specifier: m[1], typeOnly: false });
   return found;
@@ -116,7 +126,9 @@ function violations(file: string, imports: readonly Import[]): string[] {
   const found: string[] = [];
   for (const { specifier, typeOnly } of imports) {
     if (specifier.startsWith('@mcp-fw/')) {
-      found.push(`${file}: import '${specifier}' goes through the package entry; import the layer relatively`);
+      found.push(
+        `${file}: import '${specifier}' goes through the package entry; import the layer relatively`,
+      );
       continue;
     }
     if (!specifier.startsWith('.')) continue;
@@ -165,7 +177,9 @@ describe('core layering', () => {
       "decorators/x.ts: import '@mcp-fw/core' goes through the package entry; import the layer relatively",
       "decorators/x.ts: import '../transports/stdio.js' (transports/stdio.ts) is not allowed in decorators/",
     ]);
-    expect(violations('protocol/x.ts', [{ specifier: '../schema/index.js', typeOnly: true }])).toEqual([
+    expect(
+      violations('protocol/x.ts', [{ specifier: '../schema/index.js', typeOnly: true }]),
+    ).toEqual([
       "protocol/x.ts: import type '../schema/index.js' (schema/index.ts) is not allowed in protocol/",
     ]);
     expect(violations('server.ts', imports)).toEqual([]);
@@ -190,14 +204,27 @@ describe('core layering', () => {
   it('every relative import resolves to a source file', () => {
     const missing = FILES.flatMap((file) =>
       importsOf(file)
-        .filter((i) => i.specifier.startsWith('.') && !existsSync(join(SRC, resolveImport(file, i.specifier))))
+        .filter(
+          (i) =>
+            i.specifier.startsWith('.') && !existsSync(join(SRC, resolveImport(file, i.specifier))),
+        )
         .map((i) => `${file}: '${i.specifier}'`),
     );
     expect(missing).toEqual([]);
   });
 
   it('reads the entry points from package.json exports', () => {
-    expect(ENTRIES).toEqual(expect.arrayContaining(['index.ts', 'stdio.ts', 'testing.ts', 'transport.ts', 'http.ts', 'node.ts', 'main.ts']));
+    expect(ENTRIES).toEqual(
+      expect.arrayContaining([
+        'index.ts',
+        'stdio.ts',
+        'testing.ts',
+        'transport.ts',
+        'http.ts',
+        'node.ts',
+        'main.ts',
+      ]),
+    );
     for (const entry of NODE_ENTRIES) expect(ENTRIES).toContain(entry);
   });
 
@@ -222,7 +249,11 @@ describe('core layering', () => {
     );
     expect(nodeImports).toEqual([]);
     // The check can fail: the root entry does load a node: module (createRequire).
-    expect([...runtimeGraph('index.ts').keys()].some((file) => importsOf(file).some((i) => i.specifier.startsWith('node:')))).toBe(true);
+    expect(
+      [...runtimeGraph('index.ts').keys()].some((file) =>
+        importsOf(file).some((i) => i.specifier.startsWith('node:')),
+      ),
+    ).toBe(true);
   });
 
   it('no console.log/info/debug in core: stdout belongs to stdio frames', () => {

@@ -9,7 +9,13 @@ describe('ListCache', () => {
     const registry = {} as Registry;
     const nested = JSON.parse(`${'['.repeat(100_000)}${']'.repeat(100_000)}`) as unknown;
     let items = 0;
-    const get = () => cache.get(registry, { list: 'tools', revision: '2025-11-25', cursor: nested, pageSize: 2 }, () => (items++, []), (t) => t);
+    const get = () =>
+      cache.get(
+        registry,
+        { list: 'tools', revision: '2025-11-25', cursor: nested, pageSize: 2 },
+        () => (items++, []),
+        (t) => t,
+      );
     expect(get).toThrow(JsonRpcError);
     expect(get).toThrow('Invalid params: unknown or malformed cursor');
     expect(items).toBe(0);

@@ -23,31 +23,78 @@ function keyCount(text: string, key: string): number {
 
 describe('the 2026-07-28 result envelope', () => {
   it('splices into a plain result, an empty one and a cached page', () => {
-    const plain = wire(modernResult({ content: [{ type: 'text', text: 'hi' }] }, 'tools/call', core));
-    expect(plain.parsed).toEqual({ content: [{ type: 'text', text: 'hi' }], resultType: 'complete', _meta: SERVER_INFO });
-    expect(wire(modernResult({}, 'completion/complete', core)).parsed).toEqual({ resultType: 'complete', _meta: SERVER_INFO });
-    expect(wire(modernResult(undefined, 'tools/call', core)).parsed).toEqual({ resultType: 'complete', _meta: SERVER_INFO });
+    const plain = wire(
+      modernResult({ content: [{ type: 'text', text: 'hi' }] }, 'tools/call', core),
+    );
+    expect(plain.parsed).toEqual({
+      content: [{ type: 'text', text: 'hi' }],
+      resultType: 'complete',
+      _meta: SERVER_INFO,
+    });
+    expect(wire(modernResult({}, 'completion/complete', core)).parsed).toEqual({
+      resultType: 'complete',
+      _meta: SERVER_INFO,
+    });
+    expect(wire(modernResult(undefined, 'tools/call', core)).parsed).toEqual({
+      resultType: 'complete',
+      _meta: SERVER_INFO,
+    });
     const page = wire(modernResult(new RawJson('{"tools":[]}'), 'tools/list', core));
-    expect(page.parsed).toEqual({ tools: [], resultType: 'complete', ttlMs: 5000, cacheScope: 'public', _meta: SERVER_INFO });
-    expect(wire(modernResult(new RawJson('{}'), 'tools/list', core)).parsed).toEqual({ resultType: 'complete', ttlMs: 5000, cacheScope: 'public', _meta: SERVER_INFO });
+    expect(page.parsed).toEqual({
+      tools: [],
+      resultType: 'complete',
+      ttlMs: 5000,
+      cacheScope: 'public',
+      _meta: SERVER_INFO,
+    });
+    expect(wire(modernResult(new RawJson('{}'), 'tools/list', core)).parsed).toEqual({
+      resultType: 'complete',
+      ttlMs: 5000,
+      cacheScope: 'public',
+      _meta: SERVER_INFO,
+    });
   });
 
   it("keeps a handler's own _meta, resultType and cache hints, each key once", () => {
     const own = wire(modernResult({ content: [], _meta: { trace: 't1' } }, 'tools/call', core));
-    expect(own.parsed).toEqual({ content: [], resultType: 'complete', _meta: { trace: 't1', ...SERVER_INFO } });
+    expect(own.parsed).toEqual({
+      content: [],
+      resultType: 'complete',
+      _meta: { trace: 't1', ...SERVER_INFO },
+    });
     expect(keyCount(own.text, '_meta')).toBe(1);
 
     const hinted = wire(modernResult({ contents: [], ttlMs: 10 }, 'resources/read', core));
-    expect(hinted.parsed).toMatchObject({ ttlMs: 10, cacheScope: 'public', resultType: 'complete' });
+    expect(hinted.parsed).toMatchObject({
+      ttlMs: 10,
+      cacheScope: 'public',
+      resultType: 'complete',
+    });
     expect(keyCount(hinted.text, 'ttlMs')).toBe(1);
 
-    const interim = wire(modernResult({ resultType: 'input_required', inputRequests: {}, requestState: 's' }, 'resources/read', core));
-    expect(interim.parsed).toEqual({ resultType: 'input_required', inputRequests: {}, requestState: 's', _meta: SERVER_INFO });
+    const interim = wire(
+      modernResult(
+        { resultType: 'input_required', inputRequests: {}, requestState: 's' },
+        'resources/read',
+        core,
+      ),
+    );
+    expect(interim.parsed).toEqual({
+      resultType: 'input_required',
+      inputRequests: {},
+      requestState: 's',
+      _meta: SERVER_INFO,
+    });
     expect(keyCount(interim.text, 'resultType')).toBe(1);
   });
 
   it('adds cache hints only to cacheable methods', () => {
-    expect(wire(modernResult({ content: [] }, 'tools/call', core)).parsed).not.toHaveProperty('ttlMs');
-    expect(wire(modernResult({ contents: [] }, 'resources/read', core)).parsed).toMatchObject({ ttlMs: 5000, cacheScope: 'public' });
+    expect(wire(modernResult({ content: [] }, 'tools/call', core)).parsed).not.toHaveProperty(
+      'ttlMs',
+    );
+    expect(wire(modernResult({ contents: [] }, 'resources/read', core)).parsed).toMatchObject({
+      ttlMs: 5000,
+      cacheScope: 'public',
+    });
   });
 });

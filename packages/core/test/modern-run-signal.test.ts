@@ -7,16 +7,22 @@ import type { Channel, ChannelSink } from '../src/jsonrpc/index.ts';
 // (a per-call cost otherwise). These pin down that reading it early, late, or only after an
 // input round gives the same aborts as a signal that followed the request from the start.
 
-const ENVELOPE = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } };
+const ENVELOPE = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
+};
 const seen: string[] = [];
 let open!: () => void;
 const gate = () => new Promise<void>((resolve) => (open = resolve));
-const describeSignal = (signal: AbortSignal) => `aborted=${signal.aborted} reason=${String(signal.reason)}`;
+const describeSignal = (signal: AbortSignal) =>
+  `aborted=${signal.aborted} reason=${String(signal.reason)}`;
 
 class Waiting {
   @Tool({ description: 'Listens to ctx.signal from the start', input: z.object({}) })
   async early(_: object, ctx: Context) {
-    ctx.signal.addEventListener('abort', () => seen.push(`early heard ${String(ctx.signal.reason)}`));
+    ctx.signal.addEventListener('abort', () =>
+      seen.push(`early heard ${String(ctx.signal.reason)}`),
+    );
     await gate();
     seen.push(`early ${describeSignal(ctx.signal)}`);
     return 'done';
@@ -41,12 +47,17 @@ class Waiting {
 function connectRaw() {
   let sink!: ChannelSink;
   const sent: any[] = [];
-  const channel: Channel = { start: (s) => (sink = s), send: (frame) => void sent.push(JSON.parse(frame)), close: async () => {} };
+  const channel: Channel = {
+    start: (s) => (sink = s),
+    send: (frame) => void sent.push(JSON.parse(frame)),
+    close: async () => {},
+  };
   createServer({ name: 'signals', version: '1.0.0', providers: [Waiting] }).connect(channel);
   const send = (message: object) => sink.frame(JSON.stringify({ jsonrpc: '2.0', ...message }));
   const call = (id: number, name: string, extra: object = {}) =>
     send({ id, method: 'tools/call', params: { name, arguments: {}, ...extra, _meta: ENVELOPE } });
-  const cancel = (requestId: number) => send({ method: 'notifications/cancelled', params: { requestId, reason: `stop ${requestId}` } });
+  const cancel = (requestId: number) =>
+    send({ method: 'notifications/cancelled', params: { requestId, reason: `stop ${requestId}` } });
   return { sent, call, cancel };
 }
 
@@ -66,7 +77,11 @@ describe('2026-07-28: the signal of a call that may ask for input', () => {
     c.cancel(2);
     open();
     await settle();
-    expect(seen).toEqual(['early heard stop 1', 'early aborted=true reason=stop 1', 'late aborted=true reason=stop 2']);
+    expect(seen).toEqual([
+      'early heard stop 1',
+      'early aborted=true reason=stop 1',
+      'late aborted=true reason=stop 2',
+    ]);
     expect(c.sent).toEqual([]);
   });
 
@@ -78,7 +93,10 @@ describe('2026-07-28: the signal of a call that may ask for input', () => {
     const interim = c.sent.shift().result;
     expect(interim.resultType).toBe('input_required');
     const [key] = Object.keys(interim.inputRequests);
-    const retry = { inputResponses: { [key]: { action: 'accept', content: { name: 'n' } } }, requestState: interim.requestState };
+    const retry = {
+      inputResponses: { [key]: { action: 'accept', content: { name: 'n' } } },
+      requestState: interim.requestState,
+    };
     c.call(2, 'asks', retry);
     await settle();
     c.cancel(2);
@@ -88,7 +106,10 @@ describe('2026-07-28: the signal of a call that may ask for input', () => {
     await settle();
     open();
     await settle();
-    expect(seen).toEqual(['asks aborted=true reason=stop 2', 'late aborted=false reason=undefined']);
+    expect(seen).toEqual([
+      'asks aborted=true reason=stop 2',
+      'late aborted=false reason=undefined',
+    ]);
     expect(c.sent.map((m) => m.id)).toEqual([3]);
   });
 });

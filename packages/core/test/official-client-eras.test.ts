@@ -13,7 +13,10 @@ import { checkServerLines, readTap } from './support/wire-log.ts';
 const FIXTURE = join(REPO_ROOT, 'packages/core/test/fixtures/eras-server.ts');
 const TAP = join(REPO_ROOT, 'packages/core/test/support/stdio-tap.mjs');
 const NODE_ARGS = ['--conditions=@mcp-fw/source', '--import', 'tsx', FIXTURE];
-const ENV = { ...process.env, TSX_TSCONFIG_PATH: join(REPO_ROOT, 'tsconfig.base.json') } as Record<string, string>;
+const ENV = { ...process.env, TSX_TSCONFIG_PATH: join(REPO_ROOT, 'tsconfig.base.json') } as Record<
+  string,
+  string
+>;
 
 type Mode = 'auto' | 'legacy';
 const MODES: [Mode, string][] = [
@@ -32,11 +35,16 @@ function newClient(mode: Mode): Client {
     { name: 'eras-test', version: '1.0.0' },
     {
       capabilities: { elicitation: {} },
-      ...(mode === 'auto' ? { versionNegotiation: { mode: 'auto' as const } } : { supportedProtocolVersions: ['2025-11-25'] }),
+      ...(mode === 'auto'
+        ? { versionNegotiation: { mode: 'auto' as const } }
+        : { supportedProtocolVersions: ['2025-11-25'] }),
     },
   );
   let n = 0;
-  client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { name: `Ada${++n}` } }));
+  client.setRequestHandler('elicitation/create', async () => ({
+    action: 'accept',
+    content: { name: `Ada${++n}` },
+  }));
   return client;
 }
 
@@ -44,11 +52,17 @@ function newClient(mode: Mode): Client {
 async function exercise(client: Client, version: string) {
   expect(client.getNegotiatedProtocolVersion()).toBe(version);
   const changes: string[] = [];
-  client.setNotificationHandler('notifications/tools/list_changed', () => void changes.push('tools'));
-  const subscription = version === '2026-07-28' ? await client.listen({ toolsListChanged: true }) : undefined;
+  client.setNotificationHandler(
+    'notifications/tools/list_changed',
+    () => void changes.push('tools'),
+  );
+  const subscription =
+    version === '2026-07-28' ? await client.listen({ toolsListChanged: true }) : undefined;
 
   expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['echo', 'greet', 'bump']);
-  expect(await client.callTool({ name: 'echo', arguments: { text: 'hi' } })).toMatchObject({ content: [{ type: 'text', text: 'hi' }] });
+  expect(await client.callTool({ name: 'echo', arguments: { text: 'hi' } })).toMatchObject({
+    content: [{ type: 'text', text: 'hi' }],
+  });
   expect(await client.callTool({ name: 'greet', arguments: { times: 2 } })).toMatchObject({
     content: [{ type: 'text', text: 'Hello, Ada1 and Ada2!' }],
   });
@@ -56,13 +70,21 @@ async function exercise(client: Client, version: string) {
   expect((await client.readResource({ uri: 'eras://readme' })).contents).toEqual([
     { uri: 'eras://readme', mimeType: 'text/plain', text: 'Both eras, one class.' },
   ]);
-  expect((await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).toEqual(['eras://items/{id}']);
-  expect((await client.getPrompt({ name: 'hello', arguments: { language: 'french' } })).messages).toEqual([
-    { role: 'user', content: { type: 'text', text: 'Say hello in french.' } },
-  ]);
-  const completion = await client.complete({ ref: { type: 'ref/prompt', name: 'hello' }, argument: { name: 'language', value: 'e' } });
+  expect(
+    (await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate),
+  ).toEqual(['eras://items/{id}']);
+  expect(
+    (await client.getPrompt({ name: 'hello', arguments: { language: 'french' } })).messages,
+  ).toEqual([{ role: 'user', content: { type: 'text', text: 'Say hello in french.' } }]);
+  const completion = await client.complete({
+    ref: { type: 'ref/prompt', name: 'hello' },
+    argument: { name: 'language', value: 'e' },
+  });
   expect(completion.completion.values).toEqual(['english', 'esperanto']);
-  const ids = await client.complete({ ref: { type: 'ref/resource', uri: 'eras://items/{id}' }, argument: { name: 'id', value: '1' } });
+  const ids = await client.complete({
+    ref: { type: 'ref/resource', uri: 'eras://items/{id}' },
+    argument: { name: 'id', value: '1' },
+  });
   expect(ids.completion.values).toEqual(['1', '12']);
   if (version !== '2026-07-28') await client.subscribeResource({ uri: 'eras://readme' });
 
@@ -80,7 +102,12 @@ describe.each(MODES)('@modelcontextprotocol/client 2.x, %s mode (%s)', (mode, ve
     const client = newClient(mode);
     cleanups.push(() => client.close());
     await client.connect(
-      new StdioClientTransport({ command: process.execPath, args: [TAP, process.execPath, ...NODE_ARGS], env: { ...ENV, MCP_TAP_FILE: tapFile }, cwd: REPO_ROOT }),
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [TAP, process.execPath, ...NODE_ARGS],
+        env: { ...ENV, MCP_TAP_FILE: tapFile },
+        cwd: REPO_ROOT,
+      }),
     );
     await exercise(client, version);
     await client.close();
@@ -90,7 +117,11 @@ describe.each(MODES)('@modelcontextprotocol/client 2.x, %s mode (%s)', (mode, ve
   });
 
   it('drives the server over HTTP; every message validates against the revision in use', async () => {
-    const child = spawn(process.execPath, [...NODE_ARGS, '--http', '--port', '0'], { env: ENV, cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [...NODE_ARGS, '--http', '--port', '0'], {
+      env: ENV,
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     cleanups.push(() => void child.kill());
     const url = await listeningUrl(child);
     const transport = new StreamableHTTPClientTransport(new URL(url));
@@ -98,7 +129,8 @@ describe.each(MODES)('@modelcontextprotocol/client 2.x, %s mode (%s)', (mode, ve
     const sent = new Map<string, string>();
     const send = transport.send.bind(transport);
     transport.send = ((message: any, options?: any) => {
-      if (message.method && message.id !== undefined) sent.set(JSON.stringify(message.id), message.method);
+      if (message.method && message.id !== undefined)
+        sent.set(JSON.stringify(message.id), message.method);
       return (send as (m: unknown, o?: unknown) => Promise<void>)(message, options);
     }) as typeof transport.send;
     const client = newClient(mode);
@@ -106,13 +138,23 @@ describe.each(MODES)('@modelcontextprotocol/client 2.x, %s mode (%s)', (mode, ve
     await client.connect(transport);
     const onmessage = transport.onmessage!;
     transport.onmessage = (message: any, extra?: any) => {
-      seen.push({ message, method: 'id' in message && !('method' in message) ? sent.get(JSON.stringify(message.id)) : undefined });
+      seen.push({
+        message,
+        method:
+          'id' in message && !('method' in message)
+            ? sent.get(JSON.stringify(message.id))
+            : undefined,
+      });
       (onmessage as (m: unknown, e?: unknown) => void)(message, extra);
     };
     await exercise(client, version);
     const schema = mcpSchema(version);
     expect(seen.length).toBeGreaterThan(10);
-    expect(seen.flatMap(({ message, method }) => schema.check(message, 'result' in message ? method : undefined))).toEqual([]);
+    expect(
+      seen.flatMap(({ message, method }) =>
+        schema.check(message, 'result' in message ? method : undefined),
+      ),
+    ).toEqual([]);
   });
 });
 

@@ -16,9 +16,18 @@ describe('parseFrame', () => {
 
   it.each([
     ['plain', '{"params":{"arguments":{"__proto__":{"polluted":true},"k":1}}}'],
-    ['one escaped character', '{"params":{"arguments":{"\\u005f_proto__":{"polluted":true},"k":1}}}'],
-    ['every character escaped', '{"params":{"arguments":{"\\u005f\\u005f\\u0070\\u0072\\u006f\\u0074\\u006f\\u005f\\u005f":{"polluted":true},"k":1}}}'],
-    ['deep in an array', '{"params":{"arguments":{"list":[{"k":1},{"\\u005F_proto__":{"polluted":true},"k":1}]}}}'],
+    [
+      'one escaped character',
+      '{"params":{"arguments":{"\\u005f_proto__":{"polluted":true},"k":1}}}',
+    ],
+    [
+      'every character escaped',
+      '{"params":{"arguments":{"\\u005f\\u005f\\u0070\\u0072\\u006f\\u0074\\u006f\\u005f\\u005f":{"polluted":true},"k":1}}}',
+    ],
+    [
+      'deep in an array',
+      '{"params":{"arguments":{"list":[{"k":1},{"\\u005F_proto__":{"polluted":true},"k":1}]}}}',
+    ],
   ])('drops own "__proto__" keys: %s', (_, text) => {
     const value = parseFrame(text) as { params: { arguments: Record<string, unknown> } };
     expect(protoKeys(value)).toEqual([]);
@@ -51,11 +60,13 @@ describe('parseFrame', () => {
   });
 
   it('parseUnescapedFrame (for text without a backslash) drops plain "__proto__" keys and keeps the rest', () => {
-    const text = '{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":{"__proto__":{"polluted":true},"k":1},"note":"__proto__"}}';
+    const text =
+      '{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":{"__proto__":{"polluted":true},"k":1},"note":"__proto__"}}';
     const value = parseUnescapedFrame(text);
     expect(protoKeys(value)).toEqual([]);
     expect(value).toEqual(parseFrame(text));
-    const plain = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":2}}}';
+    const plain =
+      '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":2}}}';
     expect(parseUnescapedFrame(plain)).toEqual(JSON.parse(plain));
   });
 });

@@ -10,7 +10,9 @@ import { checkServerLines } from './support/wire-log.ts';
 const EXAMPLES = join(MCP_SCHEMA_DIR, '2026-07-28/examples');
 // Requests a client sends to a server (the others in the folder go the other way).
 const CLIENT_REQUESTS = readdirSync(EXAMPLES).filter(
-  (d) => d.endsWith('Request') && !['ElicitRequest', 'CreateMessageRequest', 'ListRootsRequest'].includes(d),
+  (d) =>
+    d.endsWith('Request') &&
+    !['ElicitRequest', 'CreateMessageRequest', 'ListRootsRequest'].includes(d),
 );
 
 /** The members the official examples talk about, so their requests reach real handlers. */
@@ -37,11 +39,17 @@ class ExampleWorld {
 
 describe('the official 2026-07-28 example requests, sent as they are', () => {
   it.each(CLIENT_REQUESTS)('%s gets a schema-valid answer', async (type) => {
-    const client = await connectTestClient(createServer({ name: 'examples', version: '1.0.0', providers: [ExampleWorld] }), {
-      protocolVersion: '2026-07-28',
-    });
+    const client = await connectTestClient(
+      createServer({ name: 'examples', version: '1.0.0', providers: [ExampleWorld] }),
+      {
+        protocolVersion: '2026-07-28',
+      },
+    );
     for (const file of readdirSync(join(EXAMPLES, type))) {
-      const example = JSON.parse(readFileSync(join(EXAMPLES, type, file), 'utf8')) as { method: string; params?: Record<string, unknown> };
+      const example = JSON.parse(readFileSync(join(EXAMPLES, type, file), 'utf8')) as {
+        method: string;
+        params?: Record<string, unknown>;
+      };
       const answer = client.rawRequest(example.method, example.params);
       if (example.method === 'subscriptions/listen') {
         answer.catch(() => {});

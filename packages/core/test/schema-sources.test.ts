@@ -99,7 +99,11 @@ describe('input and output schema sources in tools/list', () => {
     class Zod4 {
       @Tool({
         description: 'zod 4',
-        input: z.object({ a: z.string().describe('The A'), n: z.number().default(3), o: z.boolean().optional() }),
+        input: z.object({
+          a: z.string().describe('The A'),
+          n: z.number().default(3),
+          o: z.boolean().optional(),
+        }),
         output: z.object({ sum: z.number().describe('The sum'), unit: z.string().default('m') }),
       })
       zod4(args: { a: string; n: number }) {
@@ -124,7 +128,10 @@ describe('input and output schema sources in tools/list', () => {
         outputSchema: {
           $schema: DRAFT_2020_12,
           type: 'object',
-          properties: { sum: { type: 'number', description: 'The sum' }, unit: { type: 'string', default: 'm' } },
+          properties: {
+            sum: { type: 'number', description: 'The sum' },
+            unit: { type: 'string', default: 'm' },
+          },
           required: ['sum', 'unit'],
           additionalProperties: false,
         },
@@ -198,13 +205,17 @@ describe('input and output schema sources in tools/list', () => {
       required: ['n'],
       additionalProperties: false,
     });
-    expect(await callChecked(client, 'old', { n: 4 })).toEqual({ content: [{ type: 'text', text: '4' }] });
+    expect(await callChecked(client, 'old', { n: 4 })).toEqual({
+      content: [{ type: 'text', text: '4' }],
+    });
     expect(await callChecked(client, 'old', { n: 1.5 })).toEqual({
       content: [{ type: 'text', text: 'Invalid arguments for tool old: n: must be integer' }],
       isError: true,
     });
     expect(await callChecked(client, 'old', { n: 1, extra: true })).toEqual({
-      content: [{ type: 'text', text: 'Invalid arguments for tool old: extra: is not an allowed property' }],
+      content: [
+        { type: 'text', text: 'Invalid arguments for tool old: extra: is not an allowed property' },
+      ],
       isError: true,
     });
   });
@@ -236,7 +247,10 @@ describe('input and output schema sources in tools/list', () => {
         },
       },
     ]);
-    expect({ input: input.calls.input, output: output.calls.output }).toEqual({ input: 1, output: 1 });
+    expect({ input: input.calls.input, output: output.calls.output }).toEqual({
+      input: 1,
+      output: 1,
+    });
     // The validated value (upper-cased by the schema) is what the handler receives.
     expect(await callChecked(client, 'shout', { word: 'out' })).toEqual({
       content: [{ type: 'text', text: '{"word":"OUT"}' }],
@@ -272,15 +286,24 @@ describe('input and output schema sources in tools/list', () => {
     }
     const client = await connect([Raw]);
     expect((await listChecked(client))[0].inputSchema).toStrictEqual(given());
-    expect(await callChecked(client, 'distance', { from: { x: 0, y: 0 }, to: { x: 3, y: 4 } })).toEqual({
+    expect(
+      await callChecked(client, 'distance', { from: { x: 0, y: 0 }, to: { x: 3, y: 4 } }),
+    ).toEqual({
       content: [{ type: 'text', text: '5' }],
     });
     expect(await callChecked(client, 'distance', { from: { x: 0 }, to: { x: 3, y: 4 } })).toEqual({
       content: [{ type: 'text', text: 'Invalid arguments for tool distance: from.y: is required' }],
       isError: true,
     });
-    expect(await callChecked(client, 'distance', { from: { x: 0, y: 0 }, to: { x: 3, y: 4 }, z: 1 })).toEqual({
-      content: [{ type: 'text', text: 'Invalid arguments for tool distance: z: is not an allowed property' }],
+    expect(
+      await callChecked(client, 'distance', { from: { x: 0, y: 0 }, to: { x: 3, y: 4 }, z: 1 }),
+    ).toEqual({
+      content: [
+        {
+          type: 'text',
+          text: 'Invalid arguments for tool distance: z: is not an allowed property',
+        },
+      ],
       isError: true,
     });
   });
@@ -349,14 +372,24 @@ describe('@Arg parameters', () => {
   it('maps design:paramtypes string/number/boolean/array to JSON types, all required', async () => {
     class Hinted {
       @Tool()
-      hinted(@Arg('s') s: string, @Arg('n') n: number, @Arg('b') b: boolean, @Arg('list') list: string[]) {
+      hinted(
+        @Arg('s') s: string,
+        @Arg('n') n: number,
+        @Arg('b') b: boolean,
+        @Arg('list') list: string[],
+      ) {
         return JSON.stringify([s, n, b, list]);
       }
     }
     const client = await connect([Hinted]);
     expect((await listChecked(client))[0].inputSchema).toStrictEqual({
       type: 'object',
-      properties: { s: { type: 'string' }, n: { type: 'number' }, b: { type: 'boolean' }, list: { type: 'array' } },
+      properties: {
+        s: { type: 'string' },
+        n: { type: 'number' },
+        b: { type: 'boolean' },
+        list: { type: 'array' },
+      },
       required: ['s', 'n', 'b', 'list'],
     });
     expect(await callChecked(client, 'hinted', { s: 'x', n: 1, b: true, list: ['y'] })).toEqual({
@@ -374,7 +407,8 @@ describe('@Arg parameters', () => {
       ship(
         @Arg('order_id', z.string().describe('The order')) orderId: string,
         @Arg('express', z.boolean().optional()) express: boolean | undefined,
-        @Arg('qty', { type: 'integer', minimum: 1 }, { optional: true, description: 'How many' }) qty?: number,
+        @Arg('qty', { type: 'integer', minimum: 1 }, { optional: true, description: 'How many' })
+        qty?: number,
       ) {
         return JSON.stringify({ orderId, express: express ?? null, qty: qty ?? null });
       }
@@ -402,7 +436,12 @@ describe('@Arg parameters', () => {
       content: [{ type: 'text', text: '{"orderId":"A1","express":true,"qty":2}' }],
     });
     expect(await callChecked(client, 'ship', { qty: 0 })).toEqual({
-      content: [{ type: 'text', text: 'Invalid arguments for tool ship: order_id: is required; qty: must be >= 1' }],
+      content: [
+        {
+          type: 'text',
+          text: 'Invalid arguments for tool ship: order_id: is required; qty: must be >= 1',
+        },
+      ],
       isError: true,
     });
   });
@@ -411,7 +450,11 @@ describe('@Arg parameters', () => {
     const seen: unknown[] = [];
     class Positional {
       @Tool()
-      greet(@Arg('name', z.string()) name: string, @Arg('times', z.number()) times: number, ctx: Context) {
+      greet(
+        @Arg('name', z.string()) name: string,
+        @Arg('times', z.number()) times: number,
+        ctx: Context,
+      ) {
         seen.push(name, times, ctx instanceof Context, ctx.protocolVersion);
         return `${name}!`.repeat(times);
       }
@@ -440,7 +483,9 @@ describe('compiled once', () => {
     for (let i = 0; i < 5; i++) {
       await a.listTools();
       await b.listTools();
-      expect(await a.callTool('once', { word: 'w' })).toEqual({ content: [{ type: 'text', text: 'W' }] });
+      expect(await a.callTool('once', { word: 'w' })).toEqual({
+        content: [{ type: 'text', text: 'W' }],
+      });
     }
     expect(calls).toEqual({ input: 1, output: 0, validate: 5 });
   });
@@ -467,7 +512,11 @@ describe('tools/call results', () => {
 
     @Tool()
     blocks() {
-      return [text('a', { audience: ['user'], priority: 0.5 }), 'b', image(new Uint8Array([1, 2, 3]), 'image/png')];
+      return [
+        text('a', { audience: ['user'], priority: 0.5 }),
+        'b',
+        image(new Uint8Array([1, 2, 3]), 'image/png'),
+      ];
     }
 
     @Tool()
@@ -484,7 +533,9 @@ describe('tools/call results', () => {
 
   it('a string becomes one text block', async () => {
     const client = await connect([Results]);
-    expect(await callChecked(client, 'plain')).toEqual({ content: [{ type: 'text', text: 'hello' }] });
+    expect(await callChecked(client, 'plain')).toEqual({
+      content: [{ type: 'text', text: 'hello' }],
+    });
   });
 
   it('an object with an output schema becomes structuredContent plus its JSON as text', async () => {
@@ -506,7 +557,9 @@ describe('tools/call results', () => {
       message: 'Internal error: tool broken returned invalid structured output',
     });
     expect(logged).toHaveLength(1);
-    expect(logged[0]).toMatch(/^Tool broken returned output that does not match its outputSchema: x: /);
+    expect(logged[0]).toMatch(
+      /^Tool broken returned output that does not match its outputSchema: x: /,
+    );
   });
 
   it('content arrays pass through as given, strings inside them become text blocks', async () => {
@@ -527,8 +580,16 @@ describe('tools/call results', () => {
       content: [
         { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' },
         { type: 'audio', data: 'AP8Q', mimeType: 'audio/wav' },
-        { type: 'resource_link', uri: 'file:///logs/today.log', name: 'today.log', mimeType: 'text/plain' },
-        { type: 'resource', resource: { uri: 'mem://report.csv', mimeType: 'text/csv', text: 'a,b\n1,2' } },
+        {
+          type: 'resource_link',
+          uri: 'file:///logs/today.log',
+          name: 'today.log',
+          mimeType: 'text/plain',
+        },
+        {
+          type: 'resource',
+          resource: { uri: 'mem://report.csv', mimeType: 'text/csv', text: 'a,b\n1,2' },
+        },
         { type: 'resource', resource: { uri: 'mem://blob', blob: 'aGk=' } },
       ],
     });
@@ -610,7 +671,10 @@ describe('result shapes per revision', () => {
     expect(await callChecked(client, 'link', undefined, '2024-11-05')).toEqual({
       content: [
         { type: 'text', text: 'Resource: a <file:///a>' },
-        { type: 'text', text: '[audio content (audio/wav) is not supported by this protocol revision]' },
+        {
+          type: 'text',
+          text: '[audio content (audio/wav) is not supported by this protocol revision]',
+        },
       ],
     });
     // Before 2025-11-25, invalid arguments are a protocol error, not a tool result.
@@ -681,7 +745,9 @@ describe('tools/list pagination', () => {
     const client = await connectTestClient(server);
     clients.push(client);
     const check = (result: unknown) =>
-      expect(mcpSchema('2025-11-25').check({ jsonrpc: '2.0', id: 1, result }, 'tools/list')).toEqual([]);
+      expect(
+        mcpSchema('2025-11-25').check({ jsonrpc: '2.0', id: 1, result }, 'tools/list'),
+      ).toEqual([]);
     const first = await client.listTools();
     check(first);
     expect(first.tools.map((t) => t.name)).toEqual(['e', 'd']);
@@ -693,7 +759,9 @@ describe('tools/list pagination', () => {
     expect(second.nextCursor).not.toBe(first.nextCursor);
     const third = await client.listTools(second.nextCursor);
     check(third);
-    expect(third).toEqual({ tools: [{ name: 'a', inputSchema: { type: 'object', properties: {} } }] });
+    expect(third).toEqual({
+      tools: [{ name: 'a', inputSchema: { type: 'object', properties: {} } }],
+    });
     // Stable: asking again gives the same pages.
     expect(await client.listTools()).toEqual(first);
     expect(await client.listTools(first.nextCursor)).toEqual(second);
@@ -715,7 +783,10 @@ describe('tools/list pagination', () => {
     await client.listTools(first.nextCursor);
     for (const cursor of [[first.nextCursor], 'undefined']) {
       const refused = await rejection(client.request('tools/list', { cursor }));
-      expect(refused).toMatchObject({ code: -32602, message: 'Invalid params: unknown or malformed cursor' });
+      expect(refused).toMatchObject({
+        code: -32602,
+        message: 'Invalid params: unknown or malformed cursor',
+      });
     }
   });
 

@@ -1,7 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { aborted, gates, httpFixture } from './support/http-fixture.ts';
 import type { Surface } from './support/http-surfaces.ts';
-import { envelope, modernPost, openSession, serve, sessionPost, sleep, until } from './support/security-http.ts';
+import {
+  envelope,
+  modernPost,
+  openSession,
+  serve,
+  sessionPost,
+  sleep,
+  until,
+} from './support/security-http.ts';
 
 let surface: Surface | undefined;
 afterEach(async () => {
@@ -29,11 +37,16 @@ describe('security: cancellation belongs to the requester (issue #15)', () => {
         method: 'subscriptions/listen',
         params: { _meta: envelope(), notifications: { toolsListChanged: true } },
       });
-      expect(JSON.parse((await listen.nextEvent())!.data).method).toBe('notifications/subscriptions/acknowledged');
+      expect(JSON.parse((await listen.nextEvent())!.data).method).toBe(
+        'notifications/subscriptions/acknowledged',
+      );
 
       // Client B guesses the small integer ids.
       for (const requestId of [0, 1, 2, 3]) {
-        const cancel = await modernPost(surface, { method: 'notifications/cancelled', params: { requestId, reason: 'B says so', _meta: envelope() } });
+        const cancel = await modernPost(surface, {
+          method: 'notifications/cancelled',
+          params: { requestId, reason: 'B says so', _meta: envelope() },
+        });
         // The spec: a notification the server accepts gets 202 with no body; this one changes nothing.
         expect(cancel.status).toBe(202);
         expect(await cancel.text()).toBe('');
@@ -45,7 +58,11 @@ describe('security: cancellation belongs to the requester (issue #15)', () => {
       if (round % 2 === 0) server.tools.disable('echo');
       else server.tools.enable('echo');
       const changed = JSON.parse((await listen.nextEvent())!.data);
-      expect(changed).toEqual({ jsonrpc: '2.0', method: 'notifications/tools/list_changed', params: { _meta: { [SUB]: 2 } } });
+      expect(changed).toEqual({
+        jsonrpc: '2.0',
+        method: 'notifications/tools/list_changed',
+        params: { _meta: { [SUB]: 2 } },
+      });
       gates.get(key)!();
       const answer = JSON.parse((await call.nextEvent())!.data);
       expect(answer.id).toBe(1);
@@ -60,7 +77,11 @@ describe('security: cancellation belongs to the requester (issue #15)', () => {
     const controller = new AbortController();
     const call = await modernPost(
       surface,
-      { id: 1, method: 'tools/call', params: { name: 'wait', arguments: { key }, _meta: envelope({ progressToken: 'p' }) } },
+      {
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'wait', arguments: { key }, _meta: envelope({ progressToken: 'p' }) },
+      },
       {},
       controller.signal,
     );
@@ -76,10 +97,21 @@ describe('security: cancellation belongs to the requester (issue #15)', () => {
     const b = (await openSession(surface)).session!;
     const keyA = 'legacy-a';
     const keyB = 'legacy-b';
-    const callA = sessionPost(surface, a, { id: 5, method: 'tools/call', params: { name: 'wait', arguments: { key: keyA } } });
-    const callB = sessionPost(surface, b, { id: 5, method: 'tools/call', params: { name: 'wait', arguments: { key: keyB } } });
+    const callA = sessionPost(surface, a, {
+      id: 5,
+      method: 'tools/call',
+      params: { name: 'wait', arguments: { key: keyA } },
+    });
+    const callB = sessionPost(surface, b, {
+      id: 5,
+      method: 'tools/call',
+      params: { name: 'wait', arguments: { key: keyB } },
+    });
     await until(() => gates.has(keyA) && gates.has(keyB));
-    const cancel = await sessionPost(surface, b, { method: 'notifications/cancelled', params: { requestId: 5, reason: 'B stops its own' } });
+    const cancel = await sessionPost(surface, b, {
+      method: 'notifications/cancelled',
+      params: { requestId: 5, reason: 'B stops its own' },
+    });
     expect(cancel.status).toBe(202);
     await until(() => aborted.has(keyB));
     expect(aborted.has(keyB)).toBe(true);

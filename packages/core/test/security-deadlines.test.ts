@@ -3,7 +3,16 @@
 // and answered with the timeout error, never with its late result.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { createServer, Prompt, Resource, Tool, type AuditEntry, type Context, type Logger, type McpServer } from '@mcp-fw/core';
+import {
+  createServer,
+  Prompt,
+  Resource,
+  Tool,
+  type AuditEntry,
+  type Context,
+  type Logger,
+  type McpServer,
+} from '@mcp-fw/core';
 import { connectTestClient, type TestClient } from '@mcp-fw/core/testing';
 import type { ChannelSink } from '../src/jsonrpc/index.ts';
 import { createInMemoryPair } from '../src/transports/in-memory.ts';
@@ -67,7 +76,8 @@ class Spinners {
   }
 }
 
-const timedOut = (what: string, ms: number) => `${what} timed out after ${ms} ms (timeoutMs) and was stopped.`;
+const timedOut = (what: string, ms: number) =>
+  `${what} timed out after ${ms} ms (timeoutMs) and was stopped.`;
 
 function recording() {
   const warnings: string[] = [];
@@ -105,14 +115,19 @@ describe.each([LEGACY, MODERN])('a handler that spins past its deadline (%s)', (
     for (const tool of ['spin', 'spinAsync', 'spinLater']) {
       const started = performance.now();
       const result = await c.callTool(tool, {});
-      expect(result).toMatchObject({ content: [{ type: 'text', text: timedOut(`Tool ${tool}`, 100) }], isError: true });
+      expect(result).toMatchObject({
+        content: [{ type: 'text', text: timedOut(`Tool ${tool}`, 100) }],
+        isError: true,
+      });
       // Answered when the handler gave the event loop back, not after some later timer.
       expect(performance.now() - started).toBeLessThan(2_000);
     }
     expect(await c.callTool('quick', {})).toMatchObject({ content: [{ text: 'quick' }] });
     // Each is named on stderr and in the audit log, with how long it held the event loop.
     expect(warnings).toHaveLength(3);
-    expect(warnings[0]).toMatch(/^Tool spin held the event loop past its 100 ms deadline \(timeoutMs\): it ran (29\d|[3-9]\d\d|\d{4,}) ms and its deadline could not fire meanwhile\. A synchronous handler cannot be stopped/);
+    expect(warnings[0]).toMatch(
+      /^Tool spin held the event loop past its 100 ms deadline \(timeoutMs\): it ran (29\d|[3-9]\d\d|\d{4,}) ms and its deadline could not fire meanwhile\. A synchronous handler cannot be stopped/,
+    );
     expect(warnings[1]).toMatch(/^Tool spinAsync held the event loop past its 100 ms deadline/);
     expect(warnings[2]).toMatch(/^Tool spinLater held the event loop past its 100 ms deadline/);
     expect(audit.map((e) => [e.tool, e.outcome, e.error])).toEqual([
@@ -129,10 +144,23 @@ describe.each([LEGACY, MODERN])('a handler that spins past its deadline (%s)', (
   it('the server-wide deadline (limits.timeoutMs) catches a synchronous tool, resource and prompt too', async () => {
     const { server, warnings } = recording();
     const c = await client(server, version);
-    expect(await c.callTool('spinDefault', {})).toMatchObject({ content: [{ text: timedOut('Tool spinDefault', 100) }], isError: true });
-    await expect(c.readResource('spin://resource')).rejects.toMatchObject({ code: -32603, message: timedOut('Resource spin://resource', 100) });
-    await expect(c.getPrompt('prompt', {})).rejects.toMatchObject({ code: -32603, message: timedOut('Prompt prompt', 100) });
-    expect(warnings.map((w) => w.split(' held')[0])).toEqual(['Tool spinDefault', 'Resource spin://resource', 'Prompt prompt']);
+    expect(await c.callTool('spinDefault', {})).toMatchObject({
+      content: [{ text: timedOut('Tool spinDefault', 100) }],
+      isError: true,
+    });
+    await expect(c.readResource('spin://resource')).rejects.toMatchObject({
+      code: -32603,
+      message: timedOut('Resource spin://resource', 100),
+    });
+    await expect(c.getPrompt('prompt', {})).rejects.toMatchObject({
+      code: -32603,
+      message: timedOut('Prompt prompt', 100),
+    });
+    expect(warnings.map((w) => w.split(' held')[0])).toEqual([
+      'Tool spinDefault',
+      'Resource spin://resource',
+      'Prompt prompt',
+    ]);
     expect(checkServerLines(c.wire, version)).toEqual([]);
   });
 });
@@ -150,12 +178,23 @@ describe('a spinning tool over HTTP (2026-07-28)', () => {
         jsonrpc: '2.0',
         id: 1,
         method: 'tools/call',
-        params: { name: 'spin', arguments: {}, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} } },
+        params: {
+          name: 'spin',
+          arguments: {},
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': MODERN,
+            'io.modelcontextprotocol/clientCapabilities': {},
+          },
+        },
       }),
     });
     const body = JSON.parse(await res.text());
     expect(res.status).toBe(200);
-    expect(body.result).toMatchObject({ content: [{ type: 'text', text: timedOut('Tool spin', 100) }], isError: true, resultType: 'complete' });
+    expect(body.result).toMatchObject({
+      content: [{ type: 'text', text: timedOut('Tool spin', 100) }],
+      isError: true,
+      resultType: 'complete',
+    });
     expect(mcpSchema(MODERN).check(body, 'tools/call')).toEqual([]);
     expect(warnings[0]).toMatch(/^Tool spin held the event loop past its 100 ms deadline/);
   });
@@ -167,18 +206,26 @@ describe('the default deadline', () => {
 
     @Tool({ description: 'Never returns', input: Empty })
     stuck(_: object, ctx: Context) {
-      ctx.signal.addEventListener('abort', () => this.aborted.push((ctx.signal.reason as Error).message));
+      ctx.signal.addEventListener('abort', () =>
+        this.aborted.push((ctx.signal.reason as Error).message),
+      );
       return new Promise<never>(() => {});
     }
 
     @Tool({ description: 'Never returns; reads its signal only after an await', input: Empty })
     async stuckLater(_: object, ctx: Context) {
       await Promise.resolve();
-      ctx.signal.addEventListener('abort', () => this.aborted.push((ctx.signal.reason as Error).message));
+      ctx.signal.addEventListener('abort', () =>
+        this.aborted.push((ctx.signal.reason as Error).message),
+      );
       return new Promise<never>(() => {});
     }
 
-    @Tool({ description: 'Never returns, and opts out of deadlines', input: Empty, timeoutMs: Number.POSITIVE_INFINITY })
+    @Tool({
+      description: 'Never returns, and opts out of deadlines',
+      input: Empty,
+      timeoutMs: Number.POSITIVE_INFINITY,
+    })
     forever() {
       return new Promise<never>(() => {});
     }
@@ -189,36 +236,69 @@ describe('the default deadline', () => {
     const [clientSide, serverSide] = createInMemoryPair();
     server.connect(serverSide);
     const answers = new Map<number, any>();
-    clientSide.start({ frame: (text: string) => void answers.set(JSON.parse(text).id, JSON.parse(text)), oversize() {}, ended() {} } as unknown as ChannelSink);
-    const send = (message: object) => clientSide.send(JSON.stringify({ jsonrpc: '2.0', ...message }));
-    send({ id: 1, method: 'initialize', params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+    clientSide.start({
+      frame: (text: string) => void answers.set(JSON.parse(text).id, JSON.parse(text)),
+      oversize() {},
+      ended() {},
+    } as unknown as ChannelSink);
+    const send = (message: object) =>
+      clientSide.send(JSON.stringify({ jsonrpc: '2.0', ...message }));
+    send({
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: LEGACY,
+        capabilities: {},
+        clientInfo: { name: 't', version: '1' },
+      },
+    });
     await vi.advanceTimersByTimeAsync(0);
     send({ method: 'notifications/initialized' });
     return { answers, send };
   }
 
   it('a tool without timeoutMs that never returns is answered with the timeout after 5 minutes, freeing its request', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date', 'performance'] });
+    vi.useFakeTimers({
+      toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date', 'performance'],
+    });
     const stuck = new Stuck();
-    const { answers, send } = await rawConnection(createServer({ name: 'stuck', version: '1.0.0', providers: [stuck] }));
+    const { answers, send } = await rawConnection(
+      createServer({ name: 'stuck', version: '1.0.0', providers: [stuck] }),
+    );
     send({ id: 2, method: 'tools/call', params: { name: 'stuck', arguments: {} } });
     send({ id: 3, method: 'tools/call', params: { name: 'forever', arguments: {} } });
     send({ id: 4, method: 'tools/call', params: { name: 'stuckLater', arguments: {} } });
     await vi.advanceTimersByTimeAsync(299_000);
     expect(answers.has(2)).toBe(false);
     await vi.advanceTimersByTimeAsync(2_000);
-    expect(answers.get(2)).toEqual({ jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text', text: timedOut('Tool stuck', 300_000) }], isError: true } });
+    expect(answers.get(2)).toEqual({
+      jsonrpc: '2.0',
+      id: 2,
+      result: { content: [{ type: 'text', text: timedOut('Tool stuck', 300_000) }], isError: true },
+    });
     expect(mcpSchema(LEGACY).check(answers.get(2), 'tools/call')).toEqual([]);
     expect(answers.get(4).result.content[0].text).toBe(timedOut('Tool stuckLater', 300_000));
-    expect(stuck.aborted).toEqual([timedOut('Tool stuck', 300_000), timedOut('Tool stuckLater', 300_000)]);
+    expect(stuck.aborted).toEqual([
+      timedOut('Tool stuck', 300_000),
+      timedOut('Tool stuckLater', 300_000),
+    ]);
     // timeoutMs: Infinity opts out: still running an hour later.
     await vi.advanceTimersByTimeAsync(3_600_000);
     expect(answers.has(3)).toBe(false);
   });
 
   it('limits.timeoutMs: Infinity turns the default off; a timer-sized bound is refused at startup', () => {
-    expect(() => createServer({ name: 'x', version: '1', providers: [], limits: { timeoutMs: Number.POSITIVE_INFINITY } })).not.toThrow();
-    expect(() => createServer({ name: 'x', version: '1', providers: [], limits: { timeoutMs: 2 ** 31 } })).toThrow(
+    expect(() =>
+      createServer({
+        name: 'x',
+        version: '1',
+        providers: [],
+        limits: { timeoutMs: Number.POSITIVE_INFINITY },
+      }),
+    ).not.toThrow();
+    expect(() =>
+      createServer({ name: 'x', version: '1', providers: [], limits: { timeoutMs: 2 ** 31 } }),
+    ).toThrow(
       'limits: timeoutMs must be a number of milliseconds from 0 to 2147483647, or Infinity for no timeout; got 2147483648.',
     );
   });

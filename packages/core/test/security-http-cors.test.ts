@@ -15,16 +15,24 @@ import { SURFACES, type Surface } from './support/http-surfaces.ts';
 
 const MODERN = '2026-07-28';
 const PAGE_ORIGIN = 'http://localhost:5173';
-const CHROMIUM_MODERN_PREFLIGHT = 'content-type,mcp-method,mcp-name,mcp-param-region,mcp-protocol-version';
+const CHROMIUM_MODERN_PREFLIGHT =
+  'content-type,mcp-method,mcp-name,mcp-param-region,mcp-protocol-version';
 
 class Regional {
-  @Tool({ input: { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' } }, required: ['region'] } })
+  @Tool({
+    input: {
+      type: 'object',
+      properties: { region: { type: 'string', 'x-mcp-header': 'Region' } },
+      required: ['region'],
+    },
+  })
   regional({ region }: { region: string }) {
     return `served ${region}`;
   }
 }
 
-const regionalServer = () => createServer({ name: 'cors-test', version: '1.0.0', providers: [Regional] });
+const regionalServer = () =>
+  createServer({ name: 'cors-test', version: '1.0.0', providers: [Regional] });
 
 const modernCall = JSON.stringify({
   jsonrpc: '2.0',
@@ -33,7 +41,10 @@ const modernCall = JSON.stringify({
   params: {
     name: 'regional',
     arguments: { region: 'eu-west' },
-    _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} },
+    _meta: {
+      'io.modelcontextprotocol/protocolVersion': MODERN,
+      'io.modelcontextprotocol/clientCapabilities': {},
+    },
   },
 });
 const modernHeaders = {
@@ -70,12 +81,28 @@ describe.each(SURFACES)('CORS for browser clients (%s)', (_name, make) => {
     expect(preflight.status).toBe(204);
     expect(preflight.header('access-control-allow-origin')).toBe(PAGE_ORIGIN);
     expect(preflight.header('access-control-allow-methods')).toContain('POST');
-    const allowed = preflight.header('access-control-allow-headers')!.split(',').map((h) => h.trim());
-    expect(allowed).toEqual(['content-type', 'mcp-method', 'mcp-name', 'mcp-param-region', 'mcp-protocol-version']);
-    const call = await surface.send({ method: 'POST', path: '/mcp', headers: { ...modernHeaders, origin: PAGE_ORIGIN }, body: modernCall });
+    const allowed = preflight
+      .header('access-control-allow-headers')!
+      .split(',')
+      .map((h) => h.trim());
+    expect(allowed).toEqual([
+      'content-type',
+      'mcp-method',
+      'mcp-name',
+      'mcp-param-region',
+      'mcp-protocol-version',
+    ]);
+    const call = await surface.send({
+      method: 'POST',
+      path: '/mcp',
+      headers: { ...modernHeaders, origin: PAGE_ORIGIN },
+      body: modernCall,
+    });
     expect(call.status).toBe(200);
     expect(call.header('access-control-allow-origin')).toBe(PAGE_ORIGIN);
-    expect(call.header('access-control-expose-headers')).toBe('mcp-session-id, www-authenticate, retry-after');
+    expect(call.header('access-control-expose-headers')).toBe(
+      'mcp-session-id, www-authenticate, retry-after',
+    );
     expect(JSON.parse(await call.text()).result.content[0].text).toBe('served eu-west');
   });
 
@@ -87,26 +114,38 @@ describe.each(SURFACES)('CORS for browser clients (%s)', (_name, make) => {
       headers: {
         origin: PAGE_ORIGIN,
         'access-control-request-method': 'POST',
-        'access-control-request-headers': 'Authorization, Last-Event-ID, Mcp-Session-Id, MCP-Protocol-Version, X-Evil, mcp-param-, mcp-param-a b, Cookie',
+        'access-control-request-headers':
+          'Authorization, Last-Event-ID, Mcp-Session-Id, MCP-Protocol-Version, X-Evil, mcp-param-, mcp-param-a b, Cookie',
       },
     });
     expect(preflight.status).toBe(204);
-    expect(preflight.header('access-control-allow-headers')).toBe('authorization, last-event-id, mcp-session-id, mcp-protocol-version');
+    expect(preflight.header('access-control-allow-headers')).toBe(
+      'authorization, last-event-id, mcp-session-id, mcp-protocol-version',
+    );
     expect(preflight.header('vary')).toBe('origin, access-control-request-headers');
     // Another origin gets no CORS headers at all (and the Origin guard refuses it anyway).
-    const foreign = await surface.send({ method: 'OPTIONS', path: '/mcp', headers: { origin: 'http://localhost:9999', 'access-control-request-method': 'POST' } });
+    const foreign = await surface.send({
+      method: 'OPTIONS',
+      path: '/mcp',
+      headers: { origin: 'http://localhost:9999', 'access-control-request-method': 'POST' },
+    });
     expect(foreign.header('access-control-allow-origin')).toBeUndefined();
     await foreign.text();
   });
 });
 
-const chromium = ['chromium', 'chromium-browser', 'google-chrome'].find((bin) => spawnSync(bin, ['--version'], { stdio: 'ignore' }).status === 0);
+const chromium = ['chromium', 'chromium-browser', 'google-chrome'].find(
+  (bin) => spawnSync(bin, ['--version'], { stdio: 'ignore' }).status === 0,
+);
 
 describe('CORS in a real browser', () => {
   // CI installs chromium (scripts/system-packages.sh), so there a missing browser is a failure.
-  it.runIf(!chromium && process.env.CI)('chromium is installed (CI installs it with scripts/system-packages.sh)', () => {
-    expect(chromium, 'no chromium on PATH').toBeDefined();
-  });
+  it.runIf(!chromium && process.env.CI)(
+    'chromium is installed (CI installs it with scripts/system-packages.sh)',
+    () => {
+      expect(chromium, 'no chromium on PATH').toBeDefined();
+    },
+  );
 
   it.skipIf(!chromium)(
     'a browser client on an allowed origin, 2026-07-28: headless Chromium passes the preflight, calls the tool, and reads Mcp-Session-Id on the legacy path',
@@ -133,16 +172,29 @@ describe('CORS in a real browser', () => {
       cleanups.push(() => new Promise((r) => page.close(r)));
       const pageOrigin = `http://127.0.0.1:${(page.address() as AddressInfo).port}`;
 
-      const handle: HttpServerHandle = await serveHttp(regionalServer(), { port: 0, cors: { origins: [pageOrigin] } });
+      const handle: HttpServerHandle = await serveHttp(regionalServer(), {
+        port: 0,
+        cors: { origins: [pageOrigin] },
+      });
       cleanups.push(() => handle.close());
       mcpPort = handle.port;
       const seen: { method?: string; requested?: string }[] = [];
-      handle.httpServer.on('request', (req) => seen.push({ method: req.method, requested: req.headers['access-control-request-headers'] }));
+      handle.httpServer.on('request', (req) =>
+        seen.push({ method: req.method, requested: req.headers['access-control-request-headers'] }),
+      );
 
       const profile = mkdtempSync(join(tmpdir(), 'mcp-fw-chromium-'));
       const browser: ChildProcess = spawn(
         chromium!,
-        ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', `--user-data-dir=${profile}`, `${pageOrigin}/`],
+        [
+          '--headless=new',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-dev-shm-usage',
+          '--no-first-run',
+          `--user-data-dir=${profile}`,
+          `${pageOrigin}/`,
+        ],
         { stdio: 'ignore', detached: true },
       );
       cleanups.push(() => {
@@ -163,7 +215,10 @@ describe('CORS in a real browser', () => {
       });
       // A real preflight went out, naming the 2026-07-28 headers.
       const preflights = seen.filter((r) => r.method === 'OPTIONS').map((r) => r.requested);
-      expect(preflights).toEqual([CHROMIUM_MODERN_PREFLIGHT, 'content-type,mcp-protocol-version,mcp-session-id']);
+      expect(preflights).toEqual([
+        CHROMIUM_MODERN_PREFLIGHT,
+        'content-type,mcp-protocol-version,mcp-session-id',
+      ]);
     },
   );
 });

@@ -1,8 +1,18 @@
 import { connect as netConnect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { serveHttp, SERVE_HTTP_DEFAULTS, type HttpServerHandle, type ServeHttpOptions } from '@mcp-fw/core/node';
+import {
+  serveHttp,
+  SERVE_HTTP_DEFAULTS,
+  type HttpServerHandle,
+  type ServeHttpOptions,
+} from '@mcp-fw/core/node';
 import { gates, httpFixture } from './support/http-fixture.ts';
-import { initializeBody, JSON_AND_SSE, nodeSurface, type Surface } from './support/http-surfaces.ts';
+import {
+  initializeBody,
+  JSON_AND_SSE,
+  nodeSurface,
+  type Surface,
+} from './support/http-surfaces.ts';
 
 // Issue #15, part 6: slow clients must not hold serveHttp. The limits are made small here so
 // each cut-off is seen within a second or two; the defaults are checked separately.
@@ -57,7 +67,11 @@ function slowClient(port: number, head: string, drip: string, everyMs: number): 
         socket.write(drip[i++ % drip.length]);
       }, everyMs);
     });
-    setTimeout(() => reject(new Error(`the server never closed the connection; got ${JSON.stringify(text)}`)), 20_000).unref();
+    setTimeout(
+      () =>
+        reject(new Error(`the server never closed the connection; got ${JSON.stringify(text)}`)),
+      20_000,
+    ).unref();
   });
 }
 
@@ -67,7 +81,11 @@ const postHead = (length: number) =>
 describe('attacks on serveHttp timeouts and connection cap (raw sockets)', () => {
   it('a body trickled one byte a second is cut off with 408 once requestTimeoutMs passes', async () => {
     // Each byte arrives well within the idle timeout: only the total time can stop it.
-    const { port } = await serve({ headersTimeoutMs: 500, requestTimeoutMs: 1500, bodyIdleTimeoutMs: 5000 });
+    const { port } = await serve({
+      headersTimeoutMs: 500,
+      requestTimeoutMs: 1500,
+      bodyIdleTimeoutMs: 5000,
+    });
     const ending = await slowClient(port, postHead(1_000_000), '{"jsonrpc":"2.0"', 1000);
     expect(ending.text).toMatch(/^HTTP\/1\.1 408 /);
     expect(ending.elapsedMs).toBeGreaterThanOrEqual(1400);
@@ -75,20 +93,33 @@ describe('attacks on serveHttp timeouts and connection cap (raw sockets)', () =>
   });
 
   it('a body that stalls mid-way is cut off with 408 and a JSON-RPC error once bodyIdleTimeoutMs passes', async () => {
-    const { port } = await serve({ headersTimeoutMs: 1000, requestTimeoutMs: 10_000, bodyIdleTimeoutMs: 300 });
+    const { port } = await serve({
+      headersTimeoutMs: 1000,
+      requestTimeoutMs: 10_000,
+      bodyIdleTimeoutMs: 300,
+    });
     // One byte, then silence (the drip interval is longer than the whole test).
     const ending = await slowClient(port, `${postHead(100)}{`, ' ', 60_000);
     expect(ending.text).toMatch(/^HTTP\/1\.1 408 /);
     expect(ending.text).toMatch(/connection: close/i);
     const body = JSON.parse(ending.text.slice(ending.text.indexOf('\r\n\r\n') + 4));
-    expect(body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Request Timeout: no part of the body arrived for 300 ms' } });
+    expect(body).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32000, message: 'Request Timeout: no part of the body arrived for 300 ms' },
+    });
     expect(ending.elapsedMs).toBeGreaterThanOrEqual(250);
     expect(ending.elapsedMs).toBeLessThan(5000);
   });
 
   it('headers trickled one byte at a time are cut off with 408 once headersTimeoutMs passes, before requestTimeoutMs', async () => {
     const { port } = await serve({ headersTimeoutMs: 300, requestTimeoutMs: 5000 });
-    const ending = await slowClient(port, 'POST /mcp HTTP/1.1\r\nHost: localhost\r\nX-Slow: ', 'abcdefgh', 50);
+    const ending = await slowClient(
+      port,
+      'POST /mcp HTTP/1.1\r\nHost: localhost\r\nX-Slow: ',
+      'abcdefgh',
+      50,
+    );
     expect(ending.text).toMatch(/^HTTP\/1\.1 408 /);
     expect(ending.elapsedMs).toBeGreaterThanOrEqual(250);
     expect(ending.elapsedMs).toBeLessThan(4000);
@@ -143,49 +174,91 @@ describe('attacks on serveHttp timeouts and connection cap (raw sockets)', () =>
 
 describe('serveHttp timeouts spare response streams', () => {
   it('an SSE stream (legacy GET /sse, a POST answered as SSE, a 2026-07-28 subscriptions/listen) stays open and delivers long after requestTimeoutMs', async () => {
-    const limits = { headersTimeoutMs: 100, requestTimeoutMs: 200, bodyIdleTimeoutMs: 100, keepAliveTimeoutMs: 100 };
+    const limits = {
+      headersTimeoutMs: 100,
+      requestTimeoutMs: 200,
+      bodyIdleTimeoutMs: 100,
+      keepAliveTimeoutMs: 100,
+    };
     const server = httpFixture();
     surface = await nodeSurface(server, limits);
     const listen = await surface.send({
       method: 'POST',
       path: '/mcp',
-      headers: { ...JSON_AND_SSE, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'subscriptions/listen' },
+      headers: {
+        ...JSON_AND_SSE,
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'subscriptions/listen',
+      },
       body: JSON.stringify({
         jsonrpc: '2.0',
         id: 'sub',
         method: 'subscriptions/listen',
         params: {
           notifications: { toolsListChanged: true },
-          _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} },
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientCapabilities': {},
+          },
         },
       }),
     });
-    expect(JSON.parse((await listen.nextEvent())!.data).method).toBe('notifications/subscriptions/acknowledged');
-    const sse = await surface.send({ method: 'GET', path: '/sse', headers: { accept: 'text/event-stream' } });
+    expect(JSON.parse((await listen.nextEvent())!.data).method).toBe(
+      'notifications/subscriptions/acknowledged',
+    );
+    const sse = await surface.send({
+      method: 'GET',
+      path: '/sse',
+      headers: { accept: 'text/event-stream' },
+    });
     const endpoint = await sse.nextEvent();
     // A Streamable HTTP call whose answer is an SSE stream that stays open until released.
-    const init = await surface.send({ method: 'POST', path: '/mcp', headers: JSON_AND_SSE, body: initializeBody() });
+    const init = await surface.send({
+      method: 'POST',
+      path: '/mcp',
+      headers: JSON_AND_SSE,
+      body: initializeBody(),
+    });
     const session = init.header('mcp-session-id')!;
     await init.text();
     const call = await surface.send({
       method: 'POST',
       path: '/mcp',
       headers: { ...JSON_AND_SSE, 'mcp-session-id': session },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'wait', arguments: { key: 'long-stream' }, _meta: { progressToken: 't' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 9,
+        method: 'tools/call',
+        params: { name: 'wait', arguments: { key: 'long-stream' }, _meta: { progressToken: 't' } },
+      }),
     });
     expect(call.header('content-type')).toBe('text/event-stream');
     await new Promise((r) => setTimeout(r, 1200));
     // Both still deliver, six request timeouts later.
-    const posted = await surface.send({ method: 'POST', path: endpoint!.data, headers: { 'content-type': 'application/json' }, body: initializeBody('2024-11-05') });
+    const posted = await surface.send({
+      method: 'POST',
+      path: endpoint!.data,
+      headers: { 'content-type': 'application/json' },
+      body: initializeBody('2024-11-05'),
+    });
     expect(posted.status).toBe(202);
-    expect(JSON.parse((await sse.nextEvent())!.data)).toMatchObject({ id: 1, result: { protocolVersion: '2024-11-05' } });
+    expect(JSON.parse((await sse.nextEvent())!.data)).toMatchObject({
+      id: 1,
+      result: { protocolVersion: '2024-11-05' },
+    });
     server.tools.disable('echo');
-    expect(JSON.parse((await listen.nextEvent())!.data).method).toBe('notifications/tools/list_changed');
+    expect(JSON.parse((await listen.nextEvent())!.data).method).toBe(
+      'notifications/tools/list_changed',
+    );
     listen.abort();
     gates.get('long-stream')!();
     const frames: string[] = [];
-    for (let e = await call.nextEvent(); e; e = await call.nextEvent()) if (e.data) frames.push(e.data);
-    expect(JSON.parse(frames.at(-1)!)).toMatchObject({ id: 9, result: { content: [{ type: 'text', text: 'released long-stream' }] } });
+    for (let e = await call.nextEvent(); e; e = await call.nextEvent())
+      if (e.data) frames.push(e.data);
+    expect(JSON.parse(frames.at(-1)!)).toMatchObject({
+      id: 9,
+      result: { content: [{ type: 'text', text: 'released long-stream' }] },
+    });
     sse.abort();
   });
 });
@@ -198,16 +271,33 @@ describe('serveHttp limits by default', () => {
       requestTimeout: handle.httpServer.requestTimeout,
       keepAliveTimeout: handle.httpServer.keepAliveTimeout,
       maxConnections: handle.httpServer.maxConnections,
-    }).toEqual({ headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000, maxConnections: 1024 });
-    expect(SERVE_HTTP_DEFAULTS).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, bodyIdleTimeoutMs: 10_000, keepAliveTimeoutMs: 5_000, maxConnections: 1024 });
+    }).toEqual({
+      headersTimeout: 10_000,
+      requestTimeout: 30_000,
+      keepAliveTimeout: 5_000,
+      maxConnections: 1024,
+    });
+    expect(SERVE_HTTP_DEFAULTS).toEqual({
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 30_000,
+      bodyIdleTimeoutMs: 10_000,
+      keepAliveTimeoutMs: 5_000,
+      maxConnections: 1024,
+    });
     // Node's own socket inactivity timeout stays off, or quiet SSE streams would be cut.
     expect(handle.httpServer.timeout).toBe(0);
   });
 
   it('refuses limits that are not whole numbers ≥ 0, and a header timeout above the request timeout', async () => {
-    await expect(serveHttp(httpFixture(), { port: 0, requestTimeoutMs: -1 })).rejects.toThrow('serveHttp: requestTimeoutMs must be a whole number ≥ 0 (0 turns it off), got -1');
-    await expect(serveHttp(httpFixture(), { port: 0, maxConnections: 1.5 })).rejects.toThrow(TypeError);
-    await expect(serveHttp(httpFixture(), { port: 0, headersTimeoutMs: 20_000, requestTimeoutMs: 10_000 })).rejects.toThrow(
+    await expect(serveHttp(httpFixture(), { port: 0, requestTimeoutMs: -1 })).rejects.toThrow(
+      'serveHttp: requestTimeoutMs must be a whole number ≥ 0 (0 turns it off), got -1',
+    );
+    await expect(serveHttp(httpFixture(), { port: 0, maxConnections: 1.5 })).rejects.toThrow(
+      TypeError,
+    );
+    await expect(
+      serveHttp(httpFixture(), { port: 0, headersTimeoutMs: 20_000, requestTimeoutMs: 10_000 }),
+    ).rejects.toThrow(
       'serveHttp: headersTimeoutMs (20000) must not exceed requestTimeoutMs (10000): the request timeout includes the headers',
     );
   });

@@ -5,7 +5,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 // A namespace import: on a core without MemoryUsedRounds only the test using it fails.
 import * as core from '@mcp-fw/core';
-import { createServer, Prompt, Resource, Tool, type Context, type McpServer, type UsedRounds } from '@mcp-fw/core';
+import {
+  createServer,
+  Prompt,
+  Resource,
+  Tool,
+  type Context,
+  type McpServer,
+  type UsedRounds,
+} from '@mcp-fw/core';
 import { connectTestClient, type TestClient } from '@mcp-fw/core/testing';
 import { nodeSurface, type Surface } from './support/http-surfaces.ts';
 import { modernHeaders } from './support/security-http.ts';
@@ -24,14 +32,22 @@ const Confirm = z.object({ ok: z.boolean() });
 class Shop {
   readonly runs = { pay: 0, refund: 0, twice: 0, prompt: 0, receipt: 0 };
 
-  @Tool({ description: 'Pays once confirmed', input: z.object({ amount: z.number(), currency: z.string() }) })
+  @Tool({
+    description: 'Pays once confirmed',
+    input: z.object({ amount: z.number(), currency: z.string() }),
+  })
   async pay({ amount, currency }: { amount: number; currency: string }, ctx: Context) {
     this.runs.pay++;
     const answer = await ctx.elicit(`Pay ${amount} ${currency}?`, Confirm, { key: 'confirm' });
-    return answer.action === 'accept' && answer.content.ok ? `paid ${amount} ${currency}` : 'not paid';
+    return answer.action === 'accept' && answer.content.ok
+      ? `paid ${amount} ${currency}`
+      : 'not paid';
   }
 
-  @Tool({ description: 'Refunds once confirmed (asks under the same key as pay)', input: z.object({ amount: z.number(), currency: z.string() }) })
+  @Tool({
+    description: 'Refunds once confirmed (asks under the same key as pay)',
+    input: z.object({ amount: z.number(), currency: z.string() }),
+  })
   async refund({ amount }: { amount: number }, ctx: Context) {
     this.runs.refund++;
     const answer = await ctx.elicit(`Refund ${amount}?`, Confirm, { key: 'confirm' });
@@ -62,7 +78,12 @@ class Shop {
 }
 
 const shopServer = (shop: Shop, usedRounds?: UsedRounds) =>
-  createServer({ name: 'shop', version: '1.0.0', providers: [shop], input: { requestStateKey: KEY, usedRounds } });
+  createServer({
+    name: 'shop',
+    version: '1.0.0',
+    providers: [shop],
+    input: { requestStateKey: KEY, usedRounds },
+  });
 
 const clients: TestClient[] = [];
 const surfaces: Surface[] = [];
@@ -72,44 +93,70 @@ afterEach(async () => {
 });
 
 async function client(server: McpServer): Promise<TestClient> {
-  const c = await connectTestClient(server, { protocolVersion: MODERN, capabilities: { elicitation: {} } });
+  const c = await connectTestClient(server, {
+    protocolVersion: MODERN,
+    capabilities: { elicitation: {} },
+  });
   clients.push(c);
   return c;
 }
 
-const call = (c: TestClient, method: string, params: Record<string, unknown>) => c.rawRequest(method, { ...params, _meta });
-const pay = (c: TestClient, extra: Record<string, unknown> = {}, args: Record<string, unknown> = { amount: 5, currency: 'EUR' }) =>
-  call(c, 'tools/call', { name: 'pay', arguments: args, ...extra });
+const call = (c: TestClient, method: string, params: Record<string, unknown>) =>
+  c.rawRequest(method, { ...params, _meta });
+const pay = (
+  c: TestClient,
+  extra: Record<string, unknown> = {},
+  args: Record<string, unknown> = { amount: 5, currency: 'EUR' },
+) => call(c, 'tools/call', { name: 'pay', arguments: args, ...extra });
 
 describe('2026-07-28 requestState is bound to its call', () => {
   it("one tool's requestState is refused by another tool's call (and by a prompt, a resource, other arguments)", async () => {
     const shop = new Shop();
     const c = await client(shopServer(shop));
     const round1 = await pay(c);
-    expect(round1).toMatchObject({ resultType: 'input_required', inputRequests: { confirm: { method: 'elicitation/create' } } });
+    expect(round1).toMatchObject({
+      resultType: 'input_required',
+      inputRequests: { confirm: { method: 'elicitation/create' } },
+    });
     const answer = { inputResponses: { confirm: yes }, requestState: round1.requestState };
 
-    await expect(call(c, 'tools/call', { name: 'refund', arguments: { amount: 5, currency: 'EUR' }, ...answer })).rejects.toMatchObject({
+    await expect(
+      call(c, 'tools/call', {
+        name: 'refund',
+        arguments: { amount: 5, currency: 'EUR' },
+        ...answer,
+      }),
+    ).rejects.toMatchObject({
       code: -32602,
       message:
         'Invalid params: requestState was issued for tools/call of tool "pay", not tools/call of tool "refund"; a retry repeats the original call, or starts a new call without requestState',
     });
-    await expect(call(c, 'prompts/get', { name: 'confirmed', arguments: {}, ...answer })).rejects.toMatchObject({
+    await expect(
+      call(c, 'prompts/get', { name: 'confirmed', arguments: {}, ...answer }),
+    ).rejects.toMatchObject({
       code: -32602,
-      message: expect.stringContaining('requestState was issued for tools/call of tool "pay", not prompts/get of prompt "confirmed"'),
+      message: expect.stringContaining(
+        'requestState was issued for tools/call of tool "pay", not prompts/get of prompt "confirmed"',
+      ),
     });
-    await expect(call(c, 'resources/read', { uri: 'shop://receipt', ...answer })).rejects.toMatchObject({
+    await expect(
+      call(c, 'resources/read', { uri: 'shop://receipt', ...answer }),
+    ).rejects.toMatchObject({
       code: -32602,
       message: expect.stringContaining('not resources/read of resource "shop://receipt"'),
     });
     await expect(pay(c, answer, { amount: 5000, currency: 'EUR' })).rejects.toMatchObject({
       code: -32602,
-      message: 'Invalid params: requestState was issued for tools/call of tool "pay" with other arguments; a retry must repeat the original arguments',
+      message:
+        'Invalid params: requestState was issued for tools/call of tool "pay" with other arguments; a retry must repeat the original arguments',
     });
     // None of the refused retries ran a handler or used up the round: the real retry (the same
     // arguments, keys in another order) resumes the waiting handler.
     expect(shop.runs).toEqual({ pay: 1, refund: 0, twice: 0, prompt: 0, receipt: 0 });
-    expect(await pay(c, answer, { currency: 'EUR', amount: 5 })).toMatchObject({ resultType: 'complete', content: [{ text: 'paid 5 EUR' }] });
+    expect(await pay(c, answer, { currency: 'EUR', amount: 5 })).toMatchObject({
+      resultType: 'complete',
+      content: [{ text: 'paid 5 EUR' }],
+    });
     expect(shop.runs.pay).toBe(1);
     expect(checkServerLines(c.wire, MODERN)).toEqual([]);
   });
@@ -117,7 +164,9 @@ describe('2026-07-28 requestState is bound to its call', () => {
   it('a retry is refused when the caller is not the one the round was issued to (over HTTP)', async () => {
     const shop = new Shop();
     const s = await nodeSurface(shopServer(shop), {
-      authenticate: (req) => ({ auth: { sub: (req.header('authorization') ?? '').replace('Bearer ', '') } }),
+      authenticate: (req) => ({
+        auth: { sub: (req.header('authorization') ?? '').replace('Bearer ', '') },
+      }),
     });
     surfaces.push(s);
     const post = async (user: string, id: number, extra: Record<string, unknown> = {}) => {
@@ -125,24 +174,38 @@ describe('2026-07-28 requestState is bound to its call', () => {
         method: 'POST',
         path: '/mcp',
         headers: modernHeaders('tools/call', 'pay', { authorization: `Bearer ${user}` }),
-        body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'pay', arguments: { amount: 7, currency: 'EUR' }, _meta, ...extra } }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id,
+          method: 'tools/call',
+          params: { name: 'pay', arguments: { amount: 7, currency: 'EUR' }, _meta, ...extra },
+        }),
       });
       return { status: res.status, body: JSON.parse(await res.text()) };
     };
     const round1 = await post('alice', 1);
     expect(round1.body.result.resultType).toBe('input_required');
     expect(schema.check(round1.body, 'tools/call')).toEqual([]);
-    const answer = { inputResponses: { confirm: yes }, requestState: round1.body.result.requestState };
+    const answer = {
+      inputResponses: { confirm: yes },
+      requestState: round1.body.result.requestState,
+    };
     // The state is signed, not encrypted: it binds the caller by a digest, never in clear.
-    expect(Buffer.from(answer.requestState.split('.')[0], 'base64url').toString()).not.toContain('alice');
+    expect(Buffer.from(answer.requestState.split('.')[0], 'base64url').toString()).not.toContain(
+      'alice',
+    );
     const stolen = await post('mallory', 2, answer);
     expect(stolen.body.error).toEqual({
       code: -32602,
-      message: 'Invalid params: requestState was issued to another caller; only the caller it was issued to can answer its round',
+      message:
+        'Invalid params: requestState was issued to another caller; only the caller it was issued to can answer its round',
     });
     expect(schema.check(stolen.body)).toEqual([]);
     const own = await post('alice', 3, answer);
-    expect(own.body.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'paid 7 EUR' }] });
+    expect(own.body.result).toMatchObject({
+      resultType: 'complete',
+      content: [{ type: 'text', text: 'paid 7 EUR' }],
+    });
     expect(shop.runs.pay).toBe(1);
   });
 });
@@ -156,7 +219,8 @@ describe('2026-07-28 input rounds are answered once', () => {
     expect(await pay(c, retry)).toMatchObject({ content: [{ text: 'paid 5 EUR' }] });
     await expect(pay(c, retry)).rejects.toMatchObject({
       code: -32602,
-      message: 'Invalid params: round 1 of this call was already answered; each requestState is answered once (start the call again for a new one)',
+      message:
+        'Invalid params: round 1 of this call was already answered; each requestState is answered once (start the call again for a new one)',
     });
     expect(shop.runs.pay).toBe(1);
 
@@ -166,7 +230,10 @@ describe('2026-07-28 input rounds are answered once', () => {
     const fresh = await pay(c);
     const replay = { inputResponses: { confirm: yes }, requestState: fresh.requestState };
     expect(await pay(c2, replay)).toMatchObject({ content: [{ text: 'paid 5 EUR' }] });
-    await expect(pay(c2, replay)).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('already answered') });
+    await expect(pay(c2, replay)).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('already answered'),
+    });
     expect(other.runs.pay).toBe(1);
     for (const w of [c, c2]) expect(checkServerLines(w.wire, MODERN)).toEqual([]);
   });
@@ -188,7 +255,10 @@ describe('2026-07-28 input rounds are answered once', () => {
     const retry = { inputResponses: { confirm: yes }, requestState: round1.requestState };
     expect(await pay(b, retry)).toMatchObject({ content: [{ text: 'paid 5 EUR' }] });
     // The same answer sent to A, where the handler still waits: refused, not resumed.
-    await expect(pay(a, retry)).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('already answered') });
+    await expect(pay(a, retry)).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('already answered'),
+    });
     expect([shopA.runs.pay, shopB.runs.pay]).toEqual([1, 1]);
     expect([...used.values()].every((at) => at > Date.now())).toBe(true);
   });
@@ -198,7 +268,12 @@ describe('2026-07-28 input rounds are answered once', () => {
     const c = await client(shopServer(shop));
     // No arguments at first, `{}` in the retries: the same call.
     const round1 = await call(c, 'tools/call', { name: 'twice' });
-    const again = await call(c, 'tools/call', { name: 'twice', arguments: {}, inputResponses: {}, requestState: round1.requestState });
+    const again = await call(c, 'tools/call', {
+      name: 'twice',
+      arguments: {},
+      inputResponses: {},
+      requestState: round1.requestState,
+    });
     expect(Object.keys(again.inputRequests)).toEqual(['input_1']);
     const round2 = await call(c, 'tools/call', {
       name: 'twice',
@@ -214,7 +289,14 @@ describe('2026-07-28 input rounds are answered once', () => {
       requestState: round2.requestState,
     });
     expect(done.content[0].text).toBe('A+B');
-    await expect(call(c, 'tools/call', { name: 'twice', arguments: {}, inputResponses: {}, requestState: round1.requestState })).rejects.toMatchObject({
+    await expect(
+      call(c, 'tools/call', {
+        name: 'twice',
+        arguments: {},
+        inputResponses: {},
+        requestState: round1.requestState,
+      }),
+    ).rejects.toMatchObject({
       code: -32602,
     });
     expect(shop.runs.twice).toBe(1);
@@ -244,16 +326,35 @@ describe('2026-07-28 answers to questions never asked', () => {
     const b = { action: 'accept', content: { b: 'B' } };
     // Answering round 2's question before it was asked (skipping it): refused.
     await expect(
-      call(c, 'tools/call', { name: 'twice', arguments: {}, inputResponses: { input_1: a, input_2: b }, requestState: round1.requestState }),
+      call(c, 'tools/call', {
+        name: 'twice',
+        arguments: {},
+        inputResponses: { input_1: a, input_2: b },
+        requestState: round1.requestState,
+      }),
     ).rejects.toMatchObject({
       code: -32602,
-      message: 'Invalid params: inputResponses answers "input_2", which this round did not ask (it asked "input_1")',
+      message:
+        'Invalid params: inputResponses answers "input_2", which this round did not ask (it asked "input_1")',
     });
     await expect(
-      call(c, 'tools/call', { name: 'twice', arguments: {}, inputResponses: { ['x'.repeat(500)]: a }, requestState: round1.requestState }),
-    ).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/answers "x{63}…", which this round did not ask/) });
+      call(c, 'tools/call', {
+        name: 'twice',
+        arguments: {},
+        inputResponses: { ['x'.repeat(500)]: a },
+        requestState: round1.requestState,
+      }),
+    ).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/answers "x{63}…", which this round did not ask/),
+    });
     // Refusals used nothing up: the proper answer continues, and round 2 asks its question.
-    const round2 = await call(c, 'tools/call', { name: 'twice', arguments: {}, inputResponses: { input_1: a }, requestState: round1.requestState });
+    const round2 = await call(c, 'tools/call', {
+      name: 'twice',
+      arguments: {},
+      inputResponses: { input_1: a },
+      requestState: round1.requestState,
+    });
     expect(Object.keys(round2.inputRequests)).toEqual(['input_2']);
     expect(shop.runs.twice).toBe(1);
     expect(checkServerLines(c.wire, MODERN)).toEqual([]);
@@ -264,7 +365,11 @@ describe('2026-07-28 answers to questions never asked', () => {
     const c = await client(shopServer(shop));
     const a = { action: 'accept', content: { a: 'A' } };
     const b = { action: 'accept', content: { b: 'pre-answered' } };
-    const result = await call(c, 'tools/call', { name: 'twice', arguments: {}, inputResponses: { input_1: a, input_2: b } });
+    const result = await call(c, 'tools/call', {
+      name: 'twice',
+      arguments: {},
+      inputResponses: { input_1: a, input_2: b },
+    });
     expect(result.resultType).toBe('input_required');
     expect(Object.keys(result.inputRequests)).toEqual(['input_2']);
     const done = await call(c, 'tools/call', {
@@ -286,9 +391,20 @@ describe('2026-07-28 input rounds waiting in memory are capped', () => {
     }
   }
 
-  async function capped(limits: { maxWaiting?: number; maxWaitingPerClient?: number }, roundTimeoutMs?: number) {
-    const server = createServer({ name: 'ask', version: '1', providers: [Asker], limits: { inputRounds: limits }, input: { roundTimeoutMs } });
-    const s = await nodeSurface(server, { authenticate: (req) => ({ auth: { sub: req.header('authorization') ?? 'nobody' } }) });
+  async function capped(
+    limits: { maxWaiting?: number; maxWaitingPerClient?: number },
+    roundTimeoutMs?: number,
+  ) {
+    const server = createServer({
+      name: 'ask',
+      version: '1',
+      providers: [Asker],
+      limits: { inputRounds: limits },
+      input: { roundTimeoutMs },
+    });
+    const s = await nodeSurface(server, {
+      authenticate: (req) => ({ auth: { sub: req.header('authorization') ?? 'nobody' } }),
+    });
     surfaces.push(s);
     let id = 0;
     return async (user: string, extra: Record<string, unknown> = {}) => {
@@ -296,7 +412,12 @@ describe('2026-07-28 input rounds waiting in memory are capped', () => {
         method: 'POST',
         path: '/mcp',
         headers: modernHeaders('tools/call', 'ask', { authorization: user }),
-        body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name: 'ask', arguments: {}, _meta, ...extra } }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: ++id,
+          method: 'tools/call',
+          params: { name: 'ask', arguments: {}, _meta, ...extra },
+        }),
       });
       const body = JSON.parse(await res.text());
       expect(schema.check(body, 'tools/call')).toEqual([]);
@@ -309,14 +430,22 @@ describe('2026-07-28 input rounds waiting in memory are capped', () => {
     const first = await ask('alice');
     expect((await ask('alice')).resultType).toBe('input_required');
     expect(await ask('alice')).toEqual({
-      content: [{ type: 'text', text: 'This client already has 2 calls waiting for its input (limits.inputRounds.maxWaitingPerClient); answer or abandon one first.' }],
+      content: [
+        {
+          type: 'text',
+          text: 'This client already has 2 calls waiting for its input (limits.inputRounds.maxWaitingPerClient); answer or abandon one first.',
+        },
+      ],
       isError: true,
       resultType: 'complete',
       _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'ask', version: '1' } },
     });
     expect((await ask('bob')).resultType).toBe('input_required');
     // Answering one frees alice's slot.
-    const done = await ask('alice', { inputResponses: { input_1: { action: 'accept', content: { name: 'Ada' } } }, requestState: first.requestState });
+    const done = await ask('alice', {
+      inputResponses: { input_1: { action: 'accept', content: { name: 'Ada' } } },
+      requestState: first.requestState,
+    });
     expect(done.content[0].text).toBe('hello Ada');
     expect((await ask('alice')).resultType).toBe('input_required');
   });
@@ -325,14 +454,21 @@ describe('2026-07-28 input rounds waiting in memory are capped', () => {
     const ask = await capped({ maxWaiting: 2 }, 300);
     expect((await ask('alice')).resultType).toBe('input_required');
     expect((await ask('bob')).resultType).toBe('input_required');
-    expect((await ask('carol')).content[0].text).toBe('This server has 2 calls waiting for input (limits.inputRounds.maxWaiting); try again shortly.');
+    expect((await ask('carol')).content[0].text).toBe(
+      'This server has 2 calls waiting for input (limits.inputRounds.maxWaiting); try again shortly.',
+    );
     await new Promise((r) => setTimeout(r, 400));
     expect((await ask('carol')).resultType).toBe('input_required');
   });
 
   it('refuses bad inputRounds limits at startup', () => {
-    expect(() => createServer({ name: 'x', version: '1', providers: [], limits: { inputRounds: { maxWaitingPerClient: 0 } } })).toThrow(
-      'limits: inputRounds.maxWaitingPerClient must be an integer ≥ 1, got 0.',
-    );
+    expect(() =>
+      createServer({
+        name: 'x',
+        version: '1',
+        providers: [],
+        limits: { inputRounds: { maxWaitingPerClient: 0 } },
+      }),
+    ).toThrow('limits: inputRounds.maxWaitingPerClient must be an integer ≥ 1, got 0.');
   });
 });

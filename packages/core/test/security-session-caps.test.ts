@@ -2,7 +2,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createServer, Tool, type AuditEntry } from '@mcp-fw/core';
 import type { AuthOutcome, HttpRequestView } from '@mcp-fw/core/http';
-import { JSON_AND_SSE, initializeBody, type RawResponse, type Surface } from './support/http-surfaces.ts';
+import {
+  JSON_AND_SSE,
+  initializeBody,
+  type RawResponse,
+  type Surface,
+} from './support/http-surfaces.ts';
 import { serve, sessionPost } from './support/security-http.ts';
 
 let surface: Surface | undefined;
@@ -27,8 +32,17 @@ function byToken(req: HttpRequestView): AuthOutcome {
 
 const as = (user: string) => ({ authorization: `Bearer ${user}` });
 
-async function initialize(s: Surface, user: string, id = 1): Promise<RawResponse & { session?: string; body: string }> {
-  const res = await s.send({ method: 'POST', path: '/mcp', headers: { ...JSON_AND_SSE, ...as(user) }, body: initializeBody('2025-11-25', {}, id) });
+async function initialize(
+  s: Surface,
+  user: string,
+  id = 1,
+): Promise<RawResponse & { session?: string; body: string }> {
+  const res = await s.send({
+    method: 'POST',
+    path: '/mcp',
+    headers: { ...JSON_AND_SSE, ...as(user) },
+    body: initializeBody('2025-11-25', {}, id),
+  });
   const body = await res.text();
   return Object.assign(res, { session: res.header('mcp-session-id'), body });
 }
@@ -36,7 +50,11 @@ async function initialize(s: Surface, user: string, id = 1): Promise<RawResponse
 /** A session with its standalone GET stream open: in use, so never evicted. */
 async function busySession(s: Surface, user: string): Promise<string> {
   const { session } = await initialize(s, user);
-  const get = await s.send({ method: 'GET', path: '/mcp', headers: { accept: 'text/event-stream', 'mcp-session-id': session!, ...as(user) } });
+  const get = await s.send({
+    method: 'GET',
+    path: '/mcp',
+    headers: { accept: 'text/event-stream', 'mcp-session-id': session!, ...as(user) },
+  });
   expect(get.status).toBe(200);
   streams.push(get);
   return session!;
@@ -45,11 +63,17 @@ async function busySession(s: Surface, user: string): Promise<string> {
 describe('security: sessions are bounded per client, idle ones evicted before anyone is refused (issue #15)', () => {
   it('2,000 initialize from one client: the flood recycles its own idle sessions and every other client still gets one', async () => {
     const server = createServer({ name: 'caps', version: '1', providers: [Tools] });
-    surface = await serve(server, { authenticate: byToken, maxSessions: 10, maxSessionsPerClient: 5 });
+    surface = await serve(server, {
+      authenticate: byToken,
+      maxSessions: 10,
+      maxSessionsPerClient: 5,
+    });
     const alice = (await initialize(surface, 'alice')).session!;
     const statuses = new Map<number, number>();
     for (let batch = 0; batch < 20; batch++) {
-      const results = await Promise.all(Array.from({ length: 100 }, (_, i) => initialize(surface!, 'mallory', batch * 100 + i)));
+      const results = await Promise.all(
+        Array.from({ length: 100 }, (_, i) => initialize(surface!, 'mallory', batch * 100 + i)),
+      );
       for (const r of results) statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
     }
     expect(statuses).toEqual(new Map([[200, 2000]]));
@@ -58,13 +82,23 @@ describe('security: sessions are bounded per client, idle ones evicted before an
     const ping = await sessionPost(surface, alice, { id: 2, method: 'ping' }, as('alice'));
     expect(ping.status).toBe(200);
     await ping.text();
-    for (const user of ['bob', 'carol', 'dave']) expect((await initialize(surface, user)).status).toBe(200);
+    for (const user of ['bob', 'carol', 'dave'])
+      expect((await initialize(surface, user)).status).toBe(200);
   });
 
   it('a client whose sessions all have open streams is refused with 429, Retry-After and the limit named; the whole server at its cap with 503; both audited', async () => {
     const entries: AuditEntry[] = [];
-    const server = createServer({ name: 'caps', version: '1', providers: [Tools], audit: { sink: (e) => entries.push(e) } });
-    surface = await serve(server, { authenticate: byToken, maxSessions: 4, maxSessionsPerClient: 2 });
+    const server = createServer({
+      name: 'caps',
+      version: '1',
+      providers: [Tools],
+      audit: { sink: (e) => entries.push(e) },
+    });
+    surface = await serve(server, {
+      authenticate: byToken,
+      maxSessions: 4,
+      maxSessionsPerClient: 2,
+    });
     await busySession(surface, 'mallory');
     await busySession(surface, 'mallory');
     const refused = await initialize(surface, 'mallory', 7);
@@ -88,17 +122,32 @@ describe('security: sessions are bounded per client, idle ones evicted before an
   });
 
   it('an HTTP+SSE client at its session cap is refused with 429 and Retry-After', async () => {
-    surface = await serve(createServer({ name: 'caps', version: '1', providers: [Tools] }), { authenticate: byToken, maxSessionsPerClient: 2 });
+    surface = await serve(createServer({ name: 'caps', version: '1', providers: [Tools] }), {
+      authenticate: byToken,
+      maxSessionsPerClient: 2,
+    });
     for (let i = 0; i < 2; i++) {
-      const open = await surface.send({ method: 'GET', path: '/sse', headers: { accept: 'text/event-stream', ...as('mallory') } });
+      const open = await surface.send({
+        method: 'GET',
+        path: '/sse',
+        headers: { accept: 'text/event-stream', ...as('mallory') },
+      });
       expect(open.status).toBe(200);
       streams.push(open);
     }
-    const third = await surface.send({ method: 'GET', path: '/sse', headers: { accept: 'text/event-stream', ...as('mallory') } });
+    const third = await surface.send({
+      method: 'GET',
+      path: '/sse',
+      headers: { accept: 'text/event-stream', ...as('mallory') },
+    });
     expect(third.status).toBe(429);
     expect(third.header('retry-after')).toBeDefined();
     expect(await third.text()).toContain('maxSessionsPerClient');
-    const other = await surface.send({ method: 'GET', path: '/sse', headers: { accept: 'text/event-stream', ...as('alice') } });
+    const other = await surface.send({
+      method: 'GET',
+      path: '/sse',
+      headers: { accept: 'text/event-stream', ...as('alice') },
+    });
     expect(other.status).toBe(200);
     streams.push(other);
   });

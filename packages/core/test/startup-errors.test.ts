@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Arg, createServer, StartupError, Tool, type Provider, type StartupErrorCode } from '@mcp-fw/core';
+import {
+  Arg,
+  createServer,
+  StartupError,
+  Tool,
+  type Provider,
+  type StartupErrorCode,
+} from '@mcp-fw/core';
 
 /** The StartupError that creating a server from `providers` throws. */
 function startupError(providers: Provider[]): StartupError {
@@ -101,7 +108,13 @@ describe('createServer refuses bad classes with a StartupError', () => {
         return String(x.x * x.y);
       }
     }
-    const error = expectStartupError([Shapes], 'MISSING_SCHEMA', "@Arg('x')", 'Shapes.area', 'parameter #1');
+    const error = expectStartupError(
+      [Shapes],
+      'MISSING_SCHEMA',
+      "@Arg('x')",
+      'Shapes.area',
+      'parameter #1',
+    );
     expect(error.message).toContain("Fix: pass one, e.g. @Arg('x', z.string())");
   });
 
@@ -112,7 +125,14 @@ describe('createServer refuses bad classes with a StartupError', () => {
         return String(when.getDay());
       }
     }
-    expectStartupError([Calendar], 'MISSING_SCHEMA', "@Arg('when')", 'Calendar.weekday', 'parameter #2', 'Fix:');
+    expectStartupError(
+      [Calendar],
+      'MISSING_SCHEMA',
+      "@Arg('when')",
+      'Calendar.weekday',
+      'parameter #2',
+      'Fix:',
+    );
   });
 
   it('a method with parameters but neither input nor @Arg', () => {
@@ -122,7 +142,11 @@ describe('createServer refuses bad classes with a StartupError', () => {
         return value;
       }
     }
-    const error = expectStartupError([Bare], 'MISSING_SCHEMA', 'Bare.echo takes parameters but declares no schema');
+    const error = expectStartupError(
+      [Bare],
+      'MISSING_SCHEMA',
+      'Bare.echo takes parameters but declares no schema',
+    );
     expect(error.message).toContain(
       "Fix: add @Tool({ input: z.object({ ... }) }), or name each parameter with @Arg('name', schema)",
     );
@@ -177,7 +201,12 @@ describe('createServer refuses bad classes with a StartupError', () => {
         return 1;
       }
     }
-    expectStartupError([NotObject], 'INVALID_SCHEMA', 'NotObject.run', 'the output schema must describe an object');
+    expectStartupError(
+      [NotObject],
+      'INVALID_SCHEMA',
+      'NotObject.run',
+      'the output schema must describe an object',
+    );
   });
 
   it('a value that is no schema at all', () => {
@@ -221,7 +250,11 @@ describe('createServer refuses bad classes with a StartupError', () => {
         return String(n);
       }
     }
-    expectStartupError([BadArg], 'INVALID_SCHEMA', "BadArg.run: cannot use the @Arg('n') schema: schema is invalid");
+    expectStartupError(
+      [BadArg],
+      'INVALID_SCHEMA',
+      "BadArg.run: cannot use the @Arg('n') schema: schema is invalid",
+    );
   });
 
   it('a class with no tools', () => {
@@ -230,7 +263,12 @@ describe('createServer refuses bad classes with a StartupError', () => {
         return '';
       }
     }
-    expectStartupError([Empty], 'INVALID_PROVIDER', 'Empty has no @Tool', 'Fix: decorate at least one method');
+    expectStartupError(
+      [Empty],
+      'INVALID_PROVIDER',
+      'Empty has no @Tool',
+      'Fix: decorate at least one method',
+    );
   });
 
   it('a class whose constructor needs arguments: suggests passing an instance', () => {
@@ -245,7 +283,9 @@ describe('createServer refuses bad classes with a StartupError', () => {
     }
     const what = 'Cannot construct Repository with no arguments';
     const error = expectStartupError([Repository], 'INVALID_PROVIDER', what);
-    expect(error.message).toContain('Fix: pass an instance instead, e.g. providers: [new Repository(deps)]');
+    expect(error.message).toContain(
+      'Fix: pass an instance instead, e.g. providers: [new Repository(deps)]',
+    );
     // And the fix works.
     const server = createServer({
       name: 'startup',
@@ -261,7 +301,9 @@ describe('createServer refuses bad classes with a StartupError', () => {
         return '';
       }
     }
-    expect(() => createServer({ name: 'startup', version: '1.0.0', providers: [Late] })).toThrow(StartupError);
+    expect(() => createServer({ name: 'startup', version: '1.0.0', providers: [Late] })).toThrow(
+      StartupError,
+    );
   });
 });
 
@@ -288,6 +330,8 @@ describe('createServer providers', () => {
     })();
     expect(error).toBeInstanceOf(StartupError);
     expect((error as StartupError).code).toBe('INVALID_PROVIDER');
-    expect((error as StartupError).message).toContain('providers must be an array of classes or instances, got object. Write providers: [MyTools].');
+    expect((error as StartupError).message).toContain(
+      'providers must be an array of classes or instances, got object. Write providers: [MyTools].',
+    );
   });
 });

@@ -1,5 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { fixtureForTest, startFixture, stopAll, type StdioProcess } from './support/stdio-process.ts';
+import {
+  fixtureForTest,
+  startFixture,
+  stopAll,
+  type StdioProcess,
+} from './support/stdio-process.ts';
 
 // One server for the whole file: after each bad input the same process must keep serving.
 let server: StdioProcess;
@@ -32,7 +37,8 @@ function parseError(detail: RegExp) {
   return error(null, -32700, expect.stringMatching(new RegExp(`^Parse error: .*${detail.source}`)));
 }
 
-const invalid = (id: string | number | null, why: string) => error(id, -32600, `Invalid Request: ${why}`);
+const invalid = (id: string | number | null, why: string) =>
+  error(id, -32600, `Invalid Request: ${why}`);
 const NOT_OBJECT = 'a JSON-RPC message must be an object';
 const BAD_ID = '"id" must be a string or an integer';
 const BAD_VERSION = '"jsonrpc" must be "2.0"';
@@ -43,20 +49,36 @@ const PEER_ERROR = '{"code":-32700,"message":"Parse error"}';
 
 describe('stdio: each malformed line gets one error, and the server keeps serving', () => {
   it.each([
-    ['a line that is not JSON', 'this is not json', parseError(/"this is not json" is not valid JSON$/)],
+    [
+      'a line that is not JSON',
+      'this is not json',
+      parseError(/"this is not json" is not valid JSON$/),
+    ],
     ['truncated JSON', '{"jsonrpc":"2.0","id":1', parseError(/ at position 23\b/)],
     ['a number', '42', invalid(null, NOT_OBJECT)],
     ['a string', '"x"', invalid(null, NOT_OBJECT)],
     ['null', 'null', invalid(null, NOT_OBJECT)],
     ['an empty array (a batch; 2025-11-25 has none)', '[]', invalid(null, NO_BATCH)],
-    ['a batch holding a valid ping', `[{"jsonrpc":"2.0","id":"in-batch",${PING}}]`, invalid(null, NO_BATCH)],
+    [
+      'a batch holding a valid ping',
+      `[{"jsonrpc":"2.0","id":"in-batch",${PING}}]`,
+      invalid(null, NO_BATCH),
+    ],
     ['a request without "jsonrpc"', `{"id":7,${PING}}`, invalid(7, BAD_VERSION)],
-    ['a request with "jsonrpc":"1.0"', `{"jsonrpc":"1.0","id":"v1",${PING}}`, invalid('v1', BAD_VERSION)],
+    [
+      'a request with "jsonrpc":"1.0"',
+      `{"jsonrpc":"1.0","id":"v1",${PING}}`,
+      invalid('v1', BAD_VERSION),
+    ],
     ['an object id', `{"jsonrpc":"2.0","id":{},${PING}}`, invalid(null, BAD_ID)],
     ['a boolean id', `{"jsonrpc":"2.0","id":true,${PING}}`, invalid(null, BAD_ID)],
     ['a null id', `{"jsonrpc":"2.0","id":null,${PING}}`, invalid(null, BAD_ID)],
     ['a fractional id', `{"jsonrpc":"2.0","id":1.5,${PING}}`, invalid(null, BAD_ID)],
-    ['string params', `{"jsonrpc":"2.0","id":9,${PING},"params":"x"}`, invalid(9, '"params" must be an object')],
+    [
+      'string params',
+      `{"jsonrpc":"2.0","id":9,${PING},"params":"x"}`,
+      invalid(9, '"params" must be an object'),
+    ],
     ['neither request nor response', '{"jsonrpc":"2.0","id":10}', invalid(10, NOT_A_MESSAGE)],
     ['a numeric method', '{"jsonrpc":"2.0","id":11,"method":42}', invalid(11, NOT_A_MESSAGE)],
   ])('%s', async (_name, line, expected) => {
@@ -73,7 +95,10 @@ describe('stdio: each malformed line gets one error, and the server keeps servin
   it.each([
     ['an empty line', ''],
     ['a line of blanks', '   \t'],
-    ['a notification of an unknown method', '{"jsonrpc":"2.0","method":"notifications/unknown","params":{}}'],
+    [
+      'a notification of an unknown method',
+      '{"jsonrpc":"2.0","method":"notifications/unknown","params":{}}',
+    ],
     ['a response to an id never sent', '{"jsonrpc":"2.0","id":"never-sent","result":{}}'],
     // The client could not read something we sent: answering could make two peers trade errors
     // forever. The 2025-11-25 schema leaves the id out of such an error.
@@ -95,7 +120,10 @@ describe('stdio: each malformed line gets one error, and the server keeps servin
     server.readAll();
     server.sendLine(line);
     expect(await server.nextLine()).toEqual(
-      invalid(null, `message of ${bytes} bytes exceeds the limit of 4194304 bytes (maxMessageBytes)`),
+      invalid(
+        null,
+        `message of ${bytes} bytes exceeds the limit of 4194304 bytes (maxMessageBytes)`,
+      ),
     );
     await expectStillServing(server);
     expect(server.responsesTo('huge')).toEqual([]);
@@ -126,7 +154,8 @@ describe('stdio: protocol errors name their cause', () => {
   });
 
   it('2025-11-25: wrong argument types are a tool error (isError) naming the field', async () => {
-    const text = 'Invalid arguments for tool add: a: Invalid input: expected number, received string';
+    const text =
+      'Invalid arguments for tool add: a: Invalid input: expected number, received string';
     const response = await server.callTool('add', { a: '2', b: 3 });
     expect(response.result).toEqual({ content: [{ type: 'text', text }], isError: true });
     await expectStillServing(server);
@@ -138,20 +167,24 @@ describe('stdio: protocol errors name their cause', () => {
     expect(older.revision).toBe('2025-06-18');
     expect((await older.callTool('add', { a: 1, b: false })).error).toEqual({
       code: -32602,
-      message: 'Invalid arguments for tool add: b: Invalid input: expected number, received boolean',
+      message:
+        'Invalid arguments for tool add: b: Invalid input: expected number, received boolean',
     });
     await expectStillServing(older);
   });
 });
 
 describe('stdio: hostile arguments and failing handlers', () => {
-  const HOSTILE = '{"text":"x","__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}';
+  const HOSTILE =
+    '{"text":"x","__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}';
   const call = (id: string, tool: string) =>
     `{"jsonrpc":"2.0","id":"${id}","method":"tools/call","params":{"name":"${tool}","arguments":${HOSTILE}}}`;
 
   it('drops __proto__ keys from arguments: the call works and no prototype is polluted', async () => {
     server.sendLine(call('proto-zod', 'echo'));
-    expect((await server.response('proto-zod')).result).toEqual({ content: [{ type: 'text', text: 'x' }] });
+    expect((await server.response('proto-zod')).result).toEqual({
+      content: [{ type: 'text', text: 'x' }],
+    });
     // A JSON Schema tool is handed the arguments as sent: "__proto__" is gone, the rest is data.
     server.sendLine(call('proto-json', 'inspect_args'));
     const seen = JSON.parse((await server.response('proto-json')).result.content[0].text);
@@ -163,7 +196,9 @@ describe('stdio: hostile arguments and failing handlers', () => {
   it('drops "__proto__" keys spelled with \\u escapes too', async () => {
     const escaped = HOSTILE.replace('"__proto__"', '"\\u005f_proto__"');
     expect(escaped).toContain('"\\u005f_proto__"');
-    server.sendLine(`{"jsonrpc":"2.0","id":"proto-escaped","method":"tools/call","params":{"name":"inspect_args","arguments":${escaped}}}`);
+    server.sendLine(
+      `{"jsonrpc":"2.0","id":"proto-escaped","method":"tools/call","params":{"name":"inspect_args","arguments":${escaped}}}`,
+    );
     const seen = JSON.parse((await server.response('proto-escaped')).result.content[0].text);
     expect(seen).toEqual({ ownKeys: ['text', 'constructor'], plainPrototype: true });
     const probe = await server.callTool('probe_pollution');
@@ -173,7 +208,9 @@ describe('stdio: hostile arguments and failing handlers', () => {
   it('turns a thrown Error into isError "kaboom"; the stack goes to stderr only', async () => {
     const response = await server.callTool('boom');
     expect(response.result).toEqual({ content: [{ type: 'text', text: 'kaboom' }], isError: true });
-    expect(server.lines.filter((l) => l.includes('stdio-fixture-server') || l.includes('    at '))).toEqual([]);
+    expect(
+      server.lines.filter((l) => l.includes('stdio-fixture-server') || l.includes('    at ')),
+    ).toEqual([]);
     await server.stderrContains('tool boom threw');
     expect(server.stderr).toMatch(/Error: kaboom\n\s+at .*stdio-fixture-server\.ts/);
     await expectStillServing(server);
@@ -181,14 +218,22 @@ describe('stdio: hostile arguments and failing handlers', () => {
 
   it('turns a UserError into isError with its message, and logs nothing for it', async () => {
     const response = await server.callTool('user_fail');
-    expect(response.result).toEqual({ content: [{ type: 'text', text: 'bad order id' }], isError: true });
+    expect(response.result).toEqual({
+      content: [{ type: 'text', text: 'bad order id' }],
+      isError: true,
+    });
     await expectStillServing(server);
     expect(server.stderr).not.toContain('user_fail');
     expect(server.stderr).not.toContain('bad order id');
   });
 
   it('cancels a hanging call: its signal fires, it is never answered, the next call works', async () => {
-    server.send({ jsonrpc: '2.0', id: 'hang-1', method: 'tools/call', params: { name: 'hang', arguments: {} } });
+    server.send({
+      jsonrpc: '2.0',
+      id: 'hang-1',
+      method: 'tools/call',
+      params: { name: 'hang', arguments: {} },
+    });
     await server.stderrContains('hang started');
     const params = { requestId: 'hang-1', reason: 'user pressed stop' };
     server.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params });

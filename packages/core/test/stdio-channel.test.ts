@@ -6,7 +6,11 @@ import { StdioChannel } from '../src/transports/stdio.ts';
 async function linesOf(chunks: (string | Buffer)[], limit = 16): Promise<string[]> {
   const input = new PassThrough();
   const heard: string[] = [];
-  const channel = new StdioChannel({ input, output: { write: () => true, once: () => undefined }, maxMessageBytes: limit });
+  const channel = new StdioChannel({
+    input,
+    output: { write: () => true, once: () => undefined },
+    maxMessageBytes: limit,
+  });
   const ended = new Promise<void>((resolve) => {
     channel.start({
       frame: (text) => heard.push(`frame ${text}`),
@@ -31,11 +35,20 @@ describe('StdioChannel: lines out of chunks', () => {
   });
 
   it('joins a line split across chunks, also after whole lines in the same chunk', async () => {
-    expect(await linesOf(['one\ntw', 'o\nthr', 'e', 'e\nfour\n'])).toEqual(['frame one', 'frame two', 'frame three', 'frame four']);
+    expect(await linesOf(['one\ntw', 'o\nthr', 'e', 'e\nfour\n'])).toEqual([
+      'frame one',
+      'frame two',
+      'frame three',
+      'frame four',
+    ]);
   });
 
   it('decodes UTF-8 in a chunk that is not all ASCII, whole lines and split ones alike', async () => {
-    expect(await linesOf(['plain\ncafé ☕ 𝄞\nx', 'ü\n'], 64)).toEqual(['frame plain', 'frame café ☕ 𝄞', 'frame xü']);
+    expect(await linesOf(['plain\ncafé ☕ 𝄞\nx', 'ü\n'], 64)).toEqual([
+      'frame plain',
+      'frame café ☕ 𝄞',
+      'frame xü',
+    ]);
   });
 
   it('decodes a character whose UTF-8 bytes are split across chunks', async () => {
@@ -45,9 +58,16 @@ describe('StdioChannel: lines out of chunks', () => {
 
   it('takes a line of exactly the limit and refuses one byte more, whole or split, then goes on', async () => {
     const at = 'x'.repeat(16);
-    expect(await linesOf([`${at}\n${at}y\nok\n`])).toEqual([`frame ${at}`, 'oversize 17/16', 'frame ok']);
+    expect(await linesOf([`${at}\n${at}y\nok\n`])).toEqual([
+      `frame ${at}`,
+      'oversize 17/16',
+      'frame ok',
+    ]);
     expect(await linesOf([`${at}`, 'y\nok\n'])).toEqual(['oversize 17/16', 'frame ok']);
-    expect(await linesOf(['x'.repeat(10), 'x'.repeat(10), 'x'.repeat(10), '\nok\n'])).toEqual(['oversize 30/16', 'frame ok']);
+    expect(await linesOf(['x'.repeat(10), 'x'.repeat(10), 'x'.repeat(10), '\nok\n'])).toEqual([
+      'oversize 30/16',
+      'frame ok',
+    ]);
   });
 
   it('hands over a last line without a newline when the input ends', async () => {

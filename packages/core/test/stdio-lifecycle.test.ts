@@ -7,7 +7,10 @@ afterAll(stopAll);
 const NO_BATCH = {
   jsonrpc: '2.0',
   id: null,
-  error: { code: -32600, message: 'Invalid Request: batches are not supported by the negotiated protocol revision' },
+  error: {
+    code: -32600,
+    message: 'Invalid Request: batches are not supported by the negotiated protocol revision',
+  },
 };
 const ADD = { a: 2, b: 3 };
 const FIVE = { content: [{ type: 'text', text: '5' }] };
@@ -18,11 +21,13 @@ describe.concurrent('stdio: the initialize handshake', () => {
     expect((await server.request('ping')).result).toEqual({});
     expect((await server.request('tools/list')).error).toEqual({
       code: -32600,
-      message: 'Invalid Request: tools/list before initialize; the client must send initialize first',
+      message:
+        'Invalid Request: tools/list before initialize; the client must send initialize first',
     });
     expect((await server.callTool('add', ADD)).error).toEqual({
       code: -32600,
-      message: 'Invalid Request: tools/call before initialize; the client must send initialize first',
+      message:
+        'Invalid Request: tools/call before initialize; the client must send initialize first',
     });
     // No revision is negotiated yet, so no batches either.
     server.readAll();
@@ -52,7 +57,6 @@ describe.concurrent('stdio: the initialize handshake', () => {
       message: 'Invalid arguments for tool add: a: Invalid input: expected number, received string',
     });
   });
-
 });
 
 describe.concurrent('stdio: version negotiation, and batches only where the revision has them', () => {
@@ -66,7 +70,11 @@ describe.concurrent('stdio: version negotiation, and batches only where the revi
   const ANSWERS = [
     { jsonrpc: '2.0', id: 'b1', result: {} },
     { jsonrpc: '2.0', id: 'b2', result: FIVE },
-    { jsonrpc: '2.0', id: 'b3', error: { code: -32601, message: 'Method not found: no/such/method' } },
+    {
+      jsonrpc: '2.0',
+      id: 'b3',
+      error: { code: -32601, message: 'Method not found: no/such/method' },
+    },
   ];
 
   it.for([
@@ -106,14 +114,17 @@ describe.concurrent('stdio: graceful shutdown', () => {
   });
 
   const signals = ['SIGTERM', 'SIGINT'] as const;
-  it.for(signals)('finishes an in-flight call on %s, then exits with code 0', async (signal, test) => {
-    const server = start(test);
-    await server.initialize();
-    server.send(SLOW);
-    await server.stderrContains('slow started');
-    server.kill(signal);
-    expect((await server.response('slow')).result).toEqual(DONE);
-    expect(await server.exited).toEqual({ code: 0, signal: null });
-    expect(server.responsesTo('slow')).toHaveLength(1);
-  });
+  it.for(signals)(
+    'finishes an in-flight call on %s, then exits with code 0',
+    async (signal, test) => {
+      const server = start(test);
+      await server.initialize();
+      server.send(SLOW);
+      await server.stderrContains('slow started');
+      server.kill(signal);
+      expect((await server.response('slow')).result).toEqual(DONE);
+      expect(await server.exited).toEqual({ code: 0, signal: null });
+      expect(server.responsesTo('slow')).toHaveLength(1);
+    },
+  );
 });

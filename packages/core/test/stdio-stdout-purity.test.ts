@@ -8,7 +8,9 @@ it('keeps stdout to protocol frames when code writes to stdout; the noise goes t
   // console.info, console.warn and process.stdout.write.
   const server = fixtureForTest(test);
   await server.initialize();
-  expect((await server.callTool('noisy')).result).toEqual({ content: [{ type: 'text', text: 'ok' }] });
+  expect((await server.callTool('noisy')).result).toEqual({
+    content: [{ type: 'text', text: 'ok' }],
+  });
   // The answer to a request sent after the noise: everything written before it is in by now.
   expect((await server.request('ping')).result).toEqual({});
   expect(server.problems).toEqual([]);

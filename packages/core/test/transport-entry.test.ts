@@ -31,7 +31,9 @@ class Desk {
     ctx.log.info('asking');
     ctx.log.warning('still asking');
     const answer = await ctx.elicit('Your name?', z.object({ name: z.string() }));
-    return answer.action === 'accept' ? `Hello ${answer.content.name}` : `no answer: ${answer.action}`;
+    return answer.action === 'accept'
+      ? `Hello ${answer.content.name}`
+      : `no answer: ${answer.action}`;
   }
 }
 
@@ -61,12 +63,20 @@ describe('@mcp-fw/core/transport: a client peer on core’s engine', () => {
       notification: (method, params) => notifications.push([method, params]),
     });
     expect(peer).toBeInstanceOf(Engine);
-    const init = (await peer.request('initialize', { protocolVersion: LATEST_LEGACY, capabilities: { elicitation: {} }, clientInfo })) as any;
+    const init = (await peer.request('initialize', {
+      protocolVersion: LATEST_LEGACY,
+      capabilities: { elicitation: {} },
+      clientInfo,
+    })) as any;
     expect(init.protocolVersion).toBe(LATEST_LEGACY);
     peer.notify('notifications/initialized');
     await peer.request('logging/setLevel', { level: 'warning' });
 
-    const result = (await peer.request('tools/call', { name: 'greet', arguments: {}, _meta: { progressToken: 't' } })) as any;
+    const result = (await peer.request('tools/call', {
+      name: 'greet',
+      arguments: {},
+      _meta: { progressToken: 't' },
+    })) as any;
     expect(result.content[0].text).toBe('Hello Ada');
     expect(asked).toEqual([['elicitation/create', 'Your name?']]);
     expect(notifications).toEqual([
@@ -92,18 +102,37 @@ describe('@mcp-fw/core/transport: a client peer on core’s engine', () => {
 
   it('answers a server request it has no handler for with -32601, and a thrown JsonRpcError as given', async () => {
     const logged: unknown[] = [];
-    const logger = { error: (_: string, error?: unknown) => void logged.push(error), warn: () => {} };
+    const logger = {
+      error: (_: string, error?: unknown) => void logged.push(error),
+      warn: () => {},
+    };
     const server = createServer({ name: 'desk', version: '1', providers: [Desk], logger });
     for (const [handlers, code] of [
       [{}, JsonRpcCode.MethodNotFound],
-      [{ request: () => { throw new JsonRpcError(-32602, 'form elicitations only'); } }, -32602],
+      [
+        {
+          request: () => {
+            throw new JsonRpcError(-32602, 'form elicitations only');
+          },
+        },
+        -32602,
+      ],
     ] as const) {
       const [clientSide, serverSide] = createInMemoryPair();
       const wire: string[] = [];
-      const recorded: Channel = { ...clientSide, start: clientSide.start.bind(clientSide), close: clientSide.close.bind(clientSide), send: (frame) => (wire.push(frame), clientSide.send(frame)) };
+      const recorded: Channel = {
+        ...clientSide,
+        start: clientSide.start.bind(clientSide),
+        close: clientSide.close.bind(clientSide),
+        send: (frame) => (wire.push(frame), clientSide.send(frame)),
+      };
       server.connect(serverSide);
       const peer = createClientPeer(recorded, handlers);
-      await peer.request('initialize', { protocolVersion: LATEST_LEGACY, capabilities: { elicitation: {} }, clientInfo });
+      await peer.request('initialize', {
+        protocolVersion: LATEST_LEGACY,
+        capabilities: { elicitation: {} },
+        clientInfo,
+      });
       peer.notify('notifications/initialized');
       const result = (await peer.request('tools/call', { name: 'greet', arguments: {} })) as any;
       expect(result.isError).toBe(true);
@@ -112,14 +141,21 @@ describe('@mcp-fw/core/transport: a client peer on core’s engine', () => {
       await peer.close();
     }
     // The tool saw each refusal as the error the peer answered with.
-    expect(logged.map((error) => (error as JsonRpcError).code)).toEqual([JsonRpcCode.MethodNotFound, -32602]);
+    expect(logged.map((error) => (error as JsonRpcError).code)).toEqual([
+      JsonRpcCode.MethodNotFound,
+      -32602,
+    ]);
   });
 
   it('waits as long as the answer takes by default; a timeout is an option, and tells the server to stop', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const sent: any[] = [];
     let sink: ChannelSink | undefined;
-    const channel: Channel = { start: (s) => void (sink = s), send: (frame) => void sent.push(JSON.parse(frame)), close: async () => {} };
+    const channel: Channel = {
+      start: (s) => void (sink = s),
+      send: (frame) => void sent.push(JSON.parse(frame)),
+      close: async () => {},
+    };
     const patient = createClientPeer(channel);
     let settled = false;
     void patient.request('tools/call', { name: 'slow' }).finally(() => (settled = true));
@@ -134,7 +170,10 @@ describe('@mcp-fw/core/transport: a client peer on core’s engine', () => {
     timedOut.catch(() => {});
     await vi.advanceTimersByTimeAsync(50);
     await expect(timedOut).rejects.toMatchObject({ code: REQUEST_TIMEOUT_CODE });
-    expect(sent.at(-1)).toMatchObject({ method: 'notifications/cancelled', params: { requestId: sent.at(-2).id } });
+    expect(sent.at(-1)).toMatchObject({
+      method: 'notifications/cancelled',
+      params: { requestId: sent.at(-2).id },
+    });
   });
 
   it('abandon rejects what still waits with the reason', async () => {
@@ -148,7 +187,10 @@ describe('@mcp-fw/core/transport: a client peer on core’s engine', () => {
 describe('@mcp-fw/core/transport: list changes and listen subscriptions', () => {
   it('builds the notifications the server sends, by the filter keys it honours', () => {
     expect(LIST_NAMES).toEqual(['tools', 'prompts', 'resources']);
-    expect(listChangedNotification('prompts')).toEqual({ jsonrpc: '2.0', method: 'notifications/prompts/list_changed' });
+    expect(listChangedNotification('prompts')).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/prompts/list_changed',
+    });
     expect(listChangedNotification('tools', 7)).toEqual({
       jsonrpc: '2.0',
       method: 'notifications/tools/list_changed',
@@ -178,8 +220,17 @@ describe('@mcp-fw/core/transport: Servable', () => {
     const response = await handler.fetch(
       new Request('http://127.0.0.1/mcp', {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', host: '127.0.0.1' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LATEST_LEGACY, capabilities: {}, clientInfo } }),
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          host: '127.0.0.1',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: LATEST_LEGACY, capabilities: {}, clientInfo },
+        }),
       }),
     );
     expect(response.status).toBe(200);

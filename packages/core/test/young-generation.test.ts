@@ -24,11 +24,15 @@ process.exit(0);
 `;
 
 function youngGenerationBytes(serveOptions: string | undefined, nodeArgs: string[] = []): number {
-  const run = spawnSync(process.execPath, [...nodeArgs, '--input-type=module', '-e', script(serveOptions)], {
-    encoding: 'utf8',
-    input: '',
-    env: { ...process.env, NODE_OPTIONS: '' },
-  });
+  const run = spawnSync(
+    process.execPath,
+    [...nodeArgs, '--input-type=module', '-e', script(serveOptions)],
+    {
+      encoding: 'utf8',
+      input: '',
+      env: { ...process.env, NODE_OPTIONS: '' },
+    },
+  );
   const match = /YOUNG (\d+)/.exec(run.stderr);
   if (!match) throw new Error(`no size reported (status ${run.status}): ${run.stderr}`);
   expect(run.stdout).toBe('');

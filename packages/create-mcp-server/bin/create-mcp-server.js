@@ -4,7 +4,9 @@ import { existsSync } from 'node:fs';
 
 const cli = new URL('../dist/cli.js', import.meta.url);
 if (!existsSync(cli)) {
-  process.stderr.write('create-mcp-server: dist/ is missing; build it first (npx tsc -b at the repository root)\n');
+  process.stderr.write(
+    'create-mcp-server: dist/ is missing; build it first (npx tsc -b at the repository root)\n',
+  );
   process.exit(1);
 }
 const { main } = await import(cli.href);

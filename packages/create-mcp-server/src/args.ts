@@ -68,11 +68,15 @@ export function parseFlags(argv: readonly string[]): Flags {
     const { code, message } = error as { code?: string; message: string };
     const option = /'([^']+)'/.exec(message)?.[1];
     // Node's own text suggests `--` for positionals, which is not the likely fix here.
-    throw new UsageError(code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option ? `unknown option ${option}` : message);
+    throw new UsageError(
+      code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option ? `unknown option ${option}` : message,
+    );
   }
   const { values, positionals } = parsed;
   if (positionals.length > 1) {
-    throw new UsageError(`expected one directory, got ${positionals.length}: ${positionals.join(' ')}`);
+    throw new UsageError(
+      `expected one directory, got ${positionals.length}: ${positionals.join(' ')}`,
+    );
   }
   return {
     target: positionals[0],

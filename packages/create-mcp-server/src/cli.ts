@@ -1,7 +1,12 @@
 import { join } from 'node:path';
 import { USAGE, UsageError, parseFlags } from './args.js';
 import { nextSteps } from './next-steps.js';
-import { copyPackedFramework, dependOnVendored, packFramework, VENDOR_DIR } from './framework-packages.js';
+import {
+  copyPackedFramework,
+  dependOnVendored,
+  packFramework,
+  VENDOR_DIR,
+} from './framework-packages.js';
 import { frameworkPackages, listed } from './project-packages.js';
 import { detectPackageManager, type PackageManager } from './package-manager.js';
 import { checkFlags, makePlan, needsAnswers, type Plan } from './plan.js';
@@ -44,16 +49,22 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
       return 0;
     }
     checkFlags(flags, io.cwd);
-    const prompter = flags.yes || !needsAnswers(flags) ? undefined : new Prompter(io.stdin, io.stdout, io.stdin.isTTY === true);
+    const prompter =
+      flags.yes || !needsAnswers(flags)
+        ? undefined
+        : new Prompter(io.stdin, io.stdout, io.stdin.isTTY === true);
     try {
       plan = await makePlan(flags, io.cwd, prompter);
     } finally {
       prompter?.close();
     }
   } catch (error) {
-    if (error instanceof UsageError) return fail(`${error.message}\nRun create-mcp-server --help for the options.`);
+    if (error instanceof UsageError)
+      return fail(`${error.message}\nRun create-mcp-server --help for the options.`);
     if (error instanceof InputEndedError) {
-      return fail(`${error.message}; give the answers as options (--help lists them), or --yes for the defaults`);
+      return fail(
+        `${error.message}; give the answers as options (--help lists them), or --yes for the defaults`,
+      );
     }
     if (error instanceof CancelledError) {
       io.stderr.write('\nCancelled; nothing was written.\n');
@@ -67,7 +78,9 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
 async function create(plan: Plan, io: Io): Promise<number> {
   const say = (line: string) => io.stdout.write(`${line}\n`);
   const pm = detectPackageManager(io.env.npm_config_user_agent);
-  say(`\nCreating ${plan.packageName} in ${plan.dir} (template ${plan.template.name}, ${plan.transport}${plan.auth === 'oauth' ? ', OAuth' : ''})`);
+  say(
+    `\nCreating ${plan.packageName} in ${plan.dir} (template ${plan.template.name}, ${plan.transport}${plan.auth === 'oauth' ? ', OAuth' : ''})`,
+  );
   try {
     scaffold({
       from: join(templatesDir(), plan.template.name),
@@ -78,7 +91,9 @@ async function create(plan: Plan, io: Io): Promise<number> {
       overlay: plan.auth === 'oauth' ? join(templatesDir(), OAUTH_OVERLAY) : undefined,
     });
   } catch (error) {
-    io.stderr.write(`create-mcp-server: could not write the project: ${(error as Error).message}\n`);
+    io.stderr.write(
+      `create-mcp-server: could not write the project: ${(error as Error).message}\n`,
+    );
     return 1;
   }
   if (plan.packages !== 'registry') {
@@ -87,7 +102,8 @@ async function create(plan: Plan, io: Io): Promise<number> {
   }
   if (plan.git) {
     const git = initGit(plan.dir);
-    if (git === 'inside-repository') say('Already inside a git repository: no new one initialized.');
+    if (git === 'inside-repository')
+      say('Already inside a git repository: no new one initialized.');
     else if (git.ok) say('Initialized a git repository.');
     else return failed(git, plan, io);
   }
@@ -101,22 +117,38 @@ async function create(plan: Plan, io: Io): Promise<number> {
 }
 
 /** Packs (from the clone) or copies (from the tarball) the framework packages into vendor/. */
-async function vendorFramework(plan: Plan, pm: PackageManager, io: Io, say: (line: string) => void): Promise<StepResult> {
+async function vendorFramework(
+  plan: Plan,
+  pm: PackageManager,
+  io: Io,
+  say: (line: string) => void,
+): Promise<StepResult> {
   const destination = join(plan.dir, VENDOR_DIR);
   const packages = frameworkPackages(plan);
   const names = listed(Object.keys(packages));
   let tarballs: Record<string, string>;
   if (plan.packages === 'checkout') {
-    say(`Packing ${names} from ${REPO_ROOT} into ${VENDOR_DIR}/ (they are not taken from the registry; --published would)…`);
+    say(
+      `Packing ${names} from ${REPO_ROOT} into ${VENDOR_DIR}/ (they are not taken from the registry; --published would)…`,
+    );
     const packed = await packFramework(REPO_ROOT, destination, io.env, packages);
     if (!packed.ok) return packed;
     tarballs = packed.tarballs!;
   } else {
-    say(`Copying ${names} from this packed scaffolder into ${VENDOR_DIR}/ (--published would take them from the registry)…`);
+    say(
+      `Copying ${names} from this packed scaffolder into ${VENDOR_DIR}/ (--published would take them from the registry)…`,
+    );
     try {
       tarballs = copyPackedFramework(destination, packages);
     } catch (error) {
-      return { ok: false, command: 'copy', output: '', reason: `could not copy the packed framework into ${destination}`, cause: (error as Error).message, fix: 'Check that the folder is writable, then run the command again.' };
+      return {
+        ok: false,
+        command: 'copy',
+        output: '',
+        reason: `could not copy the packed framework into ${destination}`,
+        cause: (error as Error).message,
+        fix: 'Check that the folder is writable, then run the command again.',
+      };
     }
   }
   dependOnVendored(plan.dir, tarballs, pm);
@@ -134,7 +166,12 @@ function failed(step: Extract<StepResult, { ok: false }>, plan: Plan, io: Io): n
     [
       `\ncreate-mcp-server: ${step.reason}.`,
       ...(step.cause ? [`Cause: ${step.cause}.`] : []),
-      ...(step.output.trim() ? [`Output of ${step.command}${lines.length > OUTPUT_LINES ? ` (last ${OUTPUT_LINES} lines)` : ''}:`, ...tail] : []),
+      ...(step.output.trim()
+        ? [
+            `Output of ${step.command}${lines.length > OUTPUT_LINES ? ` (last ${OUTPUT_LINES} lines)` : ''}:`,
+            ...tail,
+          ]
+        : []),
       `Fix: ${step.fix ?? 'fix the problem above and run the command again.'}`,
       `The project's files are in ${plan.dir}; the steps after this one were not run.`,
       '',
@@ -147,5 +184,11 @@ function failed(step: Extract<StepResult, { ok: false }>, plan: Plan, io: Io): n
 const OUTPUT_LINES = 25;
 
 function processIo(): Io {
-  return { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
+  return {
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    cwd: process.cwd(),
+  };
 }

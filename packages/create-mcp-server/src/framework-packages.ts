@@ -1,4 +1,11 @@
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { runCommand, type StepResult } from './run-command.js';
 import type { PackageManager } from './package-manager.js';
@@ -36,7 +43,9 @@ export type PackagesSource = 'checkout' | 'tarball' | 'registry';
 /** The source this scaffolder would use when the command line does not choose one. */
 export function defaultPackagesSource(): PackagesSource {
   if (runsFromRepository()) return 'checkout';
-  return existsSync(PACKED_VENDOR_DIR) && tarballsIn(PACKED_VENDOR_DIR).length > 0 ? 'tarball' : 'registry';
+  return existsSync(PACKED_VENDOR_DIR) && tarballsIn(PACKED_VENDOR_DIR).length > 0
+    ? 'tarball'
+    : 'registry';
 }
 
 /**
@@ -47,7 +56,10 @@ export function defaultPackagesSource(): PackagesSource {
 export function npmEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return Object.fromEntries(
     Object.entries(env).filter(
-      ([key]) => !/^npm_(package|lifecycle)_/i.test(key) && !/^npm_(command|config_local_prefix|config_prefix)$/i.test(key) && key !== 'INIT_CWD',
+      ([key]) =>
+        !/^npm_(package|lifecycle)_/i.test(key) &&
+        !/^npm_(command|config_local_prefix|config_prefix)$/i.test(key) &&
+        key !== 'INIT_CWD',
     ),
   );
 }
@@ -62,7 +74,9 @@ export async function packFramework(
   env: NodeJS.ProcessEnv,
   packages: Readonly<Record<string, string>> = FRAMEWORK_PACKAGES,
 ): Promise<StepResult & { tarballs?: Record<string, string> }> {
-  const missing = Object.values(packages).filter((folder) => !existsSync(join(repoRoot, folder, 'dist')));
+  const missing = Object.values(packages).filter(
+    (folder) => !existsSync(join(repoRoot, folder, 'dist')),
+  );
   if (missing.length > 0) {
     return {
       ok: false,
@@ -74,16 +88,31 @@ export async function packFramework(
     };
   }
   mkdirSync(destination, { recursive: true });
-  const args = ['pack', '--json', '--pack-destination', destination, ...Object.values(packages).flatMap((folder) => ['-w', folder])];
+  const args = [
+    'pack',
+    '--json',
+    '--pack-destination',
+    destination,
+    ...Object.values(packages).flatMap((folder) => ['-w', folder]),
+  ];
   const result = await runCommand('npm', args, { cwd: repoRoot, env: npmEnv(env) });
   if (!result.ok) {
-    return { ...result, fix: `Fix the problem npm reports above (the repository is ${repoRoot}), then run the command again.` };
+    return {
+      ...result,
+      fix: `Fix the problem npm reports above (the repository is ${repoRoot}), then run the command again.`,
+    };
   }
   let packed: { name: string; filename: string }[];
   try {
     packed = JSON.parse(result.stdout) as { name: string; filename: string }[];
   } catch {
-    return { ok: false, command: 'npm pack', output: result.output, reason: 'npm pack printed no JSON', fix: 'Check the npm version (npm 9 or later packs workspaces with --json).' };
+    return {
+      ok: false,
+      command: 'npm pack',
+      output: result.output,
+      reason: 'npm pack printed no JSON',
+      fix: 'Check the npm version (npm 9 or later packs workspaces with --json).',
+    };
   }
   return { ok: true, tarballs: Object.fromEntries(packed.map((p) => [p.name, p.filename])) };
 }
@@ -92,7 +121,10 @@ export async function packFramework(
  * Copies the tarballs of `packages` a packed scaffolder carries into `destination`; returns npm
  * name → file name.
  */
-export function copyPackedFramework(destination: string, packages: Readonly<Record<string, string>> = FRAMEWORK_PACKAGES): Record<string, string> {
+export function copyPackedFramework(
+  destination: string,
+  packages: Readonly<Record<string, string>> = FRAMEWORK_PACKAGES,
+): Record<string, string> {
   mkdirSync(destination, { recursive: true });
   const tarballs: Record<string, string> = {};
   for (const file of tarballsIn(PACKED_VENDOR_DIR)) {
@@ -109,14 +141,19 @@ export function copyPackedFramework(destination: string, packages: Readonly<Reco
  * `file:`, and overrides them everywhere in the tree (the CLI depends on core by version, which
  * the registry may not have). Everything else still comes from the registry.
  */
-export function dependOnVendored(projectDir: string, tarballs: Record<string, string>, pm: PackageManager): void {
+export function dependOnVendored(
+  projectDir: string,
+  tarballs: Record<string, string>,
+  pm: PackageManager,
+): void {
   const path = join(projectDir, 'package.json');
   const pkg = JSON.parse(readFileSync(path, 'utf8')) as Record<string, any>;
   const overrides: Record<string, string> = {};
   // By name, so the file reads the same whichever way the tarballs came.
   for (const [name, file] of Object.entries(tarballs).sort(([a], [b]) => a.localeCompare(b))) {
     const spec = `file:${VENDOR_DIR}/${file}`;
-    for (const field of ['dependencies', 'devDependencies']) if (pkg[field]?.[name]) pkg[field][name] = spec;
+    for (const field of ['dependencies', 'devDependencies'])
+      if (pkg[field]?.[name]) pkg[field][name] = spec;
     overrides[name] = spec;
   }
   // npm and bun read `overrides`, pnpm `pnpm.overrides`, yarn `resolutions`.
@@ -132,5 +169,9 @@ function tarballStem(name: string): string {
 }
 
 function tarballsIn(dir: string): string[] {
-  return existsSync(dir) ? readdirSync(dir).filter((file) => file.endsWith('.tgz')).sort() : [];
+  return existsSync(dir)
+    ? readdirSync(dir)
+        .filter((file) => file.endsWith('.tgz'))
+        .sort()
+    : [];
 }

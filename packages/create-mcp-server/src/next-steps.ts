@@ -31,7 +31,9 @@ export function nextSteps(plan: Plan, pm: PackageManager, cwd: string, installed
     [run('build'), oauth ? 'compile it into dist/' : 'compile and bundle it into dist/'],
   );
   const width = Math.max(...commands.map(([command]) => command.length));
-  const lines = commands.map(([command, what]) => `  ${what ? `${command.padEnd(width)}   # ${what}` : command}`);
+  const lines = commands.map(
+    ([command, what]) => `  ${what ? `${command.padEnd(width)}   # ${what}` : command}`,
+  );
   const connect = oauth
     ? `To use it from Claude Desktop, start it (${run('dev')}: http://127.0.0.1:${HTTP_PORT}/mcp), then add this to\nclaude_desktop_config.json (Settings → Developer → Edit Config) and restart Claude Desktop; mcp-remote\nopens the sign-in page in the browser:`
     : plan.transport === 'stdio'
@@ -40,8 +42,22 @@ export function nextSteps(plan: Plan, pm: PackageManager, cwd: string, installed
   const vendored =
     plan.packages === 'registry'
       ? []
-      : ['', `It depends on ${listed(Object.keys(frameworkPackages(plan)))} by file: from its vendor/ folder: keep that folder with the project.`];
-  return ['Next steps:', '', ...lines, '', ...(oauth ? [...oauthSteps(run), ''] : []), connect, '', claudeDesktopConfig(plan), ...vendored, ''].join('\n');
+      : [
+          '',
+          `It depends on ${listed(Object.keys(frameworkPackages(plan)))} by file: from its vendor/ folder: keep that folder with the project.`,
+        ];
+  return [
+    'Next steps:',
+    '',
+    ...lines,
+    '',
+    ...(oauth ? [...oauthSteps(run), ''] : []),
+    connect,
+    '',
+    claudeDesktopConfig(plan),
+    ...vendored,
+    '',
+  ].join('\n');
 }
 
 /** How to try the OAuth variant, and what it needs in production. */

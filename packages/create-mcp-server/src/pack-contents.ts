@@ -4,7 +4,12 @@
 // repository in vendor/, so that what it scaffolds installs without them being published.
 import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { FRAMEWORK_PACKAGES, OPTIONAL_FRAMEWORK_PACKAGES, PACKED_VENDOR_DIR, packFramework } from './framework-packages.js';
+import {
+  FRAMEWORK_PACKAGES,
+  OPTIONAL_FRAMEWORK_PACKAGES,
+  PACKED_VENDOR_DIR,
+  packFramework,
+} from './framework-packages.js';
 import { PACKAGE_DIR, REPO_ROOT, REPO_TEMPLATES_DIR } from './templates.js';
 import { templateFiles } from './template-files.js';
 
@@ -13,7 +18,9 @@ const command = process.argv[2];
 
 if (command === 'copy') {
   if (!existsSync(REPO_TEMPLATES_DIR)) {
-    process.stderr.write(`pack-contents: ${REPO_TEMPLATES_DIR} not found; pack from the mcp-fw repository\n`);
+    process.stderr.write(
+      `pack-contents: ${REPO_TEMPLATES_DIR} not found; pack from the mcp-fw repository\n`,
+    );
     process.exit(1);
   }
   rmSync(packed, { recursive: true, force: true });
@@ -25,9 +32,14 @@ if (command === 'copy') {
   // npm names the command it runs the lifecycle scripts for; a published scaffolder depends on
   // the published packages instead.
   if (process.env.npm_command === 'pack') {
-    const result = await packFramework(REPO_ROOT, PACKED_VENDOR_DIR, process.env, { ...FRAMEWORK_PACKAGES, ...OPTIONAL_FRAMEWORK_PACKAGES });
+    const result = await packFramework(REPO_ROOT, PACKED_VENDOR_DIR, process.env, {
+      ...FRAMEWORK_PACKAGES,
+      ...OPTIONAL_FRAMEWORK_PACKAGES,
+    });
     if (!result.ok) {
-      process.stderr.write(`pack-contents: ${result.reason}\n${result.output}${result.fix ?? ''}\n`);
+      process.stderr.write(
+        `pack-contents: ${result.reason}\n${result.output}${result.fix ?? ''}\n`,
+      );
       process.exit(1);
     }
   }

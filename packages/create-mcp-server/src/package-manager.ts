@@ -18,6 +18,7 @@ export function installCommand(pm: PackageManager): string[] {
 /** The command that runs a package.json script, spelled the way each package manager's users type it. */
 export function runScript(pm: PackageManager, script: string): string {
   // `bun test` would run bun's own test runner, not the script.
-  if (pm === 'npm') return script === 'test' || script === 'start' ? `npm ${script}` : `npm run ${script}`;
+  if (pm === 'npm')
+    return script === 'test' || script === 'start' ? `npm ${script}` : `npm run ${script}`;
   return pm === 'bun' ? `bun run ${script}` : `${pm} ${script}`;
 }

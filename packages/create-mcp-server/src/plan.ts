@@ -3,7 +3,15 @@ import { defaultPackagesSource, type PackagesSource } from './framework-packages
 import { packageNameProblem } from './package-name.js';
 import type { Prompter } from './prompt.js';
 import { occupant, targetOf, type Target } from './target.js';
-import { AUTHS, findTemplate, TEMPLATES, TRANSPORTS, type Auth, type TemplateInfo, type Transport } from './templates.js';
+import {
+  AUTHS,
+  findTemplate,
+  TEMPLATES,
+  TRANSPORTS,
+  type Auth,
+  type TemplateInfo,
+  type Transport,
+} from './templates.js';
 
 /** Everything decided before a file is written. */
 export interface Plan extends Target {
@@ -27,7 +35,12 @@ export const DEFAULT_NAME = 'my-mcp-server';
 export function checkFlags(flags: Flags, cwd: string): void {
   if (flags.template !== undefined) checkTransport(templateNamed(flags.template), flags.transport);
   if (flags.transport !== undefined) transportNamed(flags.transport);
-  if (flags.auth !== undefined) checkAuth(flags.template === undefined ? undefined : templateNamed(flags.template), flags.transport, authNamed(flags.auth));
+  if (flags.auth !== undefined)
+    checkAuth(
+      flags.template === undefined ? undefined : templateNamed(flags.template),
+      flags.transport,
+      authNamed(flags.auth),
+    );
   if (flags.target !== undefined) {
     const problem = targetProblem(targetOf(flags.target, cwd), flags.force);
     if (problem) throw new UsageError(problem);
@@ -38,19 +51,29 @@ export function checkFlags(flags: Flags, cwd: string): void {
  * The plan: what the command line gave, the rest answered through `prompter`, or defaulted when
  * there is none (`--yes`). Call {@link checkFlags} first.
  */
-export async function makePlan(flags: Flags, cwd: string, prompter: Prompter | undefined): Promise<Plan> {
+export async function makePlan(
+  flags: Flags,
+  cwd: string,
+  prompter: Prompter | undefined,
+): Promise<Plan> {
   const target = await chooseTarget(flags, cwd, prompter);
   const template = await chooseTemplate(flags, prompter);
   checkTransport(template, flags.transport);
   const transport = await chooseTransport(flags, template, prompter);
   const auth = await chooseAuth(flags, template, prompter);
-  const install = flags.install ?? (prompter ? await prompter.confirm('Install the dependencies?', true) : true);
-  const git = flags.git ?? (prompter ? await prompter.confirm('Initialize a git repository?', true) : true);
+  const install =
+    flags.install ?? (prompter ? await prompter.confirm('Install the dependencies?', true) : true);
+  const git =
+    flags.git ?? (prompter ? await prompter.confirm('Initialize a git repository?', true) : true);
   const packages = flags.published ? 'registry' : defaultPackagesSource();
   return { ...target, template, transport, auth, install, git, packages };
 }
 
-async function chooseTarget(flags: Flags, cwd: string, prompter: Prompter | undefined): Promise<Target> {
+async function chooseTarget(
+  flags: Flags,
+  cwd: string,
+  prompter: Prompter | undefined,
+): Promise<Target> {
   if (flags.target !== undefined) return targetOf(flags.target, cwd);
   const check = (answer: string) => targetProblem(targetOf(answer, cwd), flags.force);
   if (prompter) return targetOf(await prompter.text('Project name:', DEFAULT_NAME, check), cwd);
@@ -67,13 +90,21 @@ async function chooseTemplate(flags: Flags, prompter: Prompter | undefined): Pro
   return templateNamed(await prompter.select('Template:', TEMPLATES, TEMPLATES[0].name));
 }
 
-async function chooseTransport(flags: Flags, template: TemplateInfo, prompter: Prompter | undefined): Promise<Transport> {
+async function chooseTransport(
+  flags: Flags,
+  template: TemplateInfo,
+  prompter: Prompter | undefined,
+): Promise<Transport> {
   if (flags.transport !== undefined) return transportNamed(flags.transport);
   if (!prompter || template.fixedTransport) return template.transport;
   return prompter.select('Transport:', TRANSPORTS, template.transport);
 }
 
-async function chooseAuth(flags: Flags, template: TemplateInfo, prompter: Prompter | undefined): Promise<Auth> {
+async function chooseAuth(
+  flags: Flags,
+  template: TemplateInfo,
+  prompter: Prompter | undefined,
+): Promise<Auth> {
   if (flags.auth !== undefined) return authNamed(flags.auth);
   if (!prompter || !template.auth) return 'none';
   return prompter.select('Protect it with OAuth?', AUTHS, 'none');
@@ -82,7 +113,12 @@ async function chooseAuth(flags: Flags, template: TemplateInfo, prompter: Prompt
 /** Whether anything is left to ask. */
 export function needsAnswers(flags: Flags): boolean {
   // `--auth oauth` alone chooses the template that offers it.
-  const template = flags.template !== undefined ? findTemplate(flags.template) : flags.auth === 'oauth' ? TEMPLATES.find((t) => t.auth) : undefined;
+  const template =
+    flags.template !== undefined
+      ? findTemplate(flags.template)
+      : flags.auth === 'oauth'
+        ? TEMPLATES.find((t) => t.auth)
+        : undefined;
   return (
     flags.target === undefined ||
     template === undefined ||
@@ -94,18 +130,27 @@ export function needsAnswers(flags: Flags): boolean {
 }
 
 function checkTransport(template: TemplateInfo, transport: string | undefined): void {
-  if (!template.fixedTransport || transport === undefined || transport === template.transport) return;
+  if (!template.fixedTransport || transport === undefined || transport === template.transport)
+    return;
   const others = TEMPLATES.filter((t) => !t.fixedTransport).map((t) => t.name);
-  throw new UsageError(`the ${template.name} template only serves ${template.transport}; for ${transport}, choose ${others.join(' or ')}`);
+  throw new UsageError(
+    `the ${template.name} template only serves ${template.transport}; for ${transport}, choose ${others.join(' or ')}`,
+  );
 }
 
 /**
  * `oauth` needs HTTP: a stdio server has no requests to carry tokens (it runs as the user who
  * launched it, with credentials from its environment), so the stdio-only choices are refused.
  */
-function checkAuth(template: TemplateInfo | undefined, transport: string | undefined, auth: Auth): void {
+function checkAuth(
+  template: TemplateInfo | undefined,
+  transport: string | undefined,
+  auth: Auth,
+): void {
   if (auth !== 'oauth') return;
-  const offering = TEMPLATES.filter((t) => t.auth).map((t) => t.name).join(' or ');
+  const offering = TEMPLATES.filter((t) => t.auth)
+    .map((t) => t.name)
+    .join(' or ');
   if (transport === 'stdio') {
     throw new UsageError(
       `--auth oauth protects an HTTP server, and stdio has no HTTP requests to carry tokens (a stdio server takes its credentials from its environment); ` +
@@ -113,7 +158,9 @@ function checkAuth(template: TemplateInfo | undefined, transport: string | undef
     );
   }
   if (template && !template.auth) {
-    throw new UsageError(`the ${template.name} template has no auth option; for --auth oauth, choose --template ${offering} (Streamable HTTP), or drop --auth`);
+    throw new UsageError(
+      `the ${template.name} template has no auth option; for --auth oauth, choose --template ${offering} (Streamable HTTP), or drop --auth`,
+    );
   }
 }
 
@@ -122,28 +169,36 @@ function targetProblem(target: Target, force: boolean): string | undefined {
   if (nameProblem) return `"${target.packageName}" is not a valid npm package name: ${nameProblem}`;
   const occupied = occupant(target.dir);
   if (occupied === 'file') return `${target.dir} is a file; choose another directory`;
-  if (occupied === 'files' && !force) return `${target.dir} is not empty; choose another directory, or pass --force to write into it`;
+  if (occupied === 'files' && !force)
+    return `${target.dir} is not empty; choose another directory, or pass --force to write into it`;
   return undefined;
 }
 
 function templateNamed(name: string): TemplateInfo {
   const template = findTemplate(name);
   if (!template) {
-    throw new UsageError(`unknown template "${name}"; choose one of ${TEMPLATES.map((t) => t.name).join(', ')}`);
+    throw new UsageError(
+      `unknown template "${name}"; choose one of ${TEMPLATES.map((t) => t.name).join(', ')}`,
+    );
   }
   return template;
 }
 
 function authNamed(name: string): Auth {
   const auth = AUTHS.find((a) => a.name === name);
-  if (!auth) throw new UsageError(`unknown auth "${name}"; choose one of ${AUTHS.map((a) => a.name).join(', ')}`);
+  if (!auth)
+    throw new UsageError(
+      `unknown auth "${name}"; choose one of ${AUTHS.map((a) => a.name).join(', ')}`,
+    );
   return auth.name;
 }
 
 function transportNamed(name: string): Transport {
   const transport = TRANSPORTS.find((t) => t.name === name);
   if (!transport) {
-    throw new UsageError(`unknown transport "${name}"; choose one of ${TRANSPORTS.map((t) => t.name).join(', ')}`);
+    throw new UsageError(
+      `unknown transport "${name}"; choose one of ${TRANSPORTS.map((t) => t.name).join(', ')}`,
+    );
   }
   return transport.name;
 }

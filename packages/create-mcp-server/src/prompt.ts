@@ -52,7 +52,11 @@ export class Prompter {
   }
 
   /** A free-text answer, asked again until `check` finds no problem with it. */
-  async text(question: string, initial: string, check: (answer: string) => string | undefined): Promise<string> {
+  async text(
+    question: string,
+    initial: string,
+    check: (answer: string) => string | undefined,
+  ): Promise<string> {
     for (;;) {
       const answer = (await this.#ask(`${question} (${initial}) `, question)) || initial;
       const problem = check(answer);
@@ -65,12 +69,23 @@ export class Prompter {
    * One of `choices`, by number or by name; on a terminal ↑ and ↓ also cycle through them,
    * writing the choice's name as the answer (Enter takes it).
    */
-  async select<T extends string>(question: string, choices: readonly Choice<T>[], initial: T): Promise<T> {
+  async select<T extends string>(
+    question: string,
+    choices: readonly Choice<T>[],
+    initial: T,
+  ): Promise<T> {
     const width = Math.max(...choices.map((choice) => choice.name.length));
-    const list = choices.map((choice, i) => `  ${i + 1}) ${choice.name.padEnd(width)}  ${choice.hint}\n`);
+    const list = choices.map(
+      (choice, i) => `  ${i + 1}) ${choice.name.padEnd(width)}  ${choice.hint}\n`,
+    );
     this.output.write(`${question}\n${list.join('')}`);
-    const how = this.#terminal ? `Choose with ↑/↓, 1-${choices.length} or a name` : `Choose 1-${choices.length} or a name`;
-    let at = Math.max(0, choices.findIndex((choice) => choice.name === initial));
+    const how = this.#terminal
+      ? `Choose with ↑/↓, 1-${choices.length} or a name`
+      : `Choose 1-${choices.length} or a name`;
+    let at = Math.max(
+      0,
+      choices.findIndex((choice) => choice.name === initial),
+    );
     const onKey = (_text: string | undefined, key: { name?: string } | undefined) => {
       if (key?.name !== 'up' && key?.name !== 'down') return;
       at = (at + (key.name === 'up' ? choices.length - 1 : 1)) % choices.length;
@@ -83,7 +98,8 @@ export class Prompter {
     try {
       for (;;) {
         const answer = (await this.#ask(`${how} (${initial}) `, question)) || initial;
-        const chosen = choices[Number(answer) - 1] ?? choices.find((choice) => choice.name === answer);
+        const chosen =
+          choices[Number(answer) - 1] ?? choices.find((choice) => choice.name === answer);
         if (chosen) return chosen.name;
         this.output.write(`  "${answer}" is not one of the choices\n`);
       }
@@ -95,7 +111,9 @@ export class Prompter {
   /** Yes or no. */
   async confirm(question: string, initial: boolean): Promise<boolean> {
     for (;;) {
-      const answer = (await this.#ask(`${question} (${initial ? 'Y/n' : 'y/N'}) `, question)).toLowerCase();
+      const answer = (
+        await this.#ask(`${question} (${initial ? 'Y/n' : 'y/N'}) `, question)
+      ).toLowerCase();
       if (answer === '') return initial;
       if (answer === 'y' || answer === 'yes') return true;
       if (answer === 'n' || answer === 'no') return false;

@@ -33,20 +33,32 @@ export const HTTP_PORT = 3000;
  * serving the chosen transport. Returns the written paths, relative to the project.
  */
 export function scaffold(options: ScaffoldOptions): string[] {
-  const placeholder = (JSON.parse(readFileSync(join(options.from, 'package.json'), 'utf8')) as { name: string }).name;
+  const placeholder = (
+    JSON.parse(readFileSync(join(options.from, 'package.json'), 'utf8')) as { name: string }
+  ).name;
   const overlaid = new Set(options.overlay ? templateFiles(options.overlay) : []);
   const sources = [
-    ...templateFiles(options.from).filter((file) => !overlaid.has(file)).map((file) => ({ file, dir: options.from })),
-    ...[...overlaid].filter((file) => file !== PACKAGE_OVERLAY).map((file) => ({ file, dir: options.overlay! })),
+    ...templateFiles(options.from)
+      .filter((file) => !overlaid.has(file))
+      .map((file) => ({ file, dir: options.from })),
+    ...[...overlaid]
+      .filter((file) => file !== PACKAGE_OVERLAY)
+      .map((file) => ({ file, dir: options.overlay! })),
   ];
   const written: string[] = [];
   for (const { file, dir } of sources) {
     let text = readFileSync(join(dir, file), 'utf8').replaceAll(placeholder, options.packageName);
     if (file === 'package.json') {
       text = withTransportScripts(text, options.transport);
-      if (overlaid.has(PACKAGE_OVERLAY)) text = mergedPackage(text, readFileSync(join(options.overlay!, PACKAGE_OVERLAY), 'utf8'));
+      if (overlaid.has(PACKAGE_OVERLAY))
+        text = mergedPackage(text, readFileSync(join(options.overlay!, PACKAGE_OVERLAY), 'utf8'));
     }
-    if (file.endsWith('.md')) text = keepSections(keepSections(text, 'transport', options.transport), 'auth', options.auth ?? 'none');
+    if (file.endsWith('.md'))
+      text = keepSections(
+        keepSections(text, 'transport', options.transport),
+        'auth',
+        options.auth ?? 'none',
+      );
     const path = projectPath(file);
     mkdirSync(dirname(join(options.to, path)), { recursive: true });
     writeFileSync(join(options.to, path), text);
@@ -65,7 +77,9 @@ function mergedPackage(packageJson: string, overlayJson: string): string {
     const base = pkg[field];
     if (isObject(base) && isObject(value)) {
       const merged = { ...base, ...value };
-      pkg[field] = /dependencies$/i.test(field) ? Object.fromEntries(Object.entries(merged).sort(([a], [b]) => a.localeCompare(b))) : merged;
+      pkg[field] = /dependencies$/i.test(field)
+        ? Object.fromEntries(Object.entries(merged).sort(([a], [b]) => a.localeCompare(b)))
+        : merged;
     } else {
       pkg[field] = value;
     }

@@ -8,14 +8,29 @@ import { runCommand, type StepResult } from './run-command.js';
  * nested repository would be a nuisance.
  */
 export function initGit(dir: string): StepResult | 'inside-repository' {
-  const inside = spawnSync('git', ['rev-parse', '--is-inside-work-tree'], { cwd: dir, encoding: 'utf8' });
+  const inside = spawnSync('git', ['rev-parse', '--is-inside-work-tree'], {
+    cwd: dir,
+    encoding: 'utf8',
+  });
   if (inside.error) {
-    return { ok: false, command: 'git', output: '', reason: `git is not available (${inside.error.message})`, fix: 'Install git, or pass --no-git.' };
+    return {
+      ok: false,
+      command: 'git',
+      output: '',
+      reason: `git is not available (${inside.error.message})`,
+      fix: 'Install git, or pass --no-git.',
+    };
   }
   if (inside.status === 0 && inside.stdout.trim() === 'true') return 'inside-repository';
   const init = spawnSync('git', ['init', '--quiet'], { cwd: dir, encoding: 'utf8' });
   if (init.status === 0) return { ok: true };
-  return { ok: false, command: 'git init', output: `${init.stdout ?? ''}${init.stderr ?? ''}`, reason: `git init exited with code ${init.status}`, fix: 'Fix the problem git reports above, or pass --no-git.' };
+  return {
+    ok: false,
+    command: 'git init',
+    output: `${init.stdout ?? ''}${init.stderr ?? ''}`,
+    reason: `git init exited with code ${init.status}`,
+    fix: 'Fix the problem git reports above, or pass --no-git.',
+  };
 }
 
 /**
@@ -35,11 +50,16 @@ export async function install(
 }
 
 /** The cause and fix of a failed install, read from what the package manager printed. */
-export function diagnoseInstall(output: string, pm: PackageManager, dir: string): { cause?: string; fix: string } {
+export function diagnoseInstall(
+  output: string,
+  pm: PackageManager,
+  dir: string,
+): { cause?: string; fix: string } {
   const retry = `then run ${installCommand(pm).join(' ')} in ${dir}`;
   // npm: "404 Not Found - GET https://registry.npmjs.org/@mcp-fw%2fcli" and "'@mcp-fw/cli@^0.1.0'
   // is not in this registry" (npm 10) or "could not be found" (npm 11).
-  const notInRegistry = /'(@mcp-fw\/[\w.-]+)@[^']*' (?:is not in this registry|could not be found)/.exec(output)?.[1];
+  const notInRegistry =
+    /'(@mcp-fw\/[\w.-]+)@[^']*' (?:is not in this registry|could not be found)/.exec(output)?.[1];
   const notFound = /404 Not Found - GET \S*\/@mcp-fw(?:%2f|\/)([\w.-]+)/i.exec(output)?.[1];
   const missing = notInRegistry ?? (notFound && `@mcp-fw/${notFound}`);
   if (missing) {
@@ -51,7 +71,15 @@ export function diagnoseInstall(output: string, pm: PackageManager, dir: string)
         'npm pack -w packages/create-mcp-server (npm exec --package=./create-mcp-server-0.1.0.tgz -- create-mcp-server <dir>).',
     };
   }
-  if (/ENOTCACHED/.test(output)) return { cause: 'a package is not in the npm cache and npm is offline', fix: `Go online (or unset npm's offline setting), ${retry}.` };
-  if (/E(NOTFOUND|AI_AGAIN|CONNREFUSED|CONNRESET|TIMEDOUT)/.test(output)) return { cause: 'the registry could not be reached', fix: `Check the network and the registry setting (npm config get registry), ${retry}.` };
+  if (/ENOTCACHED/.test(output))
+    return {
+      cause: 'a package is not in the npm cache and npm is offline',
+      fix: `Go online (or unset npm's offline setting), ${retry}.`,
+    };
+  if (/E(NOTFOUND|AI_AGAIN|CONNREFUSED|CONNRESET|TIMEDOUT)/.test(output))
+    return {
+      cause: 'the registry could not be reached',
+      fix: `Check the network and the registry setting (npm config get registry), ${retry}.`,
+    };
   return { fix: `Fix the problem reported above, ${retry}.` };
 }

@@ -30,8 +30,14 @@ export type Auth = 'none' | 'oauth';
 
 /** The auth choices, in the order they are offered. */
 export const AUTHS: readonly { name: Auth; hint: string }[] = [
-  { name: 'none', hint: 'anyone who can reach the server may call it (it listens on 127.0.0.1 only)' },
-  { name: 'oauth', hint: 'OAuth 2.1 bearer tokens, scopes per tool, a local authorization server for development' },
+  {
+    name: 'none',
+    hint: 'anyone who can reach the server may call it (it listens on 127.0.0.1 only)',
+  },
+  {
+    name: 'oauth',
+    hint: 'OAuth 2.1 bearer tokens, scopes per tool, a local authorization server for development',
+  },
 ];
 
 /**
@@ -44,8 +50,19 @@ export const OAUTH_OVERLAY = 'http-oauth';
 /** The templates, in the order they are offered; each is a folder of `templates/` ({@link OAUTH_OVERLAY} aside). */
 export const TEMPLATES: readonly TemplateInfo[] = [
   // Its schemas are read from its TypeScript types by @mcp-fw/typescript.
-  { name: 'basic', hint: 'one tool, one resource, one prompt', transport: 'stdio', packages: ['@mcp-fw/typescript'] },
-  { name: 'http', hint: 'Streamable HTTP with the security defaults on', transport: 'http', fixedTransport: true, auth: true },
+  {
+    name: 'basic',
+    hint: 'one tool, one resource, one prompt',
+    transport: 'stdio',
+    packages: ['@mcp-fw/typescript'],
+  },
+  {
+    name: 'http',
+    hint: 'Streamable HTTP with the security defaults on',
+    transport: 'http',
+    fixedTransport: true,
+    auth: true,
+  },
   {
     name: 'full',
     hint: 'zod input/output, resource templates with completion, prompts, progress, elicitation',
@@ -69,7 +86,10 @@ export const REPO_TEMPLATES_DIR = join(REPO_ROOT, 'templates');
 
 /** Whether this package runs from a clone of mcp-fw (its `packages/create-mcp-server`). */
 export function runsFromRepository(): boolean {
-  return basename(dirname(PACKAGE_DIR)) === 'packages' && existsSync(join(REPO_TEMPLATES_DIR, 'basic', 'package.json'));
+  return (
+    basename(dirname(PACKAGE_DIR)) === 'packages' &&
+    existsSync(join(REPO_TEMPLATES_DIR, 'basic', 'package.json'))
+  );
 }
 
 /**

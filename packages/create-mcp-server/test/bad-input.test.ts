@@ -77,7 +77,9 @@ it('refuses --auth oauth for stdio and for the templates without it, naming the 
   expect(await refused(['my-server', '--template', 'full', '--auth', 'oauth', '--yes'])).toBe(
     `create-mcp-server: the full template has no auth option; for --auth oauth, choose --template http (Streamable HTTP), or drop --auth\n${HELP}`,
   );
-  expect(await refused(['my-server', '--auth', 'sso'])).toBe(`create-mcp-server: unknown auth "sso"; choose one of none, oauth\n${HELP}`);
+  expect(await refused(['my-server', '--auth', 'sso'])).toBe(
+    `create-mcp-server: unknown auth "sso"; choose one of none, oauth\n${HELP}`,
+  );
 });
 
 it('refuses unknown options and extra arguments', async () => {

@@ -48,7 +48,15 @@ describe.skipIf(!PTY_AVAILABLE)('on a pseudo-terminal (needs util-linux `script`
     expect(output).toContain('Initialized a git repository.');
     expect(existsSync(join(cwd, 'library-server', '.git', 'HEAD'))).toBe(true);
 
-    const options = await withOptions(['library-server', '--template', 'full', '--transport', 'http', '--no-install', '--yes']);
+    const options = await withOptions([
+      'library-server',
+      '--template',
+      'full',
+      '--transport',
+      'http',
+      '--no-install',
+      '--yes',
+    ]);
     expect(existsSync(join(options, 'library-server', '.git', 'HEAD'))).toBe(true);
     expect(tree(join(cwd, 'library-server'))).toEqual(tree(join(options, 'library-server')));
   });
@@ -64,7 +72,16 @@ describe.skipIf(!PTY_AVAILABLE)('on a pseudo-terminal (needs util-linux `script`
     expect(status).toBe(0);
     expect(output).toContain('Creating arrows in');
     expect(output).toContain('(template full, http)');
-    const options = await withOptions(['arrows', '--template', 'full', '--transport', 'http', '--no-install', '--no-git', '--yes']);
+    const options = await withOptions([
+      'arrows',
+      '--template',
+      'full',
+      '--transport',
+      'http',
+      '--no-install',
+      '--no-git',
+      '--yes',
+    ]);
     expect(tree(join(cwd, 'arrows'))).toEqual(tree(join(options, 'arrows')));
   });
 
@@ -88,13 +105,24 @@ describe('with the answers piped, one per line', () => {
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/^Project name: \(my-mcp-server\) \nTemplate:\n {2}1\) basic/);
 
-    const options = await withOptions(['my-mcp-server', '--template', 'basic', '--transport', 'stdio', '--no-install', '--no-git']);
+    const options = await withOptions([
+      'my-mcp-server',
+      '--template',
+      'basic',
+      '--transport',
+      'stdio',
+      '--no-install',
+      '--no-git',
+    ]);
     expect(tree(join(cwd, 'my-mcp-server'))).toEqual(tree(join(options, 'my-mcp-server')));
   });
 
   it('asks again after an answer it cannot use', async () => {
     const cwd = folder('piped');
-    const result = await runCli(['--no-install', '--no-git'], { cwd, input: 'Weather Server\nweather\n4\nhttp\n\n' });
+    const result = await runCli(['--no-install', '--no-git'], {
+      cwd,
+      input: 'Weather Server\nweather\n4\nhttp\n\n',
+    });
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     expect(result.stdout).toContain(
@@ -102,21 +130,44 @@ describe('with the answers piped, one per line', () => {
         '  "Weather Server" is not a valid npm package name: it cannot contain capital letters\n' +
         'Project name: (my-mcp-server) weather\n',
     );
-    expect(result.stdout).toContain(`${TEMPLATE_PROMPT}4\n  "4" is not one of the choices\n${TEMPLATE_PROMPT}http\n`);
+    expect(result.stdout).toContain(
+      `${TEMPLATE_PROMPT}4\n  "4" is not one of the choices\n${TEMPLATE_PROMPT}http\n`,
+    );
 
-    const options = await withOptions(['weather', '--template', 'http', '--auth', 'none', '--no-install', '--no-git']);
+    const options = await withOptions([
+      'weather',
+      '--template',
+      'http',
+      '--auth',
+      'none',
+      '--no-install',
+      '--no-git',
+    ]);
     expect(tree(join(cwd, 'weather'))).toEqual(tree(join(options, 'weather')));
   });
 
   it('asks whether to protect the http template with OAuth, and writes what --auth oauth writes', async () => {
     const cwd = folder('piped');
-    const result = await runCli(['secure', '--template', 'http', '--no-install', '--no-git'], { cwd, input: 'oauth\n' });
+    const result = await runCli(['secure', '--template', 'http', '--no-install', '--no-git'], {
+      cwd,
+      input: 'oauth\n',
+    });
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
-    expect(result.stdout).toMatch(/^Protect it with OAuth\?\n {2}1\) none +anyone who can reach the server may call it/);
+    expect(result.stdout).toMatch(
+      /^Protect it with OAuth\?\n {2}1\) none +anyone who can reach the server may call it/,
+    );
     expect(result.stdout).toContain('(template http, http, OAuth)');
 
-    const options = await withOptions(['secure', '--template', 'http', '--auth', 'oauth', '--no-install', '--no-git']);
+    const options = await withOptions([
+      'secure',
+      '--template',
+      'http',
+      '--auth',
+      'oauth',
+      '--no-install',
+      '--no-git',
+    ]);
     expect(tree(join(cwd, 'secure'))).toEqual(tree(join(options, 'secure')));
   });
 });

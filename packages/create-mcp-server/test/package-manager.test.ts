@@ -11,13 +11,15 @@ it('reads the package manager from npm_config_user_agent', () => {
 });
 
 it('spells install and script commands the way each one is typed', () => {
-  expect(['npm', 'pnpm', 'yarn', 'bun'].map((pm) => installCommand(pm as 'npm').join(' '))).toEqual([
-    'npm install',
-    'pnpm install',
-    'yarn',
-    'bun install',
-  ]);
-  expect(['npm', 'pnpm', 'yarn', 'bun'].map((pm) => [runScript(pm as 'npm', 'dev'), runScript(pm as 'npm', 'test')])).toEqual([
+  expect(['npm', 'pnpm', 'yarn', 'bun'].map((pm) => installCommand(pm as 'npm').join(' '))).toEqual(
+    ['npm install', 'pnpm install', 'yarn', 'bun install'],
+  );
+  expect(
+    ['npm', 'pnpm', 'yarn', 'bun'].map((pm) => [
+      runScript(pm as 'npm', 'dev'),
+      runScript(pm as 'npm', 'test'),
+    ]),
+  ).toEqual([
     ['npm run dev', 'npm test'],
     ['pnpm dev', 'pnpm test'],
     ['yarn dev', 'yarn test'],

@@ -1,4 +1,8 @@
-import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
+import {
+  Client,
+  StreamableHTTPClientTransport,
+  UnauthorizedError,
+} from '@modelcontextprotocol/client';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
@@ -18,15 +22,25 @@ import { cleanEnv, npm, projectFiles, startHttpServer } from './support/packed.t
 
 const work = tempDir('packed-oauth');
 afterAll(() => work.remove(), 120_000);
-const NPM_ENV = { npm_config_prefer_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false' };
+const NPM_ENV = {
+  npm_config_prefer_offline: 'true',
+  npm_config_audit: 'false',
+  npm_config_fund: 'false',
+};
 const REDIRECT = 'http://127.0.0.1:9/callback';
-const succeeded = (result: Finished) => ({ status: result.status, output: `${result.stdout}\n${result.stderr}` });
+const succeeded = (result: Finished) => ({
+  status: result.status,
+  output: `${result.stdout}\n${result.stderr}`,
+});
 
 it('scaffolds --auth oauth, installs, tests, builds, and serves a protected server the official client signs in to', async () => {
   const cwd = join(work.dir, 'checkout');
   mkdirSync(cwd, { recursive: true });
   const dir = join(cwd, 'oauth-server');
-  const scaffolded = await runCli(['oauth-server', '--template', 'http', '--auth', 'oauth', '--no-git', '--yes'], { cwd, env: NPM_ENV });
+  const scaffolded = await runCli(
+    ['oauth-server', '--template', 'http', '--auth', 'oauth', '--no-git', '--yes'],
+    { cwd, env: NPM_ENV },
+  );
   expect(succeeded(scaffolded)).toMatchObject({ status: 0 });
   expect(scaffolded.stdout).toContain('(template http, http, OAuth)');
   expect(scaffolded.stdout).toMatch(/Packing [^\n]*@mcp-fw\/auth from /);
@@ -34,7 +48,9 @@ it('scaffolds --auth oauth, installs, tests, builds, and serves a protected serv
 
   const files = projectFiles(dir);
   expect(Object.keys(files)).toContain('vendor/mcp-fw-auth-0.1.0.tgz');
-  expect(Object.keys(files).filter((path) => path.startsWith('src/') || path.startsWith('test/'))).toEqual([
+  expect(
+    Object.keys(files).filter((path) => path.startsWith('src/') || path.startsWith('test/')),
+  ).toEqual([
     'src/auth.ts',
     'src/main.ts',
     'src/notes.ts',
@@ -54,28 +70,62 @@ it('scaffolds --auth oauth, installs, tests, builds, and serves a protected serv
   expect(succeeded(built)).toMatchObject({ status: 0 });
 
   // Without its settings it refuses to start, naming what to set.
-  const bare = await run(process.execPath, ['dist/main.js'], { cwd: dir, env: cleanEnv(), replaceEnv: true });
+  const bare = await run(process.execPath, ['dist/main.js'], {
+    cwd: dir,
+    env: cleanEnv(),
+    replaceEnv: true,
+  });
   expect(bare.status).toBe(1);
-  expect(bare.stderr).toMatch(/^MCP_RESOURCE_URL is not set: set it to the URL clients use to reach this server/);
-  const noIssuer = await run(process.execPath, ['dist/main.js'], { cwd: dir, env: cleanEnv({ MCP_RESOURCE_URL: 'https://notes.example.com/mcp' }), replaceEnv: true });
+  expect(bare.stderr).toMatch(
+    /^MCP_RESOURCE_URL is not set: set it to the URL clients use to reach this server/,
+  );
+  const noIssuer = await run(process.execPath, ['dist/main.js'], {
+    cwd: dir,
+    env: cleanEnv({ MCP_RESOURCE_URL: 'https://notes.example.com/mcp' }),
+    replaceEnv: true,
+  });
   expect(noIssuer.status).toBe(1);
-  expect(noIssuer.stderr).toMatch(/^OAUTH_ISSUER is not set: set it to your authorization server's issuer URL/);
+  expect(noIssuer.stderr).toMatch(
+    /^OAUTH_ISSUER is not set: set it to your authorization server's issuer URL/,
+  );
 
   const port = await freePort();
-  const started = await startHttpServer(dir, 'npm', ['run', 'dev', '--silent'], { PORT: String(port) });
+  const started = await startHttpServer(dir, 'npm', ['run', 'dev', '--silent'], {
+    PORT: String(port),
+  });
   try {
     const url = started.url.href;
     expect(url).toBe(`http://127.0.0.1:${port}/mcp`);
     const metadataUrl = `http://127.0.0.1:${port}/.well-known/oauth-protected-resource/mcp`;
     const refused = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'e2e', version: '1.0.0' } } }),
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-11-25',
+          capabilities: {},
+          clientInfo: { name: 'e2e', version: '1.0.0' },
+        },
+      }),
     });
     expect(refused.status).toBe(401);
-    expect(refused.headers.get('www-authenticate')).toBe(`Bearer scope="notes:read", resource_metadata="${metadataUrl}"`);
-    const metadata = (await (await fetch(metadataUrl)).json()) as { authorization_servers: string[] };
-    expect(metadata).toMatchObject({ resource: url, scopes_supported: ['notes:read', 'notes:write'], bearer_methods_supported: ['header'] });
+    expect(refused.headers.get('www-authenticate')).toBe(
+      `Bearer scope="notes:read", resource_metadata="${metadataUrl}"`,
+    );
+    const metadata = (await (await fetch(metadataUrl)).json()) as {
+      authorization_servers: string[];
+    };
+    expect(metadata).toMatchObject({
+      resource: url,
+      scopes_supported: ['notes:read', 'notes:write'],
+      bearer_methods_supported: ['header'],
+    });
     expect(metadata.authorization_servers).toHaveLength(1);
     expect(metadata.authorization_servers[0]).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
 
@@ -85,21 +135,39 @@ it('scaffolds --auth oauth, installs, tests, builds, and serves a protected serv
 
     const oauth = new MemoryOAuthClient(undefined, REDIRECT);
     const connect = async () => {
-      const transport = new StreamableHTTPClientTransport(new URL(url), { authProvider: oauth as any });
-      const client = new Client({ name: 'create-mcp-server-oauth-e2e', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+      const transport = new StreamableHTTPClientTransport(new URL(url), {
+        authProvider: oauth as any,
+      });
+      const client = new Client(
+        { name: 'create-mcp-server-oauth-e2e', version: '1.0.0' },
+        { versionNegotiation: { mode: 'auto' } },
+      );
       await client.connect(transport);
       return { client, transport };
     };
     expect(await connect().catch((e) => e)).toBeInstanceOf(UnauthorizedError);
-    await new StreamableHTTPClientTransport(new URL(url), { authProvider: oauth as any }).finishAuth(await browse(oauth.lastAuthorizationUrl!, REDIRECT));
+    await new StreamableHTTPClientTransport(new URL(url), {
+      authProvider: oauth as any,
+    }).finishAuth(await browse(oauth.lastAuthorizationUrl!, REDIRECT));
     const { client, transport } = await connect();
     try {
-      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['add_note', 'list_notes']);
-      expect((await client.callTool({ name: 'list_notes', arguments: {} })).content).toEqual([{ type: 'text', text: 'No notes yet.' }]);
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual([
+        'add_note',
+        'list_notes',
+      ]);
+      expect((await client.callTool({ name: 'list_notes', arguments: {} })).content).toEqual([
+        { type: 'text', text: 'No notes yet.' },
+      ]);
       // The first token has notes:read only: add_note's 403 sends the client back for notes:write.
-      expect(await client.callTool({ name: 'add_note', arguments: { text: 'Buy milk' } }).catch((e) => e)).toBeInstanceOf(UnauthorizedError);
+      expect(
+        await client
+          .callTool({ name: 'add_note', arguments: { text: 'Buy milk' } })
+          .catch((e) => e),
+      ).toBeInstanceOf(UnauthorizedError);
       await transport.finishAuth(await browse(oauth.lastAuthorizationUrl!, REDIRECT));
-      expect((await client.callTool({ name: 'add_note', arguments: { text: 'Buy milk' } })).content).toEqual([{ type: 'text', text: 'Saved note 1.' }]);
+      expect(
+        (await client.callTool({ name: 'add_note', arguments: { text: 'Buy milk' } })).content,
+      ).toEqual([{ type: 'text', text: 'Saved note 1.' }]);
     } finally {
       await client.close();
     }
@@ -107,4 +175,3 @@ it('scaffolds --auth oauth, installs, tests, builds, and serves a protected serv
     started.stop();
   }
 }, 300_000);
-

@@ -18,9 +18,24 @@ import { listed as listPackages } from '../src/project-packages.ts';
 
 const TEMPLATES = [
   // basic reads its schemas from its TypeScript types: it depends on @mcp-fw/typescript too.
-  { template: 'basic', transport: 'stdio', tools: ['greet'], framework: ['@mcp-fw/core', '@mcp-fw/cli', '@mcp-fw/typescript'] },
-  { template: 'http', transport: 'http', tools: ['add_note', 'list_notes'], framework: ['@mcp-fw/core', '@mcp-fw/cli'] },
-  { template: 'full', transport: 'stdio', tools: ['search_books', 'reserve_books'], framework: ['@mcp-fw/core', '@mcp-fw/cli'] },
+  {
+    template: 'basic',
+    transport: 'stdio',
+    tools: ['greet'],
+    framework: ['@mcp-fw/core', '@mcp-fw/cli', '@mcp-fw/typescript'],
+  },
+  {
+    template: 'http',
+    transport: 'http',
+    tools: ['add_note', 'list_notes'],
+    framework: ['@mcp-fw/core', '@mcp-fw/cli'],
+  },
+  {
+    template: 'full',
+    transport: 'stdio',
+    tools: ['search_books', 'reserve_books'],
+    framework: ['@mcp-fw/core', '@mcp-fw/cli'],
+  },
 ] as const;
 
 const work = tempDir('packed');
@@ -28,9 +43,16 @@ let scaffolderTarball: string;
 /** The project files each template got from the clone, to compare with the tarball's. */
 const fromCheckout: Record<string, Record<string, string>> = {};
 // The third-party packages come from npm's cache when it has them, as a warm machine would.
-const NPM_ENV = { npm_config_prefer_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false' };
+const NPM_ENV = {
+  npm_config_prefer_offline: 'true',
+  npm_config_audit: 'false',
+  npm_config_fund: 'false',
+};
 
-const succeeded = (result: Finished) => ({ status: result.status, output: `${result.stdout}\n${result.stderr}` });
+const succeeded = (result: Finished) => ({
+  status: result.status,
+  output: `${result.stdout}\n${result.stderr}`,
+});
 
 beforeAll(async () => {
   scaffolderTarball = await packScaffolder(work.dir);
@@ -40,11 +62,19 @@ beforeAll(async () => {
 afterAll(() => work.remove(), 120_000);
 
 /** Scaffolds `template` (installing it) the way each source is run; returns what it printed. */
-async function scaffoldFrom(source: 'checkout' | 'tarball', template: string, cwd: string): Promise<Finished> {
+async function scaffoldFrom(
+  source: 'checkout' | 'tarball',
+  template: string,
+  cwd: string,
+): Promise<Finished> {
   const args = [`${template}-server`, '--template', template, '--no-git', '--yes'];
   if (source === 'checkout') return runCli(args, { cwd, env: NPM_ENV });
   // One at a time: `npm exec` of one tarball shares a cache folder between the runs.
-  return npm(['exec', '--yes', `--package=${scaffolderTarball}`, '--', 'create-mcp-server', ...args], cwd, NPM_ENV);
+  return npm(
+    ['exec', '--yes', `--package=${scaffolderTarball}`, '--', 'create-mcp-server', ...args],
+    cwd,
+    NPM_ENV,
+  );
 }
 
 describe.each(['checkout', 'tarball'] as const)('scaffolded from the %s', (source) => {
@@ -57,17 +87,24 @@ describe.each(['checkout', 'tarball'] as const)('scaffolded from the %s', (sourc
       const scaffolded = await scaffoldFrom(source, template, cwd);
       expect(succeeded(scaffolded)).toMatchObject({ status: 0 });
       expect(scaffolded.stdout).toContain(
-        source === 'checkout' ? `Packing ${listPackages(framework)} from` : `Copying ${listPackages(framework)} from this packed scaffolder`,
+        source === 'checkout'
+          ? `Packing ${listPackages(framework)} from`
+          : `Copying ${listPackages(framework)} from this packed scaffolder`,
       );
       expect(scaffolded.stdout).toContain('\nDone.\n');
 
       const files = projectFiles(dir);
-      const tarballs = framework.map((name) => `vendor/${name.slice(1).replace('/', '-')}-0.1.0.tgz`).sort();
+      const tarballs = framework
+        .map((name) => `vendor/${name.slice(1).replace('/', '-')}-0.1.0.tgz`)
+        .sort();
       expect(Object.keys(files).filter((path) => path.startsWith('vendor/'))).toEqual(tarballs);
       const pkg = JSON.parse(files['package.json']);
       expect(pkg.dependencies['@mcp-fw/core']).toBe('file:vendor/mcp-fw-core-0.1.0.tgz');
       expect(pkg.devDependencies['@mcp-fw/cli']).toBe('file:vendor/mcp-fw-cli-0.1.0.tgz');
-      if ((framework as readonly string[]).includes('@mcp-fw/typescript')) expect(pkg.devDependencies['@mcp-fw/typescript']).toBe('file:vendor/mcp-fw-typescript-0.1.0.tgz');
+      if ((framework as readonly string[]).includes('@mcp-fw/typescript'))
+        expect(pkg.devDependencies['@mcp-fw/typescript']).toBe(
+          'file:vendor/mcp-fw-typescript-0.1.0.tgz',
+        );
       // The tarball's templates and framework are the clone's: the same project either way.
       if (source === 'checkout') fromCheckout[template] = files;
       else expect(files).toEqual(fromCheckout[template]);
@@ -87,10 +124,21 @@ describe.each(['checkout', 'tarball'] as const)('scaffolded from the %s', (sourc
       if (transport === 'stdio') {
         expect(server).toEqual({ command: 'node', args: [join(dir, 'dist', 'server.launch.cjs')] });
         // Exactly what the printed Claude Desktop configuration launches.
-        expect(await toolsOver(new StdioClientTransport({ command: server.command, args: server.args, stderr: 'ignore' }))).toEqual(tools);
+        expect(
+          await toolsOver(
+            new StdioClientTransport({
+              command: server.command,
+              args: server.args,
+              stderr: 'ignore',
+            }),
+          ),
+        ).toEqual(tools);
         return;
       }
-      expect(server).toEqual({ command: 'npx', args: ['-y', 'mcp-remote', 'http://127.0.0.1:3000/mcp'] });
+      expect(server).toEqual({
+        command: 'npx',
+        args: ['-y', 'mcp-remote', 'http://127.0.0.1:3000/mcp'],
+      });
       expect(built.stderr).toContain('Start it with: node dist/server.launch.cjs --http');
       // Every way to start it honours PORT (here 0, a free port rather than 3000).
       for (const [command, args] of [
@@ -114,13 +162,32 @@ describe.each(['checkout', 'tarball'] as const)('scaffolded from the %s', (sourc
 it('from the tarball, --auth oauth vendors @mcp-fw/auth too, and the project passes its tests (end to end: packed-oauth.test.ts)', async () => {
   const cwd = join(work.dir, 'tarball', 'oauth');
   mkdirSync(cwd, { recursive: true });
-  const scaffolded = await npm(['exec', '--yes', `--package=${scaffolderTarball}`, '--', 'create-mcp-server', 'oauth-server', '--auth', 'oauth', '--no-git', '--yes'], cwd, NPM_ENV);
+  const scaffolded = await npm(
+    [
+      'exec',
+      '--yes',
+      `--package=${scaffolderTarball}`,
+      '--',
+      'create-mcp-server',
+      'oauth-server',
+      '--auth',
+      'oauth',
+      '--no-git',
+      '--yes',
+    ],
+    cwd,
+    NPM_ENV,
+  );
   expect(succeeded(scaffolded)).toMatchObject({ status: 0 });
   expect(scaffolded.stdout).toMatch(/Copying [^\n]*@mcp-fw\/auth from this packed scaffolder/);
   const dir = join(cwd, 'oauth-server');
   const files = projectFiles(dir);
-  expect(Object.keys(files).filter((path) => path.startsWith('vendor/'))).toContain('vendor/mcp-fw-auth-0.1.0.tgz');
-  expect(JSON.parse(files['package.json']).dependencies['@mcp-fw/auth']).toBe('file:vendor/mcp-fw-auth-0.1.0.tgz');
+  expect(Object.keys(files).filter((path) => path.startsWith('vendor/'))).toContain(
+    'vendor/mcp-fw-auth-0.1.0.tgz',
+  );
+  expect(JSON.parse(files['package.json']).dependencies['@mcp-fw/auth']).toBe(
+    'file:vendor/mcp-fw-auth-0.1.0.tgz',
+  );
   const tested = await npm(['test'], dir);
   expect(succeeded(tested)).toMatchObject({ status: 0 });
   expect(tested.stdout).toMatch(/Test Files {2}3 passed/);

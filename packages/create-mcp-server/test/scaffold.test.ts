@@ -14,24 +14,48 @@ afterEach(() => remove());
 // --published: the template as a registry user gets it (run from this clone, the scaffolder
 // would pack the framework into vendor/ instead, which the last tests check).
 async function create(args: string[]): Promise<Record<string, string>> {
-  const result = await runCli([...args, '--published', '--no-install', '--no-git', '--yes'], { cwd });
+  const result = await runCli([...args, '--published', '--no-install', '--no-git', '--yes'], {
+    cwd,
+  });
   expect(result.stderr).toBe('');
   expect(result.status).toBe(0);
   return tree(join(cwd, args[0].replace(/^@[^/]+\//, '')));
 }
 
-const COMMON = ['.gitignore', 'README.md', 'package.json', 'src/main.ts', 'src/server.ts', 'tsconfig.json', 'vitest.config.ts'];
+const COMMON = [
+  '.gitignore',
+  'README.md',
+  'package.json',
+  'src/main.ts',
+  'src/server.ts',
+  'tsconfig.json',
+  'vitest.config.ts',
+];
 
 it('offers exactly the folders of the root templates/, the OAuth overlay aside', () => {
-  expect([...TEMPLATES.map((t) => t.name), OAUTH_OVERLAY].sort()).toEqual(readdirSync(join(REPO_ROOT, 'templates')).sort());
+  expect([...TEMPLATES.map((t) => t.name), OAUTH_OVERLAY].sort()).toEqual(
+    readdirSync(join(REPO_ROOT, 'templates')).sort(),
+  );
 });
 
 describe.each([
-  ['basic', ['src/greetings.ts', 'src/schemas.gen.ts', 'test/schemas.test.ts', 'test/server.test.ts']],
+  [
+    'basic',
+    ['src/greetings.ts', 'src/schemas.gen.ts', 'test/schemas.test.ts', 'test/server.test.ts'],
+  ],
   ['http', ['src/notes.ts', 'test/http-security.test.ts', 'test/notes.test.ts']],
   [
     'full',
-    ['src/book-resources.ts', 'src/books.ts', 'src/catalog.ts', 'src/prompts.ts', 'src/reservations.ts', 'test/prompts.test.ts', 'test/resources.test.ts', 'test/tools.test.ts'],
+    [
+      'src/book-resources.ts',
+      'src/books.ts',
+      'src/catalog.ts',
+      'src/prompts.ts',
+      'src/reservations.ts',
+      'test/prompts.test.ts',
+      'test/resources.test.ts',
+      'test/tools.test.ts',
+    ],
   ],
 ])('the %s template', (template, own) => {
   it('writes a complete project named after the directory, and nothing from the repository', async () => {
@@ -48,7 +72,9 @@ describe.each([
     expect(Object.keys(pkg.scripts)).toEqual(['dev', 'build', 'start', 'test', 'inspect']);
     // basic's schemas come from its TypeScript types (@mcp-fw/typescript); the others use zod.
     const typed = template === 'basic';
-    expect(pkg.dependencies).toEqual(typed ? { '@mcp-fw/core': '^0.1.0' } : { '@mcp-fw/core': '^0.1.0', zod: '^4.6.7' });
+    expect(pkg.dependencies).toEqual(
+      typed ? { '@mcp-fw/core': '^0.1.0' } : { '@mcp-fw/core': '^0.1.0', zod: '^4.6.7' },
+    );
     expect(pkg.devDependencies).toEqual({
       '@mcp-fw/cli': '^0.1.0',
       ...(typed ? { '@mcp-fw/typescript': '^0.1.0' } : {}),
@@ -57,7 +83,9 @@ describe.each([
       vite: '8.3.8',
       vitest: '4.1.12',
     });
-    expect(JSON.parse(files['tsconfig.json'].replace(/^\s*\/\/.*$/gm, ''))).not.toHaveProperty('references');
+    expect(JSON.parse(files['tsconfig.json'].replace(/^\s*\/\/.*$/gm, ''))).not.toHaveProperty(
+      'references',
+    );
     expect(files['.gitignore']).toBe('node_modules/\ndist/\n*.tsbuildinfo\n*.log\n.env\n');
     expect(files['src/server.ts']).toContain(`name: 'my-server',`);
   });
@@ -69,7 +97,9 @@ it('serves stdio by default, and keeps only the stdio half of the README', async
     dev: 'mcp-fw dev src/server.ts',
     start: 'mcp-fw start dist/server.js',
   });
-  expect(files['README.md']).toContain('"args": ["/absolute/path/to/this/project/dist/server.launch.cjs"]');
+  expect(files['README.md']).toContain(
+    '"args": ["/absolute/path/to/this/project/dist/server.launch.cjs"]',
+  );
   expect(files['README.md']).not.toContain('mcp-remote');
 });
 
@@ -88,7 +118,9 @@ it('lays the OAuth overlay over the http template with --auth oauth', async () =
   const plain = await create(['plain-server', '--template', 'http', '--auth', 'none']);
   // The overlay's own files join the template's; its package.overlay.json and the repository's
   // tsconfig.workspace.json do not reach the project.
-  expect(Object.keys(files)).toEqual([...Object.keys(plain), 'src/auth.ts', 'test/oauth.test.ts'].sort((a, b) => a.localeCompare(b)));
+  expect(Object.keys(files)).toEqual(
+    [...Object.keys(plain), 'src/auth.ts', 'test/oauth.test.ts'].sort((a, b) => a.localeCompare(b)),
+  );
   for (const [path, text] of Object.entries(files)) {
     expect(text, path).not.toContain('mcp-fw-template');
     expect(text, path).not.toContain('<!-- ');
@@ -101,7 +133,11 @@ it('lays the OAuth overlay over the http template with --auth oauth', async () =
     test: 'vitest run',
     inspect: 'mcp-fw inspect src/server.ts',
   });
-  expect(pkg.dependencies).toEqual({ '@mcp-fw/auth': '^0.1.0', '@mcp-fw/core': '^0.1.0', zod: '^4.6.7' });
+  expect(pkg.dependencies).toEqual({
+    '@mcp-fw/auth': '^0.1.0',
+    '@mcp-fw/core': '^0.1.0',
+    zod: '^4.6.7',
+  });
   expect(pkg.devDependencies).toMatchObject({ '@mcp-fw/cli': '^0.1.0', 'oidc-provider': '9.13.3' });
   expect(files['src/notes.ts']).toContain("@Scopes('notes:read')");
   expect(files['src/notes.ts']).toContain("scopes: ['notes:write']");
@@ -111,7 +147,9 @@ it('lays the OAuth overlay over the http template with --auth oauth', async () =
   expect(files['README.md']).toContain('npx mcp-fw auth doctor http://127.0.0.1:3000/mcp');
   expect(files['README.md']).not.toContain('and bundles it');
   // Unchanged where OAuth changes nothing.
-  expect(files['test/notes.test.ts']).toBe(plain['test/notes.test.ts'].replaceAll('plain-server', 'my-server'));
+  expect(files['test/notes.test.ts']).toBe(
+    plain['test/notes.test.ts'].replaceAll('plain-server', 'my-server'),
+  );
   expect(plain['README.md']).not.toContain('OAuth');
 });
 
@@ -122,7 +160,10 @@ it('names a scoped package after its scope, in a folder without it', async () =>
 });
 
 it('prints the next steps and the exact Claude Desktop configuration', async () => {
-  const result = await runCli(['my-server', '--template', 'basic', '--no-install', '--no-git', '--yes'], { cwd });
+  const result = await runCli(
+    ['my-server', '--template', 'basic', '--no-install', '--no-git', '--yes'],
+    { cwd },
+  );
   expect(result.stdout).toBe(
     [
       '',
@@ -143,7 +184,18 @@ it('prints the next steps and the exact Claude Desktop configuration', async () 
       'To use it from Claude Desktop, build it (npm run build), then add this to claude_desktop_config.json',
       '(Settings → Developer → Edit Config) and restart Claude Desktop:',
       '',
-      JSON.stringify({ mcpServers: { 'my-server': { command: 'node', args: [join(cwd, 'my-server', 'dist', 'server.launch.cjs')] } } }, null, 2),
+      JSON.stringify(
+        {
+          mcpServers: {
+            'my-server': {
+              command: 'node',
+              args: [join(cwd, 'my-server', 'dist', 'server.launch.cjs')],
+            },
+          },
+        },
+        null,
+        2,
+      ),
       '',
       'It depends on @mcp-fw/core, @mcp-fw/cli and @mcp-fw/typescript by file: from its vendor/ folder: keep that folder with the project.',
       '',
@@ -153,10 +205,13 @@ it('prints the next steps and the exact Claude Desktop configuration', async () 
 });
 
 it('speaks the package manager it was launched with', async () => {
-  const result = await runCli(['my-server', '--template', 'http', '--no-install', '--no-git', '--yes'], {
-    cwd,
-    env: { npm_config_user_agent: 'pnpm/9.15.0 npm/? node/v20.20.2 linux x64' },
-  });
+  const result = await runCli(
+    ['my-server', '--template', 'http', '--no-install', '--no-git', '--yes'],
+    {
+      cwd,
+      env: { npm_config_user_agent: 'pnpm/9.15.0 npm/? node/v20.20.2 linux x64' },
+    },
+  );
   expect(result.status).toBe(0);
   expect(result.stdout).toContain(
     [
@@ -171,13 +226,24 @@ it('speaks the package manager it was launched with', async () => {
     ].join('\n'),
   );
   expect(result.stdout).toContain(
-    JSON.stringify({ mcpServers: { 'my-server': { command: 'npx', args: ['-y', 'mcp-remote', 'http://127.0.0.1:3000/mcp'] } } }, null, 2),
+    JSON.stringify(
+      {
+        mcpServers: {
+          'my-server': { command: 'npx', args: ['-y', 'mcp-remote', 'http://127.0.0.1:3000/mcp'] },
+        },
+      },
+      null,
+      2,
+    ),
   );
 });
 
 it('writes into a directory that is not empty with --force, keeping the other files', async () => {
   await create(['my-server', '--template', 'basic']);
-  const result = await runCli(['my-server', '--template', 'full', '--no-install', '--no-git', '--force', '--yes'], { cwd });
+  const result = await runCli(
+    ['my-server', '--template', 'full', '--no-install', '--no-git', '--force', '--yes'],
+    { cwd },
+  );
   expect(result.status).toBe(0);
   const files = tree(join(cwd, 'my-server'));
   expect(files['src/greetings.ts']).toContain('class Greetings');
@@ -185,14 +251,26 @@ it('writes into a directory that is not empty with --force, keeping the other fi
 });
 
 it('run from this clone, packs the framework into vendor/ and depends on it by file:', async () => {
-  const result = await runCli(['my-server', '--template', 'full', '--no-install', '--no-git', '--yes'], { cwd });
+  const result = await runCli(
+    ['my-server', '--template', 'full', '--no-install', '--no-git', '--yes'],
+    { cwd },
+  );
   expect(result.stderr).toBe('');
   expect(result.status).toBe(0);
   const dir = join(cwd, 'my-server');
-  expect(readdirSync(join(dir, 'vendor'))).toEqual(['mcp-fw-cli-0.1.0.tgz', 'mcp-fw-core-0.1.0.tgz']);
+  expect(readdirSync(join(dir, 'vendor'))).toEqual([
+    'mcp-fw-cli-0.1.0.tgz',
+    'mcp-fw-core-0.1.0.tgz',
+  ]);
   const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-  expect(pkg.dependencies).toEqual({ '@mcp-fw/core': 'file:vendor/mcp-fw-core-0.1.0.tgz', zod: '^4.6.7' });
+  expect(pkg.dependencies).toEqual({
+    '@mcp-fw/core': 'file:vendor/mcp-fw-core-0.1.0.tgz',
+    zod: '^4.6.7',
+  });
   expect(pkg.devDependencies['@mcp-fw/cli']).toBe('file:vendor/mcp-fw-cli-0.1.0.tgz');
   // The CLI depends on core by version: the override keeps the registry out of it too.
-  expect(pkg.overrides).toEqual({ '@mcp-fw/cli': 'file:vendor/mcp-fw-cli-0.1.0.tgz', '@mcp-fw/core': 'file:vendor/mcp-fw-core-0.1.0.tgz' });
+  expect(pkg.overrides).toEqual({
+    '@mcp-fw/cli': 'file:vendor/mcp-fw-cli-0.1.0.tgz',
+    '@mcp-fw/core': 'file:vendor/mcp-fw-core-0.1.0.tgz',
+  });
 });

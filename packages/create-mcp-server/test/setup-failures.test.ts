@@ -21,7 +21,7 @@ afterEach(() => remove());
 let registry: Server;
 let registryUrl: string;
 beforeAll(async () => {
-  registry = createServer((request, response) => {
+  registry = createServer((_request, response) => {
     response.writeHead(404, { 'content-type': 'application/json' });
     response.end(JSON.stringify({ error: 'Not found' }));
   });
@@ -31,31 +31,53 @@ beforeAll(async () => {
 afterAll(() => registry.close());
 
 it('names the unpublished @mcp-fw package and the way to scaffold without it when the install gets 404', async () => {
-  const result = await runCli(['my-server', '--template', 'basic', '--published', '--no-git', '--yes'], {
-    cwd,
-    env: { npm_config_registry: registryUrl, npm_config_fetch_retries: '0', npm_config_cache: mkdtempSync(join(tmpdir(), 'npm-cache-')) },
-  });
+  const result = await runCli(
+    ['my-server', '--template', 'basic', '--published', '--no-git', '--yes'],
+    {
+      cwd,
+      env: {
+        npm_config_registry: registryUrl,
+        npm_config_fetch_retries: '0',
+        npm_config_cache: mkdtempSync(join(tmpdir(), 'npm-cache-')),
+      },
+    },
+  );
   expect(result.status).toBe(1);
   expect(result.stdout).not.toContain('Done.');
-  expect(result.stderr).toMatch(/\ncreate-mcp-server: npm install exited with code 1\.\nCause: @mcp-fw\/(cli|core) is not on the registry the project installs from \(404\), so the published mcp-fw packages cannot be used\.\nOutput of npm install:\n/);
+  expect(result.stderr).toMatch(
+    /\ncreate-mcp-server: npm install exited with code 1\.\nCause: @mcp-fw\/(cli|core) is not on the registry the project installs from \(404\), so the published mcp-fw packages cannot be used\.\nOutput of npm install:\n/,
+  );
   expect(result.stderr).toMatch(/ {2}npm error 404/);
-  expect(result.stderr).toContain('Fix: Scaffold from a clone of mcp-fw, which packs its packages into the project');
-  expect(result.stderr).toContain('npm exec --package=./create-mcp-server-0.1.0.tgz -- create-mcp-server <dir>');
-  expect(result.stderr).toContain(`The project's files are in ${join(cwd, 'my-server')}; the steps after this one were not run.\n`);
+  expect(result.stderr).toContain(
+    'Fix: Scaffold from a clone of mcp-fw, which packs its packages into the project',
+  );
+  expect(result.stderr).toContain(
+    'npm exec --package=./create-mcp-server-0.1.0.tgz -- create-mcp-server <dir>',
+  );
+  expect(result.stderr).toContain(
+    `The project's files are in ${join(cwd, 'my-server')}; the steps after this one were not run.\n`,
+  );
   expect(existsSync(join(cwd, 'my-server', 'package.json'))).toBe(true);
 }, 60_000);
 
 it('says npm is offline without the packages when the install cannot fetch them', async () => {
   const result = await runCli(['my-server', '--template', 'basic', '--no-git', '--yes'], {
     cwd,
-    env: { npm_config_offline: 'true', npm_config_cache: mkdtempSync(join(tmpdir(), 'npm-cache-')) },
+    env: {
+      npm_config_offline: 'true',
+      npm_config_cache: mkdtempSync(join(tmpdir(), 'npm-cache-')),
+    },
   });
   expect(result.status).toBe(1);
   expect(result.stdout).toContain('Packing @mcp-fw/core, @mcp-fw/cli and @mcp-fw/typescript');
   expect(result.stdout).not.toContain('Done.');
-  expect(result.stderr).toContain('\ncreate-mcp-server: npm install exited with code 1.\nCause: a package is not in the npm cache and npm is offline.\n');
+  expect(result.stderr).toContain(
+    '\ncreate-mcp-server: npm install exited with code 1.\nCause: a package is not in the npm cache and npm is offline.\n',
+  );
   expect(result.stderr).toContain('ENOTCACHED');
-  expect(result.stderr).toContain(`Fix: Go online (or unset npm's offline setting), then run npm install in ${join(cwd, 'my-server')}.\n`);
+  expect(result.stderr).toContain(
+    `Fix: Go online (or unset npm's offline setting), then run npm install in ${join(cwd, 'my-server')}.\n`,
+  );
 }, 60_000);
 
 it('refuses to pack a clone whose packages are not built, and says how to build them', async () => {

@@ -26,7 +26,10 @@ the server: createServer({ ..., schemas }).
  * process.exitCode = main(['--project', 'tsconfig.json', '--check']);
  * ```
  */
-export function main(argv: readonly string[], out: (text: string) => void = (t) => process.stderr.write(t)): number {
+export function main(
+  argv: readonly string[],
+  out: (text: string) => void = (t) => process.stderr.write(t),
+): number {
   let values;
   try {
     ({ values } = parseArgs({
@@ -65,32 +68,55 @@ export function main(argv: readonly string[], out: (text: string) => void = (t) 
       try {
         current = readFileSync(target, 'utf8');
       } catch {}
-      const expected = target.endsWith('.json') ? `${JSON.stringify(manifest, null, 2)}\n` : renderManifestModule(manifest);
+      const expected = target.endsWith('.json')
+        ? `${JSON.stringify(manifest, null, 2)}\n`
+        : renderManifestModule(manifest);
       if (current === expected) return 0;
-      out(`mcp-fw-schemas: ${shown} is ${current ? 'out of date' : 'missing'}. Fix: run mcp-fw-schemas${argv.filter((a) => a !== '--check').map((a) => ` ${a}`).join('')}\n`);
+      out(
+        `mcp-fw-schemas: ${shown} is ${current ? 'out of date' : 'missing'}. Fix: run mcp-fw-schemas${argv
+          .filter((a) => a !== '--check')
+          .map((a) => ` ${a}`)
+          .join('')}\n`,
+      );
       return 1;
     }
     report(manifest, writeManifest(target, manifest), shown, out);
     return 0;
   } catch (error) {
-    out(`mcp-fw-schemas: ${error instanceof ExtractionError ? error.message : (error as Error).stack}\n`);
+    out(
+      `mcp-fw-schemas: ${error instanceof ExtractionError ? error.message : (error as Error).stack}\n`,
+    );
     return 1;
   }
 }
 
-function report(manifest: SchemaManifest, changed: boolean, shown: string, out: (text: string) => void): void {
+function report(
+  manifest: SchemaManifest,
+  changed: boolean,
+  shown: string,
+  out: (text: string) => void,
+): void {
   const count = Object.values(manifest).reduce((n, members) => n + Object.keys(members).length, 0);
-  out(`mcp-fw-schemas: ${count} member${count === 1 ? '' : 's'} → ${shown}${changed ? '' : ' (unchanged)'}\n`);
+  out(
+    `mcp-fw-schemas: ${count} member${count === 1 ? '' : 's'} → ${shown}${changed ? '' : ' (unchanged)'}\n`,
+  );
 }
 
-function generate(extractor: SchemaExtractor, target: string, shown: string, out: (text: string) => void): number {
+function generate(
+  extractor: SchemaExtractor,
+  target: string,
+  shown: string,
+  out: (text: string) => void,
+): number {
   try {
     const manifest = extractor.extract();
     report(manifest, writeManifest(target, manifest), shown, out);
     return 0;
   } catch (error) {
     // Watching goes on: the next save may fix it, and the old file stays as it was.
-    out(`mcp-fw-schemas: ${error instanceof ExtractionError ? error.message : (error as Error).stack}\n`);
+    out(
+      `mcp-fw-schemas: ${error instanceof ExtractionError ? error.message : (error as Error).stack}\n`,
+    );
     return 1;
   }
 }
@@ -101,7 +127,8 @@ const SETTLE_MS = 50;
 function watchProject(dir: string, target: string, run: () => void): FSWatcher {
   let timer: NodeJS.Timeout | undefined;
   return watch(dir, { recursive: true }, (_event, name) => {
-    if (!name || !/\.(c|m)?tsx?$/.test(name) || /(^|[\\/])(node_modules|dist)[\\/]/.test(name)) return;
+    if (!name || !/\.(c|m)?tsx?$/.test(name) || /(^|[\\/])(node_modules|dist)[\\/]/.test(name))
+      return;
     if (resolve(dir, name) === target) return;
     clearTimeout(timer);
     timer = setTimeout(run, SETTLE_MS);

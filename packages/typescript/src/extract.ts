@@ -15,7 +15,9 @@ export interface ExtractOptions extends SchemaOptions {
 export class ExtractionError extends Error {
   override name = 'ExtractionError';
   constructor(readonly problems: readonly string[]) {
-    super(`Cannot derive schemas from the TypeScript types:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    super(
+      `Cannot derive schemas from the TypeScript types:\n${problems.map((p) => `  - ${p}`).join('\n')}`,
+    );
   }
 }
 
@@ -77,7 +79,13 @@ export class SchemaExtractor {
     const config = readConfig(this.#configPath);
     const roots = config.fileNames.filter((f) => DECORATOR_CALL.test(ts.sys.readFile(f) ?? ''));
     // noEmit and no type-check of the whole program: only the decorated signatures are asked about.
-    const base = { ...config.options, noEmit: true, incremental: false, composite: false, declaration: false };
+    const base = {
+      ...config.options,
+      noEmit: true,
+      incremental: false,
+      composite: false,
+      declaration: false,
+    };
     // Global type packages (@types/node alone is ~100 files) are half the parse time and
     // rarely name a tool's data; the first pass leaves them out and a type it cannot resolve
     // sends it round again with them.
@@ -89,9 +97,18 @@ export class SchemaExtractor {
     }
   }
 
-  #run(roots: string[], options: ts.CompilerOptions, unresolved: 'signal' | 'fail'): SchemaManifest {
+  #run(
+    roots: string[],
+    options: ts.CompilerOptions,
+    unresolved: 'signal' | 'fail',
+  ): SchemaManifest {
     const host = this.#host(options);
-    this.#program = ts.createProgram({ rootNames: roots, options, host, oldProgram: this.#program });
+    this.#program = ts.createProgram({
+      rootNames: roots,
+      options,
+      host,
+      oldProgram: this.#program,
+    });
     return manifestOf(this.#program, { ...this.#options, unresolved });
   }
 
@@ -101,7 +118,11 @@ export class SchemaExtractor {
     host.getSourceFile = (fileName, language, onError) => {
       const cached = this.#files.get(fileName);
       // Installed files do not change while a dev session runs; the project's own are compared.
-      if (cached && (fileName.includes('/node_modules/') || ts.sys.readFile(fileName) === cached.text)) return cached;
+      if (
+        cached &&
+        (fileName.includes('/node_modules/') || ts.sys.readFile(fileName) === cached.text)
+      )
+        return cached;
       const file = read(fileName, language, onError);
       if (file) this.#files.set(fileName, file);
       return file;
@@ -114,10 +135,15 @@ function readConfig(path: string): ts.ParsedCommandLine {
   const problems: string[] = [];
   const parsed = ts.getParsedCommandLineOfConfigFile(path, undefined, {
     ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (d) => problems.push(ts.flattenDiagnosticMessageText(d.messageText, '\n')),
+    onUnRecoverableConfigFileDiagnostic: (d) =>
+      problems.push(ts.flattenDiagnosticMessageText(d.messageText, '\n')),
   });
-  const errors = [...problems, ...(parsed?.errors ?? []).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'))];
-  if (!parsed || errors.length) throw new ExtractionError(errors.length ? errors : [`cannot read ${path}`]);
+  const errors = [
+    ...problems,
+    ...(parsed?.errors ?? []).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n')),
+  ];
+  if (!parsed || errors.length)
+    throw new ExtractionError(errors.length ? errors : [`cannot read ${path}`]);
   return parsed;
 }
 
@@ -148,7 +174,11 @@ export function manifestOf(program: ts.Program, options: SchemaOptions = {}): Sc
       for (const method of methods) {
         problems.push(...schemaAgreement(checker, method));
         try {
-          members[(method.node.name as ts.Identifier).text] = memberSchemas(checker, method, options);
+          members[(method.node.name as ts.Identifier).text] = memberSchemas(
+            checker,
+            method,
+            options,
+          );
         } catch (error) {
           if (error instanceof UnresolvedTypeError) throw error;
           problems.push((error as Error).message);
@@ -169,7 +199,11 @@ function visit(node: ts.Node, fn: (node: ts.Node) => void): void {
 function decoratedMethods(checker: ts.TypeChecker, node: ts.ClassDeclaration): DecoratedMethod[] {
   const found: DecoratedMethod[] = [];
   for (const member of node.members) {
-    if (!ts.isMethodDeclaration(member) || !(ts.isIdentifier(member.name) || ts.isStringLiteral(member.name))) continue;
+    if (
+      !ts.isMethodDeclaration(member) ||
+      !(ts.isIdentifier(member.name) || ts.isStringLiteral(member.name))
+    )
+      continue;
     for (const decorator of ts.getDecorators(member) ?? []) {
       const call = decorator.expression;
       if (!ts.isCallExpression(call)) continue;
@@ -180,7 +214,13 @@ function decoratedMethods(checker: ts.TypeChecker, node: ts.ClassDeclaration): D
       const options = kind === 'resource' ? call.arguments[1] : call.arguments[0];
       const optionsType = options && checker.getTypeAtLocation(options);
       const declared = (key: string) => Boolean(optionsType?.getProperty(key));
-      const hasArg = member.parameters.some((p) => (ts.getDecorators(p) ?? []).some((d) => ts.isCallExpression(d.expression) && coreExport(checker, d.expression.expression) === 'Arg'));
+      const hasArg = member.parameters.some((p) =>
+        (ts.getDecorators(p) ?? []).some(
+          (d) =>
+            ts.isCallExpression(d.expression) &&
+            coreExport(checker, d.expression.expression) === 'Arg',
+        ),
+      );
       found.push({
         origin: `${node.name!.text}.${member.name.text}`,
         kind,
@@ -189,7 +229,9 @@ function decoratedMethods(checker: ts.TypeChecker, node: ts.ClassDeclaration): D
         declares: {
           input: declared('input') || hasArg,
           output: declared('output'),
-          description: declared('description') || Boolean(optionsType && optionsType.flags & ts.TypeFlags.StringLike),
+          description:
+            declared('description') ||
+            Boolean(optionsType && optionsType.flags & ts.TypeFlags.StringLike),
         },
         takesArguments: !uri || !ts.isStringLiteralLike(uri) || uri.text.includes('{'),
       });
@@ -206,4 +248,3 @@ function coreExport(checker: ts.TypeChecker, expression: ts.Expression): string 
   if (!symbol?.declarations?.some((d) => isCoreFile(d.getSourceFile().fileName))) return undefined;
   return symbol.getName();
 }
-

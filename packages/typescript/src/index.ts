@@ -1,6 +1,12 @@
 // Build-time schema extraction for mcp-fw: TypeScript signatures and JSDoc → JSON Schema.
 // Uses the TypeScript 5.9 compiler API (TypeScript 7 has no JS API); nothing here runs in a server.
-export { extractSchemas, manifestOf, SchemaExtractor, ExtractionError, type ExtractOptions } from './extract.js';
+export {
+  extractSchemas,
+  manifestOf,
+  SchemaExtractor,
+  ExtractionError,
+  type ExtractOptions,
+} from './extract.js';
 export { SignatureError } from './member-schemas.js';
 export { UnrepresentableTypeError, type SchemaOptions } from './type-to-schema.js';
 export { defaultOut, renderManifestModule, writeManifest } from './write.js';

@@ -19,7 +19,10 @@ const STRING_TAGS = ['pattern', 'format', 'title'] as const;
 
 /** A tag's text (`@minimum 0` → "0"), whatever form the compiler parsed its comment into. */
 export function tagText(tag: ts.JSDocTagInfo): string {
-  return (tag.text ?? []).map((part) => part.text).join('').trim();
+  return (tag.text ?? [])
+    .map((part) => part.text)
+    .join('')
+    .trim();
 }
 
 /**
@@ -27,7 +30,11 @@ export function tagText(tag: ts.JSDocTagInfo): string {
  * tags above. A tag whose value does not parse (e.g. `@minimum ten`) is an error rather than a
  * silently missing constraint, so the message says which tag and where.
  */
-export function docKeywords(summary: string, tags: readonly ts.JSDocTagInfo[], where: string): JsonSchema {
+export function docKeywords(
+  summary: string,
+  tags: readonly ts.JSDocTagInfo[],
+  where: string,
+): JsonSchema {
   const keywords: JsonSchema = {};
   if (summary) keywords.description = summary;
   for (const tag of tags) {

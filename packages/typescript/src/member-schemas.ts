@@ -1,7 +1,14 @@
 import ts from 'typescript5';
 import { paramDescription, summaryOf } from './jsdoc.js';
 import type { JsonSchema, MemberSchemas } from './manifest.js';
-import { acceptsUndefined, aliasKeywords, SchemaBuilder, UnresolvedTypeError, withoutUndefined, type SchemaOptions } from './type-to-schema.js';
+import {
+  acceptsUndefined,
+  aliasKeywords,
+  SchemaBuilder,
+  UnresolvedTypeError,
+  withoutUndefined,
+  type SchemaOptions,
+} from './type-to-schema.js';
 
 /** A decorated method the extractor found, with what its decorator already declares. */
 export interface DecoratedMethod {
@@ -10,7 +17,11 @@ export interface DecoratedMethod {
   readonly node: ts.MethodDeclaration;
   /** The decorator's options argument, if any. */
   readonly options?: ts.Expression;
-  readonly declares: { readonly input: boolean; readonly output: boolean; readonly description: boolean };
+  readonly declares: {
+    readonly input: boolean;
+    readonly output: boolean;
+    readonly description: boolean;
+  };
   /** A resource without `{variables}` takes no arguments, so it has no input schema. */
   readonly takesArguments: boolean;
 }
@@ -32,7 +43,11 @@ const CONTENT_TYPES = new Set([
 ]);
 
 /** The schemas one method's signature and JSDoc give. */
-export function memberSchemas(checker: ts.TypeChecker, method: DecoratedMethod, options: SchemaOptions): MemberSchemas {
+export function memberSchemas(
+  checker: ts.TypeChecker,
+  method: DecoratedMethod,
+  options: SchemaOptions,
+): MemberSchemas {
   const { node, origin } = method;
   const result: MemberSchemas = {};
   const signature = checker.getSignatureFromDeclaration(node);
@@ -49,11 +64,17 @@ export function memberSchemas(checker: ts.TypeChecker, method: DecoratedMethod, 
   return result;
 }
 
-function inputOf(checker: ts.TypeChecker, method: DecoratedMethod, options: SchemaOptions): Pick<MemberSchemas, 'input' | 'params' | 'dates'> {
+function inputOf(
+  checker: ts.TypeChecker,
+  method: DecoratedMethod,
+  options: SchemaOptions,
+): Pick<MemberSchemas, 'input' | 'params' | 'dates'> {
   const { node, origin } = method;
   const builder = new SchemaBuilder(checker, options);
   // A `this` parameter is a type annotation, not an argument.
-  const params = node.parameters.filter((p) => !(ts.isIdentifier(p.name) && p.name.text === 'this'));
+  const params = node.parameters.filter(
+    (p) => !(ts.isIdentifier(p.name) && p.name.text === 'this'),
+  );
   const contextAt = params.findIndex((p) => isContext(checker, checker.getTypeAtLocation(p)));
   if (contextAt !== -1 && contextAt !== params.length - 1) {
     throw new SignatureError(
@@ -66,7 +87,12 @@ function inputOf(checker: ts.TypeChecker, method: DecoratedMethod, options: Sche
   if (args.length === 1 && ts.isObjectBindingPattern(first.name)) {
     // One destructured parameter is the arguments object itself.
     const type = checker.getTypeAtLocation(first);
-    const schema = convertParameter(builder, withoutUndefined(type), origin, 'the arguments object');
+    const schema = convertParameter(
+      builder,
+      withoutUndefined(type),
+      origin,
+      'the arguments object',
+    );
     if (schema.type !== 'object') {
       throw new SignatureError(
         `${origin}: the destructured arguments parameter has type '${checker.typeToString(type)}', not an object type. ` +
@@ -87,12 +113,20 @@ function inputOf(checker: ts.TypeChecker, method: DecoratedMethod, options: Sche
     }
     const name = param.name.text;
     if (param.dotDotDotToken) {
-      throw new SignatureError(`${origin}: parameter '${name}' is a rest parameter. Fix: take an array, e.g. ${name}: string[].`);
+      throw new SignatureError(
+        `${origin}: parameter '${name}' is a rest parameter. Fix: take an array, e.g. ${name}: string[].`,
+      );
     }
     const type = checker.getTypeAtLocation(param);
     const optional = Boolean(param.questionToken || param.initializer) || acceptsUndefined(type);
     const where = `parameter '${name}'`;
-    let schema = convertParameter(builder, optional ? withoutUndefined(type) : type, origin, where, name);
+    let schema = convertParameter(
+      builder,
+      optional ? withoutUndefined(type) : type,
+      origin,
+      where,
+      name,
+    );
     schema = { ...schema, ...aliasKeywords(checker, param, `${origin} ${where}`) };
     const description = paramDescription(param);
     if (description) schema.description = description;
@@ -127,7 +161,13 @@ function checkStringArguments(input: JsonSchema, method: DecoratedMethod): void 
   }
 }
 
-function convertParameter(builder: SchemaBuilder, type: ts.Type, origin: string, where: string, name?: string): JsonSchema {
+function convertParameter(
+  builder: SchemaBuilder,
+  type: ts.Type,
+  origin: string,
+  where: string,
+  name?: string,
+): JsonSchema {
   try {
     return name === undefined ? builder.convert(type, '') : builder.convertAt(name, type, '');
   } catch (error) {
@@ -143,7 +183,12 @@ function root(schema: JsonSchema, builder: SchemaBuilder): JsonSchema {
   return defs ? { ...schema, $defs: defs } : schema;
 }
 
-function outputOf(checker: ts.TypeChecker, returned: ts.Type, origin: string, options: SchemaOptions): JsonSchema | undefined {
+function outputOf(
+  checker: ts.TypeChecker,
+  returned: ts.Type,
+  origin: string,
+  options: SchemaOptions,
+): JsonSchema | undefined {
   const type = checker.getAwaitedType(returned) ?? returned;
   if (!describesObject(checker, type)) return undefined;
   const builder = new SchemaBuilder(checker, options);
@@ -161,7 +206,9 @@ function outputOf(checker: ts.TypeChecker, returned: ts.Type, origin: string, op
  * strings, numbers, arrays, content blocks and `void` are sent as content without a schema.
  */
 function describesObject(checker: ts.TypeChecker, type: ts.Type): boolean {
-  const parts = type.isUnion() ? type.types.filter((t) => !(t.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Void))) : [type];
+  const parts = type.isUnion()
+    ? type.types.filter((t) => !(t.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Void)))
+    : [type];
   if (parts.length === 0) return false;
   return parts.every((t) => {
     if (!(t.flags & ts.TypeFlags.Object) && !t.isIntersection()) return false;
@@ -171,9 +218,12 @@ function describesObject(checker: ts.TypeChecker, type: ts.Type): boolean {
   });
 }
 
-function isContext(checker: ts.TypeChecker, type: ts.Type): boolean {
+function isContext(_checker: ts.TypeChecker, type: ts.Type): boolean {
   const symbol = withoutUndefined(type).getSymbol();
-  return symbol?.getName() === 'Context' && (symbol.declarations ?? []).some((d) => isCoreFile(d.getSourceFile().fileName));
+  return (
+    symbol?.getName() === 'Context' &&
+    (symbol.declarations ?? []).some((d) => isCoreFile(d.getSourceFile().fileName))
+  );
 }
 
 /** A declaration inside `@mcp-fw/core`, installed or as this monorepo's sources. */
@@ -183,12 +233,17 @@ export function isCoreFile(fileName: string): boolean {
 
 /** The value of a literal initializer (`= 5`, `= 'metric'`, `= -1`, `= true`), else undefined. */
 function literalValue(node: ts.Expression): { value: unknown } | undefined {
-  if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return { value: node.text };
+  if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node))
+    return { value: node.text };
   if (ts.isNumericLiteral(node)) return { value: Number(node.text) };
   if (node.kind === ts.SyntaxKind.TrueKeyword) return { value: true };
   if (node.kind === ts.SyntaxKind.FalseKeyword) return { value: false };
   if (node.kind === ts.SyntaxKind.NullKeyword) return { value: null };
-  if (ts.isPrefixUnaryExpression(node) && node.operator === ts.SyntaxKind.MinusToken && ts.isNumericLiteral(node.operand)) {
+  if (
+    ts.isPrefixUnaryExpression(node) &&
+    node.operator === ts.SyntaxKind.MinusToken &&
+    ts.isNumericLiteral(node.operand)
+  ) {
     return { value: -Number(node.operand.text) };
   }
   if (ts.isArrayLiteralExpression(node)) {
@@ -197,4 +252,3 @@ function literalValue(node: ts.Expression): { value: unknown } | undefined {
   }
   return undefined;
 }
-

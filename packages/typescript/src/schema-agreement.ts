@@ -11,7 +11,8 @@ import type { DecoratedMethod } from './member-schemas.js';
 export function schemaAgreement(checker: ts.TypeChecker, method: DecoratedMethod): string[] {
   const problems: string[] = [];
   const { node, origin } = method;
-  const show = (type: ts.Type) => checker.typeToString(type, undefined, ts.TypeFormatFlags.NoTruncation);
+  const show = (type: ts.Type) =>
+    checker.typeToString(type, undefined, ts.TypeFormatFlags.NoTruncation);
   const optionsType = method.options && checker.getTypeAtLocation(method.options);
   const args = node.parameters.filter((p) => !isContextParameter(checker, p));
 
@@ -28,11 +29,14 @@ export function schemaAgreement(checker: ts.TypeChecker, method: DecoratedMethod
   for (const param of node.parameters) {
     for (const decorator of ts.getDecorators(param) ?? []) {
       const call = decorator.expression;
-      if (!ts.isCallExpression(call) || !isArgCall(checker, call) || call.arguments.length < 2) continue;
+      if (!ts.isCallExpression(call) || !isArgCall(checker, call) || call.arguments.length < 2)
+        continue;
       const gives = schemaSide(checker, checker.getTypeAtLocation(call.arguments[1]), 'output');
       const takes = checker.getTypeAtLocation(param);
       if (gives && !checker.isTypeAssignableTo(gives, takes)) {
-        const name = ts.isStringLiteralLike(call.arguments[0]) ? call.arguments[0].text : describe(param);
+        const name = ts.isStringLiteralLike(call.arguments[0])
+          ? call.arguments[0].text
+          : describe(param);
         problems.push(
           `${origin}: @Arg('${name}') gives '${show(gives)}', which ${describe(param)} of type '${show(takes)}' ` +
             'does not accept. Fix: make the parameter type and the schema agree.',
@@ -46,10 +50,13 @@ export function schemaAgreement(checker: ts.TypeChecker, method: DecoratedMethod
   if (output && signature) {
     const returned = checker.getReturnTypeOfSignature(signature);
     const value = checker.getAwaitedType(returned) ?? returned;
-    if (!(value.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) && !checker.isTypeAssignableTo(value, output)) {
+    if (
+      !(value.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) &&
+      !checker.isTypeAssignableTo(value, output)
+    ) {
       problems.push(
         `${origin}: it returns '${show(value)}', which its output schema ('${show(output)}') does not accept. ` +
-          'Fix: return the schema\'s type (z.input<typeof output>), or correct the schema.',
+          "Fix: return the schema's type (z.input<typeof output>), or correct the schema.",
       );
     }
   }
@@ -57,9 +64,16 @@ export function schemaAgreement(checker: ts.TypeChecker, method: DecoratedMethod
 }
 
 /** The input or output type a Standard Schema declares in `~standard.types`. */
-function schemaSide(checker: ts.TypeChecker, at: ts.Symbol | ts.Type | undefined, side: 'input' | 'output'): ts.Type | undefined {
+function schemaSide(
+  checker: ts.TypeChecker,
+  at: ts.Symbol | ts.Type | undefined,
+  side: 'input' | 'output',
+): ts.Type | undefined {
   if (!at) return undefined;
-  const type = 'flags' in at && typeof (at as ts.Type).getProperty === 'function' ? (at as ts.Type) : checker.getTypeOfSymbol(at as ts.Symbol);
+  const type =
+    'flags' in at && typeof (at as ts.Type).getProperty === 'function'
+      ? (at as ts.Type)
+      : checker.getTypeOfSymbol(at as ts.Symbol);
   const standard = type.getProperty('~standard');
   if (!standard) return undefined;
   const types = checker.getTypeOfSymbol(standard).getProperty('types');
@@ -76,7 +90,9 @@ function describe(param: ts.ParameterDeclaration): string {
 }
 
 function isArgCall(checker: ts.TypeChecker, call: ts.CallExpression): boolean {
-  const at = ts.isPropertyAccessExpression(call.expression) ? call.expression.name : call.expression;
+  const at = ts.isPropertyAccessExpression(call.expression)
+    ? call.expression.name
+    : call.expression;
   let symbol = checker.getSymbolAtLocation(at);
   if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
   return symbol?.getName() === 'Arg';

@@ -95,24 +95,52 @@ export class SchemaBuilder {
     const f = type.flags;
     if (f & ts.TypeFlags.Any && (type as { intrinsicName?: string }).intrinsicName === 'error') {
       if (this.#options.unresolved === 'signal') throw new UnresolvedTypeError(path);
-      throw this.#fail(type, path, 'could not be resolved by the compiler', 'fix the compile error (run tsc) or import the type');
+      throw this.#fail(
+        type,
+        path,
+        'could not be resolved by the compiler',
+        'fix the compile error (run tsc) or import the type',
+      );
     }
     if (f & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) {
       if (this.#options.allowAny) return {};
-      throw this.#fail(type, path, 'says nothing about its values', 'give it a type (or allow any with { allowAny: true })');
+      throw this.#fail(
+        type,
+        path,
+        'says nothing about its values',
+        'give it a type (or allow any with { allowAny: true })',
+      );
     }
     if (f & ts.TypeFlags.BigIntLike) {
-      throw this.#fail(type, path, 'has no JSON form (JSON numbers are doubles)', 'use number, or a string of digits');
+      throw this.#fail(
+        type,
+        path,
+        'has no JSON form (JSON numbers are doubles)',
+        'use number, or a string of digits',
+      );
     }
-    if (f & ts.TypeFlags.ESSymbolLike) throw this.#fail(type, path, 'has no JSON form', 'use a string');
-    if (f & ts.TypeFlags.Never) throw this.#fail(type, path, 'has no values', 'give it a type that has values');
+    if (f & ts.TypeFlags.ESSymbolLike)
+      throw this.#fail(type, path, 'has no JSON form', 'use a string');
+    if (f & ts.TypeFlags.Never)
+      throw this.#fail(type, path, 'has no values', 'give it a type that has values');
     if (f & (ts.TypeFlags.Undefined | ts.TypeFlags.Void)) {
-      throw this.#fail(type, path, 'has no JSON form on its own', 'make the property optional instead');
+      throw this.#fail(
+        type,
+        path,
+        'has no JSON form on its own',
+        'make the property optional instead',
+      );
     }
     if (f & ts.TypeFlags.Null) return { type: 'null' };
-    if (f & ts.TypeFlags.StringLiteral) return { type: 'string', const: (type as ts.StringLiteralType).value };
-    if (f & ts.TypeFlags.NumberLiteral) return { type: 'number', const: (type as ts.NumberLiteralType).value };
-    if (f & ts.TypeFlags.BooleanLiteral) return { type: 'boolean', const: (type as { intrinsicName?: string }).intrinsicName === 'true' };
+    if (f & ts.TypeFlags.StringLiteral)
+      return { type: 'string', const: (type as ts.StringLiteralType).value };
+    if (f & ts.TypeFlags.NumberLiteral)
+      return { type: 'number', const: (type as ts.NumberLiteralType).value };
+    if (f & ts.TypeFlags.BooleanLiteral)
+      return {
+        type: 'boolean',
+        const: (type as { intrinsicName?: string }).intrinsicName === 'true',
+      };
     if (f & ts.TypeFlags.Boolean) return { type: 'boolean' };
     if (f & ts.TypeFlags.String) return { type: 'string' };
     if (f & ts.TypeFlags.Number) return { type: 'number' };
@@ -124,7 +152,9 @@ export class SchemaBuilder {
   }
 
   #union(type: ts.UnionType, path: string): JsonSchema {
-    let members = type.types.filter((t) => !(t.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Void)));
+    let members = type.types.filter(
+      (t) => !(t.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Void)),
+    );
     // `boolean` is the union true | false: keep it whole.
     const literals = members.filter((t) => t.flags & ts.TypeFlags.BooleanLiteral);
     const hasBoolean = literals.length === 2;
@@ -133,7 +163,8 @@ export class SchemaBuilder {
     if (members.length === 1 && !hasBoolean) return this.convert(members[0], path);
     // A union of literals of one kind (enums, 'a' | 'b') is an enum.
     const kind = literalKind(members);
-    if (kind && !hasBoolean) return { type: kind, enum: members.map((t) => (t as ts.LiteralType).value) };
+    if (kind && !hasBoolean)
+      return { type: kind, enum: members.map((t) => (t as ts.LiteralType).value) };
     const schemas = this.#unpathed(() => members.map((t) => this.convert(t, path)));
     if (hasBoolean) schemas.push({ type: 'boolean' });
     // Plain types only ('string' | 'null' …): one `type` array, as zod writes nullable values.
@@ -168,7 +199,11 @@ export class SchemaBuilder {
   #nameOf(type: ts.Type): string {
     let name = this.#names.get(type);
     if (name) return name;
-    const base = this.#checker.typeToString(type).replace(DEF_NAME, '_').replace(/^_+|_+$/g, '') || 'Type';
+    const base =
+      this.#checker
+        .typeToString(type)
+        .replace(DEF_NAME, '_')
+        .replace(/^_+|_+$/g, '') || 'Type';
     name = base;
     for (let n = 2; [...this.#names.values()].includes(name); n++) name = `${base}${n}`;
     this.#names.set(type, name);
@@ -191,10 +226,20 @@ export class SchemaBuilder {
       return { type: 'array', items: this.convertAt('*', item, `${path}[]`) };
     }
     if (type.getCallSignatures().length > 0 || type.getConstructSignatures().length > 0) {
-      throw this.#fail(type, path, 'is a function, which JSON cannot carry', 'take the data the function would compute as plain values');
+      throw this.#fail(
+        type,
+        path,
+        'is a function, which JSON cannot carry',
+        'take the data the function would compute as plain values',
+      );
     }
     if (symbolName && isLibType(type) && NO_JSON_FORM.has(symbolName)) {
-      throw this.#fail(type, path, `is a ${symbolName}, which JSON cannot carry`, NO_JSON_FORM.get(symbolName)!);
+      throw this.#fail(
+        type,
+        path,
+        `is a ${symbolName}, which JSON cannot carry`,
+        NO_JSON_FORM.get(symbolName)!,
+      );
     }
     const properties: Record<string, JsonSchema> = {};
     const required: string[] = [];
@@ -202,7 +247,10 @@ export class SchemaBuilder {
       const name = property.getName();
       const where = `${path}.${name}`;
       const declaration = property.valueDeclaration ?? property.declarations?.[0];
-      if (property.flags & ts.SymbolFlags.Method || (declaration && ts.isMethodDeclaration(declaration))) {
+      if (
+        property.flags & ts.SymbolFlags.Method ||
+        (declaration && ts.isMethodDeclaration(declaration))
+      ) {
         throw this.#fail(
           type,
           path,
@@ -212,15 +260,25 @@ export class SchemaBuilder {
       }
       const propertyType = checker.getTypeOfSymbol(property);
       const optional = (property.flags & ts.SymbolFlags.Optional) !== 0;
-      const docs = docKeywords(summaryOf(property.getDocumentationComment(checker)), property.getJsDocTags(checker), where.replace(/^\./, ''));
-      const own = this.convertAt(name, optional ? withoutUndefined(propertyType) : propertyType, where);
+      const docs = docKeywords(
+        summaryOf(property.getDocumentationComment(checker)),
+        property.getJsDocTags(checker),
+        where.replace(/^\./, ''),
+      );
+      const own = this.convertAt(
+        name,
+        optional ? withoutUndefined(propertyType) : propertyType,
+        where,
+      );
       const aliasDocs = declaration ? aliasKeywords(checker, declaration, where) : {};
       properties[name] = { ...own, ...aliasDocs, ...docs };
       if (!optional && !acceptsUndefined(propertyType)) required.push(name);
     }
     const schema: JsonSchema = { type: 'object', properties };
     if (required.length) schema.required = required;
-    const index = checker.getIndexInfosOfType(type).find((info) => info.keyType.flags & (ts.TypeFlags.String | ts.TypeFlags.TemplateLiteral));
+    const index = checker
+      .getIndexInfosOfType(type)
+      .find((info) => info.keyType.flags & (ts.TypeFlags.String | ts.TypeFlags.TemplateLiteral));
     if (index) {
       schema.additionalProperties = this.convertAt('*', index.type, `${path}[key]`);
       if (!Object.keys(properties).length) delete schema.properties;
@@ -270,7 +328,10 @@ function isLibType(type: ts.Type): boolean {
 }
 
 function isLibFile(file: string): boolean {
-  return /[\\/]typescript5?[\\/]lib[\\/]lib\.[^\\/]*\.d\.ts$/.test(file) || /[\\/]@types[\\/]node[\\/]/.test(file);
+  return (
+    /[\\/]typescript5?[\\/]lib[\\/]lib\.[^\\/]*\.d\.ts$/.test(file) ||
+    /[\\/]@types[\\/]node[\\/]/.test(file)
+  );
 }
 
 function literalKind(types: readonly ts.Type[]): 'string' | 'number' | undefined {
@@ -281,8 +342,14 @@ function literalKind(types: readonly ts.Type[]): 'string' | 'number' | undefined
 }
 
 export function acceptsUndefined(type: ts.Type): boolean {
-  if (type.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Void | ts.TypeFlags.Any | ts.TypeFlags.Unknown)) return true;
-  return type.isUnion() && type.types.some((t) => t.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Void));
+  if (
+    type.flags &
+    (ts.TypeFlags.Undefined | ts.TypeFlags.Void | ts.TypeFlags.Any | ts.TypeFlags.Unknown)
+  )
+    return true;
+  return (
+    type.isUnion() && type.types.some((t) => t.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Void))
+  );
 }
 
 export function withoutUndefined(type: ts.Type): ts.Type {
@@ -297,13 +364,25 @@ export function withoutUndefined(type: ts.Type): ts.Type {
  * checker's type, so they are read from the declaration's type annotation. The declaration's
  * own JSDoc, applied after, wins.
  */
-export function aliasKeywords(checker: ts.TypeChecker, declaration: ts.Node, where: string): JsonSchema {
+export function aliasKeywords(
+  checker: ts.TypeChecker,
+  declaration: ts.Node,
+  where: string,
+): JsonSchema {
   const typeNode = (declaration as { type?: ts.TypeNode }).type;
   if (!typeNode || !ts.isTypeReferenceNode(typeNode)) return {};
   let symbol = checker.getSymbolAtLocation(typeNode.typeName);
   if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
-  if (!symbol || !(symbol.flags & (ts.SymbolFlags.TypeAlias | ts.SymbolFlags.Interface | ts.SymbolFlags.Enum))) return {};
+  if (
+    !symbol ||
+    !(symbol.flags & (ts.SymbolFlags.TypeAlias | ts.SymbolFlags.Interface | ts.SymbolFlags.Enum))
+  )
+    return {};
   // The standard library's aliases (Record, Partial …) document themselves, not the property.
   if ((symbol.declarations ?? []).some((d) => isLibFile(d.getSourceFile().fileName))) return {};
-  return docKeywords(summaryOf(symbol.getDocumentationComment(checker)), symbol.getJsDocTags(checker), where);
+  return docKeywords(
+    summaryOf(symbol.getDocumentationComment(checker)),
+    symbol.getJsDocTags(checker),
+    where,
+  );
 }

@@ -3,14 +3,20 @@ import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { ExtractionError, extractSchemas, SchemaExtractor, type SchemaManifest } from '../src/index.ts';
+import {
+  ExtractionError,
+  extractSchemas,
+  SchemaExtractor,
+  type SchemaManifest,
+} from '../src/index.ts';
 
 const corpus = (name: string) => fileURLToPath(new URL(`corpus/${name}`, import.meta.url));
 const GOLDEN = fileURLToPath(new URL('golden/forms.json', import.meta.url));
 
 function golden(manifest?: SchemaManifest): unknown {
   // UPDATE_GOLDEN=1 rewrites the file after a deliberate change; review its diff like code.
-  if (manifest && process.env.UPDATE_GOLDEN) writeFileSync(GOLDEN, `${JSON.stringify(manifest, null, 2)}\n`);
+  if (manifest && process.env.UPDATE_GOLDEN)
+    writeFileSync(GOLDEN, `${JSON.stringify(manifest, null, 2)}\n`);
   return JSON.parse(readFileSync(GOLDEN, 'utf8'));
 }
 
@@ -22,21 +28,33 @@ describe('schemas from TypeScript signatures (golden corpus)', () => {
     // A few forms spelled out, so the golden file cannot silently drift to something wrong.
     const forms = legacy.Forms;
     expect(forms.optionals.input).toMatchObject({
-      properties: { limit: { type: 'number' }, units: { type: 'string', default: 'metric', description: 'The unit system' } },
+      properties: {
+        limit: { type: 'number' },
+        units: { type: 'string', default: 'metric', description: 'The unit system' },
+      },
       required: ['query'],
     });
     expect(forms.recursive.input).toMatchObject({
       properties: { tree: { $ref: '#/$defs/Tree' } },
-      $defs: { Tree: { properties: { children: { type: 'array', items: { $ref: '#/$defs/Tree' } } } } },
+      $defs: {
+        Tree: { properties: { children: { type: 'array', items: { $ref: '#/$defs/Tree' } } } },
+      },
     });
-    expect(forms.context).toMatchObject({ params: ['city'], input: { properties: { city: { type: 'string' } } } });
+    expect(forms.context).toMatchObject({
+      params: ['city'],
+      input: { properties: { city: { type: 'string' } } },
+    });
     expect(forms.destructured.params).toBeUndefined();
-    expect(forms.output.output).toMatchObject({ properties: { at: { type: 'string', format: 'date-time' } } });
+    expect(forms.output.output).toMatchObject({
+      properties: { at: { type: 'string', format: 'date-time' } },
+    });
     expect(forms.outputVoid.output).toBeUndefined();
     expect(forms.outputContent.output).toBeUndefined();
     expect(forms.explicitDescription.description).toBeUndefined();
     expect(forms.staticResource).toEqual({});
-    expect(forms.globalTypes.input).toMatchObject({ properties: { os: { type: 'string', enum: expect.arrayContaining(['linux', 'win32']) } } });
+    expect(forms.globalTypes.input).toMatchObject({
+      properties: { os: { type: 'string', enum: expect.arrayContaining(['linux', 'win32']) } },
+    });
   });
 
   it('gives the same schemas under standard (TC39) decorators', () => {
@@ -47,7 +65,8 @@ describe('schemas from TypeScript signatures (golden corpus)', () => {
     const ajv = new Ajv2020({ strict: true, strictTypes: false, strictTuples: false });
     addFormats.default(ajv);
     for (const [name, member] of Object.entries(legacy.Forms)) {
-      for (const schema of [member.input, member.output]) if (schema) expect(() => ajv.compile(schema), name).not.toThrow();
+      for (const schema of [member.input, member.output])
+        if (schema) expect(() => ajv.compile(schema), name).not.toThrow();
     }
     const validate = ajv.compile(legacy.Forms.recursive.input!);
     expect(validate({ tree: { value: 1, children: [{ value: 2, children: [] }] } })).toBe(true);
@@ -70,11 +89,23 @@ describe('SchemaExtractor, run again after an edit', () => {
       const extractor = new SchemaExtractor({ tsconfig: `${dir}tsconfig.json` });
       expect(extractor.extract()).toEqual(golden());
       const source = readFileSync(`${dir}forms.ts`, 'utf8');
-      writeFileSync(`${dir}forms.ts`, source.replace('recursive(tree: Tree): string {', 'recursive(tree: Tree, depth?: number): string {'));
+      writeFileSync(
+        `${dir}forms.ts`,
+        source.replace(
+          'recursive(tree: Tree): string {',
+          'recursive(tree: Tree, depth?: number): string {',
+        ),
+      );
       const edited = extractor.extract();
       expect(edited.Forms.recursive.params).toEqual(['tree', 'depth']);
-      expect(edited.Forms.recursive.input).toMatchObject({ properties: { depth: { type: 'number' } }, required: ['tree'] });
-      expect({ ...edited.Forms, recursive: undefined }).toEqual({ ...(golden() as SchemaManifest).Forms, recursive: undefined });
+      expect(edited.Forms.recursive.input).toMatchObject({
+        properties: { depth: { type: 'number' } },
+        required: ['tree'],
+      });
+      expect({ ...edited.Forms, recursive: undefined }).toEqual({
+        ...(golden() as SchemaManifest).Forms,
+        recursive: undefined,
+      });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -104,8 +135,8 @@ describe('signatures JSON cannot carry', () => {
       'Bad.contextFirst: the Context parameter must come last (it is parameter #1 of 2). Fix: move it after the arguments.',
       "Bad.rest: parameter 'names' is a rest parameter. Fix: take an array, e.g. names: string[].",
       'Bad.badTag, parameter \'limits\': n: @minimum needs a number, got "ten"',
-      "Bad.countedPrompt, argument 'count': prompt arguments are strings on the wire, so it must be typed string (or a union of string literals), not \"number\". Fix: take a string and convert it in the method, or declare input with a coercing schema (z.coerce.number()).",
-      "Bad.numberedItem, argument 'id': URI template variables are strings on the wire, so it must be typed string (or a union of string literals), not \"number\". Fix: take a string and convert it in the method, or declare input with a coercing schema (z.coerce.number()).",
+      'Bad.countedPrompt, argument \'count\': prompt arguments are strings on the wire, so it must be typed string (or a union of string literals), not "number". Fix: take a string and convert it in the method, or declare input with a coercing schema (z.coerce.number()).',
+      'Bad.numberedItem, argument \'id\': URI template variables are strings on the wire, so it must be typed string (or a union of string literals), not "number". Fix: take a string and convert it in the method, or declare input with a coercing schema (z.coerce.number()).',
       "Bad.returnsInstance, return type: type 'Connection' has the method open(), so it is a class instance rather than data JSON can carry. Fix: declare an interface with only its data fields and take that",
     ]);
   });

@@ -14,13 +14,23 @@ const dir = fileURLToPath(new URL(`../.cache/plugins-${process.pid}/`, import.me
 
 beforeAll(() => {
   rmSync(dir, { recursive: true, force: true });
-  cpSync(FIXTURE, dir, { recursive: true, filter: (src) => !src.includes('/dist') && !src.endsWith('schemas.gen.ts') });
+  cpSync(FIXTURE, dir, {
+    recursive: true,
+    filter: (src) => !src.includes('/dist') && !src.endsWith('schemas.gen.ts'),
+  });
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function toolsOf(entry: string) {
   const client = new Client({ name: 'plugins', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [entry], cwd: dir, stderr: 'pipe' }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [entry],
+      cwd: dir,
+      stderr: 'pipe',
+    }),
+  );
   try {
     return (await client.listTools()).tools.map((t) => [t.name, t.inputSchema]);
   } finally {

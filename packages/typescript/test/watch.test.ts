@@ -29,14 +29,22 @@ it('mcp-fw-schemas --watch rewrites the module when a signature or its JSDoc cha
   const out = `${dir}src/schemas.gen.ts`;
   rmSync(out);
   let stderr = '';
-  child = spawn(process.execPath, [BIN, '--watch', '-p', `${dir}tsconfig.json`], { stdio: ['ignore', 'pipe', 'pipe'] });
+  child = spawn(process.execPath, [BIN, '--watch', '-p', `${dir}tsconfig.json`], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stderr!.on('data', (chunk) => (stderr += chunk));
   await until(() => stderr.includes('6 members →'), 'the first extraction');
   expect(readFileSync(out, 'utf8')).toContain('"Convert a distance."');
 
   const trips = `${dir}src/trips.ts`;
-  writeFileSync(trips, readFileSync(trips, 'utf8').replace('Convert a distance.', 'Convert kilometres to miles.'));
-  await until(() => existsSync(out) && readFileSync(out, 'utf8').includes('"Convert kilometres to miles."'), 'the rewrite');
+  writeFileSync(
+    trips,
+    readFileSync(trips, 'utf8').replace('Convert a distance.', 'Convert kilometres to miles.'),
+  );
+  await until(
+    () => existsSync(out) && readFileSync(out, 'utf8').includes('"Convert kilometres to miles."'),
+    'the rewrite',
+  );
   expect(stderr.match(/6 members →/g)).toHaveLength(2);
   // Its own output changing does not start another round.
   await new Promise((r) => setTimeout(r, 300));

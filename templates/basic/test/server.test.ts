@@ -11,7 +11,10 @@ beforeEach(async () => {
 afterEach(() => client.close());
 
 it('introduces itself', () => {
-  expect(client.initializeResult.serverInfo).toEqual({ name: 'mcp-fw-template-basic', version: '0.1.0' });
+  expect(client.initializeResult.serverInfo).toEqual({
+    name: 'mcp-fw-template-basic',
+    version: '0.1.0',
+  });
 });
 
 it('lists the greet tool with the input schema read from its signature and JSDoc', async () => {
@@ -28,7 +31,9 @@ it('lists the greet tool with the input schema read from its signature and JSDoc
 });
 
 it('greets in the language asked for', async () => {
-  expect(await client.callTool('greet', { name: 'Ada' })).toEqual({ content: [{ type: 'text', text: 'Hello, Ada!' }] });
+  expect(await client.callTool('greet', { name: 'Ada' })).toEqual({
+    content: [{ type: 'text', text: 'Hello, Ada!' }],
+  });
   expect(await client.callTool('greet', { name: 'Ada', language: 'fr' })).toEqual({
     content: [{ type: 'text', text: 'Bonjour, Ada!' }],
   });
@@ -57,7 +62,10 @@ it('fills in the introduce prompt', async () => {
     messages: [
       {
         role: 'user',
-        content: { type: 'text', text: 'Write a short, friendly introduction of Ada, then greet them with the greet tool.' },
+        content: {
+          type: 'text',
+          text: 'Write a short, friendly introduction of Ada, then greet them with the greet tool.',
+        },
       },
     ],
   });

@@ -12,7 +12,12 @@ export class BookResources {
     title: 'Book',
     description: 'One book of the catalog, as JSON',
     mimeType: 'application/json',
-    list: () => BOOKS.map((book) => ({ uri: `books://${book.id}`, name: book.title, mimeType: 'application/json' })),
+    list: () =>
+      BOOKS.map((book) => ({
+        uri: `books://${book.id}`,
+        name: book.title,
+        mimeType: 'application/json',
+      })),
     complete: { id: BOOKS.map((book) => book.id) },
   })
   book({ id }: { id: string }): string {

@@ -53,7 +53,9 @@ export class Books {
         (genre === undefined || book.genre === genre) &&
         words.every((word) => `${book.title} ${book.author}`.toLowerCase().includes(word)),
     ).sort((a, b) => a.year - b.year);
-    const books = matches.slice(0, limit).map(({ id, title, author, year }) => ({ id, title, author, year }));
+    const books = matches
+      .slice(0, limit)
+      .map(({ id, title, author, year }) => ({ id, title, author, year }));
     return { books, total: matches.length };
   }
 

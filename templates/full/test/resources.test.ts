@@ -52,5 +52,7 @@ it('completes the id as the user types', async () => {
 });
 
 it('answers an unknown book with a not-found error', async () => {
-  await expect(client.readResource('books://moby-dick')).rejects.toThrow('Resource not found: books://moby-dick');
+  await expect(client.readResource('books://moby-dick')).rejects.toThrow(
+    'Resource not found: books://moby-dick',
+  );
 });

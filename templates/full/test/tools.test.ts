@@ -33,14 +33,23 @@ it('lists the tools with their input and output schemas', async () => {
 it('searches by title or author and returns structured content', async () => {
   const { client } = await connect();
   const result = await client.callTool('search_books', { query: 'le guin' });
-  const found = { books: [{ id: 'earthsea', title: 'A Wizard of Earthsea', author: 'Ursula K. Le Guin', year: 1968 }], total: 1 };
+  const found = {
+    books: [
+      { id: 'earthsea', title: 'A Wizard of Earthsea', author: 'Ursula K. Le Guin', year: 1968 },
+    ],
+    total: 1,
+  };
   expect(result.structuredContent).toEqual(found);
   expect(JSON.parse(result.content[0].text)).toEqual(found);
 });
 
 it('filters by genre and limits the results', async () => {
   const { client } = await connect();
-  const result = await client.callTool('search_books', { query: '', genre: 'science-fiction', limit: 2 });
+  const result = await client.callTool('search_books', {
+    query: '',
+    genre: 'science-fiction',
+    limit: 2,
+  });
   expect(result.structuredContent).toEqual({
     books: [
       { id: 'foundation', title: 'Foundation', author: 'Isaac Asimov', year: 1951 },
@@ -51,9 +60,17 @@ it('filters by genre and limits the results', async () => {
 });
 
 it('reserves after the user confirms, reporting progress', async () => {
-  const { client, asked } = await connect([{ action: 'accept', content: { confirm: true, weeks: 2 } }]);
-  const result = await client.callTool('reserve_books', { ids: ['dune', 'earthsea'] }, { progressToken: 'reserve' });
-  expect(result).toEqual({ content: [{ type: 'text', text: 'Reserved for 2 week(s): Dune, A Wizard of Earthsea.' }] });
+  const { client, asked } = await connect([
+    { action: 'accept', content: { confirm: true, weeks: 2 } },
+  ]);
+  const result = await client.callTool(
+    'reserve_books',
+    { ids: ['dune', 'earthsea'] },
+    { progressToken: 'reserve' },
+  );
+  expect(result).toEqual({
+    content: [{ type: 'text', text: 'Reserved for 2 week(s): Dune, A Wizard of Earthsea.' }],
+  });
   expect(asked).toEqual([
     {
       message: 'Reserve Dune, A Wizard of Earthsea?',
@@ -61,13 +78,20 @@ it('reserves after the user confirms, reporting progress', async () => {
         type: 'object',
         properties: {
           confirm: { type: 'boolean', description: 'Reserve these books?' },
-          weeks: { type: 'integer', minimum: 1, maximum: 4, description: 'For how many weeks (1 to 4)' },
+          weeks: {
+            type: 'integer',
+            minimum: 1,
+            maximum: 4,
+            description: 'For how many weeks (1 to 4)',
+          },
         },
         required: ['confirm', 'weeks'],
       },
     },
   ]);
-  expect(client.notifications.filter((n) => n.method === 'notifications/progress').map((n) => n.params)).toEqual([
+  expect(
+    client.notifications.filter((n) => n.method === 'notifications/progress').map((n) => n.params),
+  ).toEqual([
     { progressToken: 'reserve', progress: 0, total: 2, message: 'Reserving Dune' },
     { progressToken: 'reserve', progress: 1, total: 2, message: 'Reserving A Wizard of Earthsea' },
   ]);

@@ -1,5 +1,11 @@
 import type { McpServer } from '@mcp-fw/core';
-import { declaredScopes, jwtVerifier, oauthResource, type OAuthResourceHttpOptions, type TokenVerifier } from '@mcp-fw/auth';
+import {
+  declaredScopes,
+  jwtVerifier,
+  oauthResource,
+  type OAuthResourceHttpOptions,
+  type TokenVerifier,
+} from '@mcp-fw/auth';
 
 /** Where the server listens and the URL clients name it by. */
 export interface ListenSettings {
@@ -28,9 +34,12 @@ type Env = Readonly<Record<string, string | undefined>>;
  */
 export function listenSettings(env: Env, devAuth: boolean): ListenSettings {
   const port = Number(env.PORT ?? 3000);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new SettingsError(`PORT must be a port number (0-65535), got "${env.PORT}"`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new SettingsError(`PORT must be a port number (0-65535), got "${env.PORT}"`);
   if (devAuth && port === 0) {
-    throw new SettingsError('PORT=0 cannot be used with --dev-auth: tokens are issued for one URL, which must be known before the server starts; set PORT to a free port');
+    throw new SettingsError(
+      'PORT=0 cannot be used with --dev-auth: tokens are issued for one URL, which must be known before the server starts; set PORT to a free port',
+    );
   }
   const resource = env.MCP_RESOURCE_URL ?? (devAuth ? `http://127.0.0.1:${port}/mcp` : undefined);
   if (resource === undefined) {
@@ -45,12 +54,24 @@ export function listenSettings(env: Env, devAuth: boolean): ListenSettings {
 /** `OAUTH_ISSUER` and `OAUTH_JWKS_URL`, both required: where tokens come from and their signing keys. */
 export function issuerSettings(env: Env): IssuerSettings {
   const missing = (name: string, what: string) =>
-    new SettingsError(`${name} is not set: set it to ${what} (or try it locally with npm run dev, which starts a development authorization server)`);
-  if (env.OAUTH_ISSUER === undefined) throw missing('OAUTH_ISSUER', "your authorization server's issuer URL, e.g. OAUTH_ISSUER=https://auth.example.com");
+    new SettingsError(
+      `${name} is not set: set it to ${what} (or try it locally with npm run dev, which starts a development authorization server)`,
+    );
+  if (env.OAUTH_ISSUER === undefined)
+    throw missing(
+      'OAUTH_ISSUER',
+      "your authorization server's issuer URL, e.g. OAUTH_ISSUER=https://auth.example.com",
+    );
   if (env.OAUTH_JWKS_URL === undefined) {
-    throw missing('OAUTH_JWKS_URL', "the URL of its signing keys: the jwks_uri of its metadata (<issuer>/.well-known/oauth-authorization-server)");
+    throw missing(
+      'OAUTH_JWKS_URL',
+      'the URL of its signing keys: the jwks_uri of its metadata (<issuer>/.well-known/oauth-authorization-server)',
+    );
   }
-  return { issuer: httpUrl('OAUTH_ISSUER', env.OAUTH_ISSUER), jwksUri: httpUrl('OAUTH_JWKS_URL', env.OAUTH_JWKS_URL) };
+  return {
+    issuer: httpUrl('OAUTH_ISSUER', env.OAUTH_ISSUER),
+    jwksUri: httpUrl('OAUTH_JWKS_URL', env.OAUTH_JWKS_URL),
+  };
 }
 
 /**
@@ -59,7 +80,12 @@ export function issuerSettings(env: Env): IssuerSettings {
  * requests without a valid token, a 403 for a token without a member's scopes. Tokens are JWTs
  * checked against the issuer's keys, unless a test passes its own `verifier`.
  */
-export function protection(server: McpServer, listen: ListenSettings, issuer: IssuerSettings, verifier?: TokenVerifier): OAuthResourceHttpOptions {
+export function protection(
+  server: McpServer,
+  listen: ListenSettings,
+  issuer: IssuerSettings,
+  verifier?: TokenVerifier,
+): OAuthResourceHttpOptions {
   return oauthResource({
     resource: listen.resource,
     authorizationServers: [issuer.issuer],
@@ -67,7 +93,9 @@ export function protection(server: McpServer, listen: ListenSettings, issuer: Is
     scopesSupported: declaredScopes(server),
     // What clients ask for first; a 403 names notes:write when a tool needs it (step-up).
     challengeScopes: ['notes:read'],
-    verifier: verifier ?? jwtVerifier({ issuer: issuer.issuer, jwksUri: issuer.jwksUri, audience: listen.resource }),
+    verifier:
+      verifier ??
+      jwtVerifier({ issuer: issuer.issuer, jwksUri: issuer.jwksUri, audience: listen.resource }),
   });
 }
 
@@ -86,6 +114,7 @@ function httpUrl(name: string, value: string): string {
   } catch {
     throw new SettingsError(`${name} must be an http(s) URL, got "${value}"`);
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new SettingsError(`${name} must be an http(s) URL, got "${value}"`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new SettingsError(`${name} must be an http(s) URL, got "${value}"`);
   return value;
 }

@@ -6,7 +6,15 @@
 // proxy to serve other machines) and refuses foreign Host and Origin headers.
 import { serveHttp } from '@mcp-fw/core/node';
 import { declaredScopes } from '@mcp-fw/auth';
-import { allowedHosts, issuerSettings, listenSettings, protection, SettingsError, type IssuerSettings, type ListenSettings } from './auth.js';
+import {
+  allowedHosts,
+  issuerSettings,
+  listenSettings,
+  protection,
+  SettingsError,
+  type IssuerSettings,
+  type ListenSettings,
+} from './auth.js';
 import { server } from './server.js';
 
 const devAuth = process.argv.includes('--dev-auth');
@@ -25,7 +33,9 @@ try {
     const dev = await startDevAuthorizationServer(listen.resource);
     issuer = { issuer: dev.issuer, jwksUri: dev.jwksUri };
     closeAuth = () => dev.close();
-    process.stderr.write(`Development authorization server (approves every sign-in as "dev"; never use it in production): ${dev.issuer}\n`);
+    process.stderr.write(
+      `Development authorization server (approves every sign-in as "dev"; never use it in production): ${dev.issuer}\n`,
+    );
   } else {
     issuer = issuerSettings(process.env);
   }
@@ -34,8 +44,14 @@ try {
   throw error;
 }
 
-const handle = await serveHttp(server, { port: listen.port, allowedHosts: allowedHosts(listen), ...protection(server, listen, issuer) });
-process.stderr.write(`MCP server listening on ${handle.url} (protected: tokens from ${issuer.issuer} for ${listen.resource})\n`);
+const handle = await serveHttp(server, {
+  port: listen.port,
+  allowedHosts: allowedHosts(listen),
+  ...protection(server, listen, issuer),
+});
+process.stderr.write(
+  `MCP server listening on ${handle.url} (protected: tokens from ${issuer.issuer} for ${listen.resource})\n`,
+);
 const stop = () => void Promise.all([handle.close(), closeAuth()]).then(() => process.exit(0));
 process.once('SIGINT', stop);
 process.once('SIGTERM', stop);
@@ -46,6 +62,8 @@ async function startDevAuthorizationServer(resource: string) {
     return await devAuthorizationServer({ resource, scopes: declaredScopes(server) });
   } catch (error) {
     if ((error as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND') throw error;
-    fail(`--dev-auth needs oidc-provider, a devDependency, which is not installed: run npm install (without --omit=dev). ${(error as Error).message}`);
+    fail(
+      `--dev-auth needs oidc-provider, a devDependency, which is not installed: run npm install (without --omit=dev). ${(error as Error).message}`,
+    );
   }
 }

@@ -6,7 +6,8 @@ export function createNotesServer(): McpServer {
   return createServer({
     name: 'mcp-fw-template-http',
     version: '0.1.0',
-    instructions: 'A notepad shared by every client: list_notes lists the notes (scope notes:read), add_note saves one (scope notes:write).',
+    instructions:
+      'A notepad shared by every client: list_notes lists the notes (scope notes:read), add_note saves one (scope notes:write).',
     providers: [new Notes()],
     // Clients see "Internal error (ref …)" for unexpected errors; the real message and stack go to stderr.
     maskInternalErrors: true,

@@ -9,7 +9,10 @@ import { createNotesServer } from '../src/server.js';
 // verifier maps two made-up tokens to their scopes, so the scope checks run without one.
 const listen = listenSettings({}, true);
 const issuer = { issuer: 'https://auth.example.com', jwksUri: 'https://auth.example.com/jwks' };
-const TOKENS: Record<string, string[]> = { 'reader-token': ['notes:read'], 'writer-token': ['notes:read', 'notes:write'] };
+const TOKENS: Record<string, string[]> = {
+  'reader-token': ['notes:read'],
+  'writer-token': ['notes:read', 'notes:write'],
+};
 const verifier: TokenVerifier = async (token) => {
   const scopes = TOKENS[token];
   if (!scopes) throw new InvalidTokenError('unknown token');
@@ -41,7 +44,15 @@ function post(body: object, token?: string, session?: string): Promise<Response>
   );
 }
 
-const INITIALIZE = { id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'test', version: '1.0.0' } } };
+const INITIALIZE = {
+  id: 1,
+  method: 'initialize',
+  params: {
+    protocolVersion: '2025-11-25',
+    capabilities: {},
+    clientInfo: { name: 'test', version: '1.0.0' },
+  },
+};
 
 /** Initializes a session with `token`; returns its id. */
 async function session(token: string): Promise<string> {
@@ -56,7 +67,9 @@ describe('without a valid token', () => {
   it('answers 401 with a challenge pointing at the metadata', async () => {
     const response = await post(INITIALIZE);
     expect(response.status).toBe(401);
-    expect(response.headers.get('www-authenticate')).toBe(`Bearer scope="notes:read", resource_metadata="${METADATA_URL}"`);
+    expect(response.headers.get('www-authenticate')).toBe(
+      `Bearer scope="notes:read", resource_metadata="${METADATA_URL}"`,
+    );
   });
 
   it('answers 401 invalid_token to a token the verifier refuses', async () => {
@@ -78,7 +91,11 @@ describe('without a valid token', () => {
 });
 
 describe('with a token', () => {
-  const call = (id: number, name: string, args: object) => ({ id, method: 'tools/call', params: { name, arguments: args } });
+  const call = (id: number, name: string, args: object) => ({
+    id,
+    method: 'tools/call',
+    params: { name, arguments: args },
+  });
 
   it('lets notes:read list the notes, and refuses add_note with 403 naming notes:write', async () => {
     const id = await session('reader-token');
@@ -101,17 +118,34 @@ describe('with a token', () => {
 
 describe('settings', () => {
   it('names each missing variable and how to set it', () => {
-    expect(() => listenSettings({}, false)).toThrow(/^MCP_RESOURCE_URL is not set: set it to the URL clients use/);
-    expect(() => issuerSettings({})).toThrow(/^OAUTH_ISSUER is not set: set it to your authorization server's issuer URL/);
-    expect(() => issuerSettings({ OAUTH_ISSUER: 'https://auth.example.com' })).toThrow(/^OAUTH_JWKS_URL is not set/);
-    expect(() => issuerSettings({ OAUTH_ISSUER: 'auth.example.com', OAUTH_JWKS_URL: 'https://auth.example.com/jwks' })).toThrow(
-      'OAUTH_ISSUER must be an http(s) URL, got "auth.example.com"',
+    expect(() => listenSettings({}, false)).toThrow(
+      /^MCP_RESOURCE_URL is not set: set it to the URL clients use/,
     );
-    expect(() => listenSettings({ PORT: '0' }, true)).toThrow(/^PORT=0 cannot be used with --dev-auth/);
+    expect(() => issuerSettings({})).toThrow(
+      /^OAUTH_ISSUER is not set: set it to your authorization server's issuer URL/,
+    );
+    expect(() => issuerSettings({ OAUTH_ISSUER: 'https://auth.example.com' })).toThrow(
+      /^OAUTH_JWKS_URL is not set/,
+    );
+    expect(() =>
+      issuerSettings({
+        OAUTH_ISSUER: 'auth.example.com',
+        OAUTH_JWKS_URL: 'https://auth.example.com/jwks',
+      }),
+    ).toThrow('OAUTH_ISSUER must be an http(s) URL, got "auth.example.com"');
+    expect(() => listenSettings({ PORT: '0' }, true)).toThrow(
+      /^PORT=0 cannot be used with --dev-auth/,
+    );
   });
 
   it('takes the resource URL from MCP_RESOURCE_URL, else http://127.0.0.1:PORT/mcp with --dev-auth', () => {
-    expect(listenSettings({ PORT: '8080' }, true)).toEqual({ port: 8080, resource: 'http://127.0.0.1:8080/mcp' });
-    expect(listenSettings({ MCP_RESOURCE_URL: 'https://notes.example.com/mcp' }, false)).toEqual({ port: 3000, resource: 'https://notes.example.com/mcp' });
+    expect(listenSettings({ PORT: '8080' }, true)).toEqual({
+      port: 8080,
+      resource: 'http://127.0.0.1:8080/mcp',
+    });
+    expect(listenSettings({ MCP_RESOURCE_URL: 'https://notes.example.com/mcp' }, false)).toEqual({
+      port: 3000,
+      resource: 'https://notes.example.com/mcp',
+    });
   });
 });

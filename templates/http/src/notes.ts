@@ -23,13 +23,21 @@ export class Notes {
     return `Saved note ${note.id}.`;
   }
 
-  @Tool({ description: 'Lists every saved note', input: z.object({}), annotations: { readOnlyHint: true } })
+  @Tool({
+    description: 'Lists every saved note',
+    input: z.object({}),
+    annotations: { readOnlyHint: true },
+  })
   list_notes(): string {
     if (this.#notes.length === 0) return 'No notes yet.';
     return this.#notes.map((note) => `${note.id}. ${note.text}`).join('\n');
   }
 
-  @Resource('notes://all', { title: 'All notes', description: 'Every saved note, as JSON', mimeType: 'application/json' })
+  @Resource('notes://all', {
+    title: 'All notes',
+    description: 'Every saved note, as JSON',
+    mimeType: 'application/json',
+  })
   all(): string {
     return JSON.stringify(this.#notes);
   }

@@ -13,14 +13,22 @@ const INITIALIZE = {
   jsonrpc: '2.0',
   id: 1,
   method: 'initialize',
-  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'test', version: '1.0.0' } },
+  params: {
+    protocolVersion: '2025-11-25',
+    capabilities: {},
+    clientInfo: { name: 'test', version: '1.0.0' },
+  },
 };
 
 function initialize(url: string, headers: Record<string, string> = {}): Promise<Response> {
   return mcp.fetch(
     new Request(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...headers,
+      },
       body: JSON.stringify(INITIALIZE),
     }),
   );
@@ -35,7 +43,9 @@ it('answers a local client and opens a session', async () => {
 });
 
 it('refuses a web page from another origin', async () => {
-  const response = await initialize('http://127.0.0.1:3000/mcp', { origin: 'https://evil.example' });
+  const response = await initialize('http://127.0.0.1:3000/mcp', {
+    origin: 'https://evil.example',
+  });
   expect(response.status).toBe(403);
   expect(await response.json()).toEqual({
     jsonrpc: '2.0',

@@ -17,7 +17,10 @@ const text = (t: string) => ({ content: [{ type: 'text', text: t }] });
 
 it('introduces itself and lists its tools', async () => {
   const client = await connect();
-  expect(client.initializeResult.serverInfo).toEqual({ name: 'mcp-fw-template-http', version: '0.1.0' });
+  expect(client.initializeResult.serverInfo).toEqual({
+    name: 'mcp-fw-template-http',
+    version: '0.1.0',
+  });
   const { tools } = await client.listTools();
   expect(tools.map((t) => t.name)).toEqual(['add_note', 'list_notes']);
 });

@@ -14,7 +14,9 @@ export interface FixtureProcess {
 
 /** Starts `node dist/main.js --http --port 0` and waits for the URL it announces on stderr. */
 export function startFixture(): Promise<FixtureProcess> {
-  const child: ChildProcess = spawn(process.execPath, [MAIN, '--http', '--port', '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, [MAIN, '--http', '--port', '0'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   return new Promise((resolve, reject) => {
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
@@ -33,6 +35,8 @@ export function startFixture(): Promise<FixtureProcess> {
           }),
       });
     });
-    child.once('exit', (code) => reject(new Error(`fixture exited with ${code} before listening:\n${stderr}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`fixture exited with ${code} before listening:\n${stderr}`)),
+    );
   });
 }

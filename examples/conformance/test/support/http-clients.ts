@@ -1,8 +1,14 @@
-import { Client as ClientV2, StreamableHTTPClientTransport as StreamableV2 } from '@modelcontextprotocol/client';
+import {
+  Client as ClientV2,
+  StreamableHTTPClientTransport as StreamableV2,
+} from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport as SseV1 } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport as StreamableV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CreateMessageRequestSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { FixtureProcess } from './fixture-process.ts';
 
 export type HttpClientKind =
@@ -18,7 +24,11 @@ export interface ServerFrame {
 
 /** The calls the tests make, the same for every SDK generation and transport. */
 export interface HttpClient {
-  callTool(name: string, args?: Record<string, unknown>, onprogress?: (progress: unknown) => void): Promise<unknown>;
+  callTool(
+    name: string,
+    args?: Record<string, unknown>,
+    onprogress?: (progress: unknown) => void,
+  ): Promise<unknown>;
   setLoggingLevel(level: string): Promise<unknown>;
   readResource(uri: string): Promise<unknown>;
   getPrompt(name: string, args?: Record<string, string>): Promise<unknown>;
@@ -52,7 +62,10 @@ function tap(transport: Tappable, revision: string, rewriteOffer: boolean): Serv
   let handler: Tappable['onmessage'];
   const tapped = (message: any, extra?: any) => {
     const answers = !('method' in message) && 'id' in message;
-    frames.push({ message, requestMethod: answers ? methods.get(JSON.stringify(message.id)) : undefined });
+    frames.push({
+      message,
+      requestMethod: answers ? methods.get(JSON.stringify(message.id)) : undefined,
+    });
     handler?.(message, extra);
   };
   Object.defineProperty(transport, 'onmessage', {
@@ -84,18 +97,30 @@ export async function connectHttpClient(
 ): Promise<HttpClient> {
   const info = { name: 'mcp-fw-http-interop', version: '1.0.0' };
   const { onElicit, onSample } = answers;
-  const capabilities = { ...(onElicit ? { elicitation: {} } : {}), ...(onSample ? { sampling: {} } : {}) };
+  const capabilities = {
+    ...(onElicit ? { elicitation: {} } : {}),
+    ...(onSample ? { sampling: {} } : {}),
+  };
   if (kind === '@modelcontextprotocol/client 2.x, Streamable HTTP') {
     const client = new ClientV2(info, { supportedProtocolVersions: [revision], capabilities });
-    if (onElicit) client.setRequestHandler('elicitation/create', (request: any) => onElicit(request.params) as any);
-    if (onSample) client.setRequestHandler('sampling/createMessage', (request: any) => onSample(request.params) as any);
+    if (onElicit)
+      client.setRequestHandler(
+        'elicitation/create',
+        (request: any) => onElicit(request.params) as any,
+      );
+    if (onSample)
+      client.setRequestHandler(
+        'sampling/createMessage',
+        (request: any) => onSample(request.params) as any,
+      );
     const transport = new StreamableV2(fixture.url);
     const frames = tap(transport as unknown as Tappable, revision, false);
     await client.connect(transport);
     return {
       frames,
       raw: client,
-      callTool: (name, args, onprogress) => client.callTool({ name, arguments: args }, onprogress ? { onprogress } : undefined),
+      callTool: (name, args, onprogress) =>
+        client.callTool({ name, arguments: args }, onprogress ? { onprogress } : undefined),
       setLoggingLevel: (level) => client.setLoggingLevel(level as any),
       readResource: (uri) => client.readResource({ uri }),
       getPrompt: (name, args) => client.getPrompt({ name, arguments: args }),
@@ -103,16 +128,28 @@ export async function connectHttpClient(
     };
   }
   const client = new ClientV1(info, { capabilities });
-  if (onElicit) client.setRequestHandler(ElicitRequestSchema, (request) => onElicit(request.params) as any);
-  if (onSample) client.setRequestHandler(CreateMessageRequestSchema, (request) => onSample(request.params) as any);
-  const transport = kind === '@modelcontextprotocol/sdk 1.x, HTTP+SSE' ? new SseV1(fixture.sseUrl) : new StreamableV1(fixture.url);
+  if (onElicit)
+    client.setRequestHandler(ElicitRequestSchema, (request) => onElicit(request.params) as any);
+  if (onSample)
+    client.setRequestHandler(
+      CreateMessageRequestSchema,
+      (request) => onSample(request.params) as any,
+    );
+  const transport =
+    kind === '@modelcontextprotocol/sdk 1.x, HTTP+SSE'
+      ? new SseV1(fixture.sseUrl)
+      : new StreamableV1(fixture.url);
   const frames = tap(transport as unknown as Tappable, revision, true);
   await client.connect(transport);
   return {
     frames,
     raw: client,
     callTool: (name, args, onprogress) =>
-      client.callTool({ name, arguments: args }, undefined, onprogress ? { onprogress } : undefined),
+      client.callTool(
+        { name, arguments: args },
+        undefined,
+        onprogress ? { onprogress } : undefined,
+      ),
     setLoggingLevel: (level) => client.setLoggingLevel(level as any),
     readResource: (uri) => client.readResource({ uri }),
     getPrompt: (name, args) => client.getPrompt({ name, arguments: args }),

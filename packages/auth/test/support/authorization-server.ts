@@ -32,17 +32,26 @@ export async function browse(authorizationUrl: URL, redirectUri: string): Promis
   for (let hop = 0; hop < 20; hop++) {
     if (url.startsWith(redirectUri)) {
       const params = new URL(url).searchParams;
-      if (!params.get('code')) throw new Error(`the authorization server refused: ${params.get('error')}: ${params.get('error_description')}`);
+      if (!params.get('code'))
+        throw new Error(
+          `the authorization server refused: ${params.get('error')}: ${params.get('error_description')}`,
+        );
       return params;
     }
-    const response = await fetch(url, { redirect: 'manual', headers: { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') } });
+    const response = await fetch(url, {
+      redirect: 'manual',
+      headers: { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+    });
     for (const line of response.headers.getSetCookie()) {
       const [pair] = line.split(';');
       const eq = pair.indexOf('=');
       cookies.set(pair.slice(0, eq).trim(), pair.slice(eq + 1).trim());
     }
     const location = response.headers.get('location');
-    if (!location) throw new Error(`the authorization flow stopped at ${url} with ${response.status}: ${(await response.text()).slice(0, 300)}`);
+    if (!location)
+      throw new Error(
+        `the authorization flow stopped at ${url} with ${response.status}: ${(await response.text()).slice(0, 300)}`,
+      );
     await response.arrayBuffer();
     url = new URL(location, url).href;
   }

@@ -1,6 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { exportJWK, generateKeyPair, SignJWT, type JWK, type JWTPayload, type CryptoKey } from 'jose';
+import {
+  exportJWK,
+  generateKeyPair,
+  SignJWT,
+  type JWK,
+  type JWTPayload,
+  type CryptoKey,
+} from 'jose';
 
 /** A signing key with its public JWK (`kid`, `alg`, `use` set). */
 export interface SigningKey {
@@ -20,11 +27,15 @@ export async function signingKey(kid: string): Promise<SigningKey> {
  * A real key-set server on 127.0.0.1 (what an issuer's `jwks_uri` is): serves `keys` and counts
  * fetches, so tests see the verifier's cache and refetches.
  */
-export async function jwksServer(keys: () => JWK[]): Promise<{ url: string; fetches: () => number; close(): Promise<void> }> {
+export async function jwksServer(
+  keys: () => JWK[],
+): Promise<{ url: string; fetches: () => number; close(): Promise<void> }> {
   let fetches = 0;
-  const server: Server = createServer((req, res) => {
+  const server: Server = createServer((_req, res) => {
     fetches++;
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: keys() }));
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ keys: keys() }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -40,7 +51,11 @@ export async function jwksServer(keys: () => JWK[]): Promise<{ url: string; fetc
 }
 
 /** A JWT signed with `key` (RS256), issued now for an hour unless `claims` says otherwise. */
-export function sign(key: SigningKey, claims: JWTPayload, header: Record<string, unknown> = {}): Promise<string> {
+export function sign(
+  key: SigningKey,
+  claims: JWTPayload,
+  header: Record<string, unknown> = {},
+): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
   return new SignJWT({ iat: now, exp: now + 3600, ...claims })
     .setProtectedHeader({ alg: 'RS256', kid: key.kid, typ: 'at+jwt', ...header })

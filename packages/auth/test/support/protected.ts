@@ -37,7 +37,13 @@ export async function protectedServer(
   const handle = await serveHttp(server, {
     ...serve,
     port,
-    ...oauthResource({ resource, authorizationServers: ['https://issuer.test'], verifier: verifier(resource), scopesSupported: ['notes:read'], ...extra }),
+    ...oauthResource({
+      resource,
+      authorizationServers: ['https://issuer.test'],
+      verifier: verifier(resource),
+      scopesSupported: ['notes:read'],
+      ...extra,
+    }),
   });
   return { handle, resource };
 }
@@ -58,7 +64,14 @@ export function callSecret(url: string, headers: Record<string, string> = {}): P
       jsonrpc: '2.0',
       id: 1,
       method: 'tools/call',
-      params: { name: 'secret', arguments: {}, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} } },
+      params: {
+        name: 'secret',
+        arguments: {},
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': MODERN,
+          'io.modelcontextprotocol/clientCapabilities': {},
+        },
+      },
     }),
   });
 }

@@ -65,7 +65,14 @@ export async function bundleServer(request: BundleRequest): Promise<BundleResult
     logLevel: 'silent',
     plugins: [lazyRequirePlugin()],
     ...(serves
-      ? { stdin: { contents: serveSource(request.entry), resolveDir: dirname(request.entry), sourcefile: 'mcp-fw-serve.js', loader: 'js' as const } }
+      ? {
+          stdin: {
+            contents: serveSource(request.entry),
+            resolveDir: dirname(request.entry),
+            sourcefile: 'mcp-fw-serve.js',
+            loader: 'js' as const,
+          },
+        }
       : { entryPoints: [request.entry] }),
   };
   let format: 'cjs' | 'esm' = 'cjs';
@@ -76,7 +83,9 @@ export async function bundleServer(request: BundleRequest): Promise<BundleResult
       format: 'cjs',
       outfile: bundleFile,
       define: { 'import.meta.url': IMPORT_META_URL },
-      banner: { js: `const ${IMPORT_META_URL} = require('node:url').pathToFileURL(__filename).href;` },
+      banner: {
+        js: `const ${IMPORT_META_URL} = require('node:url').pathToFileURL(__filename).href;`,
+      },
     });
   } catch (error) {
     // CommonJS cannot express top-level await; such code is bundled as an ES module instead.
@@ -88,17 +97,30 @@ export async function bundleServer(request: BundleRequest): Promise<BundleResult
       format: 'esm',
       outfile: bundleFile,
       // CommonJS dependencies inside an ES module bundle still call require().
-      banner: { js: "import { createRequire as __mcpfwCreateRequire } from 'node:module'; const require = __mcpfwCreateRequire(import.meta.url);" },
+      banner: {
+        js: "import { createRequire as __mcpfwCreateRequire } from 'node:module'; const require = __mcpfwCreateRequire(import.meta.url);",
+      },
     });
   }
-  const contentHash = createHash('sha256').update(readFileSync(bundleFile)).digest('hex').slice(0, 16);
+  const contentHash = createHash('sha256')
+    .update(readFileSync(bundleFile))
+    .digest('hex')
+    .slice(0, 16);
   writeFileSync(launcherFile, launcherSource(basename(bundleFile), contentHash));
   chmodSync(launcherFile, 0o755);
   return { format, bundleFile, launcherFile, bundleBytes: statSync(bundleFile).size, serves };
 }
 
 async function entryExports(esbuild: typeof import('esbuild'), entry: string): Promise<string[]> {
-  const result = await esbuild.build({ entryPoints: [entry], bundle: false, write: false, metafile: true, format: 'esm', logLevel: 'silent', outdir: 'out' });
+  const result = await esbuild.build({
+    entryPoints: [entry],
+    bundle: false,
+    write: false,
+    metafile: true,
+    format: 'esm',
+    logLevel: 'silent',
+    outdir: 'out',
+  });
   return Object.values(result.metafile.outputs).flatMap((output) => output.exports);
 }
 
@@ -116,9 +138,10 @@ function serveSource(entry: string): string {
     '  const server = await (entry.server ?? entry.default);',
     // PORT picks the HTTP port when --port does not, as in mcp-fw start.
     '  const port = process.env.PORT;',
-    "  await serveFromArgs(server, process.argv.slice(2), port ? { port: Number(port) } : {});",
+    '  await serveFromArgs(server, process.argv.slice(2), port ? { port: Number(port) } : {});',
     '})().catch((error) => {',
-    "  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\\n`);",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: this line is source text of the generated launcher.
+    '  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\\n`);',
     '  process.exit(1);',
     '});',
     '',

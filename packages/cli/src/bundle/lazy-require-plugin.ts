@@ -28,7 +28,10 @@ export function lazyRequirePlugin(): Plugin {
 }
 
 async function rewrite(build: PluginBuild, text: string, resolveDir: string): Promise<string> {
-  const callees = [CREATE_REQUIRE.source, ...[...text.matchAll(NAMED)].map((m) => `\\b${m[1]!.replaceAll('$', '\\$')}`)];
+  const callees = [
+    CREATE_REQUIRE.source,
+    ...[...text.matchAll(NAMED)].map((m) => `\\b${m[1]!.replaceAll('$', '\\$')}`),
+  ];
   const call = new RegExp(`(?:${callees.join('|')})\\(\\s*(['"])([^'"\\n]+)\\1\\s*\\)`, 'g');
   const targets = new Map<string, string | undefined>();
   for (const match of text.matchAll(call)) {
@@ -37,7 +40,10 @@ async function rewrite(build: PluginBuild, text: string, resolveDir: string): Pr
     // As an import would resolve it: a dual package then comes in once, as the ES module build
     // the code's own imports use (one zod, one registry of schema metadata).
     const resolved = await build.resolve(specifier, { kind: 'import-statement', resolveDir });
-    targets.set(specifier, resolved.errors.length > 0 || resolved.external ? undefined : resolved.path);
+    targets.set(
+      specifier,
+      resolved.errors.length > 0 || resolved.external ? undefined : resolved.path,
+    );
   }
   return text.replace(call, (whole, _quote: string, specifier: string) => {
     const path = targets.get(specifier);

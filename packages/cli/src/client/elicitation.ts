@@ -5,7 +5,10 @@ import { CliError } from '../output/cli-error.js';
 /** An `elicitation/create` request's form: the message and the flat object schema it asks for. */
 export interface ElicitationForm {
   readonly message: string;
-  readonly requestedSchema: { properties?: Record<string, FieldSchema>; required?: readonly string[] };
+  readonly requestedSchema: {
+    properties?: Record<string, FieldSchema>;
+    required?: readonly string[];
+  };
 }
 
 /** One field of a requested schema (the primitive types elicitation allows). */
@@ -20,7 +23,9 @@ export interface FieldSchema {
 }
 
 /** The client's answer to one elicitation. */
-export type ElicitationResult = { action: 'accept'; content: Record<string, unknown> } | { action: 'decline' | 'cancel' };
+export type ElicitationResult =
+  | { action: 'accept'; content: Record<string, unknown> }
+  | { action: 'decline' | 'cancel' };
 
 /** Asks a person for a form's fields (on a terminal); undefined when they cancel. */
 export type FormAsker = (form: ElicitationForm) => Promise<Record<string, unknown> | undefined>;
@@ -43,7 +48,11 @@ export class ElicitationAnswers {
 
   /** Answers one `elicitation/create` request. */
   async answer(params: Record<string, unknown> | undefined): Promise<ElicitationResult> {
-    if (params?.mode === 'url') throw new JsonRpcError(JsonRpcCode.InvalidParams, 'mcp-fw call answers form elicitations only');
+    if (params?.mode === 'url')
+      throw new JsonRpcError(
+        JsonRpcCode.InvalidParams,
+        'mcp-fw call answers form elicitations only',
+      );
     const form = params as unknown as ElicitationForm;
     if (this.#given) {
       // A single object answers every question; a list answers them in order.
@@ -60,15 +69,25 @@ export class ElicitationAnswers {
 }
 
 /** Reads `--answers` or `--answers-file` (not both) as a list of answer objects. */
-export function givenAnswers(json: string | undefined, file: string | undefined): Record<string, unknown>[] | undefined {
-  if (json !== undefined && file !== undefined) throw new CliError('--answers and --answers-file cannot be combined.', 'Pass the answers one way.');
+export function givenAnswers(
+  json: string | undefined,
+  file: string | undefined,
+): Record<string, unknown>[] | undefined {
+  if (json !== undefined && file !== undefined)
+    throw new CliError(
+      '--answers and --answers-file cannot be combined.',
+      'Pass the answers one way.',
+    );
   const source = json !== undefined ? '--answers' : '--answers-file';
   let text = json;
   if (file !== undefined) {
     try {
       text = readFileSync(file, 'utf8');
     } catch (error) {
-      throw new CliError(`--answers-file ${file} cannot be read: ${(error as Error).message}.`, 'Pass a JSON file that exists.');
+      throw new CliError(
+        `--answers-file ${file} cannot be read: ${(error as Error).message}.`,
+        'Pass a JSON file that exists.',
+      );
     }
   }
   if (text === undefined) return undefined;
@@ -76,11 +95,20 @@ export function givenAnswers(json: string | undefined, file: string | undefined)
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new CliError(`${source} is not valid JSON: ${(error as Error).message}.`, `Give an object, e.g. --answers '{"confirm": true}'.`);
+    throw new CliError(
+      `${source} is not valid JSON: ${(error as Error).message}.`,
+      `Give an object, e.g. --answers '{"confirm": true}'.`,
+    );
   }
   const list = Array.isArray(value) ? value : [value];
-  if (list.length === 0 || list.some((item) => typeof item !== 'object' || item === null || Array.isArray(item))) {
-    throw new CliError(`${source} must be a JSON object, or a list of objects (one per question).`, `Give an object, e.g. --answers '{"confirm": true}'.`);
+  if (
+    list.length === 0 ||
+    list.some((item) => typeof item !== 'object' || item === null || Array.isArray(item))
+  ) {
+    throw new CliError(
+      `${source} must be a JSON object, or a list of objects (one per question).`,
+      `Give an object, e.g. --answers '{"confirm": true}'.`,
+    );
   }
   return list as Record<string, unknown>[];
 }
@@ -90,7 +118,10 @@ export function givenAnswers(json: string | undefined, file: string | undefined)
  * built from the requested schema.
  */
 export function unansweredError(tool: string, forms: readonly ElicitationForm[]): CliError {
-  const asked = forms.map((form) => `"${form.message}" (${Object.keys(form.requestedSchema.properties ?? {}).join(', ') || 'no fields'})`);
+  const asked = forms.map(
+    (form) =>
+      `"${form.message}" (${Object.keys(form.requestedSchema.properties ?? {}).join(', ') || 'no fields'})`,
+  );
   const examples = forms.map((form) => exampleAnswer(form));
   const example = JSON.stringify(examples.length === 1 ? examples[0] : examples);
   return new CliError(

@@ -1,5 +1,10 @@
 import type { McpServer } from '@mcp-fw/core';
-import { createClientPeer, createInMemoryPair, type ClientPeerHandlers, type Engine } from '@mcp-fw/core/transport';
+import {
+  createClientPeer,
+  createInMemoryPair,
+  type ClientPeerHandlers,
+  type Engine,
+} from '@mcp-fw/core/transport';
 import { handshake } from './lists.js';
 
 /** A client connected to a server in this process, past the handshake. */
@@ -13,7 +18,11 @@ export interface InProcessClient {
  * Connects to `server` over core's in-memory channels (no process, no port) and runs the
  * handshake, declaring `capabilities` (with `handlers.request` answering what they allow).
  */
-export async function connectInProcess(server: McpServer, handlers: ClientPeerHandlers = {}, capabilities: Record<string, unknown> = {}): Promise<InProcessClient> {
+export async function connectInProcess(
+  server: McpServer,
+  handlers: ClientPeerHandlers = {},
+  capabilities: Record<string, unknown> = {},
+): Promise<InProcessClient> {
   const [clientSide, serverSide] = createInMemoryPair();
   const connection = server.connect(serverSide);
   const peer = createClientPeer(clientSide, handlers);

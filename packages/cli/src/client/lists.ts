@@ -9,7 +9,10 @@ export interface ServerLists {
 }
 
 /** Runs the `initialize` handshake as a client with `capabilities` (none by default); returns the result. */
-export async function handshake(peer: Engine, capabilities: Record<string, unknown> = {}): Promise<Record<string, any>> {
+export async function handshake(
+  peer: Engine,
+  capabilities: Record<string, unknown> = {},
+): Promise<Record<string, any>> {
   const result = await peer.request('initialize', {
     protocolVersion: LATEST_LEGACY,
     capabilities,
@@ -28,7 +31,10 @@ export async function fetchLists(peer: Engine): Promise<ServerLists> {
     const items: Record<string, any>[] = [];
     let cursor: string | undefined;
     do {
-      const page = (await peer.request(method, cursor === undefined ? {} : { cursor })) as Record<string, any>;
+      const page = (await peer.request(method, cursor === undefined ? {} : { cursor })) as Record<
+        string,
+        any
+      >;
       items.push(...(page[key] as Record<string, any>[]));
       cursor = page.nextCursor;
     } while (cursor !== undefined);
@@ -49,9 +55,18 @@ export function changedLists(before: ServerLists, after: ServerLists): ListName[
   const changed: ListName[] = [];
   if (!same(before.tools, after.tools)) changed.push('tools');
   if (!same(before.prompts, after.prompts)) changed.push('prompts');
-  if (!same(before.resources, after.resources) || !same(before.resourceTemplates, after.resourceTemplates)) changed.push('resources');
+  if (
+    !same(before.resources, after.resources) ||
+    !same(before.resourceTemplates, after.resourceTemplates)
+  )
+    changed.push('resources');
   return changed;
 }
 
 /** Nothing listed: what a server that never started offers. */
-export const EMPTY_LISTS: ServerLists = Object.freeze({ tools: [], prompts: [], resources: [], resourceTemplates: [] });
+export const EMPTY_LISTS: ServerLists = Object.freeze({
+  tools: [],
+  prompts: [],
+  resources: [],
+  resourceTemplates: [],
+});

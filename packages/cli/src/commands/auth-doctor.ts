@@ -20,14 +20,22 @@ type Json = Record<string, unknown>;
 const PRM = '/.well-known/oauth-protected-resource';
 const PAGE_ORIGIN = 'https://client.example';
 
-async function getJson(url: string, fetchFn: typeof fetch, headers: Record<string, string> = {}): Promise<{ status: number; json?: Json; response?: Response; error?: string }> {
+async function getJson(
+  url: string,
+  fetchFn: typeof fetch,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; json?: Json; response?: Response; error?: string }> {
   try {
-    const response = await fetchFn(url, { headers: { accept: 'application/json', ...headers }, signal: AbortSignal.timeout(5_000) });
+    const response = await fetchFn(url, {
+      headers: { accept: 'application/json', ...headers },
+      signal: AbortSignal.timeout(5_000),
+    });
     const text = await response.text();
     let json: Json | undefined;
     try {
       const parsed = JSON.parse(text) as unknown;
-      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) json = parsed as Json;
+      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
+        json = parsed as Json;
     } catch {
       // not JSON: reported by the caller
     }
@@ -48,7 +56,11 @@ function found(result: { status: number; json?: Json; error?: string }): string 
 function authorizationServerMetadataUrls(issuer: string): string[] {
   const url = new URL(issuer);
   const path = url.pathname === '/' ? '' : url.pathname.replace(/\/$/, '');
-  if (!path) return [`${url.origin}/.well-known/oauth-authorization-server`, `${url.origin}/.well-known/openid-configuration`];
+  if (!path)
+    return [
+      `${url.origin}/.well-known/oauth-authorization-server`,
+      `${url.origin}/.well-known/openid-configuration`,
+    ];
   return [
     `${url.origin}/.well-known/oauth-authorization-server${path}`,
     `${url.origin}/.well-known/openid-configuration${path}`,
@@ -68,9 +80,13 @@ function authorizationServerMetadataUrls(issuer: string): string[] {
  * for (const failed of checks.filter((c) => !c.ok)) console.error(failed.name, failed.fix);
  * ```
  */
-export async function authDoctor(target: string, fetchFn: typeof fetch = fetch): Promise<DoctorCheck[]> {
+export async function authDoctor(
+  target: string,
+  fetchFn: typeof fetch = fetch,
+): Promise<DoctorCheck[]> {
   const checks: DoctorCheck[] = [];
-  const add = (name: string, ok: boolean, detail: string, fix?: string) => checks.push({ name, ok, detail, fix: ok ? undefined : fix });
+  const add = (name: string, ok: boolean, detail: string, fix?: string) =>
+    checks.push({ name, ok, detail, fix: ok ? undefined : fix });
   const url = new URL(target);
   const path = url.pathname === '/' ? '' : url.pathname.replace(/\/$/, '');
   const pathAware = `${url.origin}${PRM}${path}`;
@@ -84,7 +100,12 @@ export async function authDoctor(target: string, fetchFn: typeof fetch = fetch):
     `Serve RFC 9728 metadata at ${pathAware} (oauthResource({ resource: '${target}', ... }) from @mcp-fw/auth does).`,
   );
   const metaRoot = await getJson(root, fetchFn);
-  add('metadata at the root URL', !!metaRoot.json, metaRoot.json ? root : `${root}: ${found(metaRoot)}`, `Serve the same metadata at ${root}: clients that ignore the path look there.`);
+  add(
+    'metadata at the root URL',
+    !!metaRoot.json,
+    metaRoot.json ? root : `${root}: ${found(metaRoot)}`,
+    `Serve the same metadata at ${root}: clients that ignore the path look there.`,
+  );
   const metadata = metaPath.json ?? metaRoot.json;
   if (!metadata) return checks;
 
@@ -92,7 +113,9 @@ export async function authDoctor(target: string, fetchFn: typeof fetch = fetch):
   add(
     'metadata readable by browser clients (CORS)',
     cors === '*' || cors === PAGE_ORIGIN,
-    cors ? `Access-Control-Allow-Origin: ${cors}` : 'no Access-Control-Allow-Origin on the metadata',
+    cors
+      ? `Access-Control-Allow-Origin: ${cors}`
+      : 'no Access-Control-Allow-Origin on the metadata',
     'Answer metadata requests with Access-Control-Allow-Origin: * (the document is public).',
   );
   const resource = typeof metadata.resource === 'string' ? metadata.resource : undefined;
@@ -103,16 +126,23 @@ export async function authDoctor(target: string, fetchFn: typeof fetch = fetch):
     resource === undefined ? 'the metadata has no "resource"' : `resource is ${resource}`,
     `Set resource to the URL clients use, ${url.origin}${path}: clients refuse metadata for another resource, and tokens are issued for it (RFC 8707).`,
   );
-  const servers = Array.isArray(metadata.authorization_servers) ? metadata.authorization_servers.filter((s): s is string => typeof s === 'string') : [];
+  const servers = Array.isArray(metadata.authorization_servers)
+    ? metadata.authorization_servers.filter((s): s is string => typeof s === 'string')
+    : [];
   add(
     'authorization servers listed',
     servers.length > 0,
     servers.length > 0 ? servers.join(', ') : 'authorization_servers is missing or empty',
-    'List your authorization server\'s issuer URL in authorization_servers.',
+    "List your authorization server's issuer URL in authorization_servers.",
   );
   const bearer = metadata.bearer_methods_supported;
   if (Array.isArray(bearer)) {
-    add('tokens only in the Authorization header', bearer.every((m) => m === 'header'), `bearer_methods_supported: ${bearer.join(', ')}`, 'MCP forbids tokens in the query string or body: advertise only "header".');
+    add(
+      'tokens only in the Authorization header',
+      bearer.every((m) => m === 'header'),
+      `bearer_methods_supported: ${bearer.join(', ')}`,
+      'MCP forbids tokens in the query string or body: advertise only "header".',
+    );
   }
 
   for (const issuer of servers) {
@@ -140,18 +170,26 @@ export async function authDoctor(target: string, fetchFn: typeof fetch = fetch):
       `issuer is ${String(asMetadata.issuer)}`,
       `The metadata's issuer must equal ${issuer} exactly (RFC 8414 §3.3); fix authorization_servers or the server's issuer.`,
     );
-    const methods = Array.isArray(asMetadata.code_challenge_methods_supported) ? asMetadata.code_challenge_methods_supported : [];
+    const methods = Array.isArray(asMetadata.code_challenge_methods_supported)
+      ? asMetadata.code_challenge_methods_supported
+      : [];
     add(
       `PKCE S256 (${issuer})`,
       methods.includes('S256'),
-      methods.length ? `code_challenge_methods_supported: ${methods.join(', ')}` : 'code_challenge_methods_supported is missing',
+      methods.length
+        ? `code_challenge_methods_supported: ${methods.join(', ')}`
+        : 'code_challenge_methods_supported is missing',
       'MCP clients refuse to proceed without PKCE S256: enable it and list it in code_challenge_methods_supported.',
     );
-    const missing = ['authorization_endpoint', 'token_endpoint'].filter((k) => typeof asMetadata![k] !== 'string');
+    const missing = ['authorization_endpoint', 'token_endpoint'].filter(
+      (k) => typeof asMetadata![k] !== 'string',
+    );
     add(
       `authorization and token endpoints (${issuer})`,
       missing.length === 0,
-      missing.length ? `missing: ${missing.join(', ')}` : `${asMetadata.authorization_endpoint}, ${asMetadata.token_endpoint}`,
+      missing.length
+        ? `missing: ${missing.join(', ')}`
+        : `${asMetadata.authorization_endpoint}, ${asMetadata.token_endpoint}`,
       'Publish authorization_endpoint and token_endpoint in the authorization server metadata.',
     );
   }
@@ -161,8 +199,20 @@ export async function authDoctor(target: string, fetchFn: typeof fetch = fetch):
   try {
     challenge = await fetchFn(target, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'mcp-fw auth doctor', version: '1' } } }),
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-11-25',
+          capabilities: {},
+          clientInfo: { name: 'mcp-fw auth doctor', version: '1' },
+        },
+      }),
       signal: AbortSignal.timeout(5_000),
     });
     await challenge.arrayBuffer();
@@ -179,7 +229,9 @@ export async function authDoctor(target: string, fetchFn: typeof fetch = fetch):
   );
   add(
     '401 carries a Bearer challenge pointing to the metadata',
-    /^Bearer\b/i.test(header) && pointer !== undefined && (pointer === pathAware || pointer === root),
+    /^Bearer\b/i.test(header) &&
+      pointer !== undefined &&
+      (pointer === pathAware || pointer === root),
     header ? `WWW-Authenticate: ${header}` : 'no WWW-Authenticate header',
     `Answer 401 with WWW-Authenticate: Bearer resource_metadata="${pathAware}" so clients can discover the authorization server.`,
   );
@@ -187,7 +239,11 @@ export async function authDoctor(target: string, fetchFn: typeof fetch = fetch):
   try {
     preflight = await fetchFn(target, {
       method: 'OPTIONS',
-      headers: { origin: PAGE_ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type, mcp-protocol-version' },
+      headers: {
+        origin: PAGE_ORIGIN,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type, mcp-protocol-version',
+      },
       signal: AbortSignal.timeout(5_000),
     });
     await preflight.arrayBuffer();
@@ -195,12 +251,15 @@ export async function authDoctor(target: string, fetchFn: typeof fetch = fetch):
     // reported below as no CORS
   }
   const allowed = (preflight?.headers.get('access-control-allow-headers') ?? '').toLowerCase();
-  const endpointCors = !!preflight?.headers.get('access-control-allow-origin') && allowed.includes('authorization');
+  const endpointCors =
+    !!preflight?.headers.get('access-control-allow-origin') && allowed.includes('authorization');
   checks.push({
     name: 'browser clients may call the endpoint (CORS)',
     ok: endpointCors,
     warning: !endpointCors,
-    detail: endpointCors ? `a page on ${PAGE_ORIGIN} may send Authorization` : `a page on ${PAGE_ORIGIN} gets no CORS answer (only non-browser clients can connect)`,
+    detail: endpointCors
+      ? `a page on ${PAGE_ORIGIN} may send Authorization`
+      : `a page on ${PAGE_ORIGIN} gets no CORS answer (only non-browser clients can connect)`,
     fix: endpointCors
       ? undefined
       : "If browser-based clients should connect, allow their origins: serveHttp(server, { cors: { origins: ['https://app.example'] }, allowedOrigins: ['https://app.example'] }).",
@@ -213,25 +272,45 @@ export function authCommand(program: Command): void {
   const auth = program.command('auth').description('OAuth tools for protected MCP servers');
   auth
     .command('doctor')
-    .description('Check a running server\'s OAuth setup the way a client discovers it, with the fix for each failure')
+    .description(
+      "Check a running server's OAuth setup the way a client discovers it, with the fix for each failure",
+    )
     .argument('<url>', 'the MCP endpoint, e.g. http://127.0.0.1:3000/mcp')
-    .addHelpText('after', examples([['mcp-fw auth doctor http://127.0.0.1:3000/mcp', 'metadata, authorization server, 401 challenge, CORS']]))
+    .addHelpText(
+      'after',
+      examples([
+        [
+          'mcp-fw auth doctor http://127.0.0.1:3000/mcp',
+          'metadata, authorization server, 401 challenge, CORS',
+        ],
+      ]),
+    )
     .action(async (target: string) => {
       try {
         const parsed = new URL(target);
-        if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('not http(s)');
+        if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+          throw new Error('not http(s)');
       } catch {
-        throw new CliError(`${target} is not an http(s) URL.`, 'Pass the MCP endpoint, e.g. mcp-fw auth doctor http://127.0.0.1:3000/mcp');
+        throw new CliError(
+          `${target} is not an http(s) URL.`,
+          'Pass the MCP endpoint, e.g. mcp-fw auth doctor http://127.0.0.1:3000/mcp',
+        );
       }
       const write = takeStdout();
       const style = styleFor(process.stdout);
       const checks = await authDoctor(target);
       for (const check of checks) {
-        write(`${check.ok ? style.green('✓') : check.warning ? style.yellow('!') : style.red('✗')} ${check.name}: ${check.detail}\n`);
+        write(
+          `${check.ok ? style.green('✓') : check.warning ? style.yellow('!') : style.red('✗')} ${check.name}: ${check.detail}\n`,
+        );
         if (check.fix) write(`  ${style.yellow('fix:')} ${check.fix}\n`);
       }
       const failed = checks.filter((c) => !c.ok && !c.warning).length;
-      write(failed === 0 ? `${style.green('All checks passed.')}\n` : `${style.red(`${failed} check${failed === 1 ? '' : 's'} failed.`)}\n`);
+      write(
+        failed === 0
+          ? `${style.green('All checks passed.')}\n`
+          : `${style.red(`${failed} check${failed === 1 ? '' : 's'} failed.`)}\n`,
+      );
       process.exitCode = failed === 0 ? 0 : 1;
     });
 }

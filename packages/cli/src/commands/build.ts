@@ -16,18 +16,29 @@ import { DEFAULT_PORT, examples } from './options.js';
 export function buildCommand(program: Command): void {
   program
     .command('build')
-    .description('Compile the project in this directory to JavaScript with declarations (its own tsc, type-checked)')
+    .description(
+      'Compile the project in this directory to JavaScript with declarations (its own tsc, type-checked)',
+    )
     .option('-p, --project <tsconfig>', 'the tsconfig to build', 'tsconfig.json')
-    .option('--bundle', 'also bundle the server into one file, started through a V8 code cache (fast cold starts)')
-    .option('--entry <file>', 'with --bundle: the module to bundle (default: package.json bin or main, else dist/server.js)')
+    .option(
+      '--bundle',
+      'also bundle the server into one file, started through a V8 code cache (fast cold starts)',
+    )
+    .option(
+      '--entry <file>',
+      'with --bundle: the module to bundle (default: package.json bin or main, else dist/server.js)',
+    )
     .option('--external <packages...>', 'with --bundle: packages to leave in node_modules')
     .addHelpText(
       'after',
-      examples([
+      `${examples([
         ['mcp-fw build', 'tsconfig.json → dist/ (outDir), with .d.ts files'],
         ['mcp-fw build -p tsconfig.build.json', 'another configuration'],
-        ['mcp-fw build --bundle', 'also dist/server.bundle.cjs, started by node dist/server.launch.cjs'],
-      ]) + '\nProjects with references are built with tsc -b; type errors fail the build.\n',
+        [
+          'mcp-fw build --bundle',
+          'also dist/server.bundle.cjs, started by node dist/server.launch.cjs',
+        ],
+      ])}\nProjects with references are built with tsc -b; type errors fail the build.\n`,
     )
     .action(async (options: BuildOptions) => {
       const started = performance.now();
@@ -35,11 +46,16 @@ export function buildCommand(program: Command): void {
       const tsc = findTsc(project);
       const config = await readConfig(tsc, project.tsconfig);
       // tsc -b builds referenced projects first; composite projects emit declarations anyway.
-      const args = config.hasReferences ? ['-b', project.tsconfig] : ['-p', project.tsconfig, '--declaration'];
+      const args = config.hasReferences
+        ? ['-b', project.tsconfig]
+        : ['-p', project.tsconfig, '--declaration'];
       // Shown as it comes, and kept: decorator errors get the tsconfig fix named.
       let printed = '';
       const code = await new Promise<number>((resolve, reject) => {
-        const child = spawn(tsc.command, [...tsc.prefix, ...args], { cwd: project.dir, stdio: ['inherit', 'pipe', 'pipe'] });
+        const child = spawn(tsc.command, [...tsc.prefix, ...args], {
+          cwd: project.dir,
+          stdio: ['inherit', 'pipe', 'pipe'],
+        });
         child.stdout.on('data', (chunk: Buffer) => {
           printed += chunk.toString('utf8');
           process.stdout.write(chunk);
@@ -58,10 +74,14 @@ export function buildCommand(program: Command): void {
           fix ?? 'Fix them and run mcp-fw build again.',
         );
       }
-      const out = config.outDir ? relative(process.cwd(), config.outDir) || '.' : 'beside the sources';
+      const out = config.outDir
+        ? relative(process.cwd(), config.outDir) || '.'
+        : 'beside the sources';
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       const style = styleFor(process.stderr);
-      process.stderr.write(`${style.green('Built')} ${relative(process.cwd(), project.tsconfig)} into ${out}/ in ${seconds} s (TypeScript ${tsc.version}).\n`);
+      process.stderr.write(
+        `${style.green('Built')} ${relative(process.cwd(), project.tsconfig)} into ${out}/ in ${seconds} s (TypeScript ${tsc.version}).\n`,
+      );
       if (options.bundle) await bundleStep(project, config.outDir, options);
     });
 }
@@ -73,7 +93,11 @@ interface BuildOptions {
   external?: string[];
 }
 
-async function bundleStep(project: Project, outDir: string | undefined, options: BuildOptions): Promise<void> {
+async function bundleStep(
+  project: Project,
+  outDir: string | undefined,
+  options: BuildOptions,
+): Promise<void> {
   const started = performance.now();
   const entry = await bundleEntry(project, outDir, options.entry);
   const result = await bundleServer({ entry, outDir: dirname(entry), external: options.external });
@@ -83,7 +107,9 @@ async function bundleStep(project: Project, outDir: string | undefined, options:
   const style = styleFor(process.stderr);
   process.stderr.write(
     `${style.green('Bundled')} ${shown(entry)} into ${shown(result.bundleFile)} (${kb} KB) in ${ms} ms.\n` +
-      (result.format === 'esm' ? 'It has top-level await, so it is an ES module: its code cache needs Node 22.1 or later.\n' : '') +
+      (result.format === 'esm'
+        ? 'It has top-level await, so it is an ES module: its code cache needs Node 22.1 or later.\n'
+        : '') +
       `Start it with: ${startHint(shown(result.launcherFile), result.serves ? servesHttp(project) : undefined)}\n`,
   );
 }
@@ -97,6 +123,7 @@ function servesHttp(project: Project): boolean {
 /** How to start the launcher, for the transport the project serves. */
 function startHint(launcher: string, http: boolean | undefined): string {
   if (http === undefined) return `node ${launcher}`;
-  if (http) return `node ${launcher} --http (Streamable HTTP at http://127.0.0.1:$PORT/mcp, port ${DEFAULT_PORT} when PORT is unset)`;
+  if (http)
+    return `node ${launcher} --http (Streamable HTTP at http://127.0.0.1:$PORT/mcp, port ${DEFAULT_PORT} when PORT is unset)`;
   return `node ${launcher} (stdio; --http [--port N] for Streamable HTTP)`;
 }

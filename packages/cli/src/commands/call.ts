@@ -27,12 +27,18 @@ export function callCommand(program: Command): void {
   program
     .command('call')
     .description('Run one tool in process (no client needed) and print its result')
-    .argument('[entry]', 'the module that exports your server (default: src/server.ts of the project here)')
+    .argument(
+      '[entry]',
+      'the module that exports your server (default: src/server.ts of the project here)',
+    )
     .argument('[tool]', 'the tool to call (required)')
     .argument('[arguments...]', 'arguments as name=value (values read as the tool’s schema types)')
     .usage('[entry] <tool> [arguments...] [options]')
     .option('--json <object>', 'arguments as one JSON object (name=value pairs override its keys)')
-    .option('--answers <json>', 'answers to the tool’s questions (elicitation): an object, or a list in order')
+    .option(
+      '--answers <json>',
+      'answers to the tool’s questions (elicitation): an object, or a list in order',
+    )
     .option('--answers-file <file>', 'the same answers, read from a JSON file')
     .option('--raw', 'print the whole result as JSON')
     .addHelpText(
@@ -41,63 +47,102 @@ export function callCommand(program: Command): void {
         ['mcp-fw call add a=1 b=2', 'the project here (src/server.ts), arguments by name'],
         ['mcp-fw call src/server.ts add a=1 b=2', 'an entry of your choice'],
         [`mcp-fw call search --json '{"query":"x","tags":["a"]}'`, 'arguments as JSON'],
-        [`mcp-fw call reserve ids='["a"]' --answers '{"confirm":true}'`, 'answer the tool’s questions up front'],
+        [
+          `mcp-fw call reserve ids='["a"]' --answers '{"confirm":true}'`,
+          'answer the tool’s questions up front',
+        ],
         ['mcp-fw call dist/server.js add a=1 b=2 --raw', 'the result as JSON'],
       ]) +
         '\nProgress is drawn on a terminal. A tool that asks questions (elicitation) is answered from\n' +
         '--answers or --answers-file, else asked on the terminal. A result with isError exits with status 1.\n',
     )
-    .action((first: string | undefined, second: string | undefined, rest: string[], options: CallOptions) => runToExit(async () => {
-      const { entry, tool, pairs } = callTarget(first, second, rest);
-      const out = takeStdout();
-      const style = styleFor(process.stderr);
-      const bar = new ProgressBar(process.stderr);
-      const given = givenAnswers(options.answers, options.answersFile);
-      const onTerminal = process.stdin.isTTY === true && process.stderr.isTTY === true;
-      const answers = new ElicitationAnswers(given, onTerminal ? (form) => {
-        bar.clear();
-        return askForm(form, process.stdin, process.stderr, style);
-      } : undefined);
-      const server = await loadEntry(entry, 'call');
-      const client = await connectInProcess(server, {
-        notification: (method, params) => {
-          if (method === 'notifications/progress') bar.update(Number(params?.progress), params?.total as number | undefined, params?.message as string | undefined);
-          if (method === 'notifications/message') {
-            bar.clear();
-            const data = typeof params?.data === 'string' ? params.data : JSON.stringify(params?.data);
-            process.stderr.write(style.dim(`[${params?.level}] ${data}`) + '\n');
+    .action(
+      (
+        first: string | undefined,
+        second: string | undefined,
+        rest: string[],
+        options: CallOptions,
+      ) =>
+        runToExit(async () => {
+          const { entry, tool, pairs } = callTarget(first, second, rest);
+          const out = takeStdout();
+          const style = styleFor(process.stderr);
+          const bar = new ProgressBar(process.stderr);
+          const given = givenAnswers(options.answers, options.answersFile);
+          const onTerminal = process.stdin.isTTY === true && process.stderr.isTTY === true;
+          const answers = new ElicitationAnswers(
+            given,
+            onTerminal
+              ? (form) => {
+                  bar.clear();
+                  return askForm(form, process.stdin, process.stderr, style);
+                }
+              : undefined,
+          );
+          const server = await loadEntry(entry, 'call');
+          const client = await connectInProcess(
+            server,
+            {
+              notification: (method, params) => {
+                if (method === 'notifications/progress')
+                  bar.update(
+                    Number(params?.progress),
+                    params?.total as number | undefined,
+                    params?.message as string | undefined,
+                  );
+                if (method === 'notifications/message') {
+                  bar.clear();
+                  const data =
+                    typeof params?.data === 'string' ? params.data : JSON.stringify(params?.data);
+                  process.stderr.write(`${style.dim(`[${params?.level}] ${data}`)}\n`);
+                }
+              },
+              request: (method, params) => {
+                if (method === 'elicitation/create') return answers.answer(params);
+                throw new JsonRpcError(
+                  JsonRpcCode.MethodNotFound,
+                  `mcp-fw call does not answer ${method}`,
+                );
+              },
+            },
+            { elicitation: { form: {} } },
+          );
+          const tools = (await fetchLists(client.peer)).tools;
+          const definition = tools.find((t) => t.name === tool);
+          if (!definition) {
+            throw new CliError(
+              `The server has no tool named ${tool}.`,
+              tools.length
+                ? `Call one of: ${tools.map((t) => t.name).join(', ')}.`
+                : 'It has no tools at all; check its providers.',
+            );
           }
-        },
-        request: (method, params) => {
-          if (method === 'elicitation/create') return answers.answer(params);
-          throw new JsonRpcError(JsonRpcCode.MethodNotFound, `mcp-fw call does not answer ${method}`);
-        },
-      }, { elicitation: { form: {} } });
-      const tools = (await fetchLists(client.peer)).tools;
-      const definition = tools.find((t) => t.name === tool);
-      if (!definition) {
-        throw new CliError(
-          `The server has no tool named ${tool}.`,
-          tools.length ? `Call one of: ${tools.map((t) => t.name).join(', ')}.` : 'It has no tools at all; check its providers.',
-        );
-      }
-      const args = callArguments(pairs, options.json, definition.inputSchema ?? {});
-      let result: Record<string, any>;
-      try {
-        result = (await client.peer.request('tools/call', { name: tool, arguments: args, ...(bar.enabled ? { _meta: { progressToken: 1 } } : {}) })) as Record<string, any>;
-      } catch (error) {
-        if (error instanceof JsonRpcError) throw new CliError(`${tool} failed: ${error.message}.`, 'Check the arguments against mcp-fw inspect, then try again.');
-        throw error;
-      } finally {
-        bar.clear();
-      }
-      if (options.raw) out(`${JSON.stringify(result, null, 2)}\n`);
-      else if (result.isError) process.stderr.write(style.red(formatCallResult(result)));
-      else out(formatCallResult(result));
-      await client.close();
-      if (answers.unanswered.length > 0) throw unansweredError(tool, answers.unanswered);
-      return result.isError ? 1 : 0;
-    }));
+          const args = callArguments(pairs, options.json, definition.inputSchema ?? {});
+          let result: Record<string, any>;
+          try {
+            result = (await client.peer.request('tools/call', {
+              name: tool,
+              arguments: args,
+              ...(bar.enabled ? { _meta: { progressToken: 1 } } : {}),
+            })) as Record<string, any>;
+          } catch (error) {
+            if (error instanceof JsonRpcError)
+              throw new CliError(
+                `${tool} failed: ${error.message}.`,
+                'Check the arguments against mcp-fw inspect, then try again.',
+              );
+            throw error;
+          } finally {
+            bar.clear();
+          }
+          if (options.raw) out(`${JSON.stringify(result, null, 2)}\n`);
+          else if (result.isError) process.stderr.write(style.red(formatCallResult(result)));
+          else out(formatCallResult(result));
+          await client.close();
+          if (answers.unanswered.length > 0) throw unansweredError(tool, answers.unanswered);
+          return result.isError ? 1 : 0;
+        }),
+    );
 }
 
 /**
@@ -105,14 +150,36 @@ export function callCommand(program: Command): void {
  * is the entry only when a tool name follows it and it names a file or directory (or looks like
  * a module path); otherwise it is the tool, of the project in the current directory.
  */
-export function callTarget(first: string | undefined, second: string | undefined, rest: readonly string[]): { entry: string | undefined; tool: string; pairs: string[] } {
-  if (first === undefined) throw new CliError('No tool was named.', 'Name the tool to call: mcp-fw call [entry] <tool> name=value (mcp-fw inspect lists the tools).', 2);
+export function callTarget(
+  first: string | undefined,
+  second: string | undefined,
+  rest: readonly string[],
+): { entry: string | undefined; tool: string; pairs: string[] } {
+  if (first === undefined)
+    throw new CliError(
+      'No tool was named.',
+      'Name the tool to call: mcp-fw call [entry] <tool> name=value (mcp-fw inspect lists the tools).',
+      2,
+    );
   const isPair = (word: string) => word.includes('=');
   const isModulePath = /\.[cm]?[jt]sx?$/.test(first) || first.includes('/');
-  if (second !== undefined && !isPair(second) && (isModulePath || existsSync(first))) return { entry: first, tool: second, pairs: [...rest] };
+  if (second !== undefined && !isPair(second) && (isModulePath || existsSync(first)))
+    return { entry: first, tool: second, pairs: [...rest] };
   if (isModulePath && !isPair(first)) {
-    throw new CliError(`No tool was named after the entry ${first}.`, `Name the tool to call: mcp-fw call ${first} <tool> name=value (mcp-fw inspect lists the tools).`, 2);
+    throw new CliError(
+      `No tool was named after the entry ${first}.`,
+      `Name the tool to call: mcp-fw call ${first} <tool> name=value (mcp-fw inspect lists the tools).`,
+      2,
+    );
   }
-  if (isPair(first)) throw new CliError(`"${first}" is an argument, but no tool was named.`, 'Name the tool first: mcp-fw call [entry] <tool> name=value.');
-  return { entry: undefined, tool: first, pairs: second === undefined ? [...rest] : [second, ...rest] };
+  if (isPair(first))
+    throw new CliError(
+      `"${first}" is an argument, but no tool was named.`,
+      'Name the tool first: mcp-fw call [entry] <tool> name=value.',
+    );
+  return {
+    entry: undefined,
+    tool: first,
+    pairs: second === undefined ? [...rest] : [second, ...rest],
+  };
 }

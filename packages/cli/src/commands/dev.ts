@@ -25,19 +25,28 @@ export function devCommand(program: Command): void {
   program
     .command('dev')
     .description('Run a server with hot reload: edits apply without the client reconnecting')
-    .argument('[entry]', 'the module that exports your server (as `server` or default; default: src/server.ts of the project here)')
+    .argument(
+      '[entry]',
+      'the module that exports your server (as `server` or default; default: src/server.ts of the project here)',
+    )
     .option('--http', 'serve Streamable HTTP (and HTTP+SSE) instead of stdio')
     .option('--port <port>', PORT_HELP, parsePort)
     .option('--host <host>', 'HTTP interface to listen on', '127.0.0.1')
     .option('--debounce <ms>', 'wait this long after a change before reloading', parseMs, 50)
     .option('--grace <ms>', 'how long calls in flight may finish on the old code', parseMs, 10_000)
-    .option('--inspector', 'run it under the official MCP Inspector (fetched with npx) and print its URL')
+    .option(
+      '--inspector',
+      'run it under the official MCP Inspector (fetched with npx) and print its URL',
+    )
     .addHelpText(
       'after',
       examples([
         ['mcp-fw dev', 'the project here (its src/server.ts), over stdio'],
         ['mcp-fw dev src/server.ts', 'stdio: put this command in your client’s MCP config'],
-        ['mcp-fw dev src/server.ts --http --port 3000', 'Streamable HTTP at http://127.0.0.1:3000/mcp'],
+        [
+          'mcp-fw dev src/server.ts --http --port 3000',
+          'Streamable HTTP at http://127.0.0.1:3000/mcp',
+        ],
         ['mcp-fw dev src/server.ts --inspector', 'try it in the MCP Inspector in your browser'],
       ]) +
         '\nThe server runs in a child process that is replaced when a file its entry imports changes.\n' +
@@ -51,10 +60,15 @@ export function devCommand(program: Command): void {
 async function runDev(entryArg: string | undefined, options: DevOptions): Promise<void> {
   const entry = resolveEntry(entryArg);
   if (options.inspector) {
-    if (options.http) throw new CliError('--inspector and --http cannot be combined.', 'The Inspector runs mcp-fw dev over stdio itself: drop --http.');
+    if (options.http)
+      throw new CliError(
+        '--inspector and --http cannot be combined.',
+        'The Inspector runs mcp-fw dev over stdio itself: drop --http.',
+      );
     const style = styleFor(process.stderr);
-    process.exitCode = await runInspector({ entry, debounce: options.debounce, grace: options.grace }, (line) =>
-      process.stderr.write(`${style.dim('mcp-fw dev')} ${line}\n`),
+    process.exitCode = await runInspector(
+      { entry, debounce: options.debounce, grace: options.grace },
+      (line) => process.stderr.write(`${style.dim('mcp-fw dev')} ${line}\n`),
     );
     return;
   }
@@ -64,7 +78,11 @@ async function runDev(entryArg: string | undefined, options: DevOptions): Promis
   removeStaleCaches(root);
   const cacheDir = join(root, `dev-${process.pid}`);
   const style = styleFor(process.stderr);
-  const schemas = compiler ? await devSchemas(project, (line) => process.stderr.write(`${style.dim('mcp-fw dev')} ${line}\n`)) : undefined;
+  const schemas = compiler
+    ? await devSchemas(project, (line) =>
+        process.stderr.write(`${style.dim('mcp-fw dev')} ${line}\n`),
+      )
+    : undefined;
   const supervisor = new Supervisor({
     entry,
     compiler,
@@ -73,7 +91,9 @@ async function runDev(entryArg: string | undefined, options: DevOptions): Promis
     debounceMs: options.debounce,
     graceMs: options.grace,
     report: (kind, line) =>
-      process.stderr.write(`${style.dim('mcp-fw dev')} ${kind === 'error' ? style.red(line) : line}\n`),
+      process.stderr.write(
+        `${style.dim('mcp-fw dev')} ${kind === 'error' ? style.red(line) : line}\n`,
+      ),
   });
   process.once('exit', () => {
     supervisor.killAll();
@@ -81,9 +101,15 @@ async function runDev(entryArg: string | undefined, options: DevOptions): Promis
   });
   if (options.http) {
     const { serveHttp } = await import('@mcp-fw/core/node');
-    const handle = await serveHttp(supervisor, { port: httpPort(options.port), host: options.host });
-    process.stderr.write(`${style.dim('mcp-fw dev')} listening on ${style.cyan(handle.url)} (HTTP+SSE at /sse)\n`);
-    const stop = () => void Promise.all([handle.close(), supervisor.close()]).then(() => process.exit(0));
+    const handle = await serveHttp(supervisor, {
+      port: httpPort(options.port),
+      host: options.host,
+    });
+    process.stderr.write(
+      `${style.dim('mcp-fw dev')} listening on ${style.cyan(handle.url)} (HTTP+SSE at /sse)\n`,
+    );
+    const stop = () =>
+      void Promise.all([handle.close(), supervisor.close()]).then(() => process.exit(0));
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   } else {
@@ -93,5 +119,7 @@ async function runDev(entryArg: string | undefined, options: DevOptions): Promis
   }
   await supervisor.start();
   const watched = supervisor.watched.map((f) => relative(process.cwd(), f));
-  process.stderr.write(`${style.dim('mcp-fw dev')} watching ${watched.length} files (${watched.slice(0, 3).join(', ')}${watched.length > 3 ? ', …' : ''})\n`);
+  process.stderr.write(
+    `${style.dim('mcp-fw dev')} watching ${watched.length} files (${watched.slice(0, 3).join(', ')}${watched.length > 3 ? ', …' : ''})\n`,
+  );
 }

@@ -25,33 +25,67 @@ const BIN = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 
 export function installCommand(program: Command): void {
   program
     .command('install')
-    .description('Add the server to a client’s MCP configuration (Claude Desktop, Cursor or VS Code)')
+    .description(
+      'Add the server to a client’s MCP configuration (Claude Desktop, Cursor or VS Code)',
+    )
     .addArgument(new Argument('<client>', 'the client to configure').choices(CLIENTS))
-    .argument('[entry]', 'the module that exports your server (default: src/server.ts of the project here); its built launcher when there is one, else src/*.ts runs with mcp-fw dev, dist/*.js with mcp-fw start')
+    .argument(
+      '[entry]',
+      'the module that exports your server (default: src/server.ts of the project here); its built launcher when there is one, else src/*.ts runs with mcp-fw dev, dist/*.js with mcp-fw start',
+    )
     .option('--name <name>', 'the server’s name in the configuration (default: the package name)')
-    .option('--env <KEY=VALUE>', 'an environment variable for the server (repeatable; added to those written before)', collect, [])
-    .option('--mode <mode>', 'run it with dev (hot reload) or start (built JavaScript), even when a launcher is built')
+    .option(
+      '--env <KEY=VALUE>',
+      'an environment variable for the server (repeatable; added to those written before)',
+      collect,
+      [],
+    )
+    .option(
+      '--mode <mode>',
+      'run it with dev (hot reload) or start (built JavaScript), even when a launcher is built',
+    )
     .option('--print', 'print the configuration entry instead of writing it')
     .option('--config <path>', 'the configuration file to update (default: the client’s own)')
     .addHelpText(
       'after',
       examples([
-        ['mcp-fw install claude', 'Claude Desktop runs the built launcher (dist/server.launch.cjs), else mcp-fw dev'],
-        ['mcp-fw install claude src/server.ts --mode dev', 'Claude Desktop runs mcp-fw dev on your sources'],
-        ['mcp-fw install cursor dist/server.js --env API_KEY=secret', 'Cursor runs the build, with a variable'],
+        [
+          'mcp-fw install claude',
+          'Claude Desktop runs the built launcher (dist/server.launch.cjs), else mcp-fw dev',
+        ],
+        [
+          'mcp-fw install claude src/server.ts --mode dev',
+          'Claude Desktop runs mcp-fw dev on your sources',
+        ],
+        [
+          'mcp-fw install cursor dist/server.js --env API_KEY=secret',
+          'Cursor runs the build, with a variable',
+        ],
         ['mcp-fw install vscode src/server.ts --print', 'show the .vscode/mcp.json entry only'],
-        ['mcp-fw install claude dist/server.launch.cjs', 'the bundle of mcp-fw build --bundle, run by node'],
+        [
+          'mcp-fw install claude dist/server.launch.cjs',
+          'the bundle of mcp-fw build --bundle, run by node',
+        ],
       ]) +
         '\nOther servers in the file are kept; an entry of the same name is replaced, keeping the env\n' +
         'variables it had unless --env gives them again.\n',
     )
-    .action((client: ClientName, entryArg: string | undefined, options: InstallOptions) => install(client, entryArg, options));
+    .action((client: ClientName, entryArg: string | undefined, options: InstallOptions) =>
+      install(client, entryArg, options),
+    );
 }
 
-async function install(client: ClientName, entryArg: string | undefined, options: InstallOptions): Promise<void> {
+async function install(
+  client: ClientName,
+  entryArg: string | undefined,
+  options: InstallOptions,
+): Promise<void> {
   const entry = resolveEntry(entryArg);
   if (options.mode !== undefined && options.mode !== 'dev' && options.mode !== 'start') {
-    throw new CliError(`--mode must be dev or start, not ${options.mode}.`, 'Pass --mode dev or --mode start.');
+    throw new CliError(
+      `--mode must be dev or start, not ${options.mode}.`,
+      'Pass --mode dev or --mode start.',
+    );
   }
   const how = await howToRun(entry, options.mode);
   const given = Object.fromEntries(options.env.map(parseEnv));
@@ -67,11 +101,17 @@ async function install(client: ClientName, entryArg: string | undefined, options
   const current = readConfigFile(path);
   const servers = current[config.key] ?? {};
   if (typeof servers !== 'object' || servers === null || Array.isArray(servers)) {
-    throw new CliError(`"${config.key}" in ${path} is not an object.`, 'Fix the file, or use --print and add the entry by hand.');
+    throw new CliError(
+      `"${config.key}" in ${path} is not an object.`,
+      'Fix the file, or use --print and add the entry by hand.',
+    );
   }
   const previous = (servers as Record<string, { env?: unknown }>)[name];
   // Variables written earlier (an API key, say) survive a re-install; --env adds or replaces.
-  const earlier = previous && typeof previous.env === 'object' && previous.env !== null ? (previous.env as Record<string, string>) : {};
+  const earlier =
+    previous && typeof previous.env === 'object' && previous.env !== null
+      ? (previous.env as Record<string, string>)
+      : {};
   const env = { ...earlier, ...given };
   const kept = Object.keys(earlier).filter((key) => !(key in given));
   const shaped = config.shape({ ...how.server, ...(Object.keys(env).length ? { env } : {}) });
@@ -79,7 +119,9 @@ async function install(client: ClientName, entryArg: string | undefined, options
   process.stdout.write(
     `${style.green(previous ? 'Updated' : 'Added')} ${style.bold(name)} in ${path} (${config.title}): ${how.runs}\n` +
       (how.note ? `${how.note}\n` : '') +
-      (kept.length ? `Kept ${kept.join(', ')} from the earlier entry's env (--env ${kept[0]}=… replaces it).\n` : '') +
+      (kept.length
+        ? `Kept ${kept.join(', ')} from the earlier entry's env (--env ${kept[0]}=… replaces it).\n`
+        : '') +
       `${config.next}\n`,
   );
 }
@@ -99,17 +141,31 @@ interface RunPlan {
  */
 async function howToRun(entry: string, mode: 'dev' | 'start' | undefined): Promise<RunPlan> {
   const shown = (file: string) => relative(process.cwd(), file) || file;
-  const launcherRun = (launcher: string, note?: string): RunPlan => ({ server: { command: process.execPath, args: [launcher] }, runs: `node ${shown(launcher)}`, note });
+  const launcherRun = (launcher: string, note?: string): RunPlan => ({
+    server: { command: process.execPath, args: [launcher] },
+    runs: `node ${shown(launcher)}`,
+    note,
+  });
   if (entry.endsWith('.launch.cjs')) return launcherRun(entry);
-  const cli = (chosen: 'dev' | 'start', note?: string): RunPlan => ({ server: { command: process.execPath, args: [BIN, chosen, entry] }, runs: `mcp-fw ${chosen} ${shown(entry)}`, note });
+  const cli = (chosen: 'dev' | 'start', note?: string): RunPlan => ({
+    server: { command: process.execPath, args: [BIN, chosen, entry] },
+    runs: `mcp-fw ${chosen} ${shown(entry)}`,
+    note,
+  });
   if (mode) return cli(mode);
   const launcher = await expectedLauncher(entry);
   if (launcher && existsSync(launcher)) {
-    return launcherRun(launcher, `That is the production launcher mcp-fw build --bundle wrote for ${shown(entry)}: rebuild after changes (--mode dev installs the hot-reloading dev runner instead).`);
+    return launcherRun(
+      launcher,
+      `That is the production launcher mcp-fw build --bundle wrote for ${shown(entry)}: rebuild after changes (--mode dev installs the hot-reloading dev runner instead).`,
+    );
   }
   if (!isTypeScript(entry)) return cli('start');
   const missing = launcher ? ` (${shown(launcher)})` : '';
-  return cli('dev', `That is the dev runner on your sources: no built launcher${missing} was found. For the production launcher, run mcp-fw build --bundle (npm run build), then install again.`);
+  return cli(
+    'dev',
+    `That is the dev runner on your sources: no built launcher${missing} was found. For the production launcher, run mcp-fw build --bundle (npm run build), then install again.`,
+  );
 }
 
 /** Where `mcp-fw build --bundle` writes the launcher for `entry` (a source stands for its build output). */
@@ -135,7 +191,11 @@ function collect(value: string, previous: string[]): string[] {
 
 function parseEnv(pair: string): [string, string] {
   const at = pair.indexOf('=');
-  if (at <= 0) throw new CliError(`--env ${pair} is not KEY=VALUE.`, 'Write each variable as --env NAME=value.');
+  if (at <= 0)
+    throw new CliError(
+      `--env ${pair} is not KEY=VALUE.`,
+      'Write each variable as --env NAME=value.',
+    );
   return [pair.slice(0, at), pair.slice(at + 1)];
 }
 

@@ -19,7 +19,8 @@ export function parsePort(value: string): number {
 /** Parses a duration in milliseconds. */
 export function parseMs(value: string): number {
   const ms = Number(value);
-  if (!Number.isFinite(ms) || ms < 0) throw new InvalidArgumentError('expected a number of milliseconds (0 or more).');
+  if (!Number.isFinite(ms) || ms < 0)
+    throw new InvalidArgumentError('expected a number of milliseconds (0 or more).');
   return ms;
 }
 
@@ -39,7 +40,10 @@ export function httpPort(flag: number | undefined, env: NodeJS.ProcessEnv = proc
   if (raw === undefined || raw === '') return DEFAULT_PORT;
   const port = Number(raw);
   if (!/^\d+$/.test(raw.trim()) || port > 65535) {
-    throw new CliError(`PORT=${raw} is not a port number.`, 'Set PORT to a number between 0 and 65535 (0 picks a free one), or pass --port.');
+    throw new CliError(
+      `PORT=${raw} is not a port number.`,
+      'Set PORT to a number between 0 and 65535 (0 picks a free one), or pass --port.',
+    );
   }
   return port;
 }

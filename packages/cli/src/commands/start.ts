@@ -25,7 +25,10 @@ export function startCommand(program: Command): void {
       'after',
       examples([
         ['mcp-fw start dist/server.js', 'stdio, for a client’s MCP config'],
-        ['mcp-fw start dist/server.js --http --port 8080', 'Streamable HTTP at http://127.0.0.1:8080/mcp'],
+        [
+          'mcp-fw start dist/server.js --http --port 8080',
+          'Streamable HTTP at http://127.0.0.1:8080/mcp',
+        ],
         ['mcp-fw start src/server.ts', 'runs its build output (dist/server.js)'],
       ]),
     )
@@ -43,10 +46,16 @@ export function startCommand(program: Command): void {
       try {
         server = await loadServer(file, relative(process.cwd(), file), findProject(file).dir);
       } catch (error) {
-        if (error instanceof LoadError) throw new CliError(error.message, 'Fix the error, rebuild (mcp-fw build) and start again.');
+        if (error instanceof LoadError)
+          throw new CliError(
+            error.message,
+            'Fix the error, rebuild (mcp-fw build) and start again.',
+          );
         throw error;
       }
-      const argv = options.http ? ['--http', '--port', String(httpPort(options.port)), '--host', options.host] : [];
+      const argv = options.http
+        ? ['--http', '--port', String(httpPort(options.port)), '--host', options.host]
+        : [];
       await serveFromArgs(server, argv);
     });
 }

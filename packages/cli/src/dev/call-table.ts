@@ -66,7 +66,8 @@ export class CallTable {
     const call = this.get(childId);
     if (!call) return undefined;
     this.#calls.delete(childId as number);
-    if (call.kind === 'client' && this.#byClientId.get(idKey(call.clientId)) === childId) this.#byClientId.delete(idKey(call.clientId));
+    if (call.kind === 'client' && this.#byClientId.get(idKey(call.clientId)) === childId)
+      this.#byClientId.delete(idKey(call.clientId));
     return call;
   }
 
@@ -91,14 +92,19 @@ export class CallTable {
 
   /** The client-facing id of a child's request, found by the child's own id. */
   findServerRequest(link: ChildLink, childId: unknown): number | undefined {
-    for (const [id, request] of this.#serverRequests) if (request.at.link === link && request.childId === childId) return id;
+    for (const [id, request] of this.#serverRequests)
+      if (request.at.link === link && request.childId === childId) return id;
     return undefined;
   }
 
   /** Every call and server request on `link` (its child is gone), removed from the table. */
   takeAllOn(link: ChildLink): { calls: Call[]; serverRequests: number[] } {
-    const calls = [...this.#calls.entries()].filter(([, call]) => call.at.link === link).map(([id]) => this.take(id)!);
-    const serverRequests = [...this.#serverRequests.entries()].filter(([, r]) => r.at.link === link).map(([id]) => id);
+    const calls = [...this.#calls.entries()]
+      .filter(([, call]) => call.at.link === link)
+      .map(([id]) => this.take(id)!);
+    const serverRequests = [...this.#serverRequests.entries()]
+      .filter(([, r]) => r.at.link === link)
+      .map(([id]) => id);
     for (const id of serverRequests) this.#serverRequests.delete(id);
     return { calls, serverRequests };
   }
@@ -113,7 +119,8 @@ export class CallTable {
   /** Client calls still waiting for an answer. */
   get clientCallsInFlight(): number {
     let n = 0;
-    for (const call of this.#calls.values()) if (call.kind === 'client' && call.method !== 'subscriptions/listen') n++;
+    for (const call of this.#calls.values())
+      if (call.kind === 'client' && call.method !== 'subscriptions/listen') n++;
     return n;
   }
 }

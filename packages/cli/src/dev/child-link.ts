@@ -38,9 +38,13 @@ export class ChildLink {
 
   /** Starts a child that preloads the modules `preload` imports, then waits for {@link load}. */
   constructor(preload?: string) {
-    this.#child = spawn(process.execPath, ['--enable-source-maps', RUNNER, ...(preload ? [preload] : [])], {
-      stdio: ['pipe', 'pipe', 'inherit'],
-    });
+    this.#child = spawn(
+      process.execPath,
+      ['--enable-source-maps', RUNNER, ...(preload ? [preload] : [])],
+      {
+        stdio: ['pipe', 'pipe', 'inherit'],
+      },
+    );
     this.#child.stdin!.on('error', () => {});
     this.exited = new Promise((resolve) =>
       this.#child.once('exit', (code, signal) => {
@@ -54,7 +58,9 @@ export class ChildLink {
     // A spare may be killed unused: nobody awaits its readiness then.
     this.ready.catch(() => {});
     void this.exited.then(({ code, signal }) =>
-      settleReady.reject(new Error(`${this.#shownAs} exited during startup (${signal ?? `exit code ${code}`})`)),
+      settleReady.reject(
+        new Error(`${this.#shownAs} exited during startup (${signal ?? `exit code ${code}`})`),
+      ),
     );
     this.#readLines((message) => {
       switch (message.t) {
@@ -104,7 +110,12 @@ export class ChildLink {
   }
 
   /** Opens connection `s` on the child. */
-  open(s: number, handlers: SessionHandlers, mode?: 'legacy' | 'modern' | 'pin-on-first', id?: string): void {
+  open(
+    s: number,
+    handlers: SessionHandlers,
+    mode?: 'legacy' | 'modern' | 'pin-on-first',
+    id?: string,
+  ): void {
     this.#sessions.set(s, handlers);
     this.send({ t: 'open', s, mode, id });
   }

@@ -51,7 +51,8 @@ export class FrameTokens {
 
   /** Whether a client frame still has relayed frames out on some child. */
   outstanding(origin: unknown): boolean {
-    for (const token of this.#tokens.values()) if (token.origin === origin && !token.internal) return true;
+    for (const token of this.#tokens.values())
+      if (token.origin === origin && !token.internal) return true;
     return false;
   }
 
@@ -61,6 +62,8 @@ export class FrameTokens {
       token.lastMessageAt = performance.now();
       return 0;
     }
-    return token.lastMessageAt === undefined ? 0 : ANSWER_GAP_MS - (performance.now() - token.lastMessageAt);
+    return token.lastMessageAt === undefined
+      ? 0
+      : ANSWER_GAP_MS - (performance.now() - token.lastMessageAt);
   }
 }

@@ -47,7 +47,8 @@ export function importGraph(entry: string, home = dirname(entry)): ImportGraph {
         if (LOCAL.test(specifier)) {
           const target = resolveLocal(specifier, file);
           // Compiled output lives in node_modules/.cache, under `home`; other node_modules never.
-          if (target && (target.startsWith(home) || !target.includes('/node_modules/'))) pending.push(target);
+          if (target && (target.startsWith(home) || !target.includes('/node_modules/')))
+            pending.push(target);
         } else if (!specifier.startsWith('#') && !isBuiltin(specifier)) {
           packages.add(specifier);
         }
@@ -58,7 +59,9 @@ export function importGraph(entry: string, home = dirname(entry)): ImportGraph {
 }
 
 function resolveLocal(specifier: string, from: string): string | undefined {
-  const base = specifier.startsWith('file:') ? new URL(specifier).pathname : resolve(dirname(from), specifier.split(/[?#]/)[0]);
+  const base = specifier.startsWith('file:')
+    ? new URL(specifier).pathname
+    : resolve(dirname(from), specifier.split(/[?#]/)[0]);
   for (const suffix of CJS_SUFFIXES) {
     const candidate = suffix.startsWith('/') ? join(base, suffix) : base + suffix;
     if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;

@@ -20,14 +20,26 @@ export interface InspectedDev {
 export function runInspector(dev: InspectedDev, report: (line: string) => void): Promise<number> {
   const [major, minor] = process.versions.node.split('.').map(Number);
   if (major < 22 || (major === 22 && minor < 19)) {
-    report(`note: ${INSPECTOR} declares Node 22.19 or later; this is Node ${process.versions.node}.`);
+    report(
+      `note: ${INSPECTOR} declares Node 22.19 or later; this is Node ${process.versions.node}.`,
+    );
   }
-  const server = [process.execPath, BIN, 'dev', dev.entry, '--debounce', String(dev.debounce), '--grace', String(dev.grace)];
+  const server = [
+    process.execPath,
+    BIN,
+    'dev',
+    dev.entry,
+    '--debounce',
+    String(dev.debounce),
+    '--grace',
+    String(dev.grace),
+  ];
   report(`starting ${INSPECTOR} (npx) with: mcp-fw dev ${dev.entry}`);
   return new Promise((resolveExit, reject) => {
     const child = spawn('npx', ['-y', INSPECTOR, '--', ...server], { stdio: 'inherit' });
     child.once('error', reject);
     child.once('exit', (code, signal) => resolveExit(code ?? (signal ? 1 : 0)));
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => child.kill(signal));
+    for (const signal of ['SIGINT', 'SIGTERM'] as const)
+      process.once(signal, () => child.kill(signal));
   });
 }

@@ -5,7 +5,11 @@ export type Message = Record<string, any>;
 
 /** An error response. */
 export function errorOf(id: unknown, code: number, message: string, data?: unknown): Message {
-  return { jsonrpc: '2.0', id, error: data === undefined ? { code, message } : { code, message, data } };
+  return {
+    jsonrpc: '2.0',
+    id,
+    error: data === undefined ? { code, message } : { code, message, data },
+  };
 }
 
 /** `params` (or a result) with its subscription id replaced by the client's listen id. */
@@ -18,7 +22,11 @@ export function retag(params: Message, clientId: JsonRpcId): Message {
  * server would (the session state they set is replayed later); everything else gets `error`.
  * `subscriptions/listen` is not answered here (the stream stays open for the next child).
  */
-export function answerWhileDown(m: Message, error: string, initialize: (params: Message | undefined) => Message): Message {
+export function answerWhileDown(
+  m: Message,
+  error: string,
+  initialize: (params: Message | undefined) => Message,
+): Message {
   switch (m.method) {
     case 'ping':
     case 'logging/setLevel':
@@ -28,6 +36,11 @@ export function answerWhileDown(m: Message, error: string, initialize: (params: 
     case 'initialize':
       return { jsonrpc: '2.0', id: m.id, result: initialize(m.params) };
     default:
-      return errorOf(m.id, JsonRpcCode.InternalError, `mcp-fw dev cannot serve ${m.method}: ${error}`, { reloadError: error });
+      return errorOf(
+        m.id,
+        JsonRpcCode.InternalError,
+        `mcp-fw dev cannot serve ${m.method}: ${error}`,
+        { reloadError: error },
+      );
   }
 }

@@ -69,17 +69,28 @@ export class RelaySession implements ServedConnection {
     this.#channel = channel;
     this.#mode = mode;
     this.#env = env;
-    this.engine = { close: (grace) => this.close(grace), onInputEnded: (listener) => void this.#endListeners.push(listener) };
+    this.engine = {
+      close: (grace) => this.close(grace),
+      onInputEnded: (listener) => void this.#endListeners.push(listener),
+    };
     channel.start({
-      frame: (...frame) => (this.#queue ? void this.#queue.push(frame) : this.#fromClient(...frame)),
+      frame: (...frame) =>
+        this.#queue ? void this.#queue.push(frame) : this.#fromClient(...frame),
       oversize: (bytes, limit) =>
-        this.#send(errorOf(null, JsonRpcCode.InvalidRequest, `Invalid Request: message of ${bytes} bytes exceeds the limit of ${limit} bytes`)),
+        this.#send(
+          errorOf(
+            null,
+            JsonRpcCode.InvalidRequest,
+            `Invalid Request: message of ${bytes} bytes exceeds the limit of ${limit} bytes`,
+          ),
+        ),
       ended: () => {
         for (const listener of this.#endListeners) listener();
         if (this.#current) this.#current.link.send({ t: 'ended', s: this.#current.s });
       },
       abandoned: (origin) => {
-        for (const [o, token] of this.#tokens.entries()) if (token.origin === origin) token.at.link.send({ t: 'abandoned', s: token.at.s, o });
+        for (const [o, token] of this.#tokens.entries())
+          if (token.origin === origin) token.at.link.send({ t: 'abandoned', s: token.at.s, o });
       },
     });
   }
@@ -138,26 +149,39 @@ export class RelaySession implements ServedConnection {
 
   // ── client → child ──────────────────────────────────────────────────────────────────────
 
-  #fromClient(text: string, origin: unknown, peer?: { remoteAddress?: string }, parsed?: { value: unknown }): void {
+  #fromClient(
+    text: string,
+    origin: unknown,
+    peer?: { remoteAddress?: string },
+    parsed?: { value: unknown },
+  ): void {
     let value: unknown;
     try {
       value = parsed ? parsed.value : JSON.parse(text);
     } catch (error) {
       // The child's engine answers malformed frames exactly as a production server would.
-      if (this.#current) return this.#forward(this.#current, text, this.#tokens.create(origin, this.#current), peer);
-      return this.#answer([errorOf(null, JsonRpcCode.ParseError, `Parse error: ${(error as Error).message}`)], false, origin);
+      if (this.#current)
+        return this.#forward(this.#current, text, this.#tokens.create(origin, this.#current), peer);
+      return this.#answer(
+        [errorOf(null, JsonRpcCode.ParseError, `Parse error: ${(error as Error).message}`)],
+        false,
+        origin,
+      );
     }
     const batch = Array.isArray(value);
     const answers: Message[] = [];
     const forwards = new Map<Attachment, Outgoing>();
     const to: Outbox = (at) => {
       let entry = forwards.get(at);
-      if (!entry) forwards.set(at, (entry = { token: this.#tokens.create(origin, at), messages: [] }));
+      if (!entry)
+        forwards.set(at, (entry = { token: this.#tokens.create(origin, at), messages: [] }));
       return entry;
     };
-    for (const item of batch ? (value as unknown[]) : [value]) this.#routeClient(item, origin, to, answers);
+    for (const item of batch ? (value as unknown[]) : [value])
+      this.#routeClient(item, origin, to, answers);
     if (answers.length) this.#answer(answers, batch, origin);
-    for (const [at, { token, messages }] of forwards) this.#forward(at, JSON.stringify(batch ? messages : messages[0]), token, peer);
+    for (const [at, { token, messages }] of forwards)
+      this.#forward(at, JSON.stringify(batch ? messages : messages[0]), token, peer);
     if (forwards.size === 0) this.#settleClient(origin);
   }
 
@@ -169,11 +193,23 @@ export class RelaySession implements ServedConnection {
       this.#state.observeRequest(m.method, m.params);
       const target = this.#ownerOf(m.params?.requestState) ?? current;
       if (!target && m.method === 'subscriptions/listen') return this.#parkNewListen(m, origin);
-      if (!target) return void answers.push(answerWhileDown(m, this.#down!, this.#env.initializeFallback));
+      if (!target)
+        return void answers.push(answerWhileDown(m, this.#down!, this.#env.initializeFallback));
       const out = to(target);
-      const childId = this.#calls.add({ kind: 'client', clientId: m.id, method: m.method, at: target, token: out.token });
+      const childId = this.#calls.add({
+        kind: 'client',
+        clientId: m.id,
+        method: m.method,
+        at: target,
+        token: out.token,
+      });
       if (m.method === 'subscriptions/listen') {
-        this.#state.listens.set(idKey(m.id), { clientId: m.id, params: m.params ?? {}, origin, childId });
+        this.#state.listens.set(idKey(m.id), {
+          clientId: m.id,
+          params: m.params ?? {},
+          origin,
+          childId,
+        });
       }
       out.messages.push({ ...m, id: childId });
       return;
@@ -187,7 +223,14 @@ export class RelaySession implements ServedConnection {
     }
     // Anything else is malformed: the child's engine gives the same answer production would.
     if (current) to(current).messages.push(item);
-    else answers.push(errorOf(null, JsonRpcCode.InvalidRequest, 'Invalid Request: expected a request, a notification or a response'));
+    else
+      answers.push(
+        errorOf(
+          null,
+          JsonRpcCode.InvalidRequest,
+          'Invalid Request: expected a request, a notification or a response',
+        ),
+      );
   }
 
   #clientNotification(m: Message, to: Outbox): void {
@@ -208,7 +251,12 @@ export class RelaySession implements ServedConnection {
 
   // ── child → client ──────────────────────────────────────────────────────────────────────
 
-  #fromChild(at: Attachment, frame: string, o: number | undefined, final: boolean | undefined): void {
+  #fromChild(
+    at: Attachment,
+    frame: string,
+    o: number | undefined,
+    final: boolean | undefined,
+  ): void {
     const value = JSON.parse(frame) as unknown;
     const batch = Array.isArray(value);
     const token = o === undefined ? undefined : this.#tokens.get(o);
@@ -224,7 +272,9 @@ export class RelaySession implements ServedConnection {
     const route: FrameRoute = { origin: token.origin, final: final ?? false };
     const wait = this.#tokens.delayFor(token, route.final);
     if (wait <= 0) return this.#send(message, route);
-    token.held = new Promise((resolve) => setTimeout(resolve, wait)).then(() => this.#send(message, route));
+    token.held = new Promise((resolve) => setTimeout(resolve, wait)).then(() =>
+      this.#send(message, route),
+    );
   }
 
   #mapFromChild(at: Attachment, m: Message, related: boolean): Message | undefined {
@@ -241,7 +291,7 @@ export class RelaySession implements ServedConnection {
     const tag = m.params?._meta?.[SUBSCRIPTION_ID];
     if (tag === undefined) return m;
     const call = this.#calls.get(tag);
-    if (!call || call.kind !== 'client' || call.at !== at) return undefined;
+    if (call?.kind !== 'client' || call.at !== at) return undefined;
     if (call.replayed && m.method === 'notifications/subscriptions/acknowledged') return undefined;
     return { ...m, params: retag(m.params, call.clientId) };
   }
@@ -263,7 +313,8 @@ export class RelaySession implements ServedConnection {
       this.#state.listens.delete(idKey(call.clientId));
       if (result) result = retag(result, call.clientId);
     }
-    if (result && (call.method === 'initialize' || call.method === 'server/discover')) result = widenCapabilities(result);
+    if (result && (call.method === 'initialize' || call.method === 'server/discover'))
+      result = widenCapabilities(result);
     return result ? { ...m, id: call.clientId, result } : { ...m, id: call.clientId };
   }
 
@@ -289,12 +340,20 @@ export class RelaySession implements ServedConnection {
       }
       const token = this.#tokens.get(call.token);
       const message = `mcp-fw dev: ${call.method} was not answered: ${reason}. Call it again.`;
-      this.#send(errorOf(call.clientId, JsonRpcCode.InternalError, message), token && { origin: token.origin, final: true });
+      this.#send(
+        errorOf(call.clientId, JsonRpcCode.InternalError, message),
+        token && { origin: token.origin, final: true },
+      );
     }
     for (const requestId of serverRequests) {
-      this.#send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason } });
+      this.#send({
+        jsonrpc: '2.0',
+        method: 'notifications/cancelled',
+        params: { requestId, reason },
+      });
     }
-    for (const [o, token] of [...this.#tokens.entries()]) if (token.at.link === link) this.#settled(o);
+    for (const [o, token] of [...this.#tokens.entries()])
+      if (token.at.link === link) this.#settled(o);
     this.#rounds.forget(link);
     for (const at of this.#previous) if (at.link === link) this.#previous.delete(at);
     this.#checkIdle();
@@ -326,7 +385,11 @@ export class RelaySession implements ServedConnection {
     const at: Attachment = { link, s: this.#env.nextConnection() };
     link.open(
       at.s,
-      { out: (frame, o, final) => this.#fromChild(at, frame, o, final), settle: (o) => this.#settled(o), closed: () => {} },
+      {
+        out: (frame, o, final) => this.#fromChild(at, frame, o, final),
+        settle: (o) => this.#settled(o),
+        closed: () => {},
+      },
       this.#mode,
       this.#channel.id,
     );
@@ -339,17 +402,36 @@ export class RelaySession implements ServedConnection {
     // looks finished in between.
     const token = this.#tokens.create(listen.origin, at);
     const previous = listen.childId;
-    const childId = this.#calls.add({ kind: 'client', clientId: listen.clientId, method: 'subscriptions/listen', at, token, replayed: true });
+    const childId = this.#calls.add({
+      kind: 'client',
+      clientId: listen.clientId,
+      method: 'subscriptions/listen',
+      at,
+      token,
+      replayed: true,
+    });
     if (previous !== undefined) this.#cancelOnChild(previous);
     listen.childId = childId;
-    this.#forward(at, JSON.stringify({ jsonrpc: '2.0', id: childId, method: 'subscriptions/listen', params: listen.params }), token);
+    this.#forward(
+      at,
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: childId,
+        method: 'subscriptions/listen',
+        params: listen.params,
+      }),
+      token,
+    );
   }
 
   /** A listen request while no child serves: acknowledged now, served by the next child. */
   #parkNewListen(m: Message, origin: unknown): void {
     this.#state.listens.set(idKey(m.id), { clientId: m.id, params: m.params ?? {}, origin });
     const params = { notifications: m.params?.notifications ?? {}, _meta: subscriptionTag(m.id) };
-    this.#send({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params }, { origin, final: false });
+    this.#send(
+      { jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params },
+      { origin, final: false },
+    );
   }
 
   #parkListen(listen: ListenRecord): void {
@@ -363,23 +445,41 @@ export class RelaySession implements ServedConnection {
     if (!call) return;
     if (call.kind === 'client') this.#calls.take(childId);
     const params = { requestId: childId, reason: 'mcp-fw dev reloaded the server' };
-    this.#forward(call.at, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params }), this.#tokens.create(undefined, call.at, true));
+    this.#forward(
+      call.at,
+      JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params }),
+      this.#tokens.create(undefined, call.at, true),
+    );
   }
 
   #internal(at: Attachment, method: string, params: Record<string, unknown>): Promise<unknown> {
     return new Promise((resolve, reject) => {
       const id = this.#calls.add({ kind: 'internal', at, resolve, reject });
-      this.#forward(at, JSON.stringify({ jsonrpc: '2.0', id, method, params }), this.#tokens.create(undefined, at, true));
+      this.#forward(
+        at,
+        JSON.stringify({ jsonrpc: '2.0', id, method, params }),
+        this.#tokens.create(undefined, at, true),
+      );
     });
   }
 
   #internalNotify(at: Attachment, method: string): void {
-    this.#forward(at, JSON.stringify({ jsonrpc: '2.0', method }), this.#tokens.create(undefined, at, true));
+    this.#forward(
+      at,
+      JSON.stringify({ jsonrpc: '2.0', method }),
+      this.#tokens.create(undefined, at, true),
+    );
   }
 
   #forward(at: Attachment, frame: string, o: number, peer?: { remoteAddress?: string }): void {
     const remoteAddress = peer?.remoteAddress;
-    at.link.send({ t: 'in', s: at.s, f: frame, o, ...(remoteAddress ? { peer: { remoteAddress } } : {}) });
+    at.link.send({
+      t: 'in',
+      s: at.s,
+      f: frame,
+      o,
+      ...(remoteAddress ? { peer: { remoteAddress } } : {}),
+    });
   }
 
   #answer(answers: Message[], batch: boolean, origin: unknown): void {

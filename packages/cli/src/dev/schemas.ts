@@ -9,7 +9,9 @@ export interface DevSchemas {
   /** The project files the last extraction read, `import type` ones included. */
   files(): string[];
   /** Extracts again (only changed files are re-parsed) and writes the module when it changed. */
-  regenerate(): { readonly ok: true; readonly written: boolean } | { readonly ok: false; readonly error: string };
+  regenerate():
+    | { readonly ok: true; readonly written: boolean }
+    | { readonly ok: false; readonly error: string };
 }
 
 const PACKAGE = '@mcp-fw/typescript';
@@ -30,7 +32,10 @@ export function usesTypeSchemas(project: Project): boolean {
  * the CLI, and other projects never pay for it. `warn` says why a project that looks like it
  * uses it gets no regeneration.
  */
-export async function devSchemas(project: Project, warn: (line: string) => void): Promise<DevSchemas | undefined> {
+export async function devSchemas(
+  project: Project,
+  warn: (line: string) => void,
+): Promise<DevSchemas | undefined> {
   if (!project.tsconfig || !usesTypeSchemas(project)) return undefined;
   let typescript: typeof import('@mcp-fw/typescript');
   try {
@@ -53,8 +58,14 @@ export async function devSchemas(project: Project, warn: (line: string) => void)
         return { ok: true, written: writeManifest(target, extractor.extract()) };
       } catch (error) {
         // The old module stays: the reload fails with the reason, and the next save retries.
-        const reason = error instanceof ExtractionError ? error.message : (error as Error).stack ?? String(error);
-        return { ok: false, error: `${relative(process.cwd(), target)} cannot be regenerated. ${reason}` };
+        const reason =
+          error instanceof ExtractionError
+            ? error.message
+            : ((error as Error).stack ?? String(error));
+        return {
+          ok: false,
+          error: `${relative(process.cwd(), target)} cannot be regenerated. ${reason}`,
+        };
       }
     },
   };

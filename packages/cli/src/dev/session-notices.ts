@@ -1,4 +1,11 @@
-import { listChangedNotification, logLevelPasses, wantsListChanged, type FrameRoute, type ListName, type LogLevel } from '@mcp-fw/core/transport';
+import {
+  listChangedNotification,
+  logLevelPasses,
+  wantsListChanged,
+  type FrameRoute,
+  type ListName,
+  type LogLevel,
+} from '@mcp-fw/core/transport';
 import type { Message } from './messages.js';
 import type { SessionState } from './session-state.js';
 
@@ -12,12 +19,16 @@ export type Notice = readonly [Message, FrameRoute | undefined];
  * the first prompt or resource.
  */
 export function listChangedNotices(state: SessionState, lists: readonly ListName[]): Notice[] {
-  if (state.legacy) return state.initialized ? lists.map((list) => [listChangedNotification(list), undefined]) : [];
+  if (state.legacy)
+    return state.initialized ? lists.map((list) => [listChangedNotification(list), undefined]) : [];
   const notices: Notice[] = [];
   for (const listen of state.listens.values()) {
     for (const list of lists) {
       if (!wantsListChanged(listen.params.notifications, list)) continue;
-      notices.push([listChangedNotification(list, listen.clientId), { origin: listen.origin, final: false }]);
+      notices.push([
+        listChangedNotification(list, listen.clientId),
+        { origin: listen.origin, final: false },
+      ]);
     }
   }
   return notices;
@@ -29,5 +40,14 @@ export function listChangedNotices(state: SessionState, lists: readonly ListName
  */
 export function logNotices(state: SessionState, level: LogLevel, data: string): Notice[] {
   if (!state.legacy || !state.initialized || !logLevelPasses(level, state.logLevel)) return [];
-  return [[{ jsonrpc: '2.0', method: 'notifications/message', params: { level, logger: 'mcp-fw dev', data } }, undefined]];
+  return [
+    [
+      {
+        jsonrpc: '2.0',
+        method: 'notifications/message',
+        params: { level, logger: 'mcp-fw dev', data },
+      },
+      undefined,
+    ],
+  ];
 }

@@ -70,10 +70,19 @@ export class SessionState {
   /** The legacy requests and notifications to replay, in the order the client sent them. */
   replaySteps(): ReplayStep[] {
     if (!this.#initialize) return [];
-    const steps: ReplayStep[] = [{ kind: 'request', method: 'initialize', params: this.#initialize }];
-    if (this.#initialized) steps.push({ kind: 'notification', method: 'notifications/initialized' });
-    if (this.#logLevel !== undefined) steps.push({ kind: 'request', method: 'logging/setLevel', params: { level: this.#logLevel } });
-    for (const uri of this.#subscriptions) steps.push({ kind: 'request', method: 'resources/subscribe', params: { uri } });
+    const steps: ReplayStep[] = [
+      { kind: 'request', method: 'initialize', params: this.#initialize },
+    ];
+    if (this.#initialized)
+      steps.push({ kind: 'notification', method: 'notifications/initialized' });
+    if (this.#logLevel !== undefined)
+      steps.push({
+        kind: 'request',
+        method: 'logging/setLevel',
+        params: { level: this.#logLevel },
+      });
+    for (const uri of this.#subscriptions)
+      steps.push({ kind: 'request', method: 'resources/subscribe', params: { uri } });
     return steps;
   }
 

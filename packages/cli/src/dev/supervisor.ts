@@ -1,7 +1,13 @@
 import { mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { LEGACY_REVISIONS, type Channel, type EraMode, type Servable, type ToolLookup } from '@mcp-fw/core/transport';
+import {
+  LEGACY_REVISIONS,
+  type Channel,
+  type EraMode,
+  type Servable,
+  type ToolLookup,
+} from '@mcp-fw/core/transport';
 import { changedLists, EMPTY_LISTS } from '../client/lists.js';
 import type { RunCompiler } from '../project/compile.js';
 import { widenCapabilities } from './capabilities.js';
@@ -99,7 +105,10 @@ export class Supervisor implements Servable<RelaySession> {
    * (`x-mcp-header` mirrors), which run here before a request reaches any child.
    */
   readonly registry: ToolLookup = {
-    tool: (name) => this.#probe?.lists.tools.find((t) => t.name === name) as { inputSchema: Record<string, unknown> } | undefined,
+    tool: (name) =>
+      this.#probe?.lists.tools.find((t) => t.name === name) as
+        | { inputSchema: Record<string, unknown> }
+        | undefined,
   };
 
   /** Reloads after `changed` files changed; changes during a reload trigger one more after it. */
@@ -138,7 +147,9 @@ export class Supervisor implements Servable<RelaySession> {
     const outDir = join(this.#options.cacheDir, String(generation));
     const previous = this.#current;
     // What clients were last told, read from the old child while the new one builds.
-    const before = previous ? probe(previous, this.#connection++).catch(() => this.#probe) : Promise.resolve(this.#probe);
+    const before = previous
+      ? probe(previous, this.#connection++).catch(() => this.#probe)
+      : Promise.resolve(this.#probe);
     const shown = relative(process.cwd(), this.#options.entry);
     let entry = this.#options.entry;
     const compiler = this.#options.compiler;
@@ -152,12 +163,17 @@ export class Supervisor implements Servable<RelaySession> {
       if (result.written) this.#watcher.remember(schemas.target);
     }
     if (compiler) {
-      if (changed.includes(compiler.project.tsconfig)) await compiler.refresh().catch(() => undefined);
+      if (changed.includes(compiler.project.tsconfig))
+        await compiler.refresh().catch(() => undefined);
       const result = await compiler.compile(outDir);
       trace('compiled', started);
       if (!result.ok) {
         this.#watchDiagnostics(result.error, compiler.project.dir);
-        return this.#fail(`${shown} does not compile: ${result.error}${result.fix ? `\n${result.fix}` : ''}`, started, outDir);
+        return this.#fail(
+          `${shown} does not compile: ${result.error}${result.fix ? `\n${result.fix}` : ''}`,
+          started,
+          outDir,
+        );
       }
       if (result.warnings) this.#options.report('info', result.warnings);
       entry = realpathSync(result.entry);
@@ -190,7 +206,10 @@ export class Supervisor implements Servable<RelaySession> {
     const ms = Math.round(performance.now() - started);
     const what = changed.length ? changed.map((f) => relative(process.cwd(), f)).join(', ') : shown;
     const effect = lists.length ? `${lists.join(', ')} changed` : 'no list changed';
-    this.#options.report('info', `${generation === 1 ? 'started' : 'reloaded'} ${what} in ${ms} ms (${effect})`);
+    this.#options.report(
+      'info',
+      `${generation === 1 ? 'started' : 'reloaded'} ${what} in ${ms} ms (${effect})`,
+    );
     this.#options.onReload?.({ ok: true, ms, changed: lists });
     this.#prepareSpare(graph.packages);
   }
@@ -240,7 +259,9 @@ export class Supervisor implements Servable<RelaySession> {
   #watchGraph(files: readonly string[], outDir: string | undefined): void {
     const compiler = this.#options.compiler;
     const sources = compiler && outDir ? files.map((f) => compiler.sourceOf(f, outDir)) : files;
-    this.#watcher.add(sources.filter((f): f is string => f !== undefined && !f.includes('/node_modules/')));
+    this.#watcher.add(
+      sources.filter((f): f is string => f !== undefined && !f.includes('/node_modules/')),
+    );
   }
 
   /** Files named in compile errors are watched too, so fixing any of them triggers a reload. */
@@ -250,16 +271,21 @@ export class Supervisor implements Servable<RelaySession> {
 
   #initializeFallback(params: Record<string, unknown> | undefined): Record<string, unknown> {
     const requested = params?.protocolVersion;
-    const protocolVersion = (LEGACY_REVISIONS as readonly unknown[]).includes(requested) ? requested : LEGACY_REVISIONS[0];
+    const protocolVersion = (LEGACY_REVISIONS as readonly unknown[]).includes(requested)
+      ? requested
+      : LEGACY_REVISIONS[0];
     const known = this.#probe?.initializeResult;
-    const base = known ?? { capabilities: {}, serverInfo: { name: 'mcp-fw-dev', version: '0.0.0' } };
+    const base = known ?? {
+      capabilities: {},
+      serverInfo: { name: 'mcp-fw-dev', version: '0.0.0' },
+    };
     return widenCapabilities({ ...base, protocolVersion });
   }
 }
 
-
 const TRACE = process.env.MCP_FW_DEV_TRACE === '1';
 
 function trace(step: string, started: number): void {
-  if (TRACE) process.stderr.write(`[mcp-fw dev] ${step} at ${Math.round(performance.now() - started)} ms\n`);
+  if (TRACE)
+    process.stderr.write(`[mcp-fw dev] ${step} at ${Math.round(performance.now() - started)} ms\n`);
 }

@@ -25,20 +25,52 @@ export interface ClientConfig {
 }
 
 function claudeConfigPath(): string {
-  if (process.platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'Claude', 'claude_desktop_config.json');
-  if (process.platform === 'win32') return join(process.env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'Claude', 'claude_desktop_config.json');
-  return join(process.env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), 'Claude', 'claude_desktop_config.json');
+  if (process.platform === 'darwin')
+    return join(
+      homedir(),
+      'Library',
+      'Application Support',
+      'Claude',
+      'claude_desktop_config.json',
+    );
+  if (process.platform === 'win32')
+    return join(
+      process.env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'),
+      'Claude',
+      'claude_desktop_config.json',
+    );
+  return join(
+    process.env.XDG_CONFIG_HOME ?? join(homedir(), '.config'),
+    'Claude',
+    'claude_desktop_config.json',
+  );
 }
 
-const plain = (entry: ServerEntry) => ({ command: entry.command, args: [...entry.args], ...(entry.env ? { env: { ...entry.env } } : {}) });
+const plain = (entry: ServerEntry) => ({
+  command: entry.command,
+  args: [...entry.args],
+  ...(entry.env ? { env: { ...entry.env } } : {}),
+});
 
 /** The configuration of `client` (paths resolved now: the cwd matters for VS Code). */
 export function clientConfig(client: ClientName): ClientConfig {
   switch (client) {
     case 'claude':
-      return { title: 'Claude Desktop', path: claudeConfigPath(), key: 'mcpServers', shape: plain, next: 'Restart Claude Desktop to load it.' };
+      return {
+        title: 'Claude Desktop',
+        path: claudeConfigPath(),
+        key: 'mcpServers',
+        shape: plain,
+        next: 'Restart Claude Desktop to load it.',
+      };
     case 'cursor':
-      return { title: 'Cursor', path: join(homedir(), '.cursor', 'mcp.json'), key: 'mcpServers', shape: plain, next: 'Cursor picks it up in Settings → MCP.' };
+      return {
+        title: 'Cursor',
+        path: join(homedir(), '.cursor', 'mcp.json'),
+        key: 'mcpServers',
+        shape: plain,
+        next: 'Cursor picks it up in Settings → MCP.',
+      };
     case 'vscode':
       return {
         title: 'VS Code',

@@ -11,14 +11,19 @@ export function readConfigFile(path: string): Record<string, unknown> {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    const comments = /^\s*\/\/|\/\*/m.test(text) ? ' (it has comments, which mcp-fw cannot keep)' : '';
+    const comments = /^\s*\/\/|\/\*/m.test(text)
+      ? ' (it has comments, which mcp-fw cannot keep)'
+      : '';
     throw new CliError(
       `${path} is not plain JSON${comments}: ${(error as Error).message}.`,
       'Fix the file, or run the command again with --print and add the entry by hand.',
     );
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new CliError(`${path} does not hold a JSON object.`, 'Fix the file, or use --print and add the entry by hand.');
+    throw new CliError(
+      `${path} does not hold a JSON object.`,
+      'Fix the file, or use --print and add the entry by hand.',
+    );
   }
   return value as Record<string, unknown>;
 }

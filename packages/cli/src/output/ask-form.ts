@@ -8,7 +8,12 @@ import type { Style } from './style.js';
  * undefined when they cancel (Ctrl+C or Ctrl+D). Questions go to stderr: stdout carries the
  * tool's result.
  */
-export async function askForm(form: ElicitationForm, input: NodeJS.ReadableStream, output: NodeJS.WritableStream, style: Style): Promise<Record<string, unknown> | undefined> {
+export async function askForm(
+  form: ElicitationForm,
+  input: NodeJS.ReadableStream,
+  output: NodeJS.WritableStream,
+  style: Style,
+): Promise<Record<string, unknown> | undefined> {
   const rl = createInterface({ input, output, terminal: true, historySize: 0 });
   // Ctrl+C at a question cancels the form, not the command: the tool gets "cancel" and goes on.
   rl.on('SIGINT', () => rl.close());
@@ -45,21 +50,39 @@ export async function askForm(form: ElicitationForm, input: NodeJS.ReadableStrea
 function question(name: string, field: FieldSchema, isRequired: boolean): string {
   const label = field.title ?? name;
   const about = field.description && field.description !== label ? ` — ${field.description}` : '';
-  const kind = field.enum ? field.enum.map(String).join('/') : field.type === 'boolean' ? 'y/n' : (field.type ?? 'text');
-  const range = field.minimum !== undefined || field.maximum !== undefined ? `, ${field.minimum ?? ''}-${field.maximum ?? ''}` : '';
-  const fallback = field.default !== undefined ? `, default ${String(field.default)}` : isRequired ? '' : ', optional';
+  const kind = field.enum
+    ? field.enum.map(String).join('/')
+    : field.type === 'boolean'
+      ? 'y/n'
+      : (field.type ?? 'text');
+  const range =
+    field.minimum !== undefined || field.maximum !== undefined
+      ? `, ${field.minimum ?? ''}-${field.maximum ?? ''}`
+      : '';
+  const fallback =
+    field.default !== undefined
+      ? `, default ${String(field.default)}`
+      : isRequired
+        ? ''
+        : ', optional';
   return `${label}${about} [${kind}${range}${fallback}]:`;
 }
 
 /** Reads one typed answer as the field's type; an empty answer takes the default (or skips). */
-function parseAnswer(raw: string, field: FieldSchema, isRequired: boolean): { value: unknown } | { problem: string } {
+function parseAnswer(
+  raw: string,
+  field: FieldSchema,
+  isRequired: boolean,
+): { value: unknown } | { problem: string } {
   if (raw === '') {
     if (field.default !== undefined) return { value: field.default };
     return isRequired ? { problem: 'an answer is required' } : { value: undefined };
   }
   if (field.enum) {
     const choice = field.enum.find((option) => String(option) === raw);
-    return choice !== undefined ? { value: choice } : { problem: `choose one of ${field.enum.map(String).join(', ')}` };
+    return choice !== undefined
+      ? { value: choice }
+      : { problem: `choose one of ${field.enum.map(String).join(', ')}` };
   }
   switch (field.type) {
     case 'boolean':
@@ -69,9 +92,15 @@ function parseAnswer(raw: string, field: FieldSchema, isRequired: boolean): { va
     case 'number':
     case 'integer': {
       const n = Number(raw);
-      if (Number.isNaN(n) || (field.type === 'integer' && !Number.isInteger(n))) return { problem: `enter ${field.type === 'integer' ? 'a whole number' : 'a number'}` };
-      if ((field.minimum !== undefined && n < field.minimum) || (field.maximum !== undefined && n > field.maximum)) {
-        return { problem: `enter a number from ${field.minimum ?? '-∞'} to ${field.maximum ?? '∞'}` };
+      if (Number.isNaN(n) || (field.type === 'integer' && !Number.isInteger(n)))
+        return { problem: `enter ${field.type === 'integer' ? 'a whole number' : 'a number'}` };
+      if (
+        (field.minimum !== undefined && n < field.minimum) ||
+        (field.maximum !== undefined && n > field.maximum)
+      ) {
+        return {
+          problem: `enter a number from ${field.minimum ?? '-∞'} to ${field.maximum ?? '∞'}`,
+        };
       }
       return { value: n };
     }

@@ -6,7 +6,8 @@ type Item = Record<string, any>;
 /** The `type` of a JSON Schema, in a few words: `string`, `number[]`, `"a" | "b"`, `object`. */
 export function typeOf(schema: Item | undefined): string {
   if (!schema || typeof schema !== 'object') return 'any';
-  if (Array.isArray(schema.enum)) return schema.enum.map((v: unknown) => JSON.stringify(v)).join(' | ');
+  if (Array.isArray(schema.enum))
+    return schema.enum.map((v: unknown) => JSON.stringify(v)).join(' | ');
   if ('const' in schema) return JSON.stringify(schema.const);
   const union = schema.anyOf ?? schema.oneOf;
   if (Array.isArray(union)) return union.map((s: Item) => typeOf(s)).join(' | ');
@@ -20,18 +21,39 @@ function argumentRows(schema: Item | undefined, indent: string, style: Style): s
   const properties = Object.entries((schema?.properties ?? {}) as Record<string, Item>);
   if (properties.length === 0) return [`${indent}${style.dim('(no arguments)')}`];
   const required = new Set<string>(schema?.required ?? []);
-  const rows = properties.map(([name, p]) => [name, typeOf(p), required.has(name) ? 'required' : 'optional', p.description ?? '']);
+  const rows = properties.map(([name, p]) => [
+    name,
+    typeOf(p),
+    required.has(name) ? 'required' : 'optional',
+    p.description ?? '',
+  ]);
   return table(rows, indent, style);
 }
 
 function table(rows: string[][], indent: string, style: Style): string[] {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   return rows.map((row) =>
-    (indent + row.map((cell, i) => (i === 0 ? style.cyan(cell.padEnd(widths[i])) : i === row.length - 1 ? cell : style.dim(cell.padEnd(widths[i])))).join('  ')).trimEnd(),
+    (
+      indent +
+      row
+        .map((cell, i) =>
+          i === 0
+            ? style.cyan(cell.padEnd(widths[i]))
+            : i === row.length - 1
+              ? cell
+              : style.dim(cell.padEnd(widths[i])),
+        )
+        .join('  ')
+    ).trimEnd(),
   );
 }
 
-function section(title: string, items: readonly Item[], style: Style, body: (item: Item) => string[]): string[] {
+function section(
+  title: string,
+  items: readonly Item[],
+  style: Style,
+  body: (item: Item) => string[],
+): string[] {
   const lines = ['', style.bold(`${title} (${items.length})`)];
   if (items.length === 0) lines.push(`  ${style.dim('none')}`);
   for (const item of items) lines.push(...body(item));
@@ -48,10 +70,15 @@ export function inspectReport(initialize: Item, lists: ServerLists, style: Style
   if (initialize.instructions) lines.push(style.dim(String(initialize.instructions)));
   lines.push(
     ...section('Tools', lists.tools, style, (tool) => {
-      const out = [`  ${style.cyan(tool.name)}${tool.description ? ` — ${tool.description}` : ''}`, ...argumentRows(tool.inputSchema, '      ', style)];
+      const out = [
+        `  ${style.cyan(tool.name)}${tool.description ? ` — ${tool.description}` : ''}`,
+        ...argumentRows(tool.inputSchema, '      ', style),
+      ];
       if (tool.outputSchema) {
         const fields = Object.entries((tool.outputSchema.properties ?? {}) as Record<string, Item>);
-        out.push(`      ${style.dim('returns')} ${fields.map(([name, p]) => `${name}: ${typeOf(p)}`).join(', ') || typeOf(tool.outputSchema)}`);
+        out.push(
+          `      ${style.dim('returns')} ${fields.map(([name, p]) => `${name}: ${typeOf(p)}`).join(', ') || typeOf(tool.outputSchema)}`,
+        );
       }
       return out;
     }),
@@ -63,7 +90,12 @@ export function inspectReport(initialize: Item, lists: ServerLists, style: Style
     ]),
     ...section('Prompts', lists.prompts, style, (p) => {
       const args = (p.arguments ?? []) as Item[];
-      const rows = args.map((a) => [a.name, 'string', a.required ? 'required' : 'optional', a.description ?? '']);
+      const rows = args.map((a) => [
+        a.name,
+        'string',
+        a.required ? 'required' : 'optional',
+        a.description ?? '',
+      ]);
       return [
         `  ${style.cyan(p.name)}${p.description ? ` — ${p.description}` : ''}`,
         ...(rows.length ? table(rows, '      ', style) : [`      ${style.dim('(no arguments)')}`]),

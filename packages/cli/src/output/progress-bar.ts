@@ -18,8 +18,14 @@ export class ProgressBar {
     if (!this.enabled) return;
     const width = 24;
     const fraction = total ? Math.min(1, Math.max(0, progress / total)) : undefined;
-    const bar = fraction === undefined ? '' : `[${'#'.repeat(Math.round(fraction * width)).padEnd(width, '-')}] ${Math.round(fraction * 100)}% `;
-    const text = `${bar}${fraction === undefined ? `${progress} ` : ''}${message ?? ''}`.slice(0, (this.#stream.columns || 80) - 1);
+    const bar =
+      fraction === undefined
+        ? ''
+        : `[${'#'.repeat(Math.round(fraction * width)).padEnd(width, '-')}] ${Math.round(fraction * 100)}% `;
+    const text = `${bar}${fraction === undefined ? `${progress} ` : ''}${message ?? ''}`.slice(
+      0,
+      (this.#stream.columns || 80) - 1,
+    );
     this.#stream.write(`\r\x1b[2K${text}`);
     this.#shown = true;
   }

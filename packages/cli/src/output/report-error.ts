@@ -10,7 +10,9 @@ export function reportError(error: unknown): number {
     return error.exitCode;
   }
   const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-  process.stderr.write(`${style.red('mcp-fw: unexpected error (a bug in mcp-fw, please report it):')}\n${detail}\n`);
+  process.stderr.write(
+    `${style.red('mcp-fw: unexpected error (a bug in mcp-fw, please report it):')}\n${detail}\n`,
+  );
   return 1;
 }
 

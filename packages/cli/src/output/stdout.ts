@@ -9,7 +9,10 @@ export function takeStdout(): (text: string) => void {
   if (!real) {
     real = process.stdout.write.bind(process.stdout) as (text: string) => boolean;
     process.stdout.write = ((chunk: unknown, ...rest: unknown[]) =>
-      (process.stderr.write as (...args: unknown[]) => boolean)(chunk, ...rest)) as typeof process.stdout.write;
+      (process.stderr.write as (...args: unknown[]) => boolean)(
+        chunk,
+        ...rest,
+      )) as typeof process.stdout.write;
   }
   const write = real;
   return (text) => void write(text);

@@ -16,6 +16,14 @@ export function styleFor(stream: NodeJS.WriteStream): Style {
   if (!stream.isTTY || noColor) {
     return { bold: plain, dim: plain, red: plain, green: plain, yellow: plain, cyan: plain };
   }
-  const wrap = (open: number, close: number) => (text: string) => `\x1b[${open}m${text}\x1b[${close}m`;
-  return { bold: wrap(1, 22), dim: wrap(2, 22), red: wrap(31, 39), green: wrap(32, 39), yellow: wrap(33, 39), cyan: wrap(36, 39) };
+  const wrap = (open: number, close: number) => (text: string) =>
+    `\x1b[${open}m${text}\x1b[${close}m`;
+  return {
+    bold: wrap(1, 22),
+    dim: wrap(2, 22),
+    red: wrap(31, 39),
+    green: wrap(32, 39),
+    yellow: wrap(33, 39),
+    cyan: wrap(36, 39),
+  };
 }

@@ -11,7 +11,12 @@ export type CompileResult =
   | { readonly ok: true; readonly entry: string; readonly warnings: string }
   | { readonly ok: false; readonly error: string; readonly fix?: string };
 
-const OUTPUT_EXTENSION: Record<string, string> = { '.ts': '.js', '.tsx': '.js', '.mts': '.mjs', '.cts': '.cjs' };
+const OUTPUT_EXTENSION: Record<string, string> = {
+  '.ts': '.js',
+  '.tsx': '.js',
+  '.mts': '.mjs',
+  '.cts': '.cjs',
+};
 const SOURCE_EXTENSIONS: Record<string, readonly string[]> = {
   '.js': ['.ts', '.tsx', '.js', '.jsx'],
   '.mjs': ['.mts', '.mjs'],
@@ -66,16 +71,35 @@ export class RunCompiler {
     const type = this.project.packageJson?.data.type === 'module' ? 'module' : 'commonjs';
     writeFileSync(join(outDir, 'package.json'), `${JSON.stringify({ type })}\n`);
     const args = [
-      '-p', this.project.tsconfig, '--outDir', outDir, '--rootDir', this.config.rootDir,
+      '-p',
+      this.project.tsconfig,
+      '--outDir',
+      outDir,
+      '--rootDir',
+      this.config.rootDir,
       ...(this.config.experimentalDecorators ? ['--noCheck'] : []),
-      '--noEmitOnError', 'false', '--declaration', 'false', '--declarationMap', 'false',
-      '--composite', 'false', '--incremental', 'false', '--pretty', 'false',
+      '--noEmitOnError',
+      'false',
+      '--declaration',
+      'false',
+      '--declarationMap',
+      'false',
+      '--composite',
+      'false',
+      '--incremental',
+      'false',
+      '--pretty',
+      'false',
     ];
     const run = await runTsc(this.tsc, args, this.project.dir);
     const output = run.output.trim();
     if (FATAL.test(output)) {
       const fix = decoratorFix(output, this.config);
-      return { ok: false, error: firstLines(output.split('\n').filter((l) => FATAL.test(l))), ...(fix ? { fix } : {}) };
+      return {
+        ok: false,
+        error: firstLines(output.split('\n').filter((l) => FATAL.test(l))),
+        ...(fix ? { fix } : {}),
+      };
     }
     const entry = this.outputOf(this.entry, outDir);
     if (!entry || !existsSync(entry)) {
@@ -106,7 +130,9 @@ export class RunCompiler {
     if (rel.startsWith('..')) return output;
     const ext = extname(rel);
     const stem = join(this.config.rootDir, rel.slice(0, rel.length - ext.length));
-    return (SOURCE_EXTENSIONS[ext] ?? [ext]).map((e) => stem + e).find((candidate) => existsSync(candidate));
+    return (SOURCE_EXTENSIONS[ext] ?? [ext])
+      .map((e) => stem + e)
+      .find((candidate) => existsSync(candidate));
   }
 }
 

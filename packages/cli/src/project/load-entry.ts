@@ -23,14 +23,18 @@ export async function loadEntry(entryArg: string | undefined, command: string): 
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
     const result = await compiler.compile(dir);
     if (!result.ok) {
-      throw new CliError(`${shown} does not compile: ${result.error}`, result.fix ?? `Fix the error and run mcp-fw ${command} again.`);
+      throw new CliError(
+        `${shown} does not compile: ${result.error}`,
+        result.fix ?? `Fix the error and run mcp-fw ${command} again.`,
+      );
     }
     file = result.entry;
   }
   try {
     return await loadServer(file, shown, project.dir);
   } catch (error) {
-    if (error instanceof LoadError) throw new CliError(error.message, `Fix the error and run mcp-fw ${command} again.`);
+    if (error instanceof LoadError)
+      throw new CliError(error.message, `Fix the error and run mcp-fw ${command} again.`);
     throw error;
   }
 }

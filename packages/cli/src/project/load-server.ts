@@ -11,7 +11,11 @@ export class LoadError extends Error {
  * export. Either may be the server, a promise of one, or a factory that takes no arguments
  * (parameters with defaults are fine) and returns or resolves to one.
  */
-export async function loadServer(file: string, shownAs = file, userDir?: string): Promise<McpServer> {
+export async function loadServer(
+  file: string,
+  shownAs = file,
+  userDir?: string,
+): Promise<McpServer> {
   // Stack frames then name the TypeScript sources, not the compiled copies.
   process.setSourceMapsEnabled(true);
   let mod: Record<string, unknown>;
@@ -23,7 +27,8 @@ export async function loadServer(file: string, shownAs = file, userDir?: string)
   const exportName = mod.server !== undefined ? 'server' : 'default';
   const exported = await mod[exportName];
   if (isServer(exported)) return exported;
-  if (typeof exported === 'function' && !isClass(exported as () => unknown)) return fromFactory(exported as () => unknown, `${shownAs}'s ${exportName} export`, userDir);
+  if (typeof exported === 'function' && !isClass(exported as () => unknown))
+    return fromFactory(exported as () => unknown, `${shownAs}'s ${exportName} export`, userDir);
   const names = Object.keys(mod);
   const found = names.length ? `it exports ${names.join(', ')}` : 'it exports nothing';
   throw new LoadError(
@@ -33,7 +38,11 @@ export async function loadServer(file: string, shownAs = file, userDir?: string)
 }
 
 /** Calls a factory export; one that needs arguments is refused before it runs. */
-async function fromFactory(factory: (...args: never[]) => unknown, shownAs: string, userDir: string | undefined): Promise<McpServer> {
+async function fromFactory(
+  factory: (...args: never[]) => unknown,
+  shownAs: string,
+  userDir: string | undefined,
+): Promise<McpServer> {
   const name = factory.name ? ` ${factory.name}` : '';
   if (factory.length > 0) {
     throw new LoadError(
@@ -47,7 +56,10 @@ async function fromFactory(factory: (...args: never[]) => unknown, shownAs: stri
   } catch (error) {
     throw new LoadError(`${shownAs} (the function${name}) failed: ${summary(error, userDir)}`);
   }
-  if (!isServer(made)) throw new LoadError(`${shownAs} (the function${name}) returned no MCP server: return the server createServer(...) made`);
+  if (!isServer(made))
+    throw new LoadError(
+      `${shownAs} (the function${name}) returned no MCP server: return the server createServer(...) made`,
+    );
   return made;
 }
 
@@ -57,7 +69,11 @@ function isClass(value: (...args: never[]) => unknown): boolean {
 
 function isServer(value: unknown): value is McpServer {
   const candidate = value as { connect?: unknown; registry?: unknown } | null | undefined;
-  return typeof candidate?.connect === 'function' && typeof candidate.registry === 'object' && candidate.registry !== null;
+  return (
+    typeof candidate?.connect === 'function' &&
+    typeof candidate.registry === 'object' &&
+    candidate.registry !== null
+  );
 }
 
 /** The error's name and message, plus the first stack frame in the user's code (under `userDir`). */
@@ -67,6 +83,8 @@ function summary(error: unknown, userDir: string | undefined): string {
   if (!userDir) return head;
   const frame = error.stack
     ?.split('\n')
-    .find((line) => /^\s+at /.test(line) && line.includes(userDir) && !line.includes('/node_modules/'));
+    .find(
+      (line) => /^\s+at /.test(line) && line.includes(userDir) && !line.includes('/node_modules/'),
+    );
   return frame ? `${head} (${frame.trim()})` : head;
 }

@@ -27,12 +27,16 @@ const DIRECTORY_ENTRY = 'src/server.ts';
  * directory stands for its `src/server.ts`, and no entry for the current directory's.
  */
 export function resolveEntry(entry: string | undefined, cwd = process.cwd()): string {
-  const hint = 'Pass the module that exports your server, e.g. src/server.ts (or dist/server.js once built).';
+  const hint =
+    'Pass the module that exports your server, e.g. src/server.ts (or dist/server.js once built).';
   if (entry === undefined) {
     // No entry: the project in the current directory, laid out as create-mcp-server does.
     const inside = join(cwd, DIRECTORY_ENTRY);
     if (existsSync(inside) && statSync(inside).isFile()) return inside;
-    throw new CliError(`No entry was given, and there is no ${DIRECTORY_ENTRY} in ${cwd}.`, `Run the command in your project's directory, or ${hint[0].toLowerCase()}${hint.slice(1)}`);
+    throw new CliError(
+      `No entry was given, and there is no ${DIRECTORY_ENTRY} in ${cwd}.`,
+      `Run the command in your project's directory, or ${hint[0].toLowerCase()}${hint.slice(1)}`,
+    );
   }
   const file = resolve(cwd, entry);
   if (!existsSync(file)) throw new CliError(`${entry} does not exist.`, hint);
@@ -49,13 +53,18 @@ export function resolveEntry(entry: string | undefined, cwd = process.cwd()): st
 export function findProject(file: string): Project {
   const tsconfig = findUp(dirname(file), 'tsconfig.json');
   const pkg = findUp(dirname(file), 'package.json');
-  const packageJson = pkg ? { path: pkg, data: JSON.parse(readFileSync(pkg, 'utf8')) as Record<string, unknown> } : undefined;
+  const packageJson = pkg
+    ? { path: pkg, data: JSON.parse(readFileSync(pkg, 'utf8')) as Record<string, unknown> }
+    : undefined;
   const dir = tsconfig ? dirname(tsconfig) : pkg ? dirname(pkg) : dirname(file);
   return { dir, tsconfig, packageJson };
 }
 
 /** The project in `dir` itself (for `mcp-fw build`), with its `tsconfig.json`. */
-export function projectIn(dir: string, tsconfigPath = 'tsconfig.json'): Project & { tsconfig: string } {
+export function projectIn(
+  dir: string,
+  tsconfigPath = 'tsconfig.json',
+): Project & { tsconfig: string } {
   const tsconfig = resolve(dir, tsconfigPath);
   if (!existsSync(tsconfig)) {
     throw new CliError(
@@ -64,7 +73,9 @@ export function projectIn(dir: string, tsconfigPath = 'tsconfig.json'): Project 
     );
   }
   const pkg = findUp(dirname(tsconfig), 'package.json');
-  const packageJson = pkg ? { path: pkg, data: JSON.parse(readFileSync(pkg, 'utf8')) as Record<string, unknown> } : undefined;
+  const packageJson = pkg
+    ? { path: pkg, data: JSON.parse(readFileSync(pkg, 'utf8')) as Record<string, unknown> }
+    : undefined;
   return { dir: dirname(tsconfig), tsconfig, packageJson };
 }
 

@@ -22,7 +22,10 @@ export async function readConfig(tsc: TscCommand, tsconfig: string): Promise<Res
   try {
     parsed = JSON.parse(run.output);
   } catch {
-    throw new CliError(`TypeScript could not read ${tsconfig}: ${run.output.trim()}`, 'Fix the error in tsconfig.json and run the command again.');
+    throw new CliError(
+      `TypeScript could not read ${tsconfig}: ${run.output.trim()}`,
+      'Fix the error in tsconfig.json and run the command again.',
+    );
   }
   const options = parsed.compilerOptions ?? {};
   return {

@@ -44,7 +44,9 @@ export function findTsc(project: Project): TscCommand {
 function nativeBinary(typescriptRoot: string): string | undefined {
   try {
     const require = createRequire(join(typescriptRoot, 'package.json'));
-    const pkg = require.resolve(`@typescript/typescript-${process.platform}-${process.arch}/package.json`);
+    const pkg = require.resolve(
+      `@typescript/typescript-${process.platform}-${process.arch}/package.json`,
+    );
     const exe = join(dirname(pkg), 'lib', process.platform === 'win32' ? 'tsc.exe' : 'tsc');
     return existsSync(exe) ? exe : undefined;
   } catch {
@@ -55,7 +57,10 @@ function nativeBinary(typescriptRoot: string): string | undefined {
 /** Runs tsc with `args` in `cwd`, collecting what it prints (diagnostics go to stdout). */
 export function runTsc(tsc: TscCommand, args: readonly string[], cwd: string): Promise<TscRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(tsc.command, [...tsc.prefix, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(tsc.command, [...tsc.prefix, ...args], {
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));

@@ -10,14 +10,24 @@ export interface CliRun {
 
 /** Environment for child processes: no colours, whatever the test runner's terminal. */
 export function cliEnv(extra: Record<string, string> = {}): Record<string, string> {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([, v]) => v !== undefined)) as Record<string, string>;
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([, v]) => v !== undefined),
+  ) as Record<string, string>;
   return { ...env, NO_COLOR: '1', ...extra };
 }
 
 /** Runs `mcp-fw <args>` in `cwd` to the end. */
-export function runCli(args: readonly string[], cwd: string, env: Record<string, string> = cliEnv()): Promise<CliRun> {
+export function runCli(
+  args: readonly string[],
+  cwd: string,
+  env: Record<string, string> = cliEnv(),
+): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -28,8 +38,16 @@ export function runCli(args: readonly string[], cwd: string, env: Record<string,
 }
 
 /** Starts a long-running `mcp-fw <args>` (dev or start over HTTP) and collects its stderr. */
-export function startCli(args: readonly string[], cwd: string, env: Record<string, string> = cliEnv()): { child: ChildProcess; stderr: () => string } {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
+export function startCli(
+  args: readonly string[],
+  cwd: string,
+  env: Record<string, string> = cliEnv(),
+): { child: ChildProcess; stderr: () => string } {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd,
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   return { child, stderr: () => stderr };
@@ -41,7 +59,8 @@ export async function listeningUrl(stderr: () => string, child: ChildProcess): P
   for (;;) {
     const match = /listening on (http:\/\/\S+)/.exec(stderr());
     if (match) return match[1];
-    if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}): ${stderr()}`);
+    if (child.exitCode !== null)
+      throw new Error(`the server exited (${child.exitCode}): ${stderr()}`);
     if (Date.now() > deadline) throw new Error(`the server did not listen: ${stderr()}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }

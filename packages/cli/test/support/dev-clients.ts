@@ -15,7 +15,9 @@ import { cliEnv } from './cli-process.ts';
 import { BIN, TAP } from './paths.ts';
 
 /** The official clients the dev tests drive `mcp-fw dev` with. */
-export type DevClientKind = '@modelcontextprotocol/sdk 1.x (2025-11-25)' | '@modelcontextprotocol/client 2.x auto (2026-07-28)';
+export type DevClientKind =
+  | '@modelcontextprotocol/sdk 1.x (2025-11-25)'
+  | '@modelcontextprotocol/client 2.x auto (2026-07-28)';
 
 export interface Progress {
   progress: number;
@@ -30,7 +32,11 @@ export interface DevClient {
   readonly toolListChanges: () => number;
   /** The data of every `notifications/message` received. */
   readonly logs: string[];
-  callTool(name: string, args: Record<string, unknown>, onprogress?: (p: Progress) => void): Promise<any>;
+  callTool(
+    name: string,
+    args: Record<string, unknown>,
+    onprogress?: (p: Progress) => void,
+  ): Promise<any>;
   toolNames(): Promise<string[]>;
   listTools(): Promise<any[]>;
   /** What `mcp-fw dev` wrote to stderr so far. */
@@ -47,7 +53,11 @@ const INFO = { name: 'mcp-fw-dev-test', version: '1.0.0' };
  * client accepts elicitations with `{ ok: true }`; 2026-07-28 clients open a listen stream for
  * tool list changes (legacy clients receive them unsolicited).
  */
-export async function connectDevClient(kind: DevClientKind, cwd: string, args: string[]): Promise<DevClient> {
+export async function connectDevClient(
+  kind: DevClientKind,
+  cwd: string,
+  args: string[],
+): Promise<DevClient> {
   const tapFile = join(mkdtempSync(join(tmpdir(), 'mcp-fw-dev-tap-')), 'wire.jsonl');
   const params = {
     command: process.execPath,
@@ -59,20 +69,32 @@ export async function connectDevClient(kind: DevClientKind, cwd: string, args: s
   let changes = 0;
   let stderr = '';
   const logs: string[] = [];
-  const collect = (stream: import('node:stream').Stream | null) => stream?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const collect = (stream: import('node:stream').Stream | null) =>
+    stream?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   if (kind === '@modelcontextprotocol/sdk 1.x (2025-11-25)') {
     const transport = new StdioV1(params);
     collect(transport.stderr);
     const client = new ClientV1(INFO, { capabilities: { elicitation: {} } });
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => void changes++);
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(String(n.params.data)));
-    client.setRequestHandler(ElicitRequestSchema, () => ({ action: 'accept', content: { ok: true } }));
+    client.setNotificationHandler(
+      LoggingMessageNotificationSchema,
+      (n) => void logs.push(String(n.params.data)),
+    );
+    client.setRequestHandler(ElicitRequestSchema, () => ({
+      action: 'accept',
+      content: { ok: true },
+    }));
     await client.connect(transport);
     return {
       version: negotiated(readTap(tapFile)),
       toolListChanges: () => changes,
       logs,
-      callTool: (name, args, onprogress) => client.callTool({ name, arguments: args }, undefined, onprogress ? { onprogress } : undefined),
+      callTool: (name, args, onprogress) =>
+        client.callTool(
+          { name, arguments: args },
+          undefined,
+          onprogress ? { onprogress } : undefined,
+        ),
       toolNames: async () => (await client.listTools()).tools.map((t) => t.name),
       listTools: async () => (await client.listTools()).tools,
       stderr: () => stderr,
@@ -82,17 +104,27 @@ export async function connectDevClient(kind: DevClientKind, cwd: string, args: s
   }
   const transport = new StdioV2(params);
   collect(transport.stderr);
-  const client = new ClientV2(INFO, { capabilities: { elicitation: {} }, versionNegotiation: { mode: 'auto' } });
+  const client = new ClientV2(INFO, {
+    capabilities: { elicitation: {} },
+    versionNegotiation: { mode: 'auto' },
+  });
   client.setNotificationHandler('notifications/tools/list_changed', () => void changes++);
-  client.setNotificationHandler('notifications/message', (n) => void logs.push(String(n.params.data)));
-  client.setRequestHandler('elicitation/create', () => ({ action: 'accept', content: { ok: true } }));
+  client.setNotificationHandler(
+    'notifications/message',
+    (n) => void logs.push(String(n.params.data)),
+  );
+  client.setRequestHandler('elicitation/create', () => ({
+    action: 'accept',
+    content: { ok: true },
+  }));
   await client.connect(transport);
   const subscription = await client.listen({ toolsListChanged: true });
   return {
     version: client.getNegotiatedProtocolVersion(),
     toolListChanges: () => changes,
     logs,
-    callTool: (name, args, onprogress) => client.callTool({ name, arguments: args }, onprogress ? { onprogress } : undefined),
+    callTool: (name, args, onprogress) =>
+      client.callTool({ name, arguments: args }, onprogress ? { onprogress } : undefined),
     toolNames: async () => (await client.listTools()).tools.map((t) => t.name),
     listTools: async () => (await client.listTools()).tools,
     stderr: () => stderr,

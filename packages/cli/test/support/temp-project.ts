@@ -1,4 +1,13 @@
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { FIXTURES, REPO_ROOT } from './paths.ts';
@@ -56,7 +65,13 @@ export function exampleProject(name: string): TempProject {
   cpSync(join(REPO_ROOT, 'examples', name, 'package.json'), join(dir, 'package.json'));
   const tsconfig = {
     extends: join(REPO_ROOT, 'tsconfig.base.json'),
-    compilerOptions: { rootDir: 'src', outDir: 'dist', customConditions: [], composite: false, incremental: false },
+    compilerOptions: {
+      rootDir: 'src',
+      outDir: 'dist',
+      customConditions: [],
+      composite: false,
+      incremental: false,
+    },
     include: ['src'],
   };
   writeFileSync(join(dir, 'tsconfig.json'), `${JSON.stringify(tsconfig, null, 2)}\n`);
@@ -67,7 +82,8 @@ export function exampleProject(name: string): TempProject {
 /** A copy of `templates/<name>` (sources, package.json, tsconfig.json), as the scaffolder writes it. */
 export function templateProject(name: string): TempProject {
   const dir = mkdtempSync(join(tmpdir(), `mcp-fw-cli-template-${name}-`));
-  for (const entry of ['src', 'package.json', 'tsconfig.json']) cpSync(join(REPO_ROOT, 'templates', name, entry), join(dir, entry), { recursive: true });
+  for (const entry of ['src', 'package.json', 'tsconfig.json'])
+    cpSync(join(REPO_ROOT, 'templates', name, entry), join(dir, entry), { recursive: true });
   linkNodeModules(dir);
   return project(dir);
 }

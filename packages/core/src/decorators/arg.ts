@@ -35,13 +35,16 @@ export function Arg(name: string, schema?: SchemaSource, options: ArgOptions = {
     if (typeof index !== 'number' || typeof key === 'object') {
       throw new TypeError(
         `@Arg('${name}') is a parameter decorator and needs "experimentalDecorators": true in ` +
-          "tsconfig.json; with standard decorators declare the arguments with @Tool({ input: ... }) instead",
+          'tsconfig.json; with standard decorators declare the arguments with @Tool({ input: ... }) instead',
       );
     }
     if (key === undefined) {
-      throw new TypeError(`@Arg('${name}') decorates a tool method's parameter, not a constructor's`);
+      throw new TypeError(
+        `@Arg('${name}') decorates a tool method's parameter, not a constructor's`,
+      );
     }
-    const holder = typeof target === 'function' ? target : (target as { constructor: Function }).constructor;
+    const holder =
+      typeof target === 'function' ? target : (target as { constructor: Function }).constructor;
     recordArg(holder, key, { index, name, schema, ...options });
   };
 }

@@ -10,4 +10,7 @@
  */
 export type Completer =
   | readonly string[]
-  | ((value: string, context: { arguments: Record<string, string> }) => readonly string[] | Promise<readonly string[]>);
+  | ((
+      value: string,
+      context: { arguments: Record<string, string> },
+    ) => readonly string[] | Promise<readonly string[]>);

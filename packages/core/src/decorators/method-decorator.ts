@@ -22,7 +22,11 @@ function isTc39Context(value: unknown): value is Tc39Context {
  * conventions apart by its second argument (toolchain.md §3): TC39 passes a context object with
  * `kind`, legacy passes the property key.
  */
-export function methodDecorator(kind: string, decoratorName: string, options: unknown): MethodDecorator {
+export function methodDecorator(
+  kind: string,
+  decoratorName: string,
+  options: unknown,
+): MethodDecorator {
   const frozen = Object.freeze(options);
   return ((target: object, keyOrContext: MemberKey | Tc39Context) => {
     if (isTc39Context(keyOrContext)) {

@@ -39,5 +39,7 @@ export function Prompt<TInput extends SchemaSource | undefined = undefined>(
   options: (Omit<PromptOptions, 'input'> & { input?: TInput }) | string = {},
 ): TypedMethodDecorator<SchemaOutput<TInput>> {
   const copy = typeof options === 'string' ? { description: options } : { ...options };
-  return methodDecorator(PROMPT_KIND, '@Prompt', copy) as TypedMethodDecorator<SchemaOutput<TInput>>;
+  return methodDecorator(PROMPT_KIND, '@Prompt', copy) as TypedMethodDecorator<
+    SchemaOutput<TInput>
+  >;
 }

@@ -44,7 +44,9 @@ export interface ResourceOptions extends MemberLimitOptions, MemberScopeOptions 
    * For templates: enumerates concrete resources for `resources/list`. A method name of the same
    * class, or a function called with the instance as `this`.
    */
-  list?: string | ((this: any, ctx: unknown) => readonly ResourceEntry[] | Promise<readonly ResourceEntry[]>);
+  list?:
+    | string
+    | ((this: any, ctx: unknown) => readonly ResourceEntry[] | Promise<readonly ResourceEntry[]>);
 }
 
 export const RESOURCE_KIND = 'resource';

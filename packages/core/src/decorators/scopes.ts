@@ -25,9 +25,15 @@ export interface MemberScopeOptions {
  * }
  * ```
  */
-export function Scopes(...scopes: string[]): <T extends Function>(target: T, context?: unknown) => void {
+export function Scopes(
+  ...scopes: string[]
+): <T extends Function>(target: T, context?: unknown) => void {
   return (target) => {
-    Object.defineProperty(target, CLASS_SCOPES, { value: Object.freeze([...scopes]), enumerable: false, configurable: true });
+    Object.defineProperty(target, CLASS_SCOPES, {
+      value: Object.freeze([...scopes]),
+      enumerable: false,
+      configurable: true,
+    });
   };
 }
 

@@ -18,7 +18,14 @@ export type SchemaOutput<S> = [S] extends [{ readonly '~standard': { readonly ty
  */
 export type TypedMethodDecorator<TArgs> = {
   // experimentalDecorators: (prototype or class, name, descriptor).
-  <M extends (args: TArgs, ...rest: any[]) => unknown>(target: object, key: MemberKey, descriptor?: TypedPropertyDescriptor<M>): void;
+  <M extends (args: TArgs, ...rest: any[]) => unknown>(
+    target: object,
+    key: MemberKey,
+    descriptor?: TypedPropertyDescriptor<M>,
+  ): void;
   // Standard decorators: (method, context).
-  (value: (this: any, args: TArgs, ...rest: any[]) => unknown, context: ClassMethodDecoratorContext): void;
+  (
+    value: (this: any, args: TArgs, ...rest: any[]) => unknown,
+    context: ClassMethodDecoratorContext,
+  ): void;
 };

@@ -100,7 +100,8 @@ export class Engine {
         for (const listener of this.#endListeners) listener();
       },
       abandoned: (origin) => {
-        for (const request of this.#live) if (request.origin === origin) request.abort('client disconnected');
+        for (const request of this.#live)
+          if (request.origin === origin) request.abort('client disconnected');
       },
     });
   }
@@ -114,7 +115,8 @@ export class Engine {
     const signal = options.signal;
     if (signal) {
       const onAbort = () => {
-        if (this.#outbound.abandon(id, signal.reason)) this.#handlers.outboundAbandoned?.(id, signal.reason);
+        if (this.#outbound.abandon(id, signal.reason))
+          this.#handlers.outboundAbandoned?.(id, signal.reason);
       };
       if (signal.aborted) queueMicrotask(onAbort);
       else signal.addEventListener('abort', onAbort, { once: true });
@@ -125,7 +127,8 @@ export class Engine {
 
   /** Sends a notification, on the stream of `relatedTo` when given. */
   notify(method: string, params?: unknown, relatedTo?: InboundRequest): void {
-    const message = params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
+    const message =
+      params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
     this.#send(JSON.stringify(message), related(relatedTo));
   }
 
@@ -183,17 +186,31 @@ export class Engine {
     if (!this.#closed) this.#channel.send(frame, route);
   }
 
-  #onFrame(text: string, origin: unknown, peer: Peer | undefined, parsed?: { value: unknown }): void {
+  #onFrame(
+    text: string,
+    origin: unknown,
+    peer: Peer | undefined,
+    parsed?: { value: unknown },
+  ): void {
     const route: FrameRoute = { origin, final: true };
     let message: unknown;
     try {
-      message = parsed ? parsed.value : this.#handlers.parseFrame ? this.#handlers.parseFrame(text) : parseFrame(text);
+      message = parsed
+        ? parsed.value
+        : this.#handlers.parseFrame
+          ? this.#handlers.parseFrame(text)
+          : parseFrame(text);
     } catch (error) {
       const detail = error instanceof Error ? error.message : String(error);
-      this.#sendAndCheckIdle(errorFrame(null, { code: JsonRpcCode.ParseError, message: `Parse error: ${detail}` }), route);
+      this.#sendAndCheckIdle(
+        errorFrame(null, { code: JsonRpcCode.ParseError, message: `Parse error: ${detail}` }),
+        route,
+      );
       return;
     }
-    const reply = Array.isArray(message) ? this.#batch(message, origin, peer) : this.#message(message, origin, peer);
+    const reply = Array.isArray(message)
+      ? this.#batch(message, origin, peer)
+      : this.#message(message, origin, peer);
     if (reply instanceof Promise) void reply.then((frame) => this.#sendAndCheckIdle(frame, route));
     else this.#sendAndCheckIdle(reply, route);
   }
@@ -233,7 +250,15 @@ export class Engine {
       }
       if (id === null) return invalid(null, '"id" must be a string or an integer');
       if (!structured) return invalid(id, '"params" must be an object');
-      return this.#request(new InboundRequest(id, m.method, params as Record<string, unknown> | undefined, origin, peer));
+      return this.#request(
+        new InboundRequest(
+          id,
+          m.method,
+          params as Record<string, unknown> | undefined,
+          origin,
+          peer,
+        ),
+      );
     }
     if (hasId && id !== null && (Object.hasOwn(m, 'result') || Object.hasOwn(m, 'error'))) {
       this.#outbound.settle(id, m.error as WireError | undefined, m.result);
@@ -286,21 +311,32 @@ export class Engine {
   #succeed(request: InboundRequest, result: unknown, tracked: boolean): string | undefined {
     if (!this.#finish(request, tracked)) return undefined;
     try {
-      const encoded = this.#handlers.encodeResult ? this.#handlers.encodeResult(request, result) : result;
-      return resultFrame(request.id, encoded instanceof RawJson ? encoded.json : JSON.stringify(encoded ?? {}));
+      const encoded = this.#handlers.encodeResult
+        ? this.#handlers.encodeResult(request, result)
+        : result;
+      return resultFrame(
+        request.id,
+        encoded instanceof RawJson ? encoded.json : JSON.stringify(encoded ?? {}),
+      );
     } catch (error) {
       return this.#unencodable(request, result, error);
     }
   }
 
   #resultFrame(request: InboundRequest, result: unknown): string {
-    const encoded = this.#handlers.encodeResult ? this.#handlers.encodeResult(request, result) : result;
-    return resultFrame(request.id, encoded instanceof RawJson ? encoded.json : JSON.stringify(encoded ?? {}));
+    const encoded = this.#handlers.encodeResult
+      ? this.#handlers.encodeResult(request, result)
+      : result;
+    return resultFrame(
+      request.id,
+      encoded instanceof RawJson ? encoded.json : JSON.stringify(encoded ?? {}),
+    );
   }
 
   #unencodable(request: InboundRequest, result: unknown, error: unknown): string {
     try {
-      if (this.#handlers.unencodable) return this.#resultFrame(request, this.#handlers.unencodable(request, result, error));
+      if (this.#handlers.unencodable)
+        return this.#resultFrame(request, this.#handlers.unencodable(request, result, error));
     } catch (replaced) {
       return errorFrame(request.id, this.#handlers.mapError(replaced, request));
     }

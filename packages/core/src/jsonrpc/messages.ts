@@ -22,7 +22,10 @@ export function resultFrame(id: JsonRpcId, json: string): string {
   return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${json}}`;
 }
 
-export function errorFrame(id: JsonRpcId | null, error: { code: number; message: string; data?: unknown }): string {
+export function errorFrame(
+  id: JsonRpcId | null,
+  error: { code: number; message: string; data?: unknown },
+): string {
   let body: string;
   try {
     body = JSON.stringify(error);
@@ -60,7 +63,8 @@ export function parseUnescapedFrame(text: string): unknown {
 
 function dropProtoKeys(root: unknown): void {
   forEachObject(root, (value) => {
-    if (Object.hasOwn(value, '__proto__')) delete (value as Record<string, unknown>)['__proto__'];
+    // biome-ignore lint/suspicious/noProto: this removes an own `__proto__` key a peer sent, so it never reaches a prototype.
+    if (Object.hasOwn(value, '__proto__')) delete (value as Record<string, unknown>).__proto__;
   });
 }
 
@@ -69,11 +73,12 @@ function dropProtoKeys(root: unknown): void {
  * skips that one's children. A loop, not recursion: JSON.parse accepts nesting far deeper than
  * the call stack, and a walk over a client's value must not run out of it.
  */
-export function forEachObject(root: unknown, visit: (value: object) => boolean | void): void {
+export function forEachObject(root: unknown, visit: (value: object) => boolean | undefined): void {
   const pending: unknown[] = [root];
   while (pending.length > 0) {
     const value = pending.pop();
     if (typeof value !== 'object' || value === null || visit(value) === false) continue;
-    for (const child of Object.values(value)) if (typeof child === 'object' && child !== null) pending.push(child);
+    for (const child of Object.values(value))
+      if (typeof child === 'object' && child !== null) pending.push(child);
   }
 }

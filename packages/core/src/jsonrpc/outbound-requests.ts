@@ -16,14 +16,19 @@ export class OutboundRequests {
   #nextId = 0;
 
   /** Opens a request; a `timeoutMs` of `Infinity` waits for the answer however long it takes. */
-  open(timeoutMs: number, onTimeout: (id: JsonRpcId) => void): { id: JsonRpcId; done: Promise<unknown> } {
+  open(
+    timeoutMs: number,
+    onTimeout: (id: JsonRpcId) => void,
+  ): { id: JsonRpcId; done: Promise<unknown> } {
     const id = this.#nextId++;
     const done = new Promise<unknown>((resolve, reject) => {
       // setTimeout would fire at once for Infinity (it clamps delays past 2^31-1 ms to 1 ms).
       const timer = Number.isFinite(timeoutMs)
         ? setTimeout(() => {
             this.#pending.delete(id);
-            reject(new JsonRpcError(REQUEST_TIMEOUT_CODE, `Request timed out after ${timeoutMs} ms`));
+            reject(
+              new JsonRpcError(REQUEST_TIMEOUT_CODE, `Request timed out after ${timeoutMs} ms`),
+            );
             onTimeout(id);
           }, timeoutMs)
         : undefined;
@@ -33,7 +38,11 @@ export class OutboundRequests {
   }
 
   /** Settles a pending request from a response; false when nothing waits on that id. */
-  settle(id: JsonRpcId, error: { code: number; message: string; data?: unknown } | undefined, result: unknown): boolean {
+  settle(
+    id: JsonRpcId,
+    error: { code: number; message: string; data?: unknown } | undefined,
+    result: unknown,
+  ): boolean {
     const pending = this.#pending.get(id);
     if (!pending) return false;
     this.#pending.delete(id);

@@ -18,7 +18,10 @@ export function contentForRevision(block: ContentBlock, f: RevisionFeatures): Co
     return { type: 'text', text: `Resource: ${block.name} <${block.uri}>` };
   }
   if (block.type === 'audio' && !f.audio) {
-    return { type: 'text', text: `[audio content (${block.mimeType}) is not supported by this protocol revision]` };
+    return {
+      type: 'text',
+      text: `[audio content (${block.mimeType}) is not supported by this protocol revision]`,
+    };
   }
   return block;
 }

@@ -12,7 +12,9 @@ export function serverCapabilities(registry: Registry, revision: string): Record
     capabilities.resources = { subscribe: true, listChanged: true };
   }
   if (registry.prompts.length > 0) capabilities.prompts = { listChanged: true };
-  const completes = registry.prompts.some((p) => p.completers.size > 0) || registry.templates.some((t) => t.completers.size > 0);
+  const completes =
+    registry.prompts.some((p) => p.completers.size > 0) ||
+    registry.templates.some((t) => t.completers.size > 0);
   if (completes && featuresOf(revision).completions) capabilities.completions = {};
   return capabilities;
 }

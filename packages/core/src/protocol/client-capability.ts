@@ -27,22 +27,37 @@ export class MissingCapabilityError extends ClientCapabilityError {
 export function hasCapability(record: RequestRecord, path: readonly string[]): boolean {
   let node: unknown = record.clientCapabilities;
   for (const key of path) {
-    node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[key] : undefined;
+    node =
+      typeof node === 'object' && node !== null
+        ? (node as Record<string, unknown>)[key]
+        : undefined;
   }
   return node !== undefined && node !== null;
 }
 
-export function requireCapability(record: RequestRecord, path: readonly string[], what: string): void {
+export function requireCapability(
+  record: RequestRecord,
+  path: readonly string[],
+  what: string,
+): void {
   if (hasCapability(record, path)) return;
   const client = record.clientInfo.name ? ` (${record.clientInfo.name})` : '';
-  const required = path.reduceRight<Record<string, unknown>>((inner, key) => ({ [key]: inner }), {});
+  const required = path.reduceRight<Record<string, unknown>>(
+    (inner, key) => ({ [key]: inner }),
+    {},
+  );
   throw new MissingCapabilityError(
     `${what} needs the client capability "${path.join('.')}", which this client${client} did not declare`,
     required,
   );
 }
 
-export function requireRevision(record: RequestRecord, available: boolean, what: string, since: string): void {
+export function requireRevision(
+  record: RequestRecord,
+  available: boolean,
+  what: string,
+  since: string,
+): void {
   if (!available) {
     throw new ClientCapabilityError(
       `${what} is not available in protocol revision ${record.protocolVersion}; it needs ${since} or later`,

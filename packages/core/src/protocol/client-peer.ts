@@ -1,4 +1,10 @@
-import { Engine, JsonRpcCode, JsonRpcError, type Channel, type InboundRequest } from '../jsonrpc/index.js';
+import {
+  Engine,
+  JsonRpcCode,
+  JsonRpcError,
+  type Channel,
+  type InboundRequest,
+} from '../jsonrpc/index.js';
 
 /** What the client end of a connection does with the messages the server starts. */
 export interface ClientPeerHandlers {
@@ -8,7 +14,11 @@ export interface ClientPeerHandlers {
    * answer with that error (anything else thrown answers -32603 with its message). Without
    * this handler every server request is answered -32601.
    */
-  request?(method: string, params: Record<string, unknown> | undefined, request: InboundRequest): unknown;
+  request?(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    request: InboundRequest,
+  ): unknown;
   /** A notification from the server (progress, log messages, `list_changed`, …). */
   notification?(method: string, params: Record<string, unknown> | undefined): void;
 }
@@ -43,24 +53,34 @@ export interface ClientPeerOptions {
  * const { tools } = (await peer.request('tools/list', {})) as { tools: unknown[] };
  * ```
  */
-export function createClientPeer(channel: Channel, handlers: ClientPeerHandlers = {}, options: ClientPeerOptions = {}): Engine {
+export function createClientPeer(
+  channel: Channel,
+  handlers: ClientPeerHandlers = {},
+  options: ClientPeerOptions = {},
+): Engine {
   const engine: Engine = new Engine(
     channel,
     {
       request: (request) => {
-        if (!handlers.request) throw new JsonRpcError(JsonRpcCode.MethodNotFound, `Method not found: ${request.method}`);
+        if (!handlers.request)
+          throw new JsonRpcError(JsonRpcCode.MethodNotFound, `Method not found: ${request.method}`);
         return handlers.request(request.method, request.params, request);
       },
-      notification: (method, params) => handlers.notification?.(method, params as Record<string, unknown> | undefined),
+      notification: (method, params) =>
+        handlers.notification?.(method, params as Record<string, unknown> | undefined),
       mapError: (error) =>
         error instanceof JsonRpcError
           ? error.toJSON()
-          : { code: JsonRpcCode.InternalError, message: error instanceof Error ? error.message : String(error) },
+          : {
+              code: JsonRpcCode.InternalError,
+              message: error instanceof Error ? error.message : String(error),
+            },
       acceptBatch: () => false,
       outboundAbandoned:
         options.cancelAbandoned === false
           ? undefined
-          : (requestId, reason) => engine.notify('notifications/cancelled', { requestId, reason: String(reason) }),
+          : (requestId, reason) =>
+              engine.notify('notifications/cancelled', { requestId, reason: String(reason) }),
     },
     { outboundTimeoutMs: options.timeoutMs ?? Infinity },
   );

@@ -36,10 +36,19 @@ export type ElicitResult<T> =
  * Sends a real server→client request on the calling request's stream, tied to its signal (a
  * cancelled call cancels the question) and bounded by a timeout that names what timed out.
  */
-async function ask(asker: Asker, scope: Scope, method: string, params: unknown, options: ClientRequestOptions): Promise<any> {
+async function ask(
+  asker: Asker,
+  scope: Scope,
+  method: string,
+  params: unknown,
+  options: ClientRequestOptions,
+): Promise<any> {
   const { record, run } = asker;
   if (record.era === 'modern') {
-    if (!run) throw new ClientCapabilityError(`${method}: under 2026-07-28 only tools/call, prompts/get and resources/read may ask the client for input`);
+    if (!run)
+      throw new ClientCapabilityError(
+        `${method}: under 2026-07-28 only tools/call, prompts/get and resources/read may ask the client for input`,
+      );
     return run.ask(method, params, options.key);
   }
   const timeoutMs = options.timeoutMs ?? scope.core.clientRequestTimeoutMs;
@@ -56,7 +65,11 @@ async function ask(asker: Asker, scope: Scope, method: string, params: unknown, 
     );
   }
   try {
-    return await scope.engine.request(method, params, { timeoutMs, signal: asker.signal ?? record.request.signal, relatedTo: record.request });
+    return await scope.engine.request(method, params, {
+      timeoutMs,
+      signal: asker.signal ?? record.request.signal,
+      relatedTo: record.request,
+    });
   } catch (error) {
     if (error instanceof JsonRpcError && error.code === REQUEST_TIMEOUT_CODE) {
       throw new ClientCapabilityError(`the client did not answer ${method} within ${timeoutMs} ms`);
@@ -73,16 +86,30 @@ export async function elicitForm<T>(
   options: ClientRequestOptions = {},
 ): Promise<ElicitResult<T>> {
   const { record } = asker;
-  requireRevision(record, featuresOf(record.protocolVersion).elicitation, 'ctx.elicit', '2025-06-18');
+  requireRevision(
+    record,
+    featuresOf(record.protocolVersion).elicitation,
+    'ctx.elicit',
+    '2025-06-18',
+  );
   requireCapability(record, ['elicitation'], 'ctx.elicit');
   const caps = record.clientCapabilities.elicitation as Record<string, unknown>;
   // 2025-11-25 clients list modes; an empty object means form only (backwards compatible).
-  if (Object.keys(caps).length > 0 && !('form' in caps)) requireCapability(record, ['elicitation', 'form'], 'ctx.elicit (form mode)');
+  if (Object.keys(caps).length > 0 && !('form' in caps))
+    requireCapability(record, ['elicitation', 'form'], 'ctx.elicit (form mode)');
   const { requestedSchema, validate } = compileElicitation(schema);
-  const result = await ask(asker, scope, 'elicitation/create', { message, requestedSchema }, options);
-  if (result?.action !== 'accept') return { action: result?.action === 'decline' ? 'decline' : 'cancel' };
+  const result = await ask(
+    asker,
+    scope,
+    'elicitation/create',
+    { message, requestedSchema },
+    options,
+  );
+  if (result?.action !== 'accept')
+    return { action: result?.action === 'decline' ? 'decline' : 'cancel' };
   const checked = await validate(result.content ?? {});
-  if (!checked.ok) throw new InvalidArgumentsError('elicitation', checked.issues, 'elicitation answer');
+  if (!checked.ok)
+    throw new InvalidArgumentsError('elicitation', checked.issues, 'elicitation answer');
   return { action: 'accept', content: checked.value as T };
 }
 
@@ -94,13 +121,22 @@ export async function elicitUrl(
   options: ClientRequestOptions = {},
 ): Promise<{ action: 'accept' | 'decline' | 'cancel'; elicitationId: string }> {
   const { record } = asker;
-  requireRevision(record, featuresOf(record.protocolVersion).urlElicitation, 'ctx.elicitUrl', '2025-11-25');
+  requireRevision(
+    record,
+    featuresOf(record.protocolVersion).urlElicitation,
+    'ctx.elicitUrl',
+    '2025-11-25',
+  );
   requireCapability(record, ['elicitation', 'url'], 'ctx.elicitUrl');
   const elicitationId = crypto.randomUUID();
   // 2026-07-28 URL elicitations carry no elicitationId (protocol.md §4.1).
-  const params = record.era === 'modern' ? { mode: 'url', message, url } : { mode: 'url', message, url, elicitationId };
+  const params =
+    record.era === 'modern'
+      ? { mode: 'url', message, url }
+      : { mode: 'url', message, url, elicitationId };
   const result = await ask(asker, scope, 'elicitation/create', params, options);
-  const action = result?.action === 'accept' || result?.action === 'decline' ? result.action : 'cancel';
+  const action =
+    result?.action === 'accept' || result?.action === 'decline' ? result.action : 'cancel';
   return { action, elicitationId };
 }
 
@@ -116,7 +152,12 @@ export type SampleRequest =
       [key: string]: unknown;
     };
 
-export async function sample(asker: Asker, scope: Scope, request: SampleRequest, options: ClientRequestOptions = {}): Promise<any> {
+export async function sample(
+  asker: Asker,
+  scope: Scope,
+  request: SampleRequest,
+  options: ClientRequestOptions = {},
+): Promise<any> {
   const { record } = asker;
   requireCapability(record, ['sampling'], 'ctx.sample');
   const params =
@@ -124,7 +165,12 @@ export async function sample(asker: Asker, scope: Scope, request: SampleRequest,
       ? { messages: [{ role: 'user', content: { type: 'text', text: request } }], maxTokens: 1000 }
       : { maxTokens: 1000, ...request };
   if (params.tools !== undefined || params.toolChoice !== undefined) {
-    requireRevision(record, featuresOf(record.protocolVersion).samplingTools, 'ctx.sample with tools', '2025-11-25');
+    requireRevision(
+      record,
+      featuresOf(record.protocolVersion).samplingTools,
+      'ctx.sample with tools',
+      '2025-11-25',
+    );
     requireCapability(record, ['sampling', 'tools'], 'ctx.sample with tools');
   }
   return ask(asker, scope, 'sampling/createMessage', params, options);

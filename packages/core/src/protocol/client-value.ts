@@ -8,7 +8,11 @@ export function quoteClientValue(value: unknown): string {
   try {
     text = JSON.stringify(value) ?? String(value);
   } catch {
-    const kind = Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+    const kind = Array.isArray(value)
+      ? 'an array'
+      : typeof value === 'object'
+        ? 'an object'
+        : `a ${typeof value}`;
     return `(${kind} nested too deep to show)`;
   }
   return text.length > 80 ? `${text.slice(0, 80)}…` : text;

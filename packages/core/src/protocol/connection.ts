@@ -1,4 +1,10 @@
-import { Engine, JsonRpcError, parseFrame, type Channel, type InboundRequest } from '../jsonrpc/index.js';
+import {
+  Engine,
+  JsonRpcError,
+  parseFrame,
+  type Channel,
+  type InboundRequest,
+} from '../jsonrpc/index.js';
 import { ErrorCode } from './error-codes.js';
 import { mapError } from './error-mapping.js';
 import type { HubMember } from './hub.js';
@@ -6,7 +12,12 @@ import { listChangedNotification, type ListName } from './list-changed.js';
 import { LegacySession } from './legacy-session.js';
 import { METHODS, MODERN_METHODS } from './method-table.js';
 import { EnvelopeMemo } from './modern/envelope-memo.js';
-import { hasEnvelope, missingEnvelope, unsupportedVersion, type Envelope } from './modern/envelope.js';
+import {
+  hasEnvelope,
+  missingEnvelope,
+  unsupportedVersion,
+  type Envelope,
+} from './modern/envelope.js';
 import { modernRecord } from './modern/modern-record.js';
 import { modernResult } from './modern/result-envelope.js';
 import { featuresOf } from './revisions.js';
@@ -53,8 +64,12 @@ export class ServerConnection implements HubMember {
       notification: (method, params) => this.#notification(method, params),
       mapError: (error) => mapError(error, core, this.#era === 'modern' ? 'modern' : 'legacy'),
       unencodable: (request, value, error) =>
-        unencodableResult(request, value, error, { policy: core, era: request.encoding === MODERN ? 'modern' : 'legacy' }),
-      encodeResult: (request, value) => (request.encoding === MODERN ? modernResult(value, request.method, core) : value),
+        unencodableResult(request, value, error, {
+          policy: core,
+          era: request.encoding === MODERN ? 'modern' : 'legacy',
+        }),
+      encodeResult: (request, value) =>
+        request.encoding === MODERN ? modernResult(value, request.method, core) : value,
       acceptBatch: () => {
         const version = session.handshake?.protocolVersion;
         return this.#era === 'legacy' && version !== undefined && featuresOf(version).batching;
@@ -94,11 +109,13 @@ export class ServerConnection implements HubMember {
 
   listChanged(list: ListName): void {
     // Legacy sessions get unsolicited notifications; modern clients only on listen streams.
-    if (this.#era === 'legacy' && this.#scope.session.handshake) this.engine.notify(listChangedNotification(list).method);
+    if (this.#era === 'legacy' && this.#scope.session.handshake)
+      this.engine.notify(listChangedNotification(list).method);
   }
 
   resourceUpdated(uri: string): void {
-    if (this.#scope.session.subscriptions.has(uri)) this.engine.notify('notifications/resources/updated', { uri });
+    if (this.#scope.session.subscriptions.has(uri))
+      this.engine.notify('notifications/resources/updated', { uri });
   }
 
   #request(request: InboundRequest): unknown {
@@ -107,7 +124,8 @@ export class ServerConnection implements HubMember {
       // Members the memo put back were read and checked as an envelope once, when first met.
       const known = this.#memo.envelopeOf(request.params);
       const enveloped = known !== undefined || hasEnvelope(request.params);
-      if (era === 'modern' || enveloped || request.method === 'server/discover') return this.#modern(request, enveloped, known);
+      if (era === 'modern' || enveloped || request.method === 'server/discover')
+        return this.#modern(request, enveloped, known);
     }
     this.#era = 'legacy';
     const method = this.#method(METHODS, request);
@@ -118,7 +136,8 @@ export class ServerConnection implements HubMember {
   #modern(request: InboundRequest, enveloped: boolean, known: Envelope | undefined): unknown {
     if (!enveloped) {
       // A legacy client talking to a connection already pinned to 2026-07-28.
-      if (request.method === 'initialize') throw unsupportedVersion(request.params?.protocolVersion);
+      if (request.method === 'initialize')
+        throw unsupportedVersion(request.params?.protocolVersion);
       throw missingEnvelope();
     }
     const record = modernRecord(request, known);
@@ -131,9 +150,11 @@ export class ServerConnection implements HubMember {
 
   #method(table: ReadonlyMap<string, MethodSpec>, request: InboundRequest): MethodSpec {
     const method = table.get(request.method);
-    if (!method) throw new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
+    if (!method)
+      throw new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
     // JSON-RPC allows positional params; every MCP method takes an object.
-    if (Array.isArray(request.params)) throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid params: params must be an object');
+    if (Array.isArray(request.params))
+      throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid params: params must be an object');
     return method;
   }
 
@@ -149,7 +170,8 @@ export class ServerConnection implements HubMember {
         // accepted (202) and ignored, since matching its id could cancel another client's call.
         if (this.#shared) return;
         const id = p?.requestId;
-        if (typeof id === 'string' || typeof id === 'number') this.engine.cancel(id, p?.reason ?? 'cancelled by client');
+        if (typeof id === 'string' || typeof id === 'number')
+          this.engine.cancel(id, p?.reason ?? 'cancelled by client');
         return;
       }
       default:

@@ -18,7 +18,8 @@ import type { ClientCapabilities, ClientInfo, RequestRecord } from './request-re
 import type { Scope } from './server-core.js';
 
 /** The answer type of an elicitation form: the schema's output type when it has one. */
-export type FormOf<TSchema> = TSchema extends StandardSchemaV1<unknown, infer TOutput> ? TOutput : Record<string, unknown>;
+export type FormOf<TSchema> =
+  TSchema extends StandardSchemaV1<unknown, infer TOutput> ? TOutput : Record<string, unknown>;
 
 /**
  * What a handler is handed with each call: the request's identity, the client, the signal that
@@ -127,12 +128,20 @@ export class Context {
    * content is validated against `schema`. Fails with a clear error when the client cannot
    * elicit, or does not answer within the timeout.
    */
-  elicit<TSchema extends object>(message: string, schema: TSchema, options?: ClientRequestOptions): Promise<ElicitResult<FormOf<TSchema>>> {
+  elicit<TSchema extends object>(
+    message: string,
+    schema: TSchema,
+    options?: ClientRequestOptions,
+  ): Promise<ElicitResult<FormOf<TSchema>>> {
     return elicitForm<FormOf<TSchema>>(this.#asker, this.#scope, message, schema, options);
   }
 
   /** Sends the user to a URL (elicitation, URL mode; 2025-11-25 and later). */
-  elicitUrl(message: string, url: string, options?: ClientRequestOptions): Promise<{ action: 'accept' | 'decline' | 'cancel'; elicitationId: string }> {
+  elicitUrl(
+    message: string,
+    url: string,
+    options?: ClientRequestOptions,
+  ): Promise<{ action: 'accept' | 'decline' | 'cancel'; elicitationId: string }> {
     return elicitUrl(this.#asker, this.#scope, message, url, options);
   }
 

@@ -10,7 +10,13 @@ import {
 } from '../registry/index.js';
 import { MissingCapabilityError } from './client-capability.js';
 import { ErrorCode } from './error-codes.js';
-import { errorRef, internalErrorMessage, isInternalToolError, maskedRef, type ErrorPolicy } from './error-ref.js';
+import {
+  errorRef,
+  internalErrorMessage,
+  isInternalToolError,
+  maskedRef,
+  type ErrorPolicy,
+} from './error-ref.js';
 import { LimitError } from './guards/index.js';
 import type { RevisionFeatures } from './revisions.js';
 
@@ -21,9 +27,14 @@ export type { ErrorPolicy } from './error-ref.js';
  * message; everything unexpected is -32603 with a generic message and a ref, the details (under
  * the same ref) on the server's log only.
  */
-export function mapError(error: unknown, policy: ErrorPolicy, era: 'legacy' | 'modern' = 'legacy'): WireError {
+export function mapError(
+  error: unknown,
+  policy: ErrorPolicy,
+  era: 'legacy' | 'modern' = 'legacy',
+): WireError {
   if (error instanceof JsonRpcError) return error.toJSON();
-  if (error instanceof InvalidArgumentsError) return { code: ErrorCode.InvalidParams, message: error.message };
+  if (error instanceof InvalidArgumentsError)
+    return { code: ErrorCode.InvalidParams, message: error.message };
   if (error instanceof ResourceNotFoundError) {
     // 2026-07-28 answers not-found with -32602 (and forbids -32002).
     const code = era === 'modern' ? ErrorCode.InvalidParams : ErrorCode.ResourceNotFound;
@@ -31,16 +42,23 @@ export function mapError(error: unknown, policy: ErrorPolicy, era: 'legacy' | 'm
   }
   const missing = error instanceof ToolExecutionError ? error.cause : error;
   if (era === 'modern' && missing instanceof MissingCapabilityError) {
-    return { code: ErrorCode.MissingRequiredClientCapability, message: missing.message, data: { requiredCapabilities: missing.required } };
+    return {
+      code: ErrorCode.MissingRequiredClientCapability,
+      message: missing.message,
+      data: { requiredCapabilities: missing.required },
+    };
   }
   if (error instanceof UserError) return { code: ErrorCode.InternalError, message: error.message };
   const ref = errorRef(error);
   if (error instanceof OutputValidationError || error instanceof UnserialisableResultError) {
     // A server bug the author must fix; its message names no data, only the member and a path.
     policy.logger.error(`${error.message} (ref ${ref})`);
-    if (policy.maskInternalErrors) return { code: ErrorCode.InternalError, message: internalErrorMessage(ref) };
+    if (policy.maskInternalErrors)
+      return { code: ErrorCode.InternalError, message: internalErrorMessage(ref) };
     const message =
-      error instanceof OutputValidationError ? `tool ${error.toolName} returned invalid structured output` : error.message;
+      error instanceof OutputValidationError
+        ? `tool ${error.toolName} returned invalid structured output`
+        : error.message;
     return { code: ErrorCode.InternalError, message: `Internal error: ${message}` };
   }
   policy.logger.error(`internal error while serving a request (ref ${ref})`, error);
@@ -64,20 +82,34 @@ export interface ToolErrorSetting {
  * correct itself). Logs what the server's author must see. Returns undefined for errors that go
  * through {@link mapError}.
  */
-export function toolErrorResult(error: unknown, setting: ToolErrorSetting): CallToolResult | undefined {
+export function toolErrorResult(
+  error: unknown,
+  setting: ToolErrorSetting,
+): CallToolResult | undefined {
   const { features, era, policy } = setting;
   // A modern client is told about a missing capability on the JSON-RPC level (-32021).
-  if (era === 'modern' && error instanceof ToolExecutionError && error.cause instanceof MissingCapabilityError) return undefined;
+  if (
+    era === 'modern' &&
+    error instanceof ToolExecutionError &&
+    error.cause instanceof MissingCapabilityError
+  )
+    return undefined;
   if (isInternalToolError(error)) {
     const ref = maskedRef(error, policy.maskInternalErrors);
     if (!setting.quiet) {
-      const line = error instanceof ToolExecutionError ? `tool ${error.toolName} threw` : error.message;
-      policy.logger.error(ref === undefined ? line : `${line} (ref ${ref})`, error instanceof ToolExecutionError ? error.cause : undefined);
+      const line =
+        error instanceof ToolExecutionError ? `tool ${error.toolName} threw` : error.message;
+      policy.logger.error(
+        ref === undefined ? line : `${line} (ref ${ref})`,
+        error instanceof ToolExecutionError ? error.cause : undefined,
+      );
     }
     return isError(ref === undefined ? error.message : internalErrorMessage(ref));
   }
-  if (error instanceof ToolExecutionError || error instanceof LimitError) return isError(error.message);
-  if (error instanceof InvalidArgumentsError && features?.validationAsToolError) return isError(error.message);
+  if (error instanceof ToolExecutionError || error instanceof LimitError)
+    return isError(error.message);
+  if (error instanceof InvalidArgumentsError && features?.validationAsToolError)
+    return isError(error.message);
   return undefined;
 }
 

@@ -35,8 +35,13 @@ export function internalErrorMessage(ref: string): string {
  * threw that is not a `UserError` (framework refusals such as limits extend it), or a result
  * that cannot be serialised. These are what `maskInternalErrors` hides.
  */
-export function isInternalToolError(error: unknown): error is ToolExecutionError | UnserialisableResultError {
-  return (error instanceof ToolExecutionError && !(error.cause instanceof UserError)) || error instanceof UnserialisableResultError;
+export function isInternalToolError(
+  error: unknown,
+): error is ToolExecutionError | UnserialisableResultError {
+  return (
+    (error instanceof ToolExecutionError && !(error.cause instanceof UserError)) ||
+    error instanceof UnserialisableResultError
+  );
 }
 
 /** The ref a masked tool failure is reported under; undefined when the client sees the message. */

@@ -1,6 +1,11 @@
 import { JsonRpcError, type InboundRequest } from '../jsonrpc/index.js';
 import { ErrorCode } from './error-codes.js';
-import { progressTokenOf, type ClientCapabilities, type ClientInfo, type RequestRecord } from './request-record.js';
+import {
+  progressTokenOf,
+  type ClientCapabilities,
+  type ClientInfo,
+  type RequestRecord,
+} from './request-record.js';
 
 /** What an `initialize` handshake fixed for the rest of a legacy connection. */
 export interface Handshake {
@@ -23,7 +28,10 @@ export class LegacySession {
 
   begin(handshake: Handshake): void {
     if (this.#handshake) {
-      throw new JsonRpcError(ErrorCode.InvalidRequest, 'Invalid Request: this connection is already initialized');
+      throw new JsonRpcError(
+        ErrorCode.InvalidRequest,
+        'Invalid Request: this connection is already initialized',
+      );
     }
     this.#handshake = handshake;
   }

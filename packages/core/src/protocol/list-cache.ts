@@ -25,7 +25,11 @@ export class ListCache {
       if (visible.length < all.length) {
         const { items: slice, nextCursor } = page(visible, key.cursor, key.pageSize);
         const projected = slice.map(project);
-        return new RawJson(JSON.stringify(nextCursor ? { [key.list]: projected, nextCursor } : { [key.list]: projected }));
+        return new RawJson(
+          JSON.stringify(
+            nextCursor ? { [key.list]: projected, nextCursor } : { [key.list]: projected },
+          ),
+        );
       }
     }
     if (this.#registry !== registry) {
@@ -35,13 +39,22 @@ export class ListCache {
     // Only a string cursor names a page: anything else is refused before the lookup (String()
     // of a nested array recurses without end, and ["<cursor>"] would read as "<cursor>"), and
     // the first page's key is one no string cursor can take.
-    const cursor = key.cursor === undefined ? '' : typeof key.cursor === 'string' ? `:${key.cursor}` : decodeCursor(key.cursor);
+    const cursor =
+      key.cursor === undefined
+        ? ''
+        : typeof key.cursor === 'string'
+          ? `:${key.cursor}`
+          : decodeCursor(key.cursor);
     const id = `${key.list}\0${key.revision}\0${cursor}`;
     let json = this.#pages.get(id);
     if (!json) {
       const { items: slice, nextCursor } = page(items(), key.cursor, key.pageSize);
       const projected = slice.map(project);
-      json = new RawJson(JSON.stringify(nextCursor ? { [key.list]: projected, nextCursor } : { [key.list]: projected }));
+      json = new RawJson(
+        JSON.stringify(
+          nextCursor ? { [key.list]: projected, nextCursor } : { [key.list]: projected },
+        ),
+      );
       // Only valid cursors reach this point, so the map is bounded by the number of pages.
       this.#pages.set(id, json);
     }

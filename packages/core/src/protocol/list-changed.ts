@@ -35,9 +35,14 @@ export interface NotificationMessage {
  * listChangedNotification('tools', 7).params; // { _meta: { 'io.modelcontextprotocol/subscriptionId': 7 } }
  * ```
  */
-export function listChangedNotification(list: ListName, subscriptionId?: JsonRpcId): NotificationMessage {
+export function listChangedNotification(
+  list: ListName,
+  subscriptionId?: JsonRpcId,
+): NotificationMessage {
   const method = `notifications/${list}/list_changed`;
-  return subscriptionId === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params: { _meta: subscriptionTag(subscriptionId) } };
+  return subscriptionId === undefined
+    ? { jsonrpc: '2.0', method }
+    : { jsonrpc: '2.0', method, params: { _meta: subscriptionTag(subscriptionId) } };
 }
 
 /** The `_meta` that tags a listen stream's notifications and final result. */
@@ -54,5 +59,9 @@ export function subscriptionTag(subscriptionId: JsonRpcId): Record<string, JsonR
  * ```
  */
 export function wantsListChanged(filter: unknown, list: ListName): boolean {
-  return typeof filter === 'object' && filter !== null && Boolean((filter as Record<string, unknown>)[LIST_CHANGED_FILTER_KEYS[list]]);
+  return (
+    typeof filter === 'object' &&
+    filter !== null &&
+    Boolean((filter as Record<string, unknown>)[LIST_CHANGED_FILTER_KEYS[list]])
+  );
 }

@@ -1,5 +1,14 @@
 /** Syslog severities, lowest first (spec: "Logging"). */
-export const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
+export const LOG_LEVELS = [
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 const RANK = new Map<string, number>(LOG_LEVELS.map((level, i) => [level, i]));

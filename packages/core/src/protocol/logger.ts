@@ -14,7 +14,12 @@ export interface Logger {
 
 export const stderrLogger: Logger = {
   error(message, error) {
-    const detail = error instanceof Error ? (error.stack ?? error.message) : error === undefined ? '' : String(error);
+    const detail =
+      error instanceof Error
+        ? (error.stack ?? error.message)
+        : error === undefined
+          ? ''
+          : String(error);
     process.stderr.write(`[mcp-fw] ${message}${detail ? `\n${detail}` : ''}\n`);
   },
   warn(message) {

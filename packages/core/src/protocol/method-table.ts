@@ -30,7 +30,13 @@ export const METHODS: ReadonlyMap<string, MethodSpec> = new Map([
   ['completion/complete', completionComplete],
 ]);
 
-const REMOVED_IN_MODERN = new Set(['initialize', 'ping', 'logging/setLevel', 'resources/subscribe', 'resources/unsubscribe']);
+const REMOVED_IN_MODERN = new Set([
+  'initialize',
+  'ping',
+  'logging/setLevel',
+  'resources/subscribe',
+  'resources/unsubscribe',
+]);
 
 /**
  * The 2026-07-28 method table: the same handlers, plus discover and listen, without the

@@ -16,7 +16,11 @@ export function decodeCursor(cursor: unknown): number {
 }
 
 /** One page of `items` starting at the cursor, with the cursor of the next page if any. */
-export function page<T>(items: readonly T[], cursor: unknown, pageSize: number): { items: readonly T[]; nextCursor?: string } {
+export function page<T>(
+  items: readonly T[],
+  cursor: unknown,
+  pageSize: number,
+): { items: readonly T[]; nextCursor?: string } {
   const offset = decodeCursor(cursor);
   const end = offset + pageSize;
   const slice = offset === 0 && end >= items.length ? items : items.slice(offset, end);

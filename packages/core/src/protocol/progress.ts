@@ -20,7 +20,8 @@ export class ProgressReporter {
     this.#last = progress;
     const params: Record<string, unknown> = { progressToken: token, progress };
     if (total !== undefined) params.total = total;
-    if (message !== undefined && featuresOf(this.record.protocolVersion).progressMessage) params.message = message;
+    if (message !== undefined && featuresOf(this.record.protocolVersion).progressMessage)
+      params.message = message;
     this.scope.engine.notify('notifications/progress', params, this.record.request);
   }
 }

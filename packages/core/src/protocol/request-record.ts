@@ -26,7 +26,9 @@ export interface RequestRecord {
   readonly auth?: unknown;
 }
 
-export function progressTokenOf(params: Record<string, unknown> | undefined): string | number | undefined {
+export function progressTokenOf(
+  params: Record<string, unknown> | undefined,
+): string | number | undefined {
   const meta = params?._meta as { progressToken?: unknown } | undefined;
   const token = meta?.progressToken;
   return typeof token === 'string' || typeof token === 'number' ? token : undefined;

@@ -34,22 +34,28 @@ export function scopeLookup(registry: () => Registry) {
     if (kind === 'tool') scopes = reg.tool(name)?.scopes;
     else if (kind === 'prompt') scopes = reg.prompt(name)?.scopes;
     // A completion names a template by its URI template; a read names a concrete URI.
-    else if (method === 'completion/complete') scopes = (reg.templates.find((t) => t.uriTemplate === name) ?? reg.resource(name))?.scopes;
+    else if (method === 'completion/complete')
+      scopes = (reg.templates.find((t) => t.uriTemplate === name) ?? reg.resource(name))?.scopes;
     else scopes = findResource(reg, name)?.member.scopes;
     return scopes && scopes.length > 0 ? { method, kind, name, scopes } : undefined;
   };
-  const kindOf = (method: string): ScopeNeed['kind'] => (method === 'tools/call' ? 'tool' : method === 'prompts/get' ? 'prompt' : 'resource');
+  const kindOf = (method: string): ScopeNeed['kind'] =>
+    method === 'tools/call' ? 'tool' : method === 'prompts/get' ? 'prompt' : 'resource';
   return {
     fromHeaders(header: (name: string) => string | undefined): ScopeNeed | undefined {
       const method = header('mcp-method')?.trim();
       const raw = header('mcp-name');
-      if (method === undefined || !Object.hasOwn(TARGET, method) || raw === undefined) return undefined;
+      if (method === undefined || !Object.hasOwn(TARGET, method) || raw === undefined)
+        return undefined;
       return need(method, kindOf(method), decodeHeaderValue(raw.trim()));
     },
     fromMessage(message: unknown, headersDecided = false): ScopeNeed[] {
       const needs: ScopeNeed[] = [];
       for (const m of Array.isArray(message) ? message : [message]) {
-        const { method, params } = (m ?? {}) as { method?: unknown; params?: Record<string, unknown> };
+        const { method, params } = (m ?? {}) as {
+          method?: unknown;
+          params?: Record<string, unknown>;
+        };
         if (typeof method !== 'string') continue;
         let found: ScopeNeed | undefined;
         if (method === 'completion/complete') {

@@ -32,7 +32,14 @@ export interface ServerCore {
   readonly clientRequestTimeoutMs: number;
   /** Cache hints of cacheable 2026-07-28 results (protocol.md §3.5: default 0 ms, private). */
   /** Hides members from a caller's lists (`ServerOptions.listed`). */
-  readonly listed?: (auth: unknown, member: { kind: 'tool' | 'prompt' | 'resource' | 'template'; name: string; scopes: readonly string[] }) => boolean;
+  readonly listed?: (
+    auth: unknown,
+    member: {
+      kind: 'tool' | 'prompt' | 'resource' | 'template';
+      name: string;
+      scopes: readonly string[];
+    },
+  ) => boolean;
   readonly cacheHints: { readonly ttlMs: number; readonly cacheScope: 'public' | 'private' };
   /** 2026-07-28 calls waiting for the client's input (multi round-trip requests). */
   readonly inputs: InputRuns;

@@ -14,7 +14,12 @@ export function clientKeyOf(record: RequestRecord, scope: Scope): string {
 }
 
 /** Records a refusal at a limit in the audit log and returns the error to answer it with. */
-export function refused<TError extends Error>(record: RequestRecord, scope: Scope, limit: string, error: TError): TError {
+export function refused<TError extends Error>(
+  record: RequestRecord,
+  scope: Scope,
+  limit: string,
+  error: TError,
+): TError {
   scope.core.guards.refused({
     limit,
     method: record.request.method,

@@ -19,7 +19,11 @@ export function unencodableResult(
   switch (request.method) {
     case 'tools/call': {
       const failure = new UnserialisableResultError('tool', String(params.name), value, error);
-      return toolErrorResult(failure, { era: setting.era, policy: setting.policy, quiet: request.aborted });
+      return toolErrorResult(failure, {
+        era: setting.era,
+        policy: setting.policy,
+        quiet: request.aborted,
+      });
     }
     case 'prompts/get':
       throw new UnserialisableResultError('prompt', String(params.name), value, error);

@@ -9,15 +9,26 @@ const FORBIDDEN = /[\u0000-\u0020\u007f"<>\\^`{|}]/;
 /** A resource URI is checked before anything looks it up: a string, absolute, bounded, clean. */
 export function validateUri(uri: unknown): string {
   if (typeof uri !== 'string' || uri.length === 0) {
-    throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid params: uri must be a non-empty string');
+    throw new JsonRpcError(
+      ErrorCode.InvalidParams,
+      'Invalid params: uri must be a non-empty string',
+    );
   }
   if (uri.length > MAX_URI_LENGTH) {
-    throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid params: uri is longer than ${MAX_URI_LENGTH} characters`, {
-      uri: uri.slice(0, 200),
-    });
+    throw new JsonRpcError(
+      ErrorCode.InvalidParams,
+      `Invalid params: uri is longer than ${MAX_URI_LENGTH} characters`,
+      {
+        uri: uri.slice(0, 200),
+      },
+    );
   }
   if (!SCHEME.test(uri) || FORBIDDEN.test(uri)) {
-    throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid params: uri is not a valid absolute URI', { uri });
+    throw new JsonRpcError(
+      ErrorCode.InvalidParams,
+      'Invalid params: uri is not a valid absolute URI',
+      { uri },
+    );
   }
   return uri;
 }

@@ -14,7 +14,10 @@ export function buildPrompt(source: MemberSource): PromptDefinition {
   const properties = (input.schema.properties ?? {}) as Record<string, { description?: unknown }>;
   const required = new Set((input.schema.required as string[] | undefined) ?? []);
   const args: PromptArgument[] = Object.entries(properties).map(([argName, property]) => {
-    const arg: { name: string; description?: string; required: boolean } = { name: argName, required: required.has(argName) };
+    const arg: { name: string; description?: string; required: boolean } = {
+      name: argName,
+      required: required.has(argName),
+    };
     if (typeof property.description === 'string') arg.description = property.description;
     return Object.freeze(arg);
   });

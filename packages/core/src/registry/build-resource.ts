@@ -1,5 +1,10 @@
 import type { ResourceEntry, ResourceOptions } from '../decorators/index.js';
-import { isUriTemplate, parseUriTemplate, type JsonSchema, type UriTemplate } from '../schema/index.js';
+import {
+  isUriTemplate,
+  parseUriTemplate,
+  type JsonSchema,
+  type UriTemplate,
+} from '../schema/index.js';
 import { StartupError } from './errors.js';
 import { memberLimits } from './member-limits.js';
 import { memberScopes } from './member-scopes.js';
@@ -36,7 +41,10 @@ export function buildResource(source: MemberSource): ResourceDefinition | Templa
   };
   if (!isUriTemplate(uri)) {
     if (options.list !== undefined) {
-      throw new StartupError('CONFLICTING_OPTIONS', `${origin}: \`list\` enumerates a template's resources; ${uri} is not a template.`);
+      throw new StartupError(
+        'CONFLICTING_OPTIONS',
+        `${origin}: \`list\` enumerates a template's resources; ${uri} is not a template.`,
+      );
     }
     const handler = makeHandler(method, source.receiver, undefined);
     return Object.freeze({ ...common, uri, size: options.size, handler });
@@ -48,7 +56,10 @@ export function buildResource(source: MemberSource): ResourceDefinition | Templa
     throw new StartupError('INVALID_SCHEMA', `${origin}: ${(error as Error).message}`);
   }
   const input = methodInput(source, method, options, stringVariables(uri));
-  for (const name of [...input.completers.keys(), ...Object.keys((input.schema.properties as object) ?? {})]) {
+  for (const name of [
+    ...input.completers.keys(),
+    ...Object.keys((input.schema.properties as object) ?? {}),
+  ]) {
     if (!template.variables.includes(name)) {
       throw new StartupError(
         'INVALID_SCHEMA',
@@ -71,7 +82,11 @@ function stringVariables(uri: string): JsonSchema {
   const template = parseUriTemplate(uri);
   const query = new Set([...uri.matchAll(/\{[?&]([^}]+)\}/g)].flatMap((m) => m[1].split(',')));
   const properties = Object.fromEntries(template.variables.map((v) => [v, { type: 'string' }]));
-  return deepFreeze({ type: 'object', properties, required: template.variables.filter((v) => !query.has(v)) });
+  return deepFreeze({
+    type: 'object',
+    properties,
+    required: template.variables.filter((v) => !query.has(v)),
+  });
 }
 
 function listFunction(
@@ -82,7 +97,10 @@ function listFunction(
   if (list === undefined) return undefined;
   const fn = typeof list === 'string' ? (receiver as Record<string, unknown>)[list] : list;
   if (typeof fn !== 'function') {
-    throw new StartupError('INVALID_PROVIDER', `${origin}: list: '${String(list)}' is not a method of the class.`);
+    throw new StartupError(
+      'INVALID_PROVIDER',
+      `${origin}: list: '${String(list)}' is not a method of the class.`,
+    );
   }
   return async (ctx) => (await fn.call(receiver, ctx)) as readonly ResourceEntry[];
 }

@@ -3,7 +3,13 @@ import { toJsonSchema, type Validator } from '../schema/index.js';
 import { memberLimits } from './member-limits.js';
 import { memberScopes } from './member-scopes.js';
 import { objectSchema, methodInput } from './member-input.js';
-import { deepFreeze, makeHandler, memberMethod, memberName, type MemberSource } from './member-method.js';
+import {
+  deepFreeze,
+  makeHandler,
+  memberMethod,
+  memberName,
+  type MemberSource,
+} from './member-method.js';
 import { schemaOrStartupError } from './schema-source.js';
 import type { ToolDefinition } from './tool-definition.js';
 
@@ -20,9 +26,14 @@ export function buildTool(source: MemberSource): ToolDefinition {
     const json = schemaOrStartupError(() => toJsonSchema(output, 'output'), origin, 'output');
     const schema = objectSchema(json, origin, 'output');
     outputSchema = schema;
-    validateOutput = schemaOrStartupError(() => source.compiler.compile(output, schema), origin, 'output');
+    validateOutput = schemaOrStartupError(
+      () => source.compiler.compile(output, schema),
+      origin,
+      'output',
+    );
     // A derived output schema may describe Dates as date-time strings: check what JSON will carry.
-    if (options.output === undefined && JSON.stringify(schema).includes('"date-time"')) validateOutput = asJson(validateOutput);
+    if (options.output === undefined && JSON.stringify(schema).includes('"date-time"'))
+      validateOutput = asJson(validateOutput);
   }
   return Object.freeze({
     name,

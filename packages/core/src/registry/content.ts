@@ -47,7 +47,12 @@ export interface ResourceLink {
   annotations?: Annotations;
   _meta?: Record<string, unknown>;
 }
-export type ContentBlock = TextContent | ImageContent | AudioContent | EmbeddedResource | ResourceLink;
+export type ContentBlock =
+  | TextContent
+  | ImageContent
+  | AudioContent
+  | EmbeddedResource
+  | ResourceLink;
 
 /** What a tools/call answers, before era-specific fields are applied. */
 export interface CallToolResult {
@@ -68,7 +73,9 @@ export function isContentBlock(value: unknown): value is ContentBlock {
 }
 
 function base64(data: Uint8Array | string): string {
-  return typeof data === 'string' ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64');
+  return typeof data === 'string'
+    ? data
+    : Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64');
 }
 
 /**

@@ -1,4 +1,9 @@
-import { toJsonSchema, ValidatorCompiler, type JsonSchema, type Validator } from '../schema/index.js';
+import {
+  toJsonSchema,
+  ValidatorCompiler,
+  type JsonSchema,
+  type Validator,
+} from '../schema/index.js';
 import { UserError } from './errors.js';
 
 export interface CompiledElicitation {
@@ -30,7 +35,10 @@ export function compileElicitation(source: object): CompiledElicitation {
       );
     }
   }
-  const compiled = { requestedSchema: { ...requestedSchema, type: 'object', properties }, validate: compiler.compile(source, json) };
+  const compiled = {
+    requestedSchema: { ...requestedSchema, type: 'object', properties },
+    validate: compiler.compile(source, json),
+  };
   cache.set(source, compiled);
   return compiled;
 }

@@ -1,5 +1,10 @@
 import { formatIssues, type ValidationIssue } from '../schema/index.js';
-import { findUnserialisable, shortPath, unserialisableFallback, type Unserialisable } from './unserialisable.js';
+import {
+  findUnserialisable,
+  shortPath,
+  unserialisableFallback,
+  type Unserialisable,
+} from './unserialisable.js';
 
 /**
  * An error whose message is meant for the client. Thrown from a tool it becomes an `isError`
@@ -81,7 +86,10 @@ export class InvalidArgumentsError extends Error {
  */
 export class ResourceNotFoundError extends Error {
   override name = 'ResourceNotFoundError';
-  constructor(readonly uri: string, detail?: string) {
+  constructor(
+    readonly uri: string,
+    detail?: string,
+  ) {
     super(`Resource not found: ${uri}${detail ? ` (${detail})` : ''}`);
   }
 }
@@ -104,7 +112,9 @@ export class OutputValidationError extends Error {
     readonly toolName: string,
     readonly issues: readonly ValidationIssue[],
   ) {
-    super(`Tool ${toolName} returned output that does not match its outputSchema: ${formatIssues(issues)}`);
+    super(
+      `Tool ${toolName} returned output that does not match its outputSchema: ${formatIssues(issues)}`,
+    );
   }
 }
 
@@ -127,7 +137,9 @@ export class UnserialisableResultError extends Error {
   ) {
     const where = findUnserialisable(value) ?? unserialisableFallback(cause);
     const who = kind === 'resource' ? `${LABEL[kind]} ${member}` : `${LABEL[kind]} "${member}"`;
-    super(`${who} returned a result that cannot be sent as JSON: ${where.problem} at ${shortPath(where.path)}. Fix: ${where.fix}.`);
+    super(
+      `${who} returned a result that cannot be sent as JSON: ${where.problem} at ${shortPath(where.path)}. Fix: ${where.fix}.`,
+    );
     this.where = where;
   }
 }

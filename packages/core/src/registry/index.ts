@@ -9,7 +9,14 @@ export type { PromptDefinition, PromptArgument } from './prompt-definition.js';
 export type { GetPromptResult, PromptMessage } from './normalise-prompt.js';
 export { invokeTool } from './invoke-tool.js';
 export { isThenable, thenMaybe, promised, type MaybePromise } from './maybe-async.js';
-export { readResource, findResource, readMatch, getPrompt, complete, type ResourceMatch } from './invoke-member.js';
+export {
+  readResource,
+  findResource,
+  readMatch,
+  getPrompt,
+  complete,
+  type ResourceMatch,
+} from './invoke-member.js';
 export { checkRateLimit, checkTimeout, type MemberLimits } from './member-limits.js';
 export {
   UserError,

@@ -1,6 +1,10 @@
 import type { Completer } from '../decorators/index.js';
 import type { ResourceContents } from './content.js';
-import { InvalidArgumentsError, ResourceNotFoundError, UnserialisableResultError } from './errors.js';
+import {
+  InvalidArgumentsError,
+  ResourceNotFoundError,
+  UnserialisableResultError,
+} from './errors.js';
 import { normalisePrompt, type GetPromptResult } from './normalise-prompt.js';
 import { normaliseResource } from './normalise-resource.js';
 import type { PromptDefinition } from './prompt-definition.js';
@@ -24,12 +28,20 @@ export function findResource(registry: Registry, uri: string): ResourceMatch | u
  * Reads a resource: a static one by exact URI, else the first matching template, whose decoded
  * variables are validated like tool arguments before the handler sees them.
  */
-export function readResource(registry: Registry, uri: string, ctx: unknown): Promise<ResourceContents[]> {
+export function readResource(
+  registry: Registry,
+  uri: string,
+  ctx: unknown,
+): Promise<ResourceContents[]> {
   return readMatch(findResource(registry, uri), uri, ctx);
 }
 
 /** Reads what {@link findResource} found for `uri` (not found when it found nothing). */
-export async function readMatch(found: ResourceMatch | undefined, uri: string, ctx: unknown): Promise<ResourceContents[]> {
+export async function readMatch(
+  found: ResourceMatch | undefined,
+  uri: string,
+  ctx: unknown,
+): Promise<ResourceContents[]> {
   if (!found) throw new ResourceNotFoundError(uri);
   if (found.variables === undefined) {
     const resource = found.member as ResourceDefinition;
@@ -37,7 +49,8 @@ export async function readMatch(found: ResourceMatch | undefined, uri: string, c
   }
   const template = found.member as TemplateDefinition;
   const checked = await template.validateVariables(found.variables);
-  if (!checked.ok) throw new InvalidArgumentsError(template.uriTemplate, checked.issues, 'resource');
+  if (!checked.ok)
+    throw new InvalidArgumentsError(template.uriTemplate, checked.issues, 'resource');
   const value = await template.handler(checked.value, ctx);
   if (value === undefined || value === null) throw new ResourceNotFoundError(uri);
   const contents = contentsOf(value, uri, template.mimeType);
@@ -55,7 +68,11 @@ function contentsOf(value: unknown, uri: string, mimeType: string | undefined): 
 }
 
 /** Renders a prompt; a missing or invalid argument is an {@link InvalidArgumentsError} naming it. */
-export async function getPrompt(prompt: PromptDefinition, rawArgs: unknown, ctx: unknown): Promise<GetPromptResult> {
+export async function getPrompt(
+  prompt: PromptDefinition,
+  rawArgs: unknown,
+  ctx: unknown,
+): Promise<GetPromptResult> {
   const checked = await prompt.validateArguments(rawArgs ?? {});
   if (!checked.ok) throw new InvalidArgumentsError(prompt.name, checked.issues, 'prompt');
   return normalisePrompt(await prompt.handler(checked.value, ctx), prompt.description);
@@ -75,5 +92,7 @@ export async function complete(
       ? [...(await completer(value, { arguments: args }))]
       : completer.filter((c) => c.toLowerCase().startsWith(value.toLowerCase()));
   const values = all.slice(0, MAX_COMPLETIONS).map(String);
-  return all.length > MAX_COMPLETIONS ? { values, total: all.length, hasMore: true } : { values, total: all.length, hasMore: false };
+  return all.length > MAX_COMPLETIONS
+    ? { values, total: all.length, hasMore: true }
+    : { values, total: all.length, hasMore: false };
 }

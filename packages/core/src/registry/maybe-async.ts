@@ -15,7 +15,10 @@ export function isThenable(value: unknown): value is PromiseLike<unknown> {
 }
 
 /** `next(value)` now, or once `value` settles; a synchronous throw stays synchronous. */
-export function thenMaybe<T, R>(value: MaybePromise<T> | PromiseLike<T>, next: (value: T) => MaybePromise<R>): MaybePromise<R> {
+export function thenMaybe<T, R>(
+  value: MaybePromise<T> | PromiseLike<T>,
+  next: (value: T) => MaybePromise<R>,
+): MaybePromise<R> {
   return isThenable(value) ? Promise.resolve(value).then(next) : next(value as T);
 }
 

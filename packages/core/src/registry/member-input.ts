@@ -12,7 +12,12 @@ import { StartupError } from './errors.js';
 import type { MemberMethod, MemberSource } from './member-method.js';
 import { schemaOrStartupError } from './schema-source.js';
 import { thenMaybe } from './maybe-async.js';
-import { checkFreshness, reviveDates, SCHEMAS_COMMAND, type TypeSchemaEntry } from './type-schemas.js';
+import {
+  checkFreshness,
+  reviveDates,
+  SCHEMAS_COMMAND,
+  type TypeSchemaEntry,
+} from './type-schemas.js';
 
 /** How a member's method takes its arguments, plus the advertised schema and its validator. */
 export interface MemberInput {
@@ -53,7 +58,8 @@ const EMPTY_OBJECT_SCHEMA: JsonSchema = Object.freeze({ type: 'object', properti
 export function resolveMemberInput(spec: MemberInputSpec): MemberInput {
   const resolved = resolveSchema(spec);
   const completers = new Map<string, Completer>(Object.entries(spec.complete ?? {}));
-  for (const arg of spec.args) if (arg.complete) completers.set(arg.name, arg.complete as Completer);
+  for (const arg of spec.args)
+    if (arg.complete) completers.set(arg.name, arg.complete as Completer);
   return { ...resolved, completers };
 }
 
@@ -66,14 +72,25 @@ function resolveSchema(spec: MemberInputSpec): Omit<MemberInput, 'completers'> {
     );
   }
   if (input !== undefined) {
-    const schema = objectSchema(schemaOrStartupError(() => toJsonSchema(input, 'input'), origin, 'input'), origin, 'input');
-    return { schema, validate: schemaOrStartupError(() => compiler.compile(input, schema), origin, 'input') };
+    const schema = objectSchema(
+      schemaOrStartupError(() => toJsonSchema(input, 'input'), origin, 'input'),
+      origin,
+      'input',
+    );
+    return {
+      schema,
+      validate: schemaOrStartupError(() => compiler.compile(input, schema), origin, 'input'),
+    };
   }
   if (args.length > 0) return fromArgs(spec);
   if (spec.derived?.input) return fromDerived(spec.derived, spec);
-  if (spec.fallback) return { schema: spec.fallback, validate: compiler.compile(spec.fallback, spec.fallback) };
+  if (spec.fallback)
+    return { schema: spec.fallback, validate: compiler.compile(spec.fallback, spec.fallback) };
   if (spec.arity > 0) throw missingSchema(spec);
-  return { schema: EMPTY_OBJECT_SCHEMA, validate: compiler.compile(EMPTY_OBJECT_SCHEMA, EMPTY_OBJECT_SCHEMA) };
+  return {
+    schema: EMPTY_OBJECT_SCHEMA,
+    validate: compiler.compile(EMPTY_OBJECT_SCHEMA, EMPTY_OBJECT_SCHEMA),
+  };
 }
 
 function missingSchema({ origin, decorator, tc39, hint }: MemberInputSpec): StartupError {
@@ -100,14 +117,25 @@ function missingSchema({ origin, decorator, tc39, hint }: MemberInputSpec): Star
   );
 }
 
-function fromDerived(derived: TypeSchemaEntry, spec: MemberInputSpec): Omit<MemberInput, 'completers'> {
+function fromDerived(
+  derived: TypeSchemaEntry,
+  spec: MemberInputSpec,
+): Omit<MemberInput, 'completers'> {
   const { origin, compiler } = spec;
   checkFreshness(derived, spec.arity, origin);
   const schema = objectSchema(derived.input!, origin, 'derived input');
-  const check = schemaOrStartupError(() => compiler.compile(schema, schema), origin, 'derived input');
+  const check = schemaOrStartupError(
+    () => compiler.compile(schema, schema),
+    origin,
+    'derived input',
+  );
   const dates = derived.dates;
   const validate: Validator = dates?.length
-    ? (value) => thenMaybe(check(value), (r): Validation => (r.ok ? { ok: true, value: reviveDates(r.value, dates) } : r))
+    ? (value) =>
+        thenMaybe(
+          check(value),
+          (r): Validation => (r.ok ? { ok: true, value: reviveDates(r.value, dates) } : r),
+        )
     : check;
   return derived.params ? { schema, validate, positional: derived.params } : { schema, validate };
 }
@@ -157,15 +185,29 @@ function fromArgs(spec: MemberInputSpec): Omit<MemberInput, 'completers'> {
           'string, number, boolean or array type.',
       );
     }
-    const json = schemaOrStartupError(() => toJsonSchema(source, 'input'), origin, `@Arg('${arg.name}')`);
+    const json = schemaOrStartupError(
+      () => toJsonSchema(source, 'input'),
+      origin,
+      `@Arg('${arg.name}')`,
+    );
     const { $schema: _dialect, ...property } = json;
-    properties[arg.name] = arg.description ? { ...property, description: arg.description } : property;
+    properties[arg.name] = arg.description
+      ? { ...property, description: arg.description }
+      : property;
     const isRequired = !(arg.optional ?? acceptsUndefined(source));
     if (isRequired) required.push(arg.name);
-    const validate = schemaOrStartupError(() => compiler.compile(source, json), origin, `@Arg('${arg.name}')`);
+    const validate = schemaOrStartupError(
+      () => compiler.compile(source, json),
+      origin,
+      `@Arg('${arg.name}')`,
+    );
     resolved.push({ name: arg.name, required: isRequired, validate });
   }
-  const schema: JsonSchema = { type: 'object', properties, ...(required.length ? { required } : {}) };
+  const schema: JsonSchema = {
+    type: 'object',
+    properties,
+    ...(required.length ? { required } : {}),
+  };
   return { schema, validate: validateArgs(resolved), positional: resolved.map((a) => a.name) };
 }
 
@@ -187,7 +229,9 @@ function validateArgs(args: readonly ResolvedArg[]): Validator {
     const pending: Promise<void>[] = [];
     const collect = (name: string, r: Validation) => {
       if (r.ok) out[name] = r.value;
-      else for (const i of r.issues) issues.push({ path: i.path ? `${name}.${i.path}` : name, message: i.message });
+      else
+        for (const i of r.issues)
+          issues.push({ path: i.path ? `${name}.${i.path}` : name, message: i.message });
     };
     for (const arg of args) {
       const present = Object.hasOwn(input, arg.name) && input[arg.name] !== undefined;
@@ -200,7 +244,8 @@ function validateArgs(args: readonly ResolvedArg[]): Validator {
       if (r instanceof Promise) pending.push(r.then((v) => collect(arg.name, v)));
       else collect(arg.name, r);
     }
-    const finish = (): Validation => (issues.length ? { ok: false, issues } : { ok: true, value: out });
+    const finish = (): Validation =>
+      issues.length ? { ok: false, issues } : { ok: true, value: out };
     return pending.length ? Promise.all(pending).then(finish) : finish();
   };
 }

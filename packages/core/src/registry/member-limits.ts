@@ -11,10 +11,16 @@ const NONE: MemberLimits = Object.freeze({});
 const KEYS = new Set(['session', 'identity', 'address', 'global']);
 
 /** Reads `timeoutMs` and `rateLimit` from decorator options; a bad value fails at startup. */
-export function memberLimits(options: { timeoutMs?: unknown; rateLimit?: unknown }, origin: string): MemberLimits {
+export function memberLimits(
+  options: { timeoutMs?: unknown; rateLimit?: unknown },
+  origin: string,
+): MemberLimits {
   const { timeoutMs, rateLimit } = options;
   if (timeoutMs === undefined && rateLimit === undefined) return NONE;
-  return Object.freeze({ timeoutMs: checkTimeout(timeoutMs, origin), rateLimit: checkRateLimit(rateLimit, origin) });
+  return Object.freeze({
+    timeoutMs: checkTimeout(timeoutMs, origin),
+    rateLimit: checkRateLimit(rateLimit, origin),
+  });
 }
 
 // The longest delay a Node.js timer takes (about 24.8 days); a longer one fires at once.

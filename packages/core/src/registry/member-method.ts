@@ -32,9 +32,13 @@ export function memberMethod(source: MemberSource, decorator: string): MemberMet
   const origin = `${className}.${String(record.key)}`;
   const fn = (receiver as Record<string | symbol, unknown>)[record.key];
   if (typeof fn !== 'function') {
-    throw new StartupError('INVALID_PROVIDER', `${origin} is decorated with ${decorator} but is not a method.`);
+    throw new StartupError(
+      'INVALID_PROVIDER',
+      `${origin} is decorated with ${decorator} but is not a method.`,
+    );
   }
-  const paramTypes = (Reflect.getMetadata('design:paramtypes', receiver, record.key) as unknown[]) ?? [];
+  const paramTypes =
+    (Reflect.getMetadata('design:paramtypes', receiver, record.key) as unknown[]) ?? [];
   return { origin, decorator, fn: fn as MemberMethod['fn'], arity: fn.length, paramTypes };
 }
 
@@ -58,7 +62,12 @@ export function makeHandler(
 // Prompts follow it too, so every name works as a slash command in every client.
 const MEMBER_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
-export function memberName(options: { name?: string }, source: MemberSource, origin: string, kind: string): string {
+export function memberName(
+  options: { name?: string },
+  source: MemberSource,
+  origin: string,
+  kind: string,
+): string {
   const key = source.record.key;
   const name = options.name ?? (typeof key === 'string' ? key : undefined);
   if (name === undefined || !MEMBER_NAME.test(name)) {

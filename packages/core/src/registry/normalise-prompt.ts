@@ -16,9 +16,15 @@ export interface GetPromptResult {
  * message, `{role, content}` is a message, arrays are several, `{messages}` passes through.
  */
 export function normalisePrompt(value: unknown, description: string | undefined): GetPromptResult {
-  if (typeof value === 'object' && value !== null && Array.isArray((value as GetPromptResult).messages)) {
+  if (
+    typeof value === 'object' &&
+    value !== null &&
+    Array.isArray((value as GetPromptResult).messages)
+  ) {
     const result = value as GetPromptResult;
-    return result.description === undefined && description !== undefined ? { description, ...result } : result;
+    return result.description === undefined && description !== undefined
+      ? { description, ...result }
+      : result;
   }
   const messages = (Array.isArray(value) ? value : [value]).map(toMessage);
   return description === undefined ? { messages } : { description, messages };
@@ -29,8 +35,11 @@ function toMessage(value: unknown): PromptMessage {
   if (isContentBlock(value)) return { role: 'user', content: value };
   const m = value as PromptMessage;
   if (typeof m === 'object' && m !== null && (m.role === 'user' || m.role === 'assistant')) {
-    const content = typeof m.content === 'string' ? { type: 'text' as const, text: m.content } : m.content;
+    const content =
+      typeof m.content === 'string' ? { type: 'text' as const, text: m.content } : m.content;
     if (isContentBlock(content)) return { ...m, content };
   }
-  throw new TypeError(`a prompt message must be a string, a content block or { role, content }; got ${JSON.stringify(value)}`);
+  throw new TypeError(
+    `a prompt message must be a string, a content block or { role, content }; got ${JSON.stringify(value)}`,
+  );
 }

@@ -5,7 +5,11 @@ import type { ResourceContents } from './content.js';
  * blob, contents objects pass through (their `uri` defaulting to the one read), arrays are
  * several contents (directory-like reads), anything else is JSON text.
  */
-export function normaliseResource(value: unknown, uri: string, mimeType: string | undefined): ResourceContents[] {
+export function normaliseResource(
+  value: unknown,
+  uri: string,
+  mimeType: string | undefined,
+): ResourceContents[] {
   if (Array.isArray(value)) return value.flatMap((v) => normaliseResource(v, uri, mimeType));
   if (typeof value === 'string') return [{ uri, mimeType: mimeType ?? 'text/plain', text: value }];
   if (value instanceof Uint8Array) {

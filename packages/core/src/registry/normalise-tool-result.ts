@@ -9,16 +9,27 @@ import { isContentBlock, type CallToolResult, type ContentBlock } from './conten
 export function normaliseToolResult(value: unknown, structured: boolean): CallToolResult {
   if (structured) {
     if (isCallToolResult(value)) return value;
-    return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value as Record<string, unknown> };
+    return {
+      content: [{ type: 'text', text: JSON.stringify(value) }],
+      structuredContent: value as Record<string, unknown>,
+    };
   }
   if (typeof value === 'string') return { content: [{ type: 'text', text: value }] };
   if (value === undefined || value === null) return { content: [] };
   if (isContentBlock(value)) return { content: [value] };
   if (Array.isArray(value) && value.every((v) => isContentBlock(v) || typeof v === 'string')) {
-    return { content: value.map((v): ContentBlock => (typeof v === 'string' ? { type: 'text', text: v } : v)) };
+    return {
+      content: value.map(
+        (v): ContentBlock => (typeof v === 'string' ? { type: 'text', text: v } : v),
+      ),
+    };
   }
   if (isCallToolResult(value)) return value;
-  return { content: [{ type: 'text', text: typeof value === 'object' ? JSON.stringify(value) : String(value) }] };
+  return {
+    content: [
+      { type: 'text', text: typeof value === 'object' ? JSON.stringify(value) : String(value) },
+    ],
+  };
 }
 
 function isCallToolResult(value: unknown): value is CallToolResult {

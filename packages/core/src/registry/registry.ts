@@ -62,7 +62,10 @@ export class Registry {
   }
 
   /** A registry with the providers' members added (names checked as at startup). */
-  withProviders(providers: readonly Provider[], schemas?: TypeSchemas): { registry: Registry; added: Members } {
+  withProviders(
+    providers: readonly Provider[],
+    schemas?: TypeSchemas,
+  ): { registry: Registry; added: Members } {
     const added = scanProviders(providers, schemas);
     const all: Members = {
       tools: [...this.#all.tools, ...added.tools],
@@ -80,7 +83,11 @@ export class Registry {
     if (!list.some((m) => keyOf(kind, m) === key)) return undefined;
     const disabled = new Set(this.#disabled);
     disabled.delete(`${kind}:${key}`);
-    return new Registry({ ...this.#all, [table]: list.filter((m) => keyOf(kind, m) !== key) }, disabled, this.version + 1);
+    return new Registry(
+      { ...this.#all, [table]: list.filter((m) => keyOf(kind, m) !== key) },
+      disabled,
+      this.version + 1,
+    );
   }
 
   /** A registry with the member enabled or disabled; undefined when nothing changes. */
@@ -110,7 +117,9 @@ export class Registry {
   }
 
   /** The first template (in registration order) that matches `uri`, with its decoded variables. */
-  matchTemplate(uri: string): { template: TemplateDefinition; variables: Record<string, string> } | undefined {
+  matchTemplate(
+    uri: string,
+  ): { template: TemplateDefinition; variables: Record<string, string> } | undefined {
     for (const template of this.templates) {
       const variables = template.template.match(uri);
       if (variables) return { template, variables };
@@ -137,8 +146,16 @@ function checkUnique(kind: MemberKind, members: readonly object[]): void {
     const origin = (member as { origin: string }).origin;
     const existing = seen.get(key);
     if (existing !== undefined) {
-      const what = kind === 'tool' || kind === 'prompt' ? `${kind} name` : kind === 'resource' ? 'resource URI' : 'URI template';
-      throw new StartupError('DUPLICATE_NAME', `Duplicate ${what} "${key}": ${existing} and ${origin}. ${HOW_TO_RENAME[kind]}`);
+      const what =
+        kind === 'tool' || kind === 'prompt'
+          ? `${kind} name`
+          : kind === 'resource'
+            ? 'resource URI'
+            : 'URI template';
+      throw new StartupError(
+        'DUPLICATE_NAME',
+        `Duplicate ${what} "${key}": ${existing} and ${origin}. ${HOW_TO_RENAME[kind]}`,
+      );
     }
     seen.set(key, origin);
   }

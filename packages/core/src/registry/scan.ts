@@ -35,7 +35,12 @@ export interface Members {
  */
 export function scanProviders(providers: readonly Provider[], schemas?: TypeSchemas): Members {
   const compiler = new ValidatorCompiler();
-  const members = { tools: [] as ToolDefinition[], resources: [] as ResourceDefinition[], templates: [] as TemplateDefinition[], prompts: [] as PromptDefinition[] };
+  const members = {
+    tools: [] as ToolDefinition[],
+    resources: [] as ResourceDefinition[],
+    templates: [] as TemplateDefinition[],
+    prompts: [] as PromptDefinition[],
+  };
   for (const provider of providers) {
     const instance = instantiate(provider);
     const ctor = instance.constructor as Function;
@@ -48,13 +53,19 @@ export function scanProviders(providers: readonly Provider[], schemas?: TypeSche
       );
     }
     const args = new Map<MemberKey, ArgRecord[]>();
-    for (const record of records) for (const [key, list] of record.args) args.set(key, [...(args.get(key) ?? []), ...list]);
+    for (const record of records)
+      for (const [key, list] of record.args) args.set(key, [...(args.get(key) ?? []), ...list]);
     // A subclass that re-decorates an inherited method replaces the parent's member.
     const byKey = new Map<string, MemberRecord<unknown>>();
     for (const record of records) {
-      for (const [kind, list] of record.members) for (const member of list) byKey.set(`${kind}\0${String(member.key)}`, member);
+      for (const [kind, list] of record.members)
+        for (const member of list) byKey.set(`${kind}\0${String(member.key)}`, member);
     }
-    const derived = classSchemas(schemas, ctor, [...byKey.values()].map((m) => m.key));
+    const derived = classSchemas(
+      schemas,
+      ctor,
+      [...byKey.values()].map((m) => m.key),
+    );
     const schemasHint = schemas && !derived ? missingClassHint(schemas, ctor.name) : undefined;
     for (const record of records) {
       for (const [kind, list] of record.members) {

@@ -5,7 +5,11 @@ import { StartupError } from './errors.js';
  * Runs a schema conversion or a validator compilation, turning its failure (e.g. Ajv rejecting
  * an invalid raw JSON Schema) into a startup error that names the place.
  */
-export function schemaOrStartupError<T = JsonSchema>(convert: () => T, origin: string, what: string): T {
+export function schemaOrStartupError<T = JsonSchema>(
+  convert: () => T,
+  origin: string,
+  what: string,
+): T {
   try {
     return convert();
   } catch (error) {

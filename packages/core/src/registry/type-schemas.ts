@@ -51,15 +51,24 @@ export function typeSchemasOption(value: unknown): TypeSchemas | undefined {
     for (const [name, entry] of Object.entries(members)) {
       if (!isPlainObject(entry)) throw bad(`.${className}.${name} must be an object`);
       const { input, output, description, params } = entry;
-      if (input !== undefined && !isPlainObject(input)) throw bad(`.${className}.${name}.input must be a JSON Schema object`);
-      if (output !== undefined && !isPlainObject(output)) throw bad(`.${className}.${name}.output must be a JSON Schema object`);
-      if (description !== undefined && typeof description !== 'string') throw bad(`.${className}.${name}.description must be a string`);
-      if (params !== undefined && !(Array.isArray(params) && params.every((p) => typeof p === 'string'))) {
+      if (input !== undefined && !isPlainObject(input))
+        throw bad(`.${className}.${name}.input must be a JSON Schema object`);
+      if (output !== undefined && !isPlainObject(output))
+        throw bad(`.${className}.${name}.output must be a JSON Schema object`);
+      if (description !== undefined && typeof description !== 'string')
+        throw bad(`.${className}.${name}.description must be a string`);
+      if (
+        params !== undefined &&
+        !(Array.isArray(params) && params.every((p) => typeof p === 'string'))
+      ) {
         throw bad(`.${className}.${name}.params must be an array of names`);
       }
       const { dates } = entry;
       const segment = (s: unknown) => typeof s === 'string' || typeof s === 'number';
-      if (dates !== undefined && !(Array.isArray(dates) && dates.every((d) => Array.isArray(d) && d.every(segment)))) {
+      if (
+        dates !== undefined &&
+        !(Array.isArray(dates) && dates.every((d) => Array.isArray(d) && d.every(segment)))
+      ) {
         throw bad(`.${className}.${name}.dates must be an array of paths`);
       }
     }
@@ -80,18 +89,31 @@ export function classSchemas(
 ): Readonly<Record<string, TypeSchemaEntry>> | undefined {
   if (!schemas) return undefined;
   const chain: Readonly<Record<string, TypeSchemaEntry>>[] = [];
-  for (let c: unknown = ctor; typeof c === 'function' && c !== Function.prototype; c = Object.getPrototypeOf(c)) {
+  for (
+    let c: unknown = ctor;
+    typeof c === 'function' && c !== Function.prototype;
+    c = Object.getPrototypeOf(c)
+  ) {
     if (c.name && Object.hasOwn(schemas, c.name)) chain.unshift(schemas[c.name]);
   }
   if (chain.length) return Object.assign({}, ...chain);
-  const wanted = [...new Set(memberKeys.filter((k): k is string => typeof k === 'string'))].sort().join('\0');
-  const matches = Object.values(schemas).filter((members) => Object.keys(members).sort().join('\0') === wanted);
+  const wanted = [...new Set(memberKeys.filter((k): k is string => typeof k === 'string'))]
+    .sort()
+    .join('\0');
+  const matches = Object.values(schemas).filter(
+    (members) => Object.keys(members).sort().join('\0') === wanted,
+  );
   return matches.length === 1 ? matches[0] : undefined;
 }
 
 /** The entry of one member, if its class has one. */
-export function typeSchemaOf(members: Readonly<Record<string, TypeSchemaEntry>> | undefined, key: MemberKey): TypeSchemaEntry | undefined {
-  return members && typeof key === 'string' && Object.hasOwn(members, key) ? members[key] : undefined;
+export function typeSchemaOf(
+  members: Readonly<Record<string, TypeSchemaEntry>> | undefined,
+  key: MemberKey,
+): TypeSchemaEntry | undefined {
+  return members && typeof key === 'string' && Object.hasOwn(members, key)
+    ? members[key]
+    : undefined;
 }
 
 /**
@@ -127,7 +149,10 @@ export function checkFreshness(entry: TypeSchemaEntry, arity: number, origin: st
  * The validated arguments with the date-time strings at `paths` turned into `Date`s, copying
  * only the objects on the way (the request's own objects are left as they came).
  */
-export function reviveDates(value: unknown, paths: readonly (readonly (string | number)[])[]): unknown {
+export function reviveDates(
+  value: unknown,
+  paths: readonly (readonly (string | number)[])[],
+): unknown {
   let result = value;
   for (const path of paths) result = reviveAt(result, path, 0);
   return result;
@@ -139,7 +164,9 @@ function reviveAt(node: unknown, path: readonly (string | number)[], at: number)
   const segment = path[at];
   if (segment === '*') {
     if (Array.isArray(node)) return node.map((item) => reviveAt(item, path, at + 1));
-    return Object.fromEntries(Object.entries(node).map(([key, item]) => [key, reviveAt(item, path, at + 1)]));
+    return Object.fromEntries(
+      Object.entries(node).map(([key, item]) => [key, reviveAt(item, path, at + 1)]),
+    );
   }
   if (!Object.hasOwn(node, segment)) return node;
   const copy = (Array.isArray(node) ? [...node] : { ...node }) as Record<string | number, unknown>;

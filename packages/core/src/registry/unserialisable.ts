@@ -19,7 +19,9 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-type Step = { readonly value: unknown; readonly path: string; readonly key: string } | { readonly leave: object };
+type Step =
+  | { readonly value: unknown; readonly path: string; readonly key: string }
+  | { readonly leave: object };
 
 /**
  * The first place (in the order JSON.stringify visits) where `value` cannot be written as JSON:
@@ -38,16 +40,27 @@ export function findUnserialisable(value: unknown): Unserialisable | undefined {
     }
     let current = step.value;
     const { path } = step;
-    const toJSON = typeof current === 'object' && current !== null ? (current as { toJSON?: unknown }).toJSON : undefined;
+    const toJSON =
+      typeof current === 'object' && current !== null
+        ? (current as { toJSON?: unknown }).toJSON
+        : undefined;
     if (typeof toJSON === 'function') {
       try {
         current = toJSON.call(current, step.key);
       } catch (error) {
-        return { path, problem: `a value whose toJSON() threw "${messageOf(error)}"`, fix: 'make toJSON() return a JSON value, or convert the value before returning it' };
+        return {
+          path,
+          problem: `a value whose toJSON() threw "${messageOf(error)}"`,
+          fix: 'make toJSON() return a JSON value, or convert the value before returning it',
+        };
       }
     }
     if (typeof current === 'bigint') {
-      return { path, problem: 'a BigInt', fix: 'convert BigInt values to a string (String(n)) or a number (Number(n)) before returning them' };
+      return {
+        path,
+        problem: 'a BigInt',
+        fix: 'convert BigInt values to a string (String(n)) or a number (Number(n)) before returning them',
+      };
     }
     if (typeof current !== 'object' || current === null) continue;
     const back = enclosing.get(current);
@@ -60,7 +73,9 @@ export function findUnserialisable(value: unknown): Unserialisable | undefined {
     }
     enclosing.set(current, path);
     steps.push({ leave: current });
-    const keys: (string | number)[] = Array.isArray(current) ? Array.from(current.keys()) : Object.keys(current);
+    const keys: (string | number)[] = Array.isArray(current)
+      ? Array.from(current.keys())
+      : Object.keys(current);
     // Pushed last to first, so the first member is visited first, as JSON.stringify does.
     for (let i = keys.length - 1; i >= 0; i--) {
       const key = keys[i];
@@ -68,7 +83,11 @@ export function findUnserialisable(value: unknown): Unserialisable | undefined {
       try {
         member = (current as Record<string | number, unknown>)[key];
       } catch (error) {
-        return { path: child(path, key), problem: `a property whose getter threw "${messageOf(error)}"`, fix: `return only JSON values: ${JSON_VALUES}` };
+        return {
+          path: child(path, key),
+          problem: `a property whose getter threw "${messageOf(error)}"`,
+          fix: `return only JSON values: ${JSON_VALUES}`,
+        };
       }
       steps.push({ value: member, path: child(path, key), key: String(key) });
     }
@@ -83,5 +102,9 @@ export function shortPath(path: string): string {
 
 /** What went wrong, when the walk finds nothing more precise (e.g. a Proxy that throws). */
 export function unserialisableFallback(error: unknown): Unserialisable {
-  return { path: '$', problem: `a value JSON.stringify refused ("${messageOf(error)}")`, fix: `return only JSON values: ${JSON_VALUES}` };
+  return {
+    path: '$',
+    problem: `a value JSON.stringify refused ("${messageOf(error)}")`,
+    fix: `return only JSON values: ${JSON_VALUES}`,
+  };
 }

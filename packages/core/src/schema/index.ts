@@ -9,4 +9,9 @@ export {
 } from './validator.js';
 export { isPlainObject, isDraft07, DRAFT_2020_12, type JsonSchema } from './json-schema.js';
 export { isStandardSchema, type StandardSchemaV1, type InferOutput } from './standard-schema.js';
-export { parseUriTemplate, isUriTemplate, UriTemplateError, type UriTemplate } from './uri-template.js';
+export {
+  parseUriTemplate,
+  isUriTemplate,
+  UriTemplateError,
+  type UriTemplate,
+} from './uri-template.js';

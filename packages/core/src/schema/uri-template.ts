@@ -40,32 +40,38 @@ export function parseUriTemplate(template: string): UriTemplate {
   let queryVars: string[] | undefined;
   for (const m of template.matchAll(EXPRESSION)) {
     const literal = template.slice(last, m.index);
-    if (/[{}]/.test(literal)) throw new UriTemplateError(`malformed expression in URI template ${template}`);
+    if (/[{}]/.test(literal))
+      throw new UriTemplateError(`malformed expression in URI template ${template}`);
     pattern += escapeRegExp(literal);
     last = m.index! + m[0].length;
     const op = m[1] as Part['op'];
     const names = m[2].split(',');
     for (const name of names) {
-      if (variables.includes(name)) throw new UriTemplateError(`variable {${name}} appears twice in ${template}`);
+      if (variables.includes(name))
+        throw new UriTemplateError(`variable {${name}} appears twice in ${template}`);
       variables.push(name);
     }
     parts.push({ op, names });
     if (op === '?' || op === '&') {
-      if (last !== template.length) throw new UriTemplateError(`query expression must end the template ${template}`);
+      if (last !== template.length)
+        throw new UriTemplateError(`query expression must end the template ${template}`);
       queryVars = names;
       pattern += '(?:[?&](.*))?';
     } else if (op === '+') {
-      if (names.length !== 1) throw new UriTemplateError(`{+${m[2]}}: one variable per reserved expression`);
+      if (names.length !== 1)
+        throw new UriTemplateError(`{+${m[2]}}: one variable per reserved expression`);
       pattern += '([^?#]*)';
     } else if (op === '/') {
       pattern += names.map(() => `/${SEGMENT}`).join('');
     } else {
-      if (names.length !== 1) throw new UriTemplateError(`{${m[2]}}: one variable per simple expression`);
+      if (names.length !== 1)
+        throw new UriTemplateError(`{${m[2]}}: one variable per simple expression`);
       pattern += SEGMENT;
     }
   }
   const tail = template.slice(last);
-  if (/[{}]/.test(tail)) throw new UriTemplateError(`malformed expression in URI template ${template}`);
+  if (/[{}]/.test(tail))
+    throw new UriTemplateError(`malformed expression in URI template ${template}`);
   pattern += `${escapeRegExp(tail)}$`;
   const regex = new RegExp(pattern);
   const pathVars = parts.filter((p) => p.op !== '?' && p.op !== '&').flatMap((p) => p.names);
@@ -98,7 +104,9 @@ export function parseUriTemplate(template: string): UriTemplate {
       return template.replace(EXPRESSION, (_all, op: string, list: string) => {
         const names = list.split(',');
         if (op === '?' || op === '&') {
-          const pairs = names.filter((n) => values[n] !== undefined).map((n) => `${n}=${encodeURIComponent(values[n])}`);
+          const pairs = names
+            .filter((n) => values[n] !== undefined)
+            .map((n) => `${n}=${encodeURIComponent(values[n])}`);
           return pairs.length ? (op === '?' ? '?' : '&') + pairs.join('&') : '';
         }
         if (op === '+') return encodeURI(values[names[0]] ?? '');

@@ -31,7 +31,9 @@ export class ValidatorCompiler {
       const validate = source['~standard'].validate;
       return (value) => {
         const result = validate(value);
-        return result instanceof Promise ? result.then((r) => fromStandard(r, value)) : fromStandard(result, value);
+        return result instanceof Promise
+          ? result.then((r) => fromStandard(r, value))
+          : fromStandard(result, value);
       };
     }
     const check = this.#ajvFor(json).compile(json);
@@ -76,7 +78,11 @@ function fromStandard(result: StandardResult<unknown>, input: unknown): Validati
 function standardIssue(issue: StandardIssue, input: unknown): ValidationIssue {
   const keys = (issue.path ?? []).map((p) => (typeof p === 'object' && p !== null ? p.key : p));
   let node = input;
-  for (const key of keys) node = typeof node === 'object' && node !== null ? (node as Record<PropertyKey, unknown>)[key] : undefined;
+  for (const key of keys)
+    node =
+      typeof node === 'object' && node !== null
+        ? (node as Record<PropertyKey, unknown>)[key]
+        : undefined;
   const message = keys.length > 0 && node === undefined ? 'is required' : issue.message;
   return { path: keys.map(String).join('.'), message };
 }

@@ -129,7 +129,9 @@ export class StdioChannel implements Channel {
       this.#sink?.oversize(size, this.#options.maxMessageBytes);
       return;
     }
-    this.#emitText(parts.length === 1 ? parts[0].toString('utf8') : Buffer.concat(parts).toString('utf8'));
+    this.#emitText(
+      parts.length === 1 ? parts[0].toString('utf8') : Buffer.concat(parts).toString('utf8'),
+    );
   }
 
   #emitText(text: string): void {

@@ -14,7 +14,11 @@ const scratch: string[] = [];
  * from the output. `noCheck` compiles as `mcp-fw dev` does. Returns the output directory, whose
  * layout follows `packages/core` (core's sources come in through the @mcp-fw/source condition).
  */
-export async function compileFixtures(name: string, files: readonly string[], options: { experimentalDecorators: boolean; noCheck?: boolean }): Promise<string> {
+export async function compileFixtures(
+  name: string,
+  files: readonly string[],
+  options: { experimentalDecorators: boolean; noCheck?: boolean },
+): Promise<string> {
   const cache = join(REPO_ROOT, 'node_modules/.cache');
   mkdirSync(cache, { recursive: true });
   const dir = mkdtempSync(join(cache, `mcp-fw-${name}-`));

@@ -64,8 +64,19 @@ export function blocksOf(readme: string, text: string): DocBlock[] {
     const marked = FRAGMENT_MARK.test(previousLine(lines, i)) || /\bfragment\b/.test(info);
     const code = `${body.join('\n')}\n`;
     const line = i + 1;
-    const stem = `${readme.replace(/README\.md$/, '').replace(/[^A-Za-z0-9]+/g, '-')}readme-L${line}`.replace(/^-/, '');
-    blocks.push({ readme, line, where: `${readme}:${line}`, code, kind: marked ? 'fragment' : programKind(code), stem });
+    const stem =
+      `${readme.replace(/README\.md$/, '').replace(/[^A-Za-z0-9]+/g, '-')}readme-L${line}`.replace(
+        /^-/,
+        '',
+      );
+    blocks.push({
+      readme,
+      line,
+      where: `${readme}:${line}`,
+      code,
+      kind: marked ? 'fragment' : programKind(code),
+      stem,
+    });
     i = j;
   }
   return blocks;
@@ -78,13 +89,16 @@ function previousLine(lines: string[], index: number): string {
 
 function programKind(code: string): BlockKind {
   if (/\bserve(Stdio|FromArgs)\s*\(/.test(code)) return 'server-program';
-  if (/^export\s+(const|let|var)\s+server\b|^export\s+default\b/m.test(code)) return 'server-module';
+  if (/^export\s+(const|let|var)\s+server\b|^export\s+default\b/m.test(code))
+    return 'server-module';
   return 'script';
 }
 
 /** Every block of every README. */
 export function allBlocks(root = REPO_ROOT): DocBlock[] {
-  return readmes(root).flatMap((readme) => blocksOf(readme, readFileSync(join(root, readme), 'utf8')));
+  return readmes(root).flatMap((readme) =>
+    blocksOf(readme, readFileSync(join(root, readme), 'utf8')),
+  );
 }
 
 /**
@@ -107,7 +121,10 @@ export function declaredResources(code: string): string[] {
 
 function declared(code: string, decoratorName: 'Tool' | 'Prompt'): string[] {
   const names: string[] = [];
-  const decorator = new RegExp(`@${decoratorName}\\(([\\s\\S]*?)\\)\\s*\\n\\s*(?:async\\s+)?(?:static\\s+)?([A-Za-z_$][\\w$]*)\\s*\\(`, 'g');
+  const decorator = new RegExp(
+    `@${decoratorName}\\(([\\s\\S]*?)\\)\\s*\\n\\s*(?:async\\s+)?(?:static\\s+)?([A-Za-z_$][\\w$]*)\\s*\\(`,
+    'g',
+  );
   for (const match of code.matchAll(decorator)) {
     const named = /\bname:\s*'([^']+)'/.exec(match[1]);
     names.push(named ? named[1] : match[2]);
@@ -151,9 +168,15 @@ export function writeWorkspace(blocks: readonly DocBlock[], dir = DOC_WORKSPACE)
   const fragments = join(dir, 'fragments');
   for (const project of [programs, fragments]) {
     mkdirSync(join(project, 'src'), { recursive: true });
-    writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name: 'doc-tests', private: true, type: 'module' })}\n`);
+    writeFileSync(
+      join(project, 'package.json'),
+      `${JSON.stringify({ name: 'doc-tests', private: true, type: 'module' })}\n`,
+    );
   }
-  writeFileSync(join(programs, 'tsconfig.json'), `${JSON.stringify({ compilerOptions: COMPILER_OPTIONS, include: ['src'] }, null, 2)}\n`);
+  writeFileSync(
+    join(programs, 'tsconfig.json'),
+    `${JSON.stringify({ compilerOptions: COMPILER_OPTIONS, include: ['src'] }, null, 2)}\n`,
+  );
   writeFileSync(
     join(fragments, 'tsconfig.json'),
     `${JSON.stringify({ compilerOptions: { ...COMPILER_OPTIONS, noEmit: true }, include: ['src'] }, null, 2)}\n`,
@@ -163,7 +186,10 @@ export function writeWorkspace(blocks: readonly DocBlock[], dir = DOC_WORKSPACE)
   for (const block of blocks) {
     // A fragment is made a module, so its declarations shadow the prelude's instead of clashing.
     const code = block.kind === 'fragment' ? `${block.code}export {};\n` : block.code;
-    writeFileSync(join(block.kind === 'fragment' ? fragments : programs, 'src', `${block.stem}.ts`), code);
+    writeFileSync(
+      join(block.kind === 'fragment' ? fragments : programs, 'src', `${block.stem}.ts`),
+      code,
+    );
   }
   return { programs, fragments };
 }
@@ -181,11 +207,18 @@ export interface DocDiagnostic {
  * Compiles both projects (tsc once each, in parallel) and returns the diagnostics per block
  * stem, each placed at its README line. Programs are emitted to `programs/dist/`.
  */
-export async function compileWorkspace(workspace: DocWorkspace, blocks: readonly DocBlock[]): Promise<Map<string, DocDiagnostic[]>> {
+export async function compileWorkspace(
+  workspace: DocWorkspace,
+  blocks: readonly DocBlock[],
+): Promise<Map<string, DocDiagnostic[]>> {
   const outputs = await Promise.all(
     [workspace.programs, workspace.fragments].map(async (project) => {
       try {
-        await run(process.execPath, [TSC, '-p', join(project, 'tsconfig.json'), '--pretty', 'false'], { cwd: project, maxBuffer: 1 << 24 });
+        await run(
+          process.execPath,
+          [TSC, '-p', join(project, 'tsconfig.json'), '--pretty', 'false'],
+          { cwd: project, maxBuffer: 1 << 24 },
+        );
         return '';
       } catch (error) {
         const { stdout, stderr } = error as { stdout?: string; stderr?: string };
@@ -198,11 +231,15 @@ export async function compileWorkspace(workspace: DocWorkspace, blocks: readonly
   let current: DocDiagnostic[] | undefined;
   let last: { where: string; message: string } | undefined;
   for (const line of outputs.join('\n').split('\n')) {
-    const match = /^(?:.*[/\\])?src[/\\]([^/\\(]+)\.ts\((\d+),(\d+)\): (error TS\d+: .*)$/.exec(line);
+    const match = /^(?:.*[/\\])?src[/\\]([^/\\(]+)\.ts\((\d+),(\d+)\): (error TS\d+: .*)$/.exec(
+      line,
+    );
     if (match) {
       const [, stem, row, column, message] = match;
       const block = byStem.get(stem);
-      const where = block ? `${block.readme}:${block.line + Number(row)}:${column}` : `${stem}.ts:${row}:${column}`;
+      const where = block
+        ? `${block.readme}:${block.line + Number(row)}:${column}`
+        : `${stem}.ts:${row}:${column}`;
       current = diagnostics.get(stem) ?? [];
       diagnostics.set(stem, current);
       last = { where, message };
@@ -266,7 +303,12 @@ export function cliMentions(readme: string, text: string): CliMention[] {
     const code = line.replace(/(^|\s)#.*$/, '');
     for (const segment of code.split(/&&|\|\||;|\|/)) {
       const match = /(?:^|\s)mcp-fw\s+([a-z]+)(.*)$/.exec(segment);
-      if (match) mentions.push({ where: `${readme}:${index + 1}`, command: match[1], flags: match[2].match(/--[a-z][a-z-]*/g) ?? [] });
+      if (match)
+        mentions.push({
+          where: `${readme}:${index + 1}`,
+          command: match[1],
+          flags: match[2].match(/--[a-z][a-z-]*/g) ?? [],
+        });
     }
   });
   return mentions;
@@ -294,7 +336,10 @@ export function anchorsIn(text: string): Set<string> {
 }
 
 /** The relative links of a README (`[text](path#anchor)`, `[text](#anchor)`), with their line. */
-export function relativeLinks(readme: string, text: string): { where: string; path: string; anchor?: string }[] {
+export function relativeLinks(
+  readme: string,
+  text: string,
+): { where: string; path: string; anchor?: string }[] {
   const links: { where: string; path: string; anchor?: string }[] = [];
   let fenced = false;
   text.split('\n').forEach((line, index) => {

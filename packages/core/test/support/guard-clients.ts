@@ -21,7 +21,10 @@ export interface HttpClientOptions {
 }
 
 /** A listening node:http server for `server`, closed by `close`. */
-export async function listen(server: McpServer, options: ServeHttpOptions = {}): Promise<HttpServerHandle> {
+export async function listen(
+  server: McpServer,
+  options: ServeHttpOptions = {},
+): Promise<HttpServerHandle> {
   return serveHttp(server, { ...options, port: 0 });
 }
 
@@ -29,15 +32,22 @@ export async function listen(server: McpServer, options: ServeHttpOptions = {}):
  * The official client 2.x over Streamable HTTP against `url`, in `mode`; every HTTP response
  * it receives is recorded (status and `Retry-After`).
  */
-export async function officialClient(url: string, mode: ClientMode, options: HttpClientOptions = {}) {
+export async function officialClient(
+  url: string,
+  mode: ClientMode,
+  options: HttpClientOptions = {},
+) {
   const client = new Client(
     { name: 'guardrails-test', version: '1.0.0' },
     {
       capabilities: options.onElicit ? { elicitation: {} } : {},
-      ...(mode === 'auto' ? { versionNegotiation: { mode: 'auto' as const } } : { supportedProtocolVersions: ['2025-11-25'] }),
+      ...(mode === 'auto'
+        ? { versionNegotiation: { mode: 'auto' as const } }
+        : { supportedProtocolVersions: ['2025-11-25'] }),
     },
   );
-  if (options.onElicit) client.setRequestHandler('elicitation/create', (r: any) => options.onElicit!(r.params) as any);
+  if (options.onElicit)
+    client.setRequestHandler('elicitation/create', (r: any) => options.onElicit!(r.params) as any);
   const responses: SeenResponse[] = [];
   const recordingFetch: typeof fetch = async (input, init) => {
     const response = await fetch(input, init);

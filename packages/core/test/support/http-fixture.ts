@@ -18,7 +18,10 @@ class HttpFixture {
     return `did ${steps}`;
   }
 
-  @Tool({ description: 'Waits until told to finish or cancelled', input: z.object({ key: z.string() }) })
+  @Tool({
+    description: 'Waits until told to finish or cancelled',
+    input: z.object({ key: z.string() }),
+  })
   async wait({ key }: { key: string }, ctx: Context) {
     ctx.progress(1);
     await new Promise<void>((resolve) => {

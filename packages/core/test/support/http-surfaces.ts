@@ -34,7 +34,10 @@ export interface Surface {
 
 export const LOCAL = { host: '127.0.0.1' };
 
-export async function fetchSurface(server: McpServer, options: HttpEndpointOptions = {}): Promise<Surface> {
+export async function fetchSurface(
+  server: McpServer,
+  options: HttpEndpointOptions = {},
+): Promise<Surface> {
   const handler = createHttpHandler(server, options);
   return {
     name: 'fetch handler',
@@ -43,9 +46,19 @@ export async function fetchSurface(server: McpServer, options: HttpEndpointOptio
       const controller = new AbortController();
       req.signal?.addEventListener('abort', () => controller.abort(), { once: true });
       const response = await handler.fetch(
-        new Request(`http://${headers.get('host')}${req.path}`, { method: req.method, headers, body: req.body, signal: controller.signal }),
+        new Request(`http://${headers.get('host')}${req.path}`, {
+          method: req.method,
+          headers,
+          body: req.body,
+          signal: controller.signal,
+        }),
       );
-      return fromChunks(response.status, (n) => response.headers.get(n) ?? undefined, readerChunks(response.body), () => controller.abort());
+      return fromChunks(
+        response.status,
+        (n) => response.headers.get(n) ?? undefined,
+        readerChunks(response.body),
+        () => controller.abort(),
+      );
     },
     close: () => handler.close(),
     sessionCount: () => handler.endpoint.sessionCount,
@@ -53,19 +66,35 @@ export async function fetchSurface(server: McpServer, options: HttpEndpointOptio
   };
 }
 
-export async function nodeSurface(server: McpServer, options: Omit<ServeHttpOptions, 'port'> = {}): Promise<Surface> {
+export async function nodeSurface(
+  server: McpServer,
+  options: Omit<ServeHttpOptions, 'port'> = {},
+): Promise<Surface> {
   const handle = await serveHttp(server, { ...options, port: 0 });
   return {
     name: 'node:http server',
     send(req) {
       return new Promise((resolve, reject) => {
         const outgoing = httpRequest(
-          { host: '127.0.0.1', port: handle.port, method: req.method, path: req.path, headers: { host: `localhost:${handle.port}`, ...req.headers } },
+          {
+            host: '127.0.0.1',
+            port: handle.port,
+            method: req.method,
+            path: req.path,
+            headers: { host: `localhost:${handle.port}`, ...req.headers },
+          },
           (incoming) => {
             const chunks = (async function* () {
               for await (const chunk of incoming) yield (chunk as Buffer).toString('utf8');
             })();
-            resolve(fromChunks(incoming.statusCode ?? 0, (n) => headerValue(incoming.headers[n]), chunks, () => outgoing.destroy()));
+            resolve(
+              fromChunks(
+                incoming.statusCode ?? 0,
+                (n) => headerValue(incoming.headers[n]),
+                chunks,
+                () => outgoing.destroy(),
+              ),
+            );
           },
         );
         outgoing.on('error', reject);
@@ -148,9 +177,16 @@ export const SURFACES = [
   ['node:http server', nodeSurface],
 ] as const;
 
-export const JSON_AND_SSE = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+export const JSON_AND_SSE = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+};
 
-export function initializeBody(protocolVersion = '2025-11-25', capabilities: Record<string, unknown> = {}, id: number | string = 1): string {
+export function initializeBody(
+  protocolVersion = '2025-11-25',
+  capabilities: Record<string, unknown> = {},
+  id: number | string = 1,
+): string {
   return JSON.stringify({
     jsonrpc: '2.0',
     id,

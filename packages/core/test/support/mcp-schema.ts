@@ -65,9 +65,15 @@ export function mcpSchema(revision: string): SchemaValidator {
       const m = message as Record<string, unknown>;
       if ('result' in m) {
         const problems = run(responseType, m);
-        const interim = (m.result as { resultType?: unknown } | undefined)?.resultType === 'input_required';
-        const resultType = requestMethod ? (interim ? 'InputRequiredResult' : RESULT_TYPES[requestMethod]) : undefined;
-        if (requestMethod && !resultType) problems.push(`no result type known for ${requestMethod}`);
+        const interim =
+          (m.result as { resultType?: unknown } | undefined)?.resultType === 'input_required';
+        const resultType = requestMethod
+          ? interim
+            ? 'InputRequiredResult'
+            : RESULT_TYPES[requestMethod]
+          : undefined;
+        if (requestMethod && !resultType)
+          problems.push(`no result type known for ${requestMethod}`);
         if (resultType) problems.push(...run(resultType, m.result));
         return problems;
       }

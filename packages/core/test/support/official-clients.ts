@@ -5,14 +5,23 @@ import { Client as ClientV2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/stdio';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterEach } from 'vitest';
 import { REPO_ROOT } from './paths.ts';
 import { readTap, type TapRecord } from './wire-log.ts';
 
 export const LEGACY_REVISIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'] as const;
-export type OfficialClientKind = '@modelcontextprotocol/client 2.x' | '@modelcontextprotocol/sdk 1.x';
-export const OFFICIAL_CLIENTS: readonly OfficialClientKind[] = ['@modelcontextprotocol/client 2.x', '@modelcontextprotocol/sdk 1.x'];
+export type OfficialClientKind =
+  | '@modelcontextprotocol/client 2.x'
+  | '@modelcontextprotocol/sdk 1.x';
+export const OFFICIAL_CLIENTS: readonly OfficialClientKind[] = [
+  '@modelcontextprotocol/client 2.x',
+  '@modelcontextprotocol/sdk 1.x',
+];
 
 const TAP = join(REPO_ROOT, 'packages/core/test/support/stdio-tap.mjs');
 
@@ -65,14 +74,35 @@ export async function connectOfficialClient(
   const tapDir = mkdtempSync(join(tmpdir(), 'mcp-fw-tap-'));
   const tapFile = join(tapDir, 'wire.jsonl');
   tapDirs.add(tapDir);
-  const env = Object.fromEntries(Object.entries({ ...process.env, MCP_TAP_FILE: tapFile }).filter(([, v]) => v !== undefined)) as Record<string, string>;
-  const params = { command: process.execPath, args: [TAP, 'npm', 'start', '--silent', '-w', workspace, ...(behaviour.args ? ['--', ...behaviour.args] : [])], cwd: REPO_ROOT, env, stderr: 'pipe' as const };
+  const env = Object.fromEntries(
+    Object.entries({ ...process.env, MCP_TAP_FILE: tapFile }).filter(([, v]) => v !== undefined),
+  ) as Record<string, string>;
+  const params = {
+    command: process.execPath,
+    args: [
+      TAP,
+      'npm',
+      'start',
+      '--silent',
+      '-w',
+      workspace,
+      ...(behaviour.args ? ['--', ...behaviour.args] : []),
+    ],
+    cwd: REPO_ROOT,
+    env,
+    stderr: 'pipe' as const,
+  };
   const info = { name: 'mcp-fw-interop', version: '1.0.0' };
   if (kind === '@modelcontextprotocol/client 2.x') {
-    const client = new ClientV2(info, { supportedProtocolVersions: [revision], capabilities: capabilitiesOf(behaviour) });
+    const client = new ClientV2(info, {
+      supportedProtocolVersions: [revision],
+      capabilities: capabilitiesOf(behaviour),
+    });
     const { onElicit, onSample, onRoots } = behaviour;
-    if (onElicit) client.setRequestHandler('elicitation/create', (r: any) => onElicit(r.params) as any);
-    if (onSample) client.setRequestHandler('sampling/createMessage', (r: any) => onSample(r.params) as any);
+    if (onElicit)
+      client.setRequestHandler('elicitation/create', (r: any) => onElicit(r.params) as any);
+    if (onSample)
+      client.setRequestHandler('sampling/createMessage', (r: any) => onSample(r.params) as any);
     if (onRoots) client.setRequestHandler('roots/list', () => onRoots() as any);
     await client.connect(new StdioV2(params));
     return {
@@ -96,7 +126,8 @@ export async function connectOfficialClient(
   const client = new ClientV1(info, { capabilities: capabilitiesOf(behaviour) });
   const { onElicit, onSample, onRoots } = behaviour;
   if (onElicit) client.setRequestHandler(ElicitRequestSchema, (r) => onElicit(r.params) as any);
-  if (onSample) client.setRequestHandler(CreateMessageRequestSchema, (r) => onSample(r.params) as any);
+  if (onSample)
+    client.setRequestHandler(CreateMessageRequestSchema, (r) => onSample(r.params) as any);
   if (onRoots) client.setRequestHandler(ListRootsRequestSchema, () => onRoots() as any);
   await client.connect(transport);
   return {

@@ -15,11 +15,12 @@ function tee(dir, from, to) {
     const lines = text.split('\n');
     rest = lines.pop();
     // Recorded before forwarding, so a reader that saw the reply also finds it in the file.
-    if (file && lines.length) appendFileSync(file, lines.map((line) => JSON.stringify({ dir, line }) + '\n').join(''));
+    if (file && lines.length)
+      appendFileSync(file, lines.map((line) => `${JSON.stringify({ dir, line })}\n`).join(''));
     to.write(chunk);
   });
   from.on('end', () => {
-    if (file && rest) appendFileSync(file, JSON.stringify({ dir, line: rest }) + '\n');
+    if (file && rest) appendFileSync(file, `${JSON.stringify({ dir, line: rest })}\n`);
     if (to !== process.stdout) to.end();
   });
 }

@@ -31,10 +31,14 @@ export function checkServerLines(records: readonly TapRecord[], revision: string
       continue;
     }
     if (dir === 'c2s') {
-      if (typeof message.method === 'string' && 'id' in message) methodById.set(JSON.stringify(message.id), message.method);
+      if (typeof message.method === 'string' && 'id' in message)
+        methodById.set(JSON.stringify(message.id), message.method);
       continue;
     }
-    const method = 'id' in message && !('method' in message) ? methodById.get(JSON.stringify(message.id)) : undefined;
+    const method =
+      'id' in message && !('method' in message)
+        ? methodById.get(JSON.stringify(message.id))
+        : undefined;
     for (const p of schema.check(message, 'result' in message ? method : undefined)) {
       problems.push(`${p}\n  in: ${line.slice(0, 300)}`);
     }

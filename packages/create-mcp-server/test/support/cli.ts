@@ -21,7 +21,10 @@ export interface Finished {
 }
 
 /** Runs the bin with `args` in `cwd`, feeding it `input` on a pipe, as npm would launch it. */
-export function runCli(args: readonly string[], options: { cwd: string; input?: string; env?: NodeJS.ProcessEnv }): Promise<Finished> {
+export function runCli(
+  args: readonly string[],
+  options: { cwd: string; input?: string; env?: NodeJS.ProcessEnv },
+): Promise<Finished> {
   return run(process.execPath, [BIN, ...args], options);
 }
 

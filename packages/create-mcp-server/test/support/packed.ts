@@ -9,14 +9,20 @@ import { REPO_ROOT, run, tree, type Finished } from './cli.ts';
  */
 export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env = Object.fromEntries(
-    Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key) && key !== 'INIT_CWD' && key !== 'FORCE_COLOR'),
+    Object.entries(process.env).filter(
+      ([key]) => !/^npm_/i.test(key) && key !== 'INIT_CWD' && key !== 'FORCE_COLOR',
+    ),
   );
   // Plain output, so the assertions read it as text.
   return { ...env, NO_COLOR: '1', ...extra };
 }
 
 /** Runs npm in `cwd` with a clean environment. */
-export function npm(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<Finished> {
+export function npm(
+  args: readonly string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<Finished> {
   return run('npm', args, { cwd, env: cleanEnv(env), replaceEnv: true });
 }
 
@@ -25,7 +31,10 @@ export function npm(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv
  * it, as for anyone who packs it) and returns the tarball's path.
  */
 export async function packScaffolder(destination: string): Promise<string> {
-  const result = await npm(['pack', '--json', '--pack-destination', destination, '-w', 'packages/create-mcp-server'], REPO_ROOT);
+  const result = await npm(
+    ['pack', '--json', '--pack-destination', destination, '-w', 'packages/create-mcp-server'],
+    REPO_ROOT,
+  );
   if (result.status !== 0) throw new Error(`npm pack failed:\n${result.stdout}${result.stderr}`);
   const [packed] = JSON.parse(result.stdout) as { filename: string }[];
   return join(destination, packed.filename);
@@ -50,16 +59,30 @@ export interface StartedServer {
  * Starts a server in `dir` (a command that announces `MCP server listening on <url>` on stderr,
  * like `npm start` or `node dist/main.js`) and resolves once it listens.
  */
-export function startHttpServer(dir: string, command: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<StartedServer> {
+export function startHttpServer(
+  dir: string,
+  command: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<StartedServer> {
   // Its own process group: killing npm alone would leave the server it started running.
-  const child = spawn(command, args, { cwd: dir, env: cleanEnv(env), detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(command, args, {
+    cwd: dir,
+    env: cleanEnv(env),
+    detached: true,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   const stop = () => {
     if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGTERM');
   };
   let stderr = '';
   return new Promise((resolve, reject) => {
     child.on('error', reject);
-    child.on('exit', (code) => reject(new Error(`${command} ${args.join(' ')} exited with ${code} before listening:\n${stderr}`)));
+    child.on('exit', (code) =>
+      reject(
+        new Error(`${command} ${args.join(' ')} exited with ${code} before listening:\n${stderr}`),
+      ),
+    );
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
       stderr += chunk;
       const url = /MCP server listening on (\S+)/.exec(stderr)?.[1];

@@ -65,11 +65,7 @@ export class Forms {
    * @param text What to repeat
    */
   @Tool()
-  primitives(
-    /** not used: @param wins */ text: string,
-    count: number,
-    flag: boolean,
-  ): string {
+  primitives(/** not used: @param wins */ text: string, count: number, flag: boolean): string {
     return `${text}${count}${flag}`;
   }
 
@@ -78,7 +74,14 @@ export class Forms {
    * @param units The unit system
    */
   @Tool()
-  optionals(query: string, limit?: number, units = 'metric', offset = -1, strict = false, tags: string[] = []): string {
+  optionals(
+    query: string,
+    limit?: number,
+    units = 'metric',
+    offset = -1,
+    strict = false,
+    tags: string[] = [],
+  ): string {
     return `${query}${limit}${units}${offset}${strict}${tags}`;
   }
 
@@ -93,7 +96,12 @@ export class Forms {
   }
 
   @Tool()
-  unions(id: string | number, maybe: string | null, shape: Point | Address, either?: boolean | 'auto'): string {
+  unions(
+    id: string | number,
+    maybe: string | null,
+    shape: Point | Address,
+    either?: boolean | 'auto',
+  ): string {
     return `${id}${maybe}${JSON.stringify(shape)}${either}`;
   }
 
@@ -113,7 +121,11 @@ export class Forms {
   }
 
   @Tool()
-  records(scores: Record<string, number>, flags: { [name: string]: boolean }, fixed: Record<'a' | 'b', string>): string {
+  records(
+    scores: Record<string, number>,
+    flags: { [name: string]: boolean },
+    fixed: Record<'a' | 'b', string>,
+  ): string {
     return `${JSON.stringify(scores)}${JSON.stringify(flags)}${fixed.a}`;
   }
 

@@ -30,7 +30,10 @@ export class Mismatch {
   }
 
   @Tool()
-  echo(@Arg('text', z.string()) text: string, @Arg('times', z.number().optional()) times?: number): string {
+  echo(
+    @Arg('text', z.string()) text: string,
+    @Arg('times', z.number().optional()) times?: number,
+  ): string {
     return text.repeat(times ?? 1);
   }
 }

@@ -13,7 +13,11 @@ interface Served {
  * a channel that forwards frames, routes and settlements verbatim. Exits once the supervisor
  * has closed the pipe and every connection has closed.
  */
-export function serveMux(server: McpServer, input: Readable, send: (message: FromChild) => void): void {
+export function serveMux(
+  server: McpServer,
+  input: Readable,
+  send: (message: FromChild) => void,
+): void {
   const served = new Map<number, Served>();
   let inputEnded = false;
   const exitWhenIdle = () => {
@@ -27,7 +31,11 @@ export function serveMux(server: McpServer, input: Readable, send: (message: Fro
         id: message.id,
         start: (sink) => void (entry.sink = sink),
         send: (frame, route) =>
-          send(route ? { t: 'out', s, f: frame, o: route.origin as number, final: route.final } : { t: 'out', s, f: frame }),
+          send(
+            route
+              ? { t: 'out', s, f: frame, o: route.origin as number, final: route.final }
+              : { t: 'out', s, f: frame },
+          ),
         settle: (origin) => send({ t: 'settle', s, o: origin as number }),
         close: async () => {
           served.delete(s);

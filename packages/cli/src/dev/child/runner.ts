@@ -10,7 +10,10 @@ import { serveMux } from './mux-server.js';
 // Only mux lines reach stdout: whatever the user's code prints goes to stderr.
 const write = process.stdout.write.bind(process.stdout) as (chunk: string) => boolean;
 process.stdout.write = ((chunk: unknown, ...rest: unknown[]) =>
-  (process.stderr.write as (...args: unknown[]) => boolean)(chunk, ...rest)) as typeof process.stdout.write;
+  (process.stderr.write as (...args: unknown[]) => boolean)(
+    chunk,
+    ...rest,
+  )) as typeof process.stdout.write;
 const send = (message: FromChild) => void write(encode(message));
 
 // The supervisor owns the lifecycle (a terminal's Ctrl-C reaches the whole process group).

@@ -1,13 +1,21 @@
 import { InvalidArgumentsError } from '../../registry/index.js';
 import { internalErrorMessage, maskedRef } from '../error-ref.js';
 import type { Logger } from '../logger.js';
-import { type GuardedCall } from './call.js';
+import type { GuardedCall } from './call.js';
 import type { Identify } from './identity.js';
 import { LimitError, type LimitName } from './limit-error.js';
 import { TimeoutError } from './timeout.js';
 
 /** How a tool call ended, as the audit log tells it. */
-export type AuditOutcome = 'ok' | 'error' | 'invalid_arguments' | 'cancelled' | 'rate_limited' | 'timeout' | 'refused' | 'too_large';
+export type AuditOutcome =
+  | 'ok'
+  | 'error'
+  | 'invalid_arguments'
+  | 'cancelled'
+  | 'rate_limited'
+  | 'timeout'
+  | 'refused'
+  | 'too_large';
 
 /**
  * One line of the audit log: one tool call, or one request refused at a limit on client-made
@@ -123,7 +131,11 @@ export class AuditLog {
     this.#write(entry);
   }
 
-  record(call: GuardedCall, started: { at: number; clock: number }, outcome: { result?: unknown; error?: unknown }): void {
+  record(
+    call: GuardedCall,
+    started: { at: number; clock: number },
+    outcome: { result?: unknown; error?: unknown },
+  ): void {
     const { record } = call;
     const args = call.args;
     const { kind, message } = classify(call, outcome);
@@ -140,8 +152,12 @@ export class AuditLog {
       outcome: kind,
       error: ref === undefined ? message : internalErrorMessage(ref),
       ref,
-      blockedMs: outcome.error instanceof TimeoutError && outcome.error.blockedMs !== undefined ? Math.round(outcome.error.blockedMs) : undefined,
-      argumentKeys: typeof args === 'object' && args !== null && !Array.isArray(args) ? Object.keys(args) : [],
+      blockedMs:
+        outcome.error instanceof TimeoutError && outcome.error.blockedMs !== undefined
+          ? Math.round(outcome.error.blockedMs)
+          : undefined,
+      argumentKeys:
+        typeof args === 'object' && args !== null && !Array.isArray(args) ? Object.keys(args) : [],
       arguments: this.#withArguments ? args : undefined,
     };
     this.#write(entry);
@@ -156,10 +172,15 @@ export class AuditLog {
   }
 }
 
-function classify(call: GuardedCall, { result, error }: { result?: unknown; error?: unknown }): { kind: AuditOutcome; message?: string } {
-  const message = error === undefined ? undefined : error instanceof Error ? error.message : String(error);
+function classify(
+  call: GuardedCall,
+  { result, error }: { result?: unknown; error?: unknown },
+): { kind: AuditOutcome; message?: string } {
+  const message =
+    error === undefined ? undefined : error instanceof Error ? error.message : String(error);
   // The client never sees the answer to a cancelled request, whatever the handler did.
-  if ((call.run?.record ?? call.record).request.aborted && !(error instanceof LimitError)) return { kind: 'cancelled', message };
+  if ((call.run?.record ?? call.record).request.aborted && !(error instanceof LimitError))
+    return { kind: 'cancelled', message };
   if (error === undefined) {
     const r = result as { isError?: unknown; content?: { text?: unknown }[] } | undefined;
     if (r?.isError !== true) return { kind: 'ok' };

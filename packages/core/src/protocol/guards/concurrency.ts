@@ -34,7 +34,8 @@ export class ConcurrencyLimiter {
   constructor(limits: ConcurrencyLimits) {
     this.#maxQueued = limits.maxQueued ?? 100;
     this.#perSession = limits.perSession;
-    if (limits.perServer !== undefined) this.#server = new Gate(limits.perServer, this.#maxQueued, 'on this server (perServer)');
+    if (limits.perServer !== undefined)
+      this.#server = new Gate(limits.perServer, this.#maxQueued, 'on this server (perServer)');
   }
 
   /** Calls waiting or running per session right now (tests and metrics). */
@@ -48,18 +49,26 @@ export class ConcurrencyLimiter {
     const key = sessionKey(call);
     const session = this.#session(key);
     const undo = () => this.#forget(key, session);
-    return after(() => session?.enter(call), undo, () => {
-      const release = () => {
-        this.#server?.leave();
-        session?.leave();
-        this.#forget(key, session);
-      };
-      const leaveSession = () => {
-        session?.leave();
-        this.#forget(key, session);
-      };
-      return after(() => this.#server?.enter(call), leaveSession, () => settle(invoke, release));
-    });
+    return after(
+      () => session?.enter(call),
+      undo,
+      () => {
+        const release = () => {
+          this.#server?.leave();
+          session?.leave();
+          this.#forget(key, session);
+        };
+        const leaveSession = () => {
+          session?.leave();
+          this.#forget(key, session);
+        };
+        return after(
+          () => this.#server?.enter(call),
+          leaveSession,
+          () => settle(invoke, release),
+        );
+      },
+    );
   }
 
   #session(key: string): Gate | undefined {
@@ -78,7 +87,11 @@ export class ConcurrencyLimiter {
 }
 
 /** Runs `next` once `enter` has a slot (now, or after waiting); on refusal runs `undo` and fails. */
-function after<T>(enter: () => Promise<void> | undefined, undo: () => void, next: () => Promise<T>): Promise<T> {
+function after<T>(
+  enter: () => Promise<void> | undefined,
+  undo: () => void,
+  next: () => Promise<T>,
+): Promise<T> {
   let waiting: Promise<void> | undefined;
   try {
     waiting = enter();

@@ -1,4 +1,12 @@
-import { checkRateLimit, checkTimeout, isThenable, promised, StartupError, type MaybePromise, type RateLimit } from '../../registry/index.js';
+import {
+  checkRateLimit,
+  checkTimeout,
+  isThenable,
+  promised,
+  StartupError,
+  type MaybePromise,
+  type RateLimit,
+} from '../../registry/index.js';
 import type { Logger } from '../logger.js';
 import { AuditLog, type AuditOptions, type LimitRefusalEvent } from './audit.js';
 import { describeCall, type GuardedCall } from './call.js';
@@ -9,7 +17,13 @@ import { OutputPolicy } from './output-limit.js';
 import { RateLimiter } from './rate-limit.js';
 import { StateBudget } from './state-budget.js';
 import { MemoryRateLimitStore } from './rate-limit-store.js';
-import { hasDeadline, SharedDeadline, TimeoutError, withTimeout, type ReportOverrun } from './timeout.js';
+import {
+  hasDeadline,
+  SharedDeadline,
+  TimeoutError,
+  withTimeout,
+  type ReportOverrun,
+} from './timeout.js';
 
 /**
  * The guardrails around every tool, resource and prompt handler call, in a fixed order: the
@@ -33,7 +47,14 @@ export class Guards {
   /** The counts and caps of client-made state (listen streams, subscriptions). */
   readonly state: StateBudget;
 
-  constructor(options: { limits?: ServerLimits; audit?: boolean | AuditOptions; maskInternalErrors?: boolean }, logger: Logger) {
+  constructor(
+    options: {
+      limits?: ServerLimits;
+      audit?: boolean | AuditOptions;
+      maskInternalErrors?: boolean;
+    },
+    logger: Logger,
+  ) {
     const limits = options.limits ?? {};
     const identify = limits.identify ?? defaultIdentify;
     this.identify = identify;
@@ -49,10 +70,21 @@ export class Guards {
       );
       return new TimeoutError(call, timeoutMs, blockedMs);
     };
-    if (hasDeadline(this.#timeoutMs)) this.#shared = new SharedDeadline(this.#timeoutMs, this.#overran);
-    if (limits.concurrency) this.#concurrency = new ConcurrencyLimiter(checkConcurrency(limits.concurrency));
-    this.#output = new OutputPolicy(checkBytes(limits.maxResultBytes), limits.controlChars ?? 'escape');
-    if (options.audit) this.#audit = new AuditLog(options.audit === true ? {} : options.audit, identify, logger, options.maskInternalErrors === true);
+    if (hasDeadline(this.#timeoutMs))
+      this.#shared = new SharedDeadline(this.#timeoutMs, this.#overran);
+    if (limits.concurrency)
+      this.#concurrency = new ConcurrencyLimiter(checkConcurrency(limits.concurrency));
+    this.#output = new OutputPolicy(
+      checkBytes(limits.maxResultBytes),
+      limits.controlChars ?? 'escape',
+    );
+    if (options.audit)
+      this.#audit = new AuditLog(
+        options.audit === true ? {} : options.audit,
+        identify,
+        logger,
+        options.maskInternalErrors === true,
+      );
   }
 
   /** The principal a legacy HTTP session opened with `auth` is bound to. */
@@ -82,15 +114,27 @@ export class Guards {
       // The hot path: no promise of its own for a synchronous call.
       if (shared) return shared.run(call, invoke, this.#output) as MaybePromise<T>;
       const value = invoke();
-      return isThenable(value) ? value.then((result) => this.#output.apply(call, result) as T) : (this.#output.apply(call, value) as T);
+      return isThenable(value)
+        ? value.then((result) => this.#output.apply(call, result) as T)
+        : (this.#output.apply(call, value) as T);
     }
     const work = () => promised(invoke);
     if (!audit) return this.#guarded(call, work, rate || undefined, timeoutMs, shared);
     const started = { at: Date.now(), clock: performance.now() };
-    return this.#audited(audit, call, started, this.#guarded(call, work, rate || undefined, timeoutMs, shared));
+    return this.#audited(
+      audit,
+      call,
+      started,
+      this.#guarded(call, work, rate || undefined, timeoutMs, shared),
+    );
   }
 
-  async #audited<T>(audit: AuditLog, call: GuardedCall, started: { at: number; clock: number }, guarded: Promise<T>): Promise<T> {
+  async #audited<T>(
+    audit: AuditLog,
+    call: GuardedCall,
+    started: { at: number; clock: number },
+    guarded: Promise<T>,
+  ): Promise<T> {
     try {
       const result = await guarded;
       audit.record(call, started, { result });
@@ -126,15 +170,23 @@ const AS_IS = { apply: (_call: unknown, value: unknown) => value };
 function checkBytes(value: unknown): number {
   if (value === undefined) return DEFAULT_MAX_RESULT_BYTES;
   if (typeof value === 'number' && value >= 0) return value;
-  throw new StartupError('INVALID_LIMIT', `limits: maxResultBytes must be a number of bytes ≥ 0 (0: no limit), got ${JSON.stringify(value)}.`);
+  throw new StartupError(
+    'INVALID_LIMIT',
+    `limits: maxResultBytes must be a number of bytes ≥ 0 (0: no limit), got ${JSON.stringify(value)}.`,
+  );
 }
 
-function checkConcurrency(limits: ServerLimits['concurrency'] & object): ServerLimits['concurrency'] & object {
+function checkConcurrency(
+  limits: ServerLimits['concurrency'] & object,
+): ServerLimits['concurrency'] & object {
   for (const field of ['perSession', 'perServer', 'maxQueued'] as const) {
     const value = limits[field];
     const min = field === 'maxQueued' ? 0 : 1;
     if (value !== undefined && !(Number.isInteger(value) && value >= min)) {
-      throw new StartupError('INVALID_LIMIT', `limits: concurrency.${field} must be an integer ≥ ${min}, got ${JSON.stringify(value)}.`);
+      throw new StartupError(
+        'INVALID_LIMIT',
+        `limits: concurrency.${field} must be an integer ≥ ${min}, got ${JSON.stringify(value)}.`,
+      );
     }
   }
   return limits;

@@ -1,7 +1,13 @@
 import { UserError } from '../../registry/index.js';
 
 /** The guardrail that refused or stopped a call, by its option name. */
-export type LimitName = 'rateLimit' | 'timeoutMs' | 'concurrency' | 'maxResultBytes' | 'maxPendingClientRequests' | 'inputRounds';
+export type LimitName =
+  | 'rateLimit'
+  | 'timeoutMs'
+  | 'concurrency'
+  | 'maxResultBytes'
+  | 'maxPendingClientRequests'
+  | 'inputRounds';
 
 /**
  * A guardrail refused or stopped a call. The message is for the client and names the limit; a

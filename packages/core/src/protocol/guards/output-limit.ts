@@ -14,7 +14,10 @@ export class OutputPolicy {
   ) {}
 
   apply(call: GuardedCall, value: unknown): unknown {
-    const result = call.kind === 'tool' && this.controlChars !== 'keep' ? sanitiseToolResult(value as CallToolResult, this.controlChars) : value;
+    const result =
+      call.kind === 'tool' && this.controlChars !== 'keep'
+        ? sanitiseToolResult(value as CallToolResult, this.controlChars)
+        : value;
     if (this.maxBytes > 0) {
       const size = payloadBytes(result, this.maxBytes);
       if (size > this.maxBytes) {
@@ -54,7 +57,9 @@ function measure(result: unknown, exact: boolean): number {
   }
   const r = result as { content?: unknown; messages?: unknown } | null | undefined;
   if (Array.isArray(r?.content)) for (const block of r.content) bytes += blockSize(block, text);
-  if (Array.isArray(r?.messages)) for (const message of r.messages) bytes += blockSize((message as { content?: unknown })?.content, text);
+  if (Array.isArray(r?.messages))
+    for (const message of r.messages)
+      bytes += blockSize((message as { content?: unknown })?.content, text);
   return bytes;
 }
 

@@ -20,10 +20,10 @@ const CONTROL_ALL = new RegExp(CONTROL.source, 'g');
 /** The text with its control characters escaped or stripped. */
 export function sanitiseText(text: string, mode: Exclude<ControlChars, 'keep'>): string {
   if (!CONTROL.test(text)) return text;
-  return mode === 'strip' ? text.replace(CONTROL_ALL, '') : text.replace(CONTROL_ALL, escape);
+  return mode === 'strip' ? text.replace(CONTROL_ALL, '') : text.replace(CONTROL_ALL, escapeChar);
 }
 
-function escape(char: string): string {
+function escapeChar(char: string): string {
   return `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }
 
@@ -31,7 +31,10 @@ function escape(char: string): string {
  * The result with its text blocks sanitised; the tool's own objects are never changed (a copy
  * is made only when some text needs it).
  */
-export function sanitiseToolResult(result: CallToolResult, mode: Exclude<ControlChars, 'keep'>): CallToolResult {
+export function sanitiseToolResult(
+  result: CallToolResult,
+  mode: Exclude<ControlChars, 'keep'>,
+): CallToolResult {
   const content = result?.content;
   if (!Array.isArray(content)) return result;
   let copy: ContentBlock[] | undefined;

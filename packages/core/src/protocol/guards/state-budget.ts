@@ -28,9 +28,12 @@ export class StateBudget {
   /** Takes a listen stream of `client` with `uris` subscriptions, or says which cap it hits. */
   openStream(client: string, uris: number): OverBudget | undefined {
     const mine = this.#streamsByClient.get(client) ?? 0;
-    if (mine >= this.limits.maxListenStreamsPerClient) return { limit: 'maxListenStreamsPerClient', scope: 'client' };
-    if (this.#streams >= this.limits.maxListenStreams) return { limit: 'maxListenStreams', scope: 'server' };
-    if (this.#subscriptions + uris > this.limits.maxSubscriptions) return { limit: 'maxSubscriptions', scope: 'server' };
+    if (mine >= this.limits.maxListenStreamsPerClient)
+      return { limit: 'maxListenStreamsPerClient', scope: 'client' };
+    if (this.#streams >= this.limits.maxListenStreams)
+      return { limit: 'maxListenStreams', scope: 'server' };
+    if (this.#subscriptions + uris > this.limits.maxSubscriptions)
+      return { limit: 'maxSubscriptions', scope: 'server' };
     this.#streamsByClient.set(client, mine + 1);
     this.#streams++;
     this.#subscriptions += uris;

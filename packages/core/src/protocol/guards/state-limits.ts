@@ -59,7 +59,10 @@ export function resolveStateLimits(limits: StateLimits): Required<StateLimits> {
     const value = limits[name];
     if (value === undefined) continue;
     if (!Number.isInteger(value) || value < 1) {
-      throw new StartupError('INVALID_LIMIT', `limits: ${name} must be an integer ≥ 1, got ${JSON.stringify(value)}.`);
+      throw new StartupError(
+        'INVALID_LIMIT',
+        `limits: ${name} must be an integer ≥ 1, got ${JSON.stringify(value)}.`,
+      );
     }
     resolved[name] = value;
   }
@@ -73,6 +76,14 @@ const RETRY_AFTER_S = 30;
  * The error of a request refused at a cap: -32000 with `data.limit`, and on HTTP the status
  * (429 when the client's own share is used up, 503 when the server's is) and `Retry-After`.
  */
-export function limitReached(limit: StateLimitName, scope: 'client' | 'server', message: string): JsonRpcError {
-  return new JsonRpcError(ErrorCode.LimitReached, message, { limit, status: scope === 'client' ? 429 : 503, retryAfterS: RETRY_AFTER_S });
+export function limitReached(
+  limit: StateLimitName,
+  scope: 'client' | 'server',
+  message: string,
+): JsonRpcError {
+  return new JsonRpcError(ErrorCode.LimitReached, message, {
+    limit,
+    status: scope === 'client' ? 429 : 503,
+    retryAfterS: RETRY_AFTER_S,
+  });
 }

@@ -56,12 +56,19 @@ export class TimeoutError extends LimitError {
     readonly timeoutMs: number,
     readonly blockedMs?: number,
   ) {
-    super('timeoutMs', `${describeCall(call)} timed out after ${timeoutMs} ms (timeoutMs) and was stopped.`);
+    super(
+      'timeoutMs',
+      `${describeCall(call)} timed out after ${timeoutMs} ms (timeoutMs) and was stopped.`,
+    );
   }
 }
 
 /** Reports a handler that blocked the event loop past its deadline; returns the call's error. */
-export type ReportOverrun = (call: GuardedCall, timeoutMs: number, blockedMs: number) => TimeoutError;
+export type ReportOverrun = (
+  call: GuardedCall,
+  timeoutMs: number,
+  blockedMs: number,
+) => TimeoutError;
 
 // An outcome this late past its deadline, with the deadline not yet fired, means the event loop
 // was held (a timer runs a little late anyway, under load). The clock is Date.now(): read twice
@@ -80,7 +87,12 @@ export function hasDeadline(timeoutMs: number): boolean {
  * the handler's own late outcome is ignored — also when the timer could not fire because the
  * event loop was blocked (by this handler's synchronous work, or another's).
  */
-export function withTimeout<T>(call: GuardedCall, timeoutMs: number, work: () => Promise<T>, overran: ReportOverrun): Promise<T> {
+export function withTimeout<T>(
+  call: GuardedCall,
+  timeoutMs: number,
+  work: () => Promise<T>,
+  overran: ReportOverrun,
+): Promise<T> {
   const now = Date.now();
   const remaining = timeoutMs - (now - (call.run?.startedAt ?? now));
   if (remaining <= 0) return Promise.reject(new TimeoutError(call, timeoutMs));
@@ -113,7 +125,12 @@ export function withTimeout<T>(call: GuardedCall, timeoutMs: number, work: () =>
       deadline.dispose();
       const now = Date.now();
       // Past the deadline, and its timer has not run: answer the timeout, not the late outcome.
-      if (now >= at) reject(now - at > HELD_MS ? overran(call, timeoutMs, now - started) : new TimeoutError(call, timeoutMs));
+      if (now >= at)
+        reject(
+          now - at > HELD_MS
+            ? overran(call, timeoutMs, now - started)
+            : new TimeoutError(call, timeoutMs),
+        );
       else outcome();
     };
     pending.then(
@@ -259,7 +276,12 @@ export class SharedDeadline {
   }
 
   /** Throws the timeout if the synchronous part of the call outlasted the deadline. */
-  #checkBlocked(call: GuardedCall, made: Tracked | undefined, started: number, value?: unknown): void {
+  #checkBlocked(
+    call: GuardedCall,
+    made: Tracked | undefined,
+    started: number,
+    value?: unknown,
+  ): void {
     const blockedMs = Date.now() - started;
     if (blockedMs < this.timeoutMs) return;
     if (isThenable(value)) Promise.resolve(value).catch(ignore);
@@ -277,7 +299,11 @@ export class SharedDeadline {
     // Past the deadline, and the timer has not run: answer the timeout, not the late outcome.
     const { call } = tracked;
     const started = tracked.at - this.timeoutMs;
-    tracked.reject!(now - tracked.at > HELD_MS ? this.overran(call, this.timeoutMs, now - started) : new TimeoutError(call, this.timeoutMs));
+    tracked.reject!(
+      now - tracked.at > HELD_MS
+        ? this.overran(call, this.timeoutMs, now - started)
+        : new TimeoutError(call, this.timeoutMs),
+    );
     return false;
   }
 

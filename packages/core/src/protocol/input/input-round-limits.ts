@@ -33,7 +33,10 @@ export const DEFAULT_MAX_WAITING = 1000;
 export const DEFAULT_MAX_WAITING_PER_CLIENT = 64;
 
 /** The limits with defaults filled in; a bad value fails at startup. */
-export function inputRoundLimits(limits: InputRoundLimits | undefined, maxParked: number | undefined): Required<InputRoundLimits> {
+export function inputRoundLimits(
+  limits: InputRoundLimits | undefined,
+  maxParked: number | undefined,
+): Required<InputRoundLimits> {
   const checked = {
     // `input.maxParked` is the older name of `maxWaiting`.
     maxWaiting: limits?.maxWaiting ?? maxParked ?? DEFAULT_MAX_WAITING,
@@ -42,7 +45,10 @@ export function inputRoundLimits(limits: InputRoundLimits | undefined, maxParked
   };
   for (const [field, value] of Object.entries(checked)) {
     if (!(Number.isInteger(value) && value >= 1)) {
-      throw new StartupError('INVALID_LIMIT', `limits: inputRounds.${field} must be an integer ≥ 1, got ${JSON.stringify(value)}.`);
+      throw new StartupError(
+        'INVALID_LIMIT',
+        `limits: inputRounds.${field} must be an integer ≥ 1, got ${JSON.stringify(value)}.`,
+      );
     }
   }
   return checked;

@@ -83,7 +83,8 @@ export class InputRun {
   ) {
     this.#id = id;
     this.#record = record;
-    if (from.answers) for (const key of Object.keys(from.answers)) this.#answerMap().set(key, from.answers[key]);
+    if (from.answers)
+      for (const key of Object.keys(from.answers)) this.#answerMap().set(key, from.answers[key]);
     this.#offered = from.offered;
     this.#startedAt = from.start;
     this.#rounds = from.round ?? 0;
@@ -191,7 +192,8 @@ export class InputRun {
     this.#finished = true;
     if (!this.#controller) this.#noteAbort();
     this.#abortWith('the client did not come back with the requested input');
-    for (const w of this.#waiting?.values() ?? []) w.reject(new UserError('the client did not come back with the requested input'));
+    for (const w of this.#waiting?.values() ?? [])
+      w.reject(new UserError('the client did not come back with the requested input'));
   }
 
   #answerMap(): Map<string, unknown> {
@@ -244,7 +246,10 @@ export class InputRun {
     this.#takeOffered(waiting);
     if (waiting.size === 0 || !this.#resolve) return;
     if (++this.#rounds > this.runs.maxRounds) {
-      this.#refuse(waiting, new UserError(`gave up after ${this.runs.maxRounds} rounds of asking the client for input`));
+      this.#refuse(
+        waiting,
+        new UserError(`gave up after ${this.runs.maxRounds} rounds of asking the client for input`),
+      );
       return;
     }
     const inputRequests: InputRequiredResult['inputRequests'] = {};
@@ -269,7 +274,11 @@ export class InputRun {
       this.#refuse(waiting, refused);
       return;
     }
-    const result: InputRequiredResult = { resultType: 'input_required', inputRequests, requestState };
+    const result: InputRequiredResult = {
+      resultType: 'input_required',
+      inputRequests,
+      requestState,
+    };
     const resolve = this.#resolve;
     this.#resolve = this.#reject = undefined;
     resolve(result);

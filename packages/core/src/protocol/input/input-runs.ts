@@ -78,7 +78,12 @@ export class InputRuns {
    * directly in the legacy era, where questions are real requests on the live channel.
    * `origin` names the client when nothing else does (its session), read only if a round waits.
    */
-  call(params: Record<string, unknown> | undefined, record: RequestRecord, execute: (run?: InputRun) => unknown, origin?: Origin): unknown {
+  call(
+    params: Record<string, unknown> | undefined,
+    record: RequestRecord,
+    execute: (run?: InputRun) => unknown,
+    origin?: Origin,
+  ): unknown {
     return record.era === 'modern' ? this.serve(params, record, execute, origin) : execute();
   }
 
@@ -86,14 +91,26 @@ export class InputRuns {
    * Serves one modern call that may ask for input: a first round starts a run; a retry resumes
    * the live run its state names, or replays the handler with the answers gathered so far.
    */
-  serve(params: Record<string, unknown> | undefined, record: RequestRecord, execute: (run: InputRun) => unknown, origin?: Origin): unknown {
+  serve(
+    params: Record<string, unknown> | undefined,
+    record: RequestRecord,
+    execute: (run: InputRun) => unknown,
+    origin?: Origin,
+  ): unknown {
     const state = params?.requestState;
     if (state === undefined) {
       // Answers without a requestState (the protocol lets a client answer a server that sent
       // none): they may answer only what this call asks in its first round; the rest are never
       // used (and, as SEP-2322 asks, not an error).
-      const offered = params?.inputResponses === undefined ? undefined : answersIn(responsesOf(params));
-      const run = new InputRun(undefined, record, offered ? { offered, replay: false } : FRESH, this, origin);
+      const offered =
+        params?.inputResponses === undefined ? undefined : answersIn(responsesOf(params));
+      const run = new InputRun(
+        undefined,
+        record,
+        offered ? { offered, replay: false } : FRESH,
+        this,
+        origin,
+      );
       return run.start(execute);
     }
     const payload = this.codec.verify(state);
@@ -102,7 +119,9 @@ export class InputRuns {
     checkAsked(payload, responses);
     const fresh = this.#used.markUsed(`${payload.run}.${payload.round}`, payload.exp);
     return isThenable(fresh)
-      ? Promise.resolve(fresh).then((first) => this.#retry(first, payload, responses, record, execute, origin))
+      ? Promise.resolve(fresh).then((first) =>
+          this.#retry(first, payload, responses, record, execute, origin),
+        )
       : this.#retry(fresh, payload, responses, record, execute, origin);
   }
 
@@ -127,7 +146,10 @@ export class InputRuns {
       );
     }
     if (this.#parked.size >= this.#maxWaiting) {
-      return new LimitError('inputRounds', `This server has ${this.#parked.size} calls waiting for input (limits.inputRounds.maxWaiting); try again shortly.`);
+      return new LimitError(
+        'inputRounds',
+        `This server has ${this.#parked.size} calls waiting for input (limits.inputRounds.maxWaiting); try again shortly.`,
+      );
     }
     const timer = setTimeout(() => {
       run.expire();
@@ -156,7 +178,9 @@ export class InputRuns {
     origin: Origin | undefined,
   ): unknown {
     if (!first) {
-      throw invalid(`round ${payload.round} of this call was already answered; each requestState is answered once (start the call again for a new one)`);
+      throw invalid(
+        `round ${payload.round} of this call was already answered; each requestState is answered once (start the call again for a new one)`,
+      );
     }
     const parked = this.#parked.get(payload.run);
     if (parked) {
@@ -164,7 +188,13 @@ export class InputRuns {
       return parked.run.resume(record, responses);
     }
     const answers = { ...payload.answers, ...answersIn(responses) };
-    const run = new InputRun(payload.run, record, { answers, start: payload.start, round: payload.round, bind: payload.bind, replay: true }, this, origin);
+    const run = new InputRun(
+      payload.run,
+      record,
+      { answers, start: payload.start, round: payload.round, bind: payload.bind, replay: true },
+      this,
+      origin,
+    );
     return run.start(execute);
   }
 
@@ -193,7 +223,10 @@ const FRESH = Object.freeze({ replay: false });
 function responsesOf(params: Record<string, unknown> | undefined): Record<string, unknown> {
   const responses = params?.inputResponses ?? {};
   if (typeof responses !== 'object' || responses === null || Array.isArray(responses)) {
-    throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid params: inputResponses must be an object keyed by input request');
+    throw new JsonRpcError(
+      ErrorCode.InvalidParams,
+      'Invalid params: inputResponses must be an object keyed by input request',
+    );
   }
   return responses as Record<string, unknown>;
 }
@@ -203,7 +236,9 @@ function checkAsked(payload: RequestStatePayload, responses: Record<string, unkn
   for (const key of Object.keys(responses)) {
     if (!payload.asked.includes(key)) {
       const asked = payload.asked.map(quote).join(', ');
-      throw invalid(`inputResponses answers ${quote(key)}, which this round did not ask (it asked ${asked || 'nothing'})`);
+      throw invalid(
+        `inputResponses answers ${quote(key)}, which this round did not ask (it asked ${asked || 'nothing'})`,
+      );
     }
   }
 }

@@ -41,7 +41,9 @@ export class RequestStateCodec {
 
   mint(state: Omit<RequestStatePayload, 'exp'>, now = Date.now()): string {
     const { run, round, bind, asked, answers, start } = state;
-    const body = Buffer.from(JSON.stringify({ run, round, bind, asked, answers, start, exp: now + this.ttlMs })).toString('base64url');
+    const body = Buffer.from(
+      JSON.stringify({ run, round, bind, asked, answers, start, exp: now + this.ttlMs }),
+    ).toString('base64url');
     return `${body}.${this.#sign(body)}`;
   }
 
@@ -51,14 +53,24 @@ export class RequestStateCodec {
     const body = state.slice(0, dot);
     const signature = Buffer.from(state.slice(dot + 1), 'base64url');
     const expected = Buffer.from(this.#sign(body), 'base64url');
-    if (dot <= 0 || signature.length !== expected.length || !nodeCrypto().timingSafeEqual(signature, expected)) {
+    if (
+      dot <= 0 ||
+      signature.length !== expected.length ||
+      !nodeCrypto().timingSafeEqual(signature, expected)
+    ) {
       throw invalid('requestState was not issued by this server or was altered');
     }
     const payload = JSON.parse(Buffer.from(body, 'base64url').toString()) as RequestStatePayload;
     if (payload.exp < now) throw invalid('requestState has expired; start the call again');
     // Signed by this key but without a binding: issued by an older version sharing the key.
-    if (typeof payload.round !== 'number' || typeof payload.bind !== 'object' || !Array.isArray(payload.asked)) {
-      throw invalid('requestState was issued by an older version of this server; start the call again');
+    if (
+      typeof payload.round !== 'number' ||
+      typeof payload.bind !== 'object' ||
+      !Array.isArray(payload.asked)
+    ) {
+      throw invalid(
+        'requestState was issued by an older version of this server; start the call again',
+      );
     }
     return payload;
   }

@@ -24,7 +24,11 @@ export interface RoundBinding {
 }
 
 /** The binding of the call `params` make, computed only when a round is issued or answered. */
-export function bindingOf(method: string, params: Record<string, unknown> | undefined, principal: string | undefined): RoundBinding {
+export function bindingOf(
+  method: string,
+  params: Record<string, unknown> | undefined,
+  principal: string | undefined,
+): RoundBinding {
   const resource = method === 'resources/read';
   const target = resource ? params?.uri : params?.name;
   return {
@@ -44,15 +48,24 @@ export function checkBinding(issued: RoundBinding, retry: RoundBinding): void {
     );
   }
   if (issued.args !== retry.args) {
-    throw invalid(`requestState was issued for ${describe(issued)} with other arguments; a retry must repeat the original arguments`);
+    throw invalid(
+      `requestState was issued for ${describe(issued)} with other arguments; a retry must repeat the original arguments`,
+    );
   }
   if (issued.principal !== retry.principal) {
-    throw invalid(`requestState was issued to another caller; only the caller it was issued to can answer its round`);
+    throw invalid(
+      `requestState was issued to another caller; only the caller it was issued to can answer its round`,
+    );
   }
 }
 
 function describe(binding: RoundBinding): string {
-  const kind = binding.method === 'tools/call' ? 'tool' : binding.method === 'prompts/get' ? 'prompt' : 'resource';
+  const kind =
+    binding.method === 'tools/call'
+      ? 'tool'
+      : binding.method === 'prompts/get'
+        ? 'prompt'
+        : 'resource';
   return `${binding.method} of ${kind} ${JSON.stringify(binding.target)}`;
 }
 
@@ -76,7 +89,8 @@ function sortKeys(_key: string, value: unknown): unknown {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
   // No prototype: a `__proto__` key is an ordinary key here, as it is in the JSON.
   const sorted: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-  for (const key of Object.keys(value).sort()) sorted[key] = (value as Record<string, unknown>)[key];
+  for (const key of Object.keys(value).sort())
+    sorted[key] = (value as Record<string, unknown>)[key];
   return sorted;
 }
 

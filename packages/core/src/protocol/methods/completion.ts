@@ -15,7 +15,8 @@ export const completionComplete: MethodSpec = {
     if (typeof argument?.name !== 'string' || typeof argument.value !== 'string') {
       throw invalid('completion/complete needs argument.name and argument.value (strings)');
     }
-    const context = (params?.context as { arguments?: Record<string, string> } | undefined)?.arguments ?? {};
+    const context =
+      (params?.context as { arguments?: Record<string, string> } | undefined)?.arguments ?? {};
     let completers;
     if (ref?.type === 'ref/prompt' && typeof ref.name === 'string') {
       const prompt = core.registry.prompt(ref.name);
@@ -25,7 +26,8 @@ export const completionComplete: MethodSpec = {
       const template = core.registry.templates.find((t) => t.uriTemplate === ref.uri);
       if (!template) {
         // A static resource has no variables: nothing to complete.
-        if (core.registry.resource(ref.uri)) return { completion: { values: [], total: 0, hasMore: false } };
+        if (core.registry.resource(ref.uri))
+          return { completion: { values: [], total: 0, hasMore: false } };
         throw invalid(`unknown resource template: ${ref.uri}`);
       }
       completers = template.completers;

@@ -12,18 +12,34 @@ export const initialize: MethodSpec = {
     const requested = params?.protocolVersion;
     const capabilities = params?.capabilities;
     if (typeof requested !== 'string') {
-      throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid params: initialize needs params.protocolVersion (a string)');
+      throw new JsonRpcError(
+        ErrorCode.InvalidParams,
+        'Invalid params: initialize needs params.protocolVersion (a string)',
+      );
     }
     if (typeof capabilities !== 'object' || capabilities === null || Array.isArray(capabilities)) {
-      throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid params: initialize needs params.capabilities (an object)');
+      throw new JsonRpcError(
+        ErrorCode.InvalidParams,
+        'Invalid params: initialize needs params.capabilities (an object)',
+      );
     }
     // Echo a version we speak; otherwise answer our latest and let the client decide (spec:
     // lifecycle, "Version Negotiation").
     const protocolVersion = isLegacyRevision(requested) ? requested : LATEST_LEGACY;
-    const clientInfo = (params?.clientInfo as ClientInfo | undefined) ?? { name: 'unknown', version: '' };
-    session.begin({ protocolVersion, clientCapabilities: capabilities as Record<string, unknown>, clientInfo });
+    const clientInfo = (params?.clientInfo as ClientInfo | undefined) ?? {
+      name: 'unknown',
+      version: '',
+    };
+    session.begin({
+      protocolVersion,
+      clientCapabilities: capabilities as Record<string, unknown>,
+      clientInfo,
+    });
     const { name, version, title, instructions } = core.identity;
-    const serverInfo = title !== undefined && protocolVersion >= '2025-06-18' ? { name, title, version } : { name, version };
+    const serverInfo =
+      title !== undefined && protocolVersion >= '2025-06-18'
+        ? { name, title, version }
+        : { name, version };
     const result: Record<string, unknown> = {
       protocolVersion,
       capabilities: serverCapabilities(core.registry, protocolVersion),
@@ -43,7 +59,10 @@ export const setLevel: MethodSpec = {
   handle(params, _record, { session }) {
     const level = params?.level;
     if (!isLogLevel(level)) {
-      throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid params: level must be one of ${LOG_LEVELS.join(', ')}`);
+      throw new JsonRpcError(
+        ErrorCode.InvalidParams,
+        `Invalid params: level must be one of ${LOG_LEVELS.join(', ')}`,
+      );
     }
     session.logLevel = level;
     return {};

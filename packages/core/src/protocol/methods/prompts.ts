@@ -14,8 +14,19 @@ export const promptsList: MethodSpec = {
   handle(params, record, { core }) {
     const registry = core.registry;
     const features = featuresOf(record.protocolVersion);
-    const key = { list: 'prompts', revision: record.protocolVersion, cursor: params?.cursor, pageSize: core.pageSize };
-    return core.lists.get(registry, key, () => registry.prompts, (p) => promptForRevision(p, features), shownTo(core, record.auth, 'prompt', (p) => p.name));
+    const key = {
+      list: 'prompts',
+      revision: record.protocolVersion,
+      cursor: params?.cursor,
+      pageSize: core.pageSize,
+    };
+    return core.lists.get(
+      registry,
+      key,
+      () => registry.prompts,
+      (p) => promptForRevision(p, features),
+      shownTo(core, record.auth, 'prompt', (p) => p.name),
+    );
   },
 };
 
@@ -23,19 +34,42 @@ export const promptsGet: MethodSpec = {
   handle(params, record, scope) {
     const name = params?.name;
     if (typeof name !== 'string') {
-      throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid params: prompts/get needs params.name (a string)');
+      throw new JsonRpcError(
+        ErrorCode.InvalidParams,
+        'Invalid params: prompts/get needs params.name (a string)',
+      );
     }
     const prompt = scope.core.registry.prompt(name);
     if (!prompt) throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`);
     const args = params?.arguments;
     if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
-      throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid params: prompts/get arguments must be an object');
+      throw new JsonRpcError(
+        ErrorCode.InvalidParams,
+        'Invalid params: prompts/get arguments must be an object',
+      );
     }
     const features = featuresOf(record.protocolVersion);
     const execute = async (run?: InputRun) => {
-      const call: GuardedCall = { kind: 'prompt', name, limits: prompt.limits, args, record, scope, run, deadline: undefined };
-      const result = await scope.core.guards.run(call, () => getPrompt(prompt, args, new Context(record, scope, call)));
-      return { ...result, messages: result.messages.map((m) => ({ ...m, content: contentForRevision(m.content, features) })) };
+      const call: GuardedCall = {
+        kind: 'prompt',
+        name,
+        limits: prompt.limits,
+        args,
+        record,
+        scope,
+        run,
+        deadline: undefined,
+      };
+      const result = await scope.core.guards.run(call, () =>
+        getPrompt(prompt, args, new Context(record, scope, call)),
+      );
+      return {
+        ...result,
+        messages: result.messages.map((m) => ({
+          ...m,
+          content: contentForRevision(m.content, features),
+        })),
+      };
     };
     return scope.core.inputs.call(params, record, execute, scope);
   },

@@ -1,4 +1,10 @@
-import { findResource, readMatch, ResourceNotFoundError, type ResourceDefinition, type TemplateDefinition } from '../../registry/index.js';
+import {
+  findResource,
+  readMatch,
+  ResourceNotFoundError,
+  type ResourceDefinition,
+  type TemplateDefinition,
+} from '../../registry/index.js';
 import { shownTo } from '../list-visibility.js';
 import { Context } from '../context.js';
 import { limitReached } from '../guards/index.js';
@@ -18,17 +24,36 @@ export const resourcesList: MethodSpec = {
     const { core } = scope;
     const registry = core.registry;
     const features = featuresOf(record.protocolVersion);
-    const templateShown = shownTo<TemplateDefinition>(core, record.auth, 'template', (t) => t.uriTemplate);
+    const templateShown = shownTo<TemplateDefinition>(
+      core,
+      record.auth,
+      'template',
+      (t) => t.uriTemplate,
+    );
     const listed = registry.templates.filter((t) => t.list && (!templateShown || templateShown(t)));
     if (listed.length === 0) {
-      const key = { list: 'resources', revision: record.protocolVersion, cursor: params?.cursor, pageSize: core.pageSize };
-      return core.lists.get(registry, key, () => registry.resources, (r) => resourceForRevision(r, features), shownTo(core, record.auth, 'resource', (r) => r.uri));
+      const key = {
+        list: 'resources',
+        revision: record.protocolVersion,
+        cursor: params?.cursor,
+        pageSize: core.pageSize,
+      };
+      return core.lists.get(
+        registry,
+        key,
+        () => registry.resources,
+        (r) => resourceForRevision(r, features),
+        shownTo(core, record.auth, 'resource', (r) => r.uri),
+      );
     }
     // Templates that enumerate their resources make the list dynamic: built per request.
     const ctx = new Context(record, scope);
     const dynamic = await Promise.all(listed.map((t) => t.list!(ctx)));
     const resourceShown = shownTo<ResourceDefinition>(core, record.auth, 'resource', (r) => r.uri);
-    const all = [...(resourceShown ? registry.resources.filter(resourceShown) : registry.resources), ...dynamic.flat()];
+    const all = [
+      ...(resourceShown ? registry.resources.filter(resourceShown) : registry.resources),
+      ...dynamic.flat(),
+    ];
     const { items, nextCursor } = page(all, params?.cursor, core.pageSize);
     const resources = items.map((r) => resourceForRevision(r, features));
     return nextCursor ? { resources, nextCursor } : { resources };
@@ -39,8 +64,19 @@ export const templatesList: MethodSpec = {
   handle(params, record, { core }) {
     const registry = core.registry;
     const features = featuresOf(record.protocolVersion);
-    const key = { list: 'resourceTemplates', revision: record.protocolVersion, cursor: params?.cursor, pageSize: core.pageSize };
-    return core.lists.get(registry, key, () => registry.templates, (t) => resourceForRevision(t, features), shownTo(core, record.auth, 'template', (t) => t.uriTemplate));
+    const key = {
+      list: 'resourceTemplates',
+      revision: record.protocolVersion,
+      cursor: params?.cursor,
+      pageSize: core.pageSize,
+    };
+    return core.lists.get(
+      registry,
+      key,
+      () => registry.templates,
+      (t) => resourceForRevision(t, features),
+      shownTo(core, record.auth, 'template', (t) => t.uriTemplate),
+    );
   },
 };
 
@@ -50,8 +86,21 @@ export const resourcesRead: MethodSpec = {
     const found = findResource(scope.core.registry, uri);
     const limits = found?.member.limits ?? NO_LIMITS;
     const execute = async (run?: InputRun) => {
-      const call: GuardedCall = { kind: 'resource', name: uri, limits, args: found?.variables, record, scope, run, deadline: undefined };
-      return { contents: await scope.core.guards.run(call, () => readMatch(found, uri, new Context(record, scope, call))) };
+      const call: GuardedCall = {
+        kind: 'resource',
+        name: uri,
+        limits,
+        args: found?.variables,
+        record,
+        scope,
+        run,
+        deadline: undefined,
+      };
+      return {
+        contents: await scope.core.guards.run(call, () =>
+          readMatch(found, uri, new Context(record, scope, call)),
+        ),
+      };
     };
     return scope.core.inputs.call(params, record, execute, scope);
   },
@@ -71,11 +120,21 @@ export const resourcesSubscribe: MethodSpec = {
     const { limits } = core.guards.state;
     if (session.subscriptions.size >= limits.maxSubscriptionsPerSession) {
       const message = `Too many subscriptions: this session already holds ${session.subscriptions.size} (limits.maxSubscriptionsPerSession); unsubscribe from one, or raise limits.maxSubscriptionsPerSession`;
-      throw refused(record, scope, 'maxSubscriptionsPerSession', limitReached('maxSubscriptionsPerSession', 'client', message));
+      throw refused(
+        record,
+        scope,
+        'maxSubscriptionsPerSession',
+        limitReached('maxSubscriptionsPerSession', 'client', message),
+      );
     }
     if (!core.guards.state.takeSubscription()) {
       const message = `Too many subscriptions: the server holds ${limits.maxSubscriptions} (limits.maxSubscriptions); retry later, or raise limits.maxSubscriptions`;
-      throw refused(record, scope, 'maxSubscriptions', limitReached('maxSubscriptions', 'server', message));
+      throw refused(
+        record,
+        scope,
+        'maxSubscriptions',
+        limitReached('maxSubscriptions', 'server', message),
+      );
     }
     session.subscriptions.add(uri);
     return {};
@@ -84,7 +143,8 @@ export const resourcesSubscribe: MethodSpec = {
 
 export const resourcesUnsubscribe: MethodSpec = {
   handle(params, _record, { session, core }) {
-    if (session.subscriptions.delete(validateUri(params?.uri))) core.guards.state.releaseSubscriptions(1);
+    if (session.subscriptions.delete(validateUri(params?.uri)))
+      core.guards.state.releaseSubscriptions(1);
     return {};
   },
 };

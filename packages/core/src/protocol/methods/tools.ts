@@ -1,5 +1,10 @@
 import { JsonRpcError } from '../../jsonrpc/index.js';
-import { invokeTool, isThenable, type CallToolResult, type MaybePromise } from '../../registry/index.js';
+import {
+  invokeTool,
+  isThenable,
+  type CallToolResult,
+  type MaybePromise,
+} from '../../registry/index.js';
 import { callResultForRevision } from '../call-result.js';
 import { Context } from '../context.js';
 import { ErrorCode } from '../error-codes.js';
@@ -16,8 +21,19 @@ export const toolsList: MethodSpec = {
   handle(params, record, { core }) {
     const registry = core.registry;
     const features = featuresOf(record.protocolVersion);
-    const key = { list: 'tools', revision: record.protocolVersion, cursor: params?.cursor, pageSize: core.pageSize };
-    return core.lists.get(registry, key, () => registry.tools, (t) => toolForRevision(t, features), shownTo(core, record.auth, 'tool', (t) => t.name));
+    const key = {
+      list: 'tools',
+      revision: record.protocolVersion,
+      cursor: params?.cursor,
+      pageSize: core.pageSize,
+    };
+    return core.lists.get(
+      registry,
+      key,
+      () => registry.tools,
+      (t) => toolForRevision(t, features),
+      shownTo(core, record.auth, 'tool', (t) => t.name),
+    );
   },
 };
 
@@ -27,17 +43,31 @@ export const toolsCall: MethodSpec = {
   handle(params, record, scope) {
     const name = params?.name;
     if (typeof name !== 'string') {
-      throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid params: tools/call needs params.name (a string)');
+      throw new JsonRpcError(
+        ErrorCode.InvalidParams,
+        'Invalid params: tools/call needs params.name (a string)',
+      );
     }
     const tool = scope.core.registry.tool(name);
     if (!tool) throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
     const features = featuresOf(record.protocolVersion);
     const args = params?.arguments;
     const execute = (run?: InputRun): unknown => {
-      const call: GuardedCall = { kind: 'tool', name, limits: tool.limits, args, record, scope, run, deadline: undefined };
+      const call: GuardedCall = {
+        kind: 'tool',
+        name,
+        limits: tool.limits,
+        args,
+        record,
+        scope,
+        run,
+        deadline: undefined,
+      };
       let result: MaybePromise<CallToolResult>;
       try {
-        result = scope.core.guards.run(call, () => invokeTool(tool, args, new Context(record, scope, call)));
+        result = scope.core.guards.run(call, () =>
+          invokeTool(tool, args, new Context(record, scope, call)),
+        );
       } catch (error) {
         return inBand(error, features, record, scope);
       }
@@ -53,8 +83,18 @@ export const toolsCall: MethodSpec = {
 };
 
 /** A failed call as the revision's in-band `isError` result, or rethrown as a protocol error. */
-function inBand(error: unknown, features: RevisionFeatures, record: RequestRecord, scope: Scope): unknown {
-  const result = toolErrorResult(error, { features, era: record.era, policy: scope.core, quiet: record.request.aborted });
+function inBand(
+  error: unknown,
+  features: RevisionFeatures,
+  record: RequestRecord,
+  scope: Scope,
+): unknown {
+  const result = toolErrorResult(error, {
+    features,
+    era: record.era,
+    policy: scope.core,
+    quiet: record.request.aborted,
+  });
   if (!result) throw error;
   return result;
 }

@@ -62,7 +62,8 @@ export class EnvelopeMemo {
    */
   envelopeOf(params: unknown): Envelope | undefined {
     const learned = this.#lastLearned;
-    if (learned === undefined || params !== this.#lastParams || !learned.restOutsideEnvelope) return undefined;
+    if (learned === undefined || params !== this.#lastParams || !learned.restOutsideEnvelope)
+      return undefined;
     if (learned.envelope === undefined) {
       try {
         learned.envelope = servedEnvelope(params);
@@ -110,7 +111,9 @@ export class EnvelopeMemo {
     let value: unknown;
     try {
       // `_meta":{` stays; the members (and their comma) go.
-      value = parseUnescapedFrame(text.slice(0, at + 8) + text.slice(next === COMMA ? end + 1 : end));
+      value = parseUnescapedFrame(
+        text.slice(0, at + 8) + text.slice(next === COMMA ? end + 1 : end),
+      );
     } catch {
       return undefined; // the whole text is parsed again, for its own error
     }
@@ -141,7 +144,13 @@ export class EnvelopeMemo {
     for (const key in members) template[key] = members[key];
     for (const key of restKeys) template[key] = undefined;
     const restOutsideEnvelope = restKeys.every((key) => !key.startsWith(NAMESPACE));
-    this.#learned = { needle, restKeys, template, members: deepFreeze(members), restOutsideEnvelope };
+    this.#learned = {
+      needle,
+      restKeys,
+      template,
+      members: deepFreeze(members),
+      restOutsideEnvelope,
+    };
   }
 }
 
@@ -174,7 +183,9 @@ function fromTemplate(learned: Learned, rest: Record<string, unknown>): Record<s
  * The leading run of `io.modelcontextprotocol/` members of `params._meta`, if any, and the
  * keys after them.
  */
-function envelopeMembersOf(value: unknown): { members: Record<string, unknown>; restKeys: string[] } | undefined {
+function envelopeMembersOf(
+  value: unknown,
+): { members: Record<string, unknown>; restKeys: string[] } | undefined {
   const meta = paramsMetaOf(value);
   if (meta === undefined) return undefined;
   let members: Record<string, unknown> | undefined;

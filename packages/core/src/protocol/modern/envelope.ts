@@ -27,7 +27,9 @@ export interface Envelope {
 /** A request's `params._meta` when it is an object. */
 export function metaOf(params: unknown): Record<string, unknown> | undefined {
   const meta = (params as { _meta?: unknown } | undefined)?._meta;
-  return typeof meta === 'object' && meta !== null && !Array.isArray(meta) ? (meta as Record<string, unknown>) : undefined;
+  return typeof meta === 'object' && meta !== null && !Array.isArray(meta)
+    ? (meta as Record<string, unknown>)
+    : undefined;
 }
 
 /** Whether a request carries the modern envelope (protocol.md §1: the era is read off the body). */
@@ -37,9 +39,13 @@ export function hasEnvelope(params: unknown): boolean {
 }
 
 function envelopeError(key: string, problem: string): JsonRpcError {
-  return new JsonRpcError(ErrorCode.InvalidParams, `Invalid _meta envelope for protocol revision 2026-07-28: ${key}: ${problem}`, {
-    envelope: { key, problem },
-  });
+  return new JsonRpcError(
+    ErrorCode.InvalidParams,
+    `Invalid _meta envelope for protocol revision 2026-07-28: ${key}: ${problem}`,
+    {
+      envelope: { key, problem },
+    },
+  );
 }
 
 export function missingEnvelope(): JsonRpcError {
@@ -55,21 +61,35 @@ export function readEnvelope(params: unknown): Envelope {
   const meta = metaOf(params);
   if (!meta) throw missingEnvelope();
   const protocolVersion = meta[META.protocolVersion];
-  if (typeof protocolVersion !== 'string') throw envelopeError(META.protocolVersion, protocolVersion === undefined ? 'missing' : 'must be a string');
+  if (typeof protocolVersion !== 'string')
+    throw envelopeError(
+      META.protocolVersion,
+      protocolVersion === undefined ? 'missing' : 'must be a string',
+    );
   const clientCapabilities = meta[META.clientCapabilities];
   if (clientCapabilities === undefined) throw envelopeError(META.clientCapabilities, 'missing');
-  if (typeof clientCapabilities !== 'object' || clientCapabilities === null || Array.isArray(clientCapabilities)) {
+  if (
+    typeof clientCapabilities !== 'object' ||
+    clientCapabilities === null ||
+    Array.isArray(clientCapabilities)
+  ) {
     throw envelopeError(META.clientCapabilities, 'must be an object');
   }
   const logLevel = meta[META.logLevel];
   if (logLevel !== undefined && !isLogLevel(logLevel)) {
-    throw envelopeError(META.logLevel, `expected one of ${LOG_LEVELS.map((l) => `"${l}"`).join('|')}`);
+    throw envelopeError(
+      META.logLevel,
+      `expected one of ${LOG_LEVELS.map((l) => `"${l}"`).join('|')}`,
+    );
   }
   const clientInfo = meta[META.clientInfo];
   return {
     protocolVersion,
     clientCapabilities: clientCapabilities as ClientCapabilities,
-    clientInfo: typeof clientInfo === 'object' && clientInfo !== null ? (clientInfo as ClientInfo) : undefined,
+    clientInfo:
+      typeof clientInfo === 'object' && clientInfo !== null
+        ? (clientInfo as ClientInfo)
+        : undefined,
     logLevel: logLevel as string | undefined,
   };
 }
@@ -78,10 +98,14 @@ export function unsupportedVersion(requested: unknown): JsonRpcError {
   // `requested` is a string in the schema: anything else is echoed as its JSON, quoted short
   // (an object may be nested too deep to serialise at all).
   const shown = showClientValue(requested);
-  return new JsonRpcError(ErrorCode.UnsupportedProtocolVersion, `Unsupported protocol version: ${shown}`, {
-    supported: [...MODERN_REVISIONS],
-    requested: requested === undefined ? undefined : shown,
-  });
+  return new JsonRpcError(
+    ErrorCode.UnsupportedProtocolVersion,
+    `Unsupported protocol version: ${shown}`,
+    {
+      supported: [...MODERN_REVISIONS],
+      requested: requested === undefined ? undefined : shown,
+    },
+  );
 }
 
 /** Rung 3: the claimed version must be a modern one we serve → -32022. */

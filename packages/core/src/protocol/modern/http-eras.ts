@@ -1,6 +1,12 @@
 import { ErrorCode } from '../error-codes.js';
 import { hasEnvelope, missingEnvelope, MODERN_REVISIONS } from './envelope.js';
-import { modernErrorStatus, modernPreflight, modernRetryAfter, type Refusal, type ToolLookup } from './http-ladder.js';
+import {
+  modernErrorStatus,
+  modernPreflight,
+  modernRetryAfter,
+  type Refusal,
+  type ToolLookup,
+} from './http-ladder.js';
 
 type Header = (name: string) => string | undefined;
 
@@ -13,8 +19,15 @@ export function httpEraHooks(registry: () => ToolLookup) {
   return {
     classify(message: unknown, header: Header): 'legacy' | 'modern' | Refusal {
       if (Array.isArray(message)) {
-        if (!message.some((m) => hasEnvelope((m as { params?: unknown } | null)?.params))) return 'legacy';
-        return { status: 400, error: { code: ErrorCode.InvalidRequest, message: 'Invalid Request: a batch cannot carry 2026-07-28 requests' } };
+        if (!message.some((m) => hasEnvelope((m as { params?: unknown } | null)?.params)))
+          return 'legacy';
+        return {
+          status: 400,
+          error: {
+            code: ErrorCode.InvalidRequest,
+            message: 'Invalid Request: a batch cannot carry 2026-07-28 requests',
+          },
+        };
       }
       if (hasEnvelope((message as { params?: unknown } | null)?.params)) return 'modern';
       const version = header('mcp-protocol-version')?.trim();
@@ -23,7 +36,8 @@ export function httpEraHooks(registry: () => ToolLookup) {
       }
       return 'legacy';
     },
-    preflight: (message: Record<string, unknown>, header: Header) => modernPreflight(message, header, registry()),
+    preflight: (message: Record<string, unknown>, header: Header) =>
+      modernPreflight(message, header, registry()),
     statusOf: modernErrorStatus,
     retryAfterOf: modernRetryAfter,
   };

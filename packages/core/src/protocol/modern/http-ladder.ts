@@ -16,12 +16,20 @@ export interface Refusal {
 
 type Header = (name: string) => string | undefined;
 
-const NAMED: Record<string, 'name' | 'uri'> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
+const NAMED: Record<string, 'name' | 'uri'> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+};
 
 function mismatch(header: string | undefined, body: string): JsonRpcError {
-  return new JsonRpcError(ErrorCode.HeaderMismatch, `Bad Request: the request headers and body disagree: ${body}`, {
-    mismatch: { header: header ?? '(missing)', body },
-  });
+  return new JsonRpcError(
+    ErrorCode.HeaderMismatch,
+    `Bad Request: the request headers and body disagree: ${body}`,
+    {
+      mismatch: { header: header ?? '(missing)', body },
+    },
+  );
 }
 
 /**
@@ -30,7 +38,11 @@ function mismatch(header: string | undefined, body: string): JsonRpcError {
  * the body (-32020), supported version (-32022), required headers (-32020), then `Mcp-Param-*`
  * for `x-mcp-header` arguments (-32020). All of them answer 400.
  */
-export function modernPreflight(message: Record<string, unknown>, header: Header, registry: ToolLookup): Refusal | undefined {
+export function modernPreflight(
+  message: Record<string, unknown>,
+  header: Header,
+  registry: ToolLookup,
+): Refusal | undefined {
   try {
     ladder(message, header, registry);
     return undefined;
@@ -47,16 +59,29 @@ function ladder(message: Record<string, unknown>, header: Header, registry: Tool
   const versionHeader = header('mcp-protocol-version')?.trim();
   const methodHeader = header('mcp-method')?.trim();
   if (versionHeader !== undefined && versionHeader !== envelope.protocolVersion) {
-    throw mismatch(versionHeader, `the body envelope names protocol version ${envelope.protocolVersion} but the MCP-Protocol-Version header names ${versionHeader}`);
+    throw mismatch(
+      versionHeader,
+      `the body envelope names protocol version ${envelope.protocolVersion} but the MCP-Protocol-Version header names ${versionHeader}`,
+    );
   }
   if (methodHeader !== undefined && methodHeader !== method) {
-    throw mismatch(methodHeader, `the body names method ${showClientValue(method)} but the Mcp-Method header names ${methodHeader}`);
+    throw mismatch(
+      methodHeader,
+      `the body names method ${showClientValue(method)} but the Mcp-Method header names ${methodHeader}`,
+    );
   }
   checkVersion(envelope.protocolVersion);
   if (versionHeader === undefined) {
-    throw mismatch(undefined, `the body envelope names protocol version ${envelope.protocolVersion} but the required MCP-Protocol-Version header is absent`);
+    throw mismatch(
+      undefined,
+      `the body envelope names protocol version ${envelope.protocolVersion} but the required MCP-Protocol-Version header is absent`,
+    );
   }
-  if (methodHeader === undefined) throw mismatch(undefined, `the body names method ${showClientValue(method)} but the required Mcp-Method header is absent`);
+  if (methodHeader === undefined)
+    throw mismatch(
+      undefined,
+      `the body names method ${showClientValue(method)} but the required Mcp-Method header is absent`,
+    );
   // Equal to the Mcp-Method header by now, so a string.
   const field = NAMED[method as string];
   if (field) {
@@ -72,13 +97,21 @@ function ladder(message: Record<string, unknown>, header: Header, registry: Tool
       );
     }
   }
-  if (method === 'tools/call' && typeof params?.name === 'string') checkParamHeaders(params, header, registry);
+  if (method === 'tools/call' && typeof params?.name === 'string')
+    checkParamHeaders(params, header, registry);
 }
 
 /** Arguments whose schema carries `x-mcp-header: Name` must be mirrored in `Mcp-Param-Name`. */
-function checkParamHeaders(params: Record<string, unknown>, header: Header, registry: ToolLookup): void {
+function checkParamHeaders(
+  params: Record<string, unknown>,
+  header: Header,
+  registry: ToolLookup,
+): void {
   const tool = registry.tool(params.name as string);
-  const properties = (tool?.inputSchema.properties ?? {}) as Record<string, Record<string, unknown>>;
+  const properties = (tool?.inputSchema.properties ?? {}) as Record<
+    string,
+    Record<string, unknown>
+  >;
   const args = (params.arguments ?? {}) as Record<string, unknown>;
   for (const [arg, schema] of Object.entries(properties)) {
     const name = schema['x-mcp-header'];
@@ -89,7 +122,10 @@ function checkParamHeaders(params: Record<string, unknown>, header: Header, regi
     // end) never matches one.
     const sent = args[arg];
     if ((typeof sent === 'object' && sent !== null) || value !== String(sent)) {
-      throw mismatch(raw, `argument ${arg} is ${quoteClientValue(args[arg])} but the Mcp-Param-${name} header ${raw === undefined ? 'is absent' : `says ${raw}`}`);
+      throw mismatch(
+        raw,
+        `argument ${arg} is ${quoteClientValue(args[arg])} but the Mcp-Param-${name} header ${raw === undefined ? 'is absent' : `says ${raw}`}`,
+      );
     }
   }
 }
@@ -134,7 +170,9 @@ export function modernErrorStatus(error: { code: number; data?: unknown }): numb
     case ErrorCode.MethodNotFound:
       return 404;
     case ErrorCode.InvalidParams:
-      return typeof error.data === 'object' && error.data !== null && 'envelope' in error.data ? 400 : 200;
+      return typeof error.data === 'object' && error.data !== null && 'envelope' in error.data
+        ? 400
+        : 200;
     default:
       return 200;
   }

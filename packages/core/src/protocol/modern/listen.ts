@@ -3,7 +3,11 @@ import { findResource, type Registry } from '../../registry/index.js';
 import { ErrorCode } from '../error-codes.js';
 import { limitReached, type OverBudget, type StateLimits } from '../guards/index.js';
 import type { HubMember } from '../hub.js';
-import { LIST_CHANGED_FILTER_KEYS, listChangedNotification, subscriptionTag } from '../list-changed.js';
+import {
+  LIST_CHANGED_FILTER_KEYS,
+  listChangedNotification,
+  subscriptionTag,
+} from '../list-changed.js';
 import type { MethodSpec } from '../server-core.js';
 import { clientKeyOf, refused } from '../state-refusal.js';
 import { validateUri } from '../uri-guard.js';
@@ -31,24 +35,42 @@ export const listen: MethodSpec = {
     const hasResources = registry.resources.length > 0 || registry.templates.length > 0;
     const honoured: Filter = {};
     if (requested.toolsListChanged && registry.tools.length > 0) honoured.toolsListChanged = true;
-    if (requested.promptsListChanged && registry.prompts.length > 0) honoured.promptsListChanged = true;
+    if (requested.promptsListChanged && registry.prompts.length > 0)
+      honoured.promptsListChanged = true;
     if (requested.resourcesListChanged && hasResources) honoured.resourcesListChanged = true;
     if (Array.isArray(requested.resourceSubscriptions) && hasResources) {
       const asked = requested.resourceSubscriptions;
       const max = budget.limits.maxSubscriptionsPerStream;
       if (asked.length > max) {
         const message = `Invalid params: notifications.resourceSubscriptions lists ${asked.length} URIs; a listen stream may subscribe to at most ${max} (limits.maxSubscriptionsPerStream); spread them over several streams, or raise limits.maxSubscriptionsPerStream`;
-        throw refused(record, scope, 'maxSubscriptionsPerStream', new JsonRpcError(ErrorCode.InvalidParams, message, { limit: 'maxSubscriptionsPerStream' }));
+        throw refused(
+          record,
+          scope,
+          'maxSubscriptionsPerStream',
+          new JsonRpcError(ErrorCode.InvalidParams, message, {
+            limit: 'maxSubscriptionsPerStream',
+          }),
+        );
       }
       honoured.resourceSubscriptions = [...new Set(asked.filter((uri) => served(registry, uri)))];
     }
     const uris = new Set(honoured.resourceSubscriptions ?? []);
     const client = clientKeyOf(record, scope);
     const over = budget.openStream(client, uris.size);
-    if (over) throw refused(record, scope, over.limit, limitReached(over.limit, over.scope, overMessage(over, budget.limits)));
+    if (over)
+      throw refused(
+        record,
+        scope,
+        over.limit,
+        limitReached(over.limit, over.scope, overMessage(over, budget.limits)),
+      );
     const request = record.request;
     const tag = subscriptionTag(request.id);
-    engine.notify('notifications/subscriptions/acknowledged', { notifications: honoured, _meta: tag }, request);
+    engine.notify(
+      'notifications/subscriptions/acknowledged',
+      { notifications: honoured, _meta: tag },
+      request,
+    );
     const member: HubMember = {
       listChanged(list) {
         if (!honoured[LIST_CHANGED_FILTER_KEYS[list]]) return;
@@ -56,7 +78,8 @@ export const listen: MethodSpec = {
         engine.notify(method, params, request);
       },
       resourceUpdated(uri) {
-        if (uris.has(uri)) engine.notify('notifications/resources/updated', { uri, _meta: tag }, request);
+        if (uris.has(uri))
+          engine.notify('notifications/resources/updated', { uri, _meta: tag }, request);
       },
     };
     core.hub.add(member);

@@ -25,7 +25,9 @@ const tailsByCore = new WeakMap<ServerCore, Tails>();
 function tailsOf(core: ServerCore): Tails {
   let tails = tailsByCore.get(core);
   if (!tails) {
-    const _meta = { [META.serverInfo]: { name: core.identity.name, version: core.identity.version } };
+    const _meta = {
+      [META.serverInfo]: { name: core.identity.name, version: core.identity.version },
+    };
     tails = {
       plain: JSON.stringify({ resultType: 'complete', _meta }).slice(1),
       cacheable: JSON.stringify({ resultType: 'complete', ...core.cacheHints, _meta }).slice(1),
@@ -52,7 +54,11 @@ export function modernResult(result: unknown, method: string, core: ServerCore):
     return splice(result.json, cacheable ? tailsOf(core).cacheable : tailsOf(core).plain);
   }
   const r = (result ?? {}) as Record<string, unknown>;
-  if (r._meta === undefined && r.resultType === undefined && (!cacheable || (r.ttlMs === undefined && r.cacheScope === undefined))) {
+  if (
+    r._meta === undefined &&
+    r.resultType === undefined &&
+    (!cacheable || (r.ttlMs === undefined && r.cacheScope === undefined))
+  ) {
     // Nothing of the envelope's own: serialise the result alone and append the envelope's text.
     const json = JSON.stringify(r);
     if (json.charCodeAt(0) === 123 && json.charCodeAt(json.length - 1) === 125) {
@@ -65,7 +71,9 @@ export function modernResult(result: unknown, method: string, core: ServerCore):
   // One spread, then plain writes: the same keys in the same order as
   // `{ resultType, ...hints, ...r, resultType: …, _meta }`, but V8 builds that form (two spreads
   // followed by properties) in its slow runtime path on Node 20.
-  const out: Record<string, unknown> = hints ? { resultType: 'complete', ...hints, ...r } : { resultType: 'complete', ...r };
+  const out: Record<string, unknown> = hints
+    ? { resultType: 'complete', ...hints, ...r }
+    : { resultType: 'complete', ...r };
   out.resultType = r.resultType ?? 'complete';
   out._meta = meta;
   return out;

@@ -28,9 +28,13 @@ const EXPOSE_HEADERS = 'mcp-session-id, www-authenticate, retry-after';
  * and `*` is refused with credentials), so the requested `Access-Control-Request-Headers` are
  * echoed, keeping only the names allowed above; a browser then refuses any other on its own.
  */
-export function corsHeaders(req: HttpRequestView, origins: readonly string[] | '*' | undefined): HeaderMap | undefined {
+export function corsHeaders(
+  req: HttpRequestView,
+  origins: readonly string[] | '*' | undefined,
+): HeaderMap | undefined {
   const origin = req.header('origin');
-  if (!origins || origin === undefined || (origins !== '*' && !origins.includes(origin))) return undefined;
+  if (!origins || origin === undefined || (origins !== '*' && !origins.includes(origin)))
+    return undefined;
   const headers: HeaderMap = {
     'access-control-allow-origin': origin,
     'access-control-expose-headers': EXPOSE_HEADERS,
@@ -38,7 +42,9 @@ export function corsHeaders(req: HttpRequestView, origins: readonly string[] | '
   };
   if (req.method === 'OPTIONS') {
     headers['access-control-allow-methods'] = 'GET, POST, DELETE, OPTIONS';
-    headers['access-control-allow-headers'] = allowedOf(req.header('access-control-request-headers'));
+    headers['access-control-allow-headers'] = allowedOf(
+      req.header('access-control-request-headers'),
+    );
     headers['access-control-max-age'] = '600';
     headers.vary = 'origin, access-control-request-headers';
   }
@@ -50,7 +56,10 @@ function allowedOf(requested: string | undefined): string {
   const allowed: string[] = [];
   for (const part of requested.split(',')) {
     const name = part.trim().toLowerCase();
-    if (ALLOWED_HEADERS.has(name) || (name.length > PARAM_PREFIX.length && name.startsWith(PARAM_PREFIX) && isToken(name))) {
+    if (
+      ALLOWED_HEADERS.has(name) ||
+      (name.length > PARAM_PREFIX.length && name.startsWith(PARAM_PREFIX) && isToken(name))
+    ) {
       allowed.push(name);
     }
   }

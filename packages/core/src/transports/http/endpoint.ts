@@ -8,7 +8,12 @@ import { LegacySseEndpoint } from './legacy-sse.js';
 import type { ResponseMode } from './request-stream.js';
 import { sendError, sendRejection } from './responses.js';
 import type { Peer } from '../../jsonrpc/index.js';
-import { StreamableEndpoint, type Connect, type EraHooks, type LimitRefusal } from './streamable.js';
+import {
+  StreamableEndpoint,
+  type Connect,
+  type EraHooks,
+  type LimitRefusal,
+} from './streamable.js';
 
 /**
  * What an authentication hook decides about one request: attach an identity, or refuse with
@@ -96,7 +101,9 @@ export interface HttpEndpointOptions extends OriginPolicy {
    * the request through (a path nobody serves is a 404). Runs after the Host check but before
    * the Origin check and CORS, so serve only public documents here, with their own CORS headers.
    */
-  readonly routes?: (req: HttpRequestView) => HttpReply | undefined | Promise<HttpReply | undefined>;
+  readonly routes?: (
+    req: HttpRequestView,
+  ) => HttpReply | undefined | Promise<HttpReply | undefined>;
   /**
    * Decides whether the identity `authenticate` attached may use a member that declares
    * `scopes`: return a refusal (403 with an `insufficient_scope` challenge) or undefined to
@@ -161,7 +168,11 @@ export class HttpEndpoint {
       refused: deps.refused,
     };
     const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
-    this.#paths = { mcp: options.path ?? '/mcp', sse: options.ssePath ?? '/sse', messages: options.messagesPath ?? '/messages' };
+    this.#paths = {
+      mcp: options.path ?? '/mcp',
+      sse: options.ssePath ?? '/sse',
+      messages: options.messagesPath ?? '/messages',
+    };
     this.#streamable = new StreamableEndpoint({
       ...limits,
       connect: deps.connect,
@@ -169,11 +180,18 @@ export class HttpEndpoint {
       eras: deps.eras,
       maxBodyBytes,
       responseMode: options.responseMode ?? 'auto',
-      eventStore: options.eventStore === false ? undefined : (options.eventStore ?? new MemoryEventStore()),
+      eventStore:
+        options.eventStore === false ? undefined : (options.eventStore ?? new MemoryEventStore()),
       retryMs: options.retryMs,
       access,
     });
-    this.#legacy = new LegacySseEndpoint({ ...limits, connect: deps.connect, maxBodyBytes, messagesPath: this.#paths.messages, access });
+    this.#legacy = new LegacySseEndpoint({
+      ...limits,
+      connect: deps.connect,
+      maxBodyBytes,
+      messagesPath: this.#paths.messages,
+      access,
+    });
   }
 
   /** Open sessions of the Streamable HTTP endpoint (for tests and metrics). */
@@ -205,7 +223,13 @@ export class HttpEndpoint {
     try {
       await this.#handle(req, tracked);
     } catch (error) {
-      if (!answered) sendError(res, 500, JsonRpcCode.InternalError, 'Internal error: the server failed while handling this request');
+      if (!answered)
+        sendError(
+          res,
+          500,
+          JsonRpcCode.InternalError,
+          'Internal error: the server failed while handling this request',
+        );
       throw error;
     }
   }
@@ -236,7 +260,9 @@ export class HttpEndpoint {
       const waitMs = await this.#admit(req, auth);
       if (waitMs > 0) {
         const seconds = Math.ceil(waitMs / 1000);
-        return sendError(reply, 429, -32000, `Too Many Requests: retry after ${seconds} s`, { 'retry-after': String(seconds) });
+        return sendError(reply, 429, -32000, `Too Many Requests: retry after ${seconds} s`, {
+          'retry-after': String(seconds),
+        });
       }
     }
     const principal = auth === undefined ? undefined : this.#principal?.(auth);
@@ -247,8 +273,10 @@ export class HttpEndpoint {
       if (refusal) return sendRejection(reply, refusal);
     }
     if (path === this.#paths.mcp) return this.#streamable.handle(req, reply, peer);
-    if (path === this.#paths.sse && req.method === 'GET') return this.#legacy.open(req, reply, peer);
-    if (path === this.#paths.messages && req.method === 'POST') return this.#legacy.message(req, reply, peer);
+    if (path === this.#paths.sse && req.method === 'GET')
+      return this.#legacy.open(req, reply, peer);
+    if (path === this.#paths.messages && req.method === 'POST')
+      return this.#legacy.message(req, reply, peer);
     reply.send(404, { 'content-type': 'text/plain' }, 'Not Found');
   }
 
@@ -262,7 +290,10 @@ export class HttpEndpoint {
 }
 
 /** Checks every scoped member a parsed message uses; the first refusal wins. */
-function accessCheck(authorize: NonNullable<HttpEndpointOptions['authorize']>, scopes: ScopeSource) {
+function accessCheck(
+  authorize: NonNullable<HttpEndpointOptions['authorize']>,
+  scopes: ScopeSource,
+) {
   return (peer: Peer, message: unknown, headersDecided?: boolean): AuthRejection | undefined => {
     for (const access of scopes.fromMessage(message, headersDecided)) {
       const refusal = authorize(peer.auth, access);

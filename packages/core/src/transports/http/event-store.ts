@@ -78,7 +78,8 @@ export class MemoryEventStore implements EventStore {
       if (!session) this.#sessions.set(log.session, (session = { count: 0, streams: new Set() }));
       session.streams.add(streamId);
       session.count++;
-      while (session.count > this.#maxPerSession) this.#shift(session.streams.values().next().value!);
+      while (session.count > this.#maxPerSession)
+        this.#shift(session.streams.values().next().value!);
     }
     while (this.#count > 0 && (this.#count > this.#maxEvents || this.#bytes > this.#maxBytes)) {
       this.#shift(this.#streams.keys().next().value!);
@@ -86,7 +87,9 @@ export class MemoryEventStore implements EventStore {
     return id;
   }
 
-  after(eventId: string): { streamId: string; frames: { id: string; frame: string }[] } | undefined {
+  after(
+    eventId: string,
+  ): { streamId: string; frames: { id: string; frame: string }[] } | undefined {
     const streamId = eventId.slice(0, eventId.lastIndexOf(':'));
     const log = this.#streams.get(streamId);
     if (!log) return undefined;

@@ -20,7 +20,13 @@ export function fetchExchange(
   };
   return new Promise<Response>((resolve, reject) => {
     const responder: HttpResponder = {
-      send: (status, headers, body) => resolve(new Response(status === 204 || status === 202 ? null : (body ?? null), { status, headers })),
+      send: (status, headers, body) =>
+        resolve(
+          new Response(status === 204 || status === 202 ? null : (body ?? null), {
+            status,
+            headers,
+          }),
+        ),
       stream: (headers) => {
         const sink = new StreamSink();
         resolve(new Response(sink.readable, { status: 200, headers }));

@@ -41,10 +41,15 @@ export function checkOrigin(req: HttpRequestView, policy: OriginPolicy): GuardRe
   }
   const origin = req.header('origin');
   if (origin === undefined || policy.allowedOrigins === '*') return undefined;
-  if (policy.allowedOrigins) return policy.allowedOrigins.includes(origin) ? undefined : forbiddenOrigin(origin);
+  if (policy.allowedOrigins)
+    return policy.allowedOrigins.includes(origin) ? undefined : forbiddenOrigin(origin);
   try {
     const url = new URL(origin);
-    if (LOCAL_HOSTS.includes(url.hostname.toLowerCase()) || LOCAL_HOSTS.includes(`[${url.hostname}]`)) return undefined;
+    if (
+      LOCAL_HOSTS.includes(url.hostname.toLowerCase()) ||
+      LOCAL_HOSTS.includes(`[${url.hostname}]`)
+    )
+      return undefined;
   } catch {
     // fall through: a malformed Origin is not allowed
   }
@@ -56,6 +61,7 @@ function forbiddenOrigin(origin: string): GuardRefusal {
 }
 
 function malformedHost(host: string): string {
-  if (host.includes(',')) return 'Bad Request: more than one Host header was sent; send exactly one';
+  if (host.includes(','))
+    return 'Bad Request: more than one Host header was sent; send exactly one';
   return `Bad Request: malformed Host header ${JSON.stringify(host)}: send a host name or IP address with an optional port, without user info, path or spaces`;
 }

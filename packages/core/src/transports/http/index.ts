@@ -1,4 +1,11 @@
-export { HttpEndpoint, type HttpEndpointOptions, type AuthOutcome, type AuthRejection, type HttpReply, type MemberAccess } from './endpoint.js';
+export {
+  HttpEndpoint,
+  type HttpEndpointOptions,
+  type AuthOutcome,
+  type AuthRejection,
+  type HttpReply,
+  type MemberAccess,
+} from './endpoint.js';
 export { fetchExchange } from './fetch-adapter.js';
 export { MemoryEventStore, type EventStore, type MemoryEventStoreOptions } from './event-store.js';
 export type { HttpRequestView, HttpResponder, EventStreamSink } from './exchange.js';

@@ -1,6 +1,17 @@
-import { JsonRpcCode, parseFrame, type Channel, type ChannelSink, type Peer } from '../../jsonrpc/index.js';
+import {
+  JsonRpcCode,
+  parseFrame,
+  type Channel,
+  type ChannelSink,
+  type Peer,
+} from '../../jsonrpc/index.js';
 import type { EventStreamSink, HttpRequestView, HttpResponder } from './exchange.js';
-import { isJsonContentType, sendError, sendRejection, sendUnsupportedMediaType } from './responses.js';
+import {
+  isJsonContentType,
+  sendError,
+  sendRejection,
+  sendUnsupportedMediaType,
+} from './responses.js';
 import type { AuthRejection } from './endpoint.js';
 import { SessionStore, type SessionLimits, type StoredSession } from './session-store.js';
 import { SSE_HEADERS, sseEvent } from './sse.js';
@@ -63,15 +74,24 @@ export class LegacySseEndpoint {
   open(_req: HttpRequestView, res: HttpResponder, peer: Peer): void {
     const refusal = this.#sessions.admit(peer);
     if (refusal) {
-      this.settings.refused?.({ limit: refusal.limit, method: 'GET /sse', message: refusal.message, peer });
-      return sendError(res, refusal.status, -32000, refusal.message, { 'retry-after': String(refusal.retryAfterS) });
+      this.settings.refused?.({
+        limit: refusal.limit,
+        method: 'GET /sse',
+        message: refusal.message,
+        peer,
+      });
+      return sendError(res, refusal.status, -32000, refusal.message, {
+        'retry-after': String(refusal.retryAfterS),
+      });
     }
     const stream = res.stream({ ...SSE_HEADERS });
     this.#sessions.add(peer, (id) => {
       const channel = new SseChannel(id, stream);
       stream.onClose(() => void this.#sessions.remove(id));
       const connection = this.settings.connect(channel, 'legacy');
-      stream.write(sseEvent(`${this.settings.messagesPath}?sessionId=${id}`, undefined, 'endpoint'));
+      stream.write(
+        sseEvent(`${this.settings.messagesPath}?sessionId=${id}`, undefined, 'endpoint'),
+      );
       return {
         channel,
         lastSeen: Date.now(),
@@ -91,14 +111,26 @@ export class LegacySseEndpoint {
     if (!isJsonContentType(contentType)) return sendUnsupportedMediaType(res, contentType);
     const id = req.url.searchParams.get('sessionId');
     const session = id === null ? undefined : this.#sessions.get(id, peer.principal);
-    if (!session) return sendError(res, 404, -32001, 'Session not found: open the SSE stream first');
+    if (!session)
+      return sendError(res, 404, -32001, 'Session not found: open the SSE stream first');
     const text = await req.text(this.settings.maxBodyBytes);
-    if (text === undefined) return sendError(res, 413, -32000, `Payload Too Large: the body exceeds ${this.settings.maxBodyBytes} bytes`);
+    if (text === undefined)
+      return sendError(
+        res,
+        413,
+        -32000,
+        `Payload Too Large: the body exceeds ${this.settings.maxBodyBytes} bytes`,
+      );
     let parsed: unknown;
     try {
       parsed = parseFrame(text);
     } catch (error) {
-      return sendError(res, 400, JsonRpcCode.ParseError, `Parse error: ${(error as Error).message}`);
+      return sendError(
+        res,
+        400,
+        JsonRpcCode.ParseError,
+        `Parse error: ${(error as Error).message}`,
+      );
     }
     const denied = this.settings.access?.(peer, parsed);
     if (denied) return sendRejection(res, denied);

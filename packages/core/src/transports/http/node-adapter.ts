@@ -28,7 +28,12 @@ export function nodeExchange(
     send: (status, headers, body) => {
       // Already answered by the adapter itself (a 408 for a stalled body).
       if (res.headersSent) return;
-      res.writeHead(status, body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) });
+      res.writeHead(
+        status,
+        body === undefined
+          ? headers
+          : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+      );
       res.end(body);
     },
     stream: (headers) => {
@@ -118,12 +123,18 @@ function hostOf(req: IncomingMessage): string | undefined {
   let found: string | undefined;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i];
-    if (name.length === 4 && name.toLowerCase() === 'host') found = found === undefined ? raw[i + 1] : `${found}, ${raw[i + 1]}`;
+    if (name.length === 4 && name.toLowerCase() === 'host')
+      found = found === undefined ? raw[i + 1] : `${found}, ${raw[i + 1]}`;
   }
   return found;
 }
 
-function readBody(req: IncomingMessage, res: ServerResponse, limit: number, idleMs: number): Promise<string | undefined> {
+function readBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  limit: number,
+  idleMs: number,
+): Promise<string | undefined> {
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > limit) {
     req.resume();
@@ -141,9 +152,16 @@ function readBody(req: IncomingMessage, res: ServerResponse, limit: number, idle
         const body = JSON.stringify({
           jsonrpc: '2.0',
           id: null,
-          error: { code: -32000, message: `Request Timeout: no part of the body arrived for ${idleMs} ms` },
+          error: {
+            code: -32000,
+            message: `Request Timeout: no part of the body arrived for ${idleMs} ms`,
+          },
         });
-        res.writeHead(408, { 'content-type': 'application/json', connection: 'close', 'content-length': String(Buffer.byteLength(body)) });
+        res.writeHead(408, {
+          'content-type': 'application/json',
+          connection: 'close',
+          'content-length': String(Buffer.byteLength(body)),
+        });
         res.end(body);
         // `connection: close` ends the socket once the answer is out; nothing more is read.
         res.once('finish', () => socket.destroy());

@@ -63,7 +63,11 @@ export class RequestStream {
         this.#state = 'done';
         const status = this.settings.statusOf?.(frame) ?? 200;
         const extra = status === 200 ? undefined : this.settings.headersOf?.(frame);
-        this.#responder!.send(status, { ...this.headers, ...extra, 'content-type': 'application/json' }, frame);
+        this.#responder!.send(
+          status,
+          { ...this.headers, ...extra, 'content-type': 'application/json' },
+          frame,
+        );
         this.#responder = undefined;
         return;
       }
@@ -85,7 +89,8 @@ export class RequestStream {
   settle(): void {
     if (this.#state === 'pending') {
       this.#state = 'done';
-      if (this.settings.expectsAnswer) this.#responder!.stream({ ...this.headers, ...SSE_HEADERS }).end();
+      if (this.settings.expectsAnswer)
+        this.#responder!.stream({ ...this.headers, ...SSE_HEADERS }).end();
       else this.#responder!.send(202, this.headers);
       this.#responder = undefined;
     } else if (this.#state === 'sse') {

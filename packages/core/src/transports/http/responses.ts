@@ -11,17 +11,33 @@ export function sendError(
   data?: unknown,
 ): void {
   const error = data === undefined ? { code, message } : { code, message, data };
-  res.send(status, { ...headers, 'content-type': 'application/json' }, JSON.stringify({ jsonrpc: '2.0', id, error }));
+  res.send(
+    status,
+    { ...headers, 'content-type': 'application/json' },
+    JSON.stringify({ jsonrpc: '2.0', id, error }),
+  );
 }
 
 /** An authentication or authorisation refusal (401 by default) with its challenge and headers. */
 export function sendRejection(
   res: HttpResponder,
-  rejection: { status?: number; wwwAuthenticate?: string; message?: string; headers?: Readonly<HeaderMap> },
+  rejection: {
+    status?: number;
+    wwwAuthenticate?: string;
+    message?: string;
+    headers?: Readonly<HeaderMap>;
+  },
   id: string | number | null = null,
 ): void {
   const { status = 401, wwwAuthenticate, message = 'Unauthorized', headers } = rejection;
-  sendError(res, status, -32000, message, { ...headers, ...(wwwAuthenticate ? { 'www-authenticate': wwwAuthenticate } : {}) }, id);
+  sendError(
+    res,
+    status,
+    -32000,
+    message,
+    { ...headers, ...(wwwAuthenticate ? { 'www-authenticate': wwwAuthenticate } : {}) },
+    id,
+  );
 }
 
 /**
@@ -37,9 +53,17 @@ export function isJsonContentType(contentType: string | undefined): boolean {
 }
 
 /** The 415 every POST endpoint answers a body that is not `application/json` with. */
-export function sendUnsupportedMediaType(res: HttpResponder, contentType: string | undefined): void {
+export function sendUnsupportedMediaType(
+  res: HttpResponder,
+  contentType: string | undefined,
+): void {
   const got = contentType === undefined ? 'none was sent' : `got ${JSON.stringify(contentType)}`;
-  sendError(res, 415, -32000, `Unsupported Media Type: Content-Type must be application/json (${got})`);
+  sendError(
+    res,
+    415,
+    -32000,
+    `Unsupported Media Type: Content-Type must be application/json (${got})`,
+  );
 }
 
 // RFC 9110 §12.4.2: a weight of 0 means "not acceptable".
@@ -52,7 +76,10 @@ export function accepts(accept: string | undefined, type: string): boolean {
   return accept.split(',').some((part) => {
     const semi = part.indexOf(';');
     const media = (semi < 0 ? part : part.slice(0, semi)).trim().toLowerCase();
-    return (media === type || media === '*/*' || media === `${major}/*`) && (semi < 0 || !REFUSED.test(part.slice(semi)));
+    return (
+      (media === type || media === '*/*' || media === `${major}/*`) &&
+      (semi < 0 || !REFUSED.test(part.slice(semi)))
+    );
   });
 }
 

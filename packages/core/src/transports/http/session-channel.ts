@@ -26,7 +26,14 @@ export class SessionChannel implements Channel {
   }
 
   /** Hands one POSTed message to the engine, answered on `stream`. */
-  post(text: string, parsed: unknown, stream: RequestStream, peer: Peer, onAbort: (listener: () => void) => void, resumable = true): void {
+  post(
+    text: string,
+    parsed: unknown,
+    stream: RequestStream,
+    peer: Peer,
+    onAbort: (listener: () => void) => void,
+    resumable = true,
+  ): void {
     this.#streams.add(stream);
     if (resumable) stream.onLost(() => this.#resumable.add(stream.streamId));
     // A client that leaves before any answer started cannot resume: its request is cancelled.

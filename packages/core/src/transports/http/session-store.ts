@@ -107,7 +107,10 @@ export class SessionStore<T extends StoredSession> {
       if (!ids) this.#byClient.set(client, (ids = new Set()));
       ids.add(id);
     }
-    this.#sweeper ??= setInterval(() => this.sweep(Date.now()), Math.min(this.limits.idleTimeoutMs, 60_000));
+    this.#sweeper ??= setInterval(
+      () => this.sweep(Date.now()),
+      Math.min(this.limits.idleTimeoutMs, 60_000),
+    );
     // Never keep the process alive just to reap sessions (unref exists on Node, not on every runtime).
     (this.#sweeper as { unref?: () => void }).unref?.();
     return session;

@@ -1,15 +1,31 @@
-import { isValidId, JsonRpcCode, parseFrame, type Channel, type Peer } from '../../jsonrpc/index.js';
+import {
+  isValidId,
+  JsonRpcCode,
+  parseFrame,
+  type Channel,
+  type Peer,
+} from '../../jsonrpc/index.js';
 import type { EventStore } from './event-store.js';
 import type { HttpRequestView, HttpResponder } from './exchange.js';
 import { RequestStream, type ResponseMode } from './request-stream.js';
-import { accepts, acceptsJsonAndSse, isJsonContentType, sendError, sendRejection, sendUnsupportedMediaType } from './responses.js';
+import {
+  accepts,
+  acceptsJsonAndSse,
+  isJsonContentType,
+  sendError,
+  sendRejection,
+  sendUnsupportedMediaType,
+} from './responses.js';
 import type { AuthRejection } from './endpoint.js';
 import { SessionChannel } from './session-channel.js';
 import { SessionStore, type SessionLimits, type StoredSession } from './session-store.js';
 import { sseEvent, SSE_HEADERS } from './sse.js';
 
 /** What serving a session needs from the layer above: a connection on a channel. */
-export type Connect = (channel: Channel, era?: 'legacy' | 'modern') => { close(graceMs?: number): Promise<void> };
+export type Connect = (
+  channel: Channel,
+  era?: 'legacy' | 'modern',
+) => { close(graceMs?: number): Promise<void> };
 
 /** A request refused before dispatch, with its HTTP status. */
 export interface Refusal {
@@ -22,8 +38,14 @@ export interface Refusal {
  * dispatch (the transport only routes; what an envelope is stays in the protocol layer).
  */
 export interface EraHooks {
-  classify(message: unknown, header: (name: string) => string | undefined): 'legacy' | 'modern' | Refusal;
-  preflight(message: Record<string, unknown>, header: (name: string) => string | undefined): Refusal | undefined;
+  classify(
+    message: unknown,
+    header: (name: string) => string | undefined,
+  ): 'legacy' | 'modern' | Refusal;
+  preflight(
+    message: Record<string, unknown>,
+    header: (name: string) => string | undefined,
+  ): Refusal | undefined;
   statusOf(error: { code: number; data?: unknown }): number;
   /** Seconds for `Retry-After` when an error refuses at a limit (429 / 503). */
   retryAfterOf?(error: { code: number; data?: unknown }): number | undefined;
@@ -54,7 +76,11 @@ export interface StreamableSettings extends SessionLimits {
   /** Serve 2026-07-28 requests statelessly beside the legacy sessions. */
   readonly eras?: EraHooks;
   /** Refuses a message using a member the peer's scopes do not cover (see `ScopeSource`). */
-  readonly access?: (peer: Peer, message: unknown, headersDecided?: boolean) => AuthRejection | undefined;
+  readonly access?: (
+    peer: Peer,
+    message: unknown,
+    headersDecided?: boolean,
+  ) => AuthRejection | undefined;
 }
 
 interface Session extends StoredSession {
@@ -109,55 +135,122 @@ export class StreamableEndpoint {
     if (!isJsonContentType(contentType)) return sendUnsupportedMediaType(res, contentType);
     const text = await req.text(this.settings.maxBodyBytes);
     if (text === undefined) {
-      return sendError(res, 413, BAD_REQUEST, `Payload Too Large: the body exceeds ${this.settings.maxBodyBytes} bytes`);
+      return sendError(
+        res,
+        413,
+        BAD_REQUEST,
+        `Payload Too Large: the body exceeds ${this.settings.maxBodyBytes} bytes`,
+      );
     }
     let parsed: unknown;
     try {
       parsed = parseFrame(text);
     } catch (error) {
-      return sendError(res, 400, JsonRpcCode.ParseError, `Parse error: ${(error as Error).message}`);
+      return sendError(
+        res,
+        400,
+        JsonRpcCode.ParseError,
+        `Parse error: ${(error as Error).message}`,
+      );
     }
     const era = this.settings.eras?.classify(parsed, req.header) ?? 'legacy';
-    if (era !== 'legacy' && era !== 'modern') return sendError(res, era.status, era.error.code, era.error.message, {}, idOf(parsed), era.error.data);
+    if (era !== 'legacy' && era !== 'modern')
+      return sendError(
+        res,
+        era.status,
+        era.error.code,
+        era.error.message,
+        {},
+        idOf(parsed),
+        era.error.data,
+      );
     // Both eras: "The client MUST include an Accept header listing both application/json and
     // text/event-stream" (2025-11-25 and 2026-07-28 transports, "Sending Messages"). Either may
     // be answered, and the client cannot know which in advance, so anything less is a 406.
     if (!acceptsJsonAndSse(req.header('accept'))) {
-      return sendError(res, 406, BAD_REQUEST, 'Not Acceptable: Accept must include application/json and text/event-stream', {}, idOf(parsed));
+      return sendError(
+        res,
+        406,
+        BAD_REQUEST,
+        'Not Acceptable: Accept must include application/json and text/event-stream',
+        {},
+        idOf(parsed),
+      );
     }
-    if (era === 'modern') return this.#modernPost(req, res, peer, text, parsed as Record<string, unknown>);
+    if (era === 'modern')
+      return this.#modernPost(req, res, peer, text, parsed as Record<string, unknown>);
     const denied = this.settings.access?.(peer, parsed);
     if (denied) return sendRejection(res, denied, idOf(parsed));
     const sessionId = req.header(SESSION_HEADER);
     let session: Session | undefined;
     if (sessionId === undefined) {
       if (!isInitialize(parsed)) {
-        return sendError(res, 400, BAD_REQUEST, 'Bad Request: Mcp-Session-Id header is required (send initialize first)', {}, idOf(parsed));
+        return sendError(
+          res,
+          400,
+          BAD_REQUEST,
+          'Bad Request: Mcp-Session-Id header is required (send initialize first)',
+          {},
+          idOf(parsed),
+        );
       }
       const refusal = this.#sessions.admit(peer);
       if (refusal) {
-        this.settings.refused?.({ limit: refusal.limit, method: 'initialize', requestId: idOf(parsed), message: refusal.message, peer });
-        return sendError(res, refusal.status, BAD_REQUEST, refusal.message, { 'retry-after': String(refusal.retryAfterS) }, idOf(parsed));
+        this.settings.refused?.({
+          limit: refusal.limit,
+          method: 'initialize',
+          requestId: idOf(parsed),
+          message: refusal.message,
+          peer,
+        });
+        return sendError(
+          res,
+          refusal.status,
+          BAD_REQUEST,
+          refusal.message,
+          { 'retry-after': String(refusal.retryAfterS) },
+          idOf(parsed),
+        );
       }
       session = this.#open(peer);
     } else {
       session = this.#sessions.get(sessionId, peer.principal);
-      if (!session) return sendError(res, 404, SESSION_NOT_FOUND, 'Session not found (it expired or was deleted); initialize again', {}, idOf(parsed));
+      if (!session)
+        return sendError(
+          res,
+          404,
+          SESSION_NOT_FOUND,
+          'Session not found (it expired or was deleted); initialize again',
+          {},
+          idOf(parsed),
+        );
       const version = req.header('mcp-protocol-version');
       if (version !== undefined && !this.settings.versions.includes(version)) {
-        return sendError(res, 400, BAD_REQUEST, `Bad Request: unsupported MCP-Protocol-Version ${version} (supported: ${this.settings.versions.join(', ')})`, {}, idOf(parsed));
+        return sendError(
+          res,
+          400,
+          BAD_REQUEST,
+          `Bad Request: unsupported MCP-Protocol-Version ${version} (supported: ${this.settings.versions.join(', ')})`,
+          {},
+          idOf(parsed),
+        );
       }
     }
     const { id } = session.channel;
-    const stream = new RequestStream(`${id}_${this.#streamSeq++}`, res, { [SESSION_HEADER]: id }, {
-      mode: this.settings.responseMode,
-      store: this.settings.eventStore,
-      sessionId: id,
-      // Priming lets a client resume a stream that broke before its first event (2025-11-25).
-      priming: true,
-      expectsAnswer: carriesRequest(parsed),
-      retryMs: this.settings.retryMs,
-    });
+    const stream = new RequestStream(
+      `${id}_${this.#streamSeq++}`,
+      res,
+      { [SESSION_HEADER]: id },
+      {
+        mode: this.settings.responseMode,
+        store: this.settings.eventStore,
+        sessionId: id,
+        // Priming lets a client resume a stream that broke before its first event (2025-11-25).
+        priming: true,
+        expectsAnswer: carriesRequest(parsed),
+        retryMs: this.settings.retryMs,
+      },
+    );
     session.channel.post(text, parsed, stream, peer, req.onAbort);
   }
 
@@ -165,10 +258,25 @@ export class StreamableEndpoint {
   #stateless?: { channel: SessionChannel; connection: { close(): Promise<void> } };
 
   /** 2026-07-28: no session; each request is checked, then served on one shared connection. */
-  #modernPost(req: HttpRequestView, res: HttpResponder, peer: Peer, text: string, message: Record<string, unknown>): void {
+  #modernPost(
+    req: HttpRequestView,
+    res: HttpResponder,
+    peer: Peer,
+    text: string,
+    message: Record<string, unknown>,
+  ): void {
     const eras = this.settings.eras!;
     const refusal = eras.preflight(message, req.header);
-    if (refusal) return sendError(res, refusal.status, refusal.error.code, refusal.error.message, {}, idOf(message), refusal.error.data);
+    if (refusal)
+      return sendError(
+        res,
+        refusal.status,
+        refusal.error.code,
+        refusal.error.message,
+        {},
+        idOf(message),
+        refusal.error.data,
+      );
     // The routing headers decided calls, reads and prompts before the body was read; what they
     // cannot name (a completion's member) is decided here, now that the body agrees with them.
     const denied = this.settings.access?.(peer, message, true);
@@ -177,13 +285,18 @@ export class StreamableEndpoint {
       const channel = new SessionChannel('modern', undefined);
       this.#stateless = { channel, connection: this.settings.connect(channel, 'modern') };
     }
-    const stream = new RequestStream(`modern_${this.#streamSeq++}`, res, {}, {
-      headersOf: (frame) => errorHeaders(frame, eras),
-      mode: this.settings.responseMode,
-      priming: false,
-      expectsAnswer: carriesRequest(message),
-      statusOf: (frame) => errorStatus(frame, eras),
-    });
+    const stream = new RequestStream(
+      `modern_${this.#streamSeq++}`,
+      res,
+      {},
+      {
+        headersOf: (frame) => errorHeaders(frame, eras),
+        mode: this.settings.responseMode,
+        priming: false,
+        expectsAnswer: carriesRequest(message),
+        statusOf: (frame) => errorStatus(frame, eras),
+      },
+    );
     this.#stateless.channel.post(text, message, stream, peer, req.onAbort, false);
   }
 
@@ -207,9 +320,15 @@ export class StreamableEndpoint {
 
   async #get(req: HttpRequestView, res: HttpResponder, peer: Peer): Promise<void> {
     // Without a session there is nothing to stream: 2026-07-28 has no GET at all.
-    if (req.header(SESSION_HEADER) === undefined) return sendError(res, 405, BAD_REQUEST, 'Method not allowed.', { allow: 'POST' });
+    if (req.header(SESSION_HEADER) === undefined)
+      return sendError(res, 405, BAD_REQUEST, 'Method not allowed.', { allow: 'POST' });
     if (!accepts(req.header('accept'), 'text/event-stream')) {
-      return sendError(res, 406, BAD_REQUEST, 'Not Acceptable: Accept must include text/event-stream');
+      return sendError(
+        res,
+        406,
+        BAD_REQUEST,
+        'Not Acceptable: Accept must include text/event-stream',
+      );
     }
     const session = this.#session(req, res, peer);
     if (!session) return;
@@ -219,24 +338,31 @@ export class StreamableEndpoint {
     if (lastEventId !== undefined && store) {
       const missed = store.after(lastEventId);
       // Only this session's own streams resume here; another's event id is as unknown as a made-up one.
-      if (missed && missed.streamId.startsWith(`${session.channel.id}_`)) {
+      if (missed?.streamId.startsWith(`${session.channel.id}_`)) {
         const sink = res.stream(headers);
         for (const { id, frame } of missed.frames) sink.write(sseEvent(frame, id));
         const live = session.channel.stream(missed.streamId);
         if (live) live.attach(sink);
-        else if (missed.streamId === session.channel.standaloneId) session.channel.openStandalone(sink);
+        else if (missed.streamId === session.channel.standaloneId)
+          session.channel.openStandalone(sink);
         else sink.end();
         return;
       }
     }
     if (session.channel.hasStandalone) {
-      return sendError(res, 409, BAD_REQUEST, 'Conflict: this session already has a standalone SSE stream');
+      return sendError(
+        res,
+        409,
+        BAD_REQUEST,
+        'Conflict: this session already has a standalone SSE stream',
+      );
     }
     session.channel.openStandalone(res.stream(headers));
   }
 
   async #delete(req: HttpRequestView, res: HttpResponder, peer: Peer): Promise<void> {
-    if (req.header(SESSION_HEADER) === undefined) return sendError(res, 405, BAD_REQUEST, 'Method not allowed.', { allow: 'POST' });
+    if (req.header(SESSION_HEADER) === undefined)
+      return sendError(res, 405, BAD_REQUEST, 'Method not allowed.', { allow: 'POST' });
     const session = this.#session(req, res, peer);
     if (!session) return;
     await this.#sessions.remove(session.channel.id);
@@ -250,7 +376,13 @@ export class StreamableEndpoint {
       return undefined;
     }
     const session = this.#sessions.get(id, peer.principal);
-    if (!session) sendError(res, 404, SESSION_NOT_FOUND, 'Session not found (it expired or was deleted); initialize again');
+    if (!session)
+      sendError(
+        res,
+        404,
+        SESSION_NOT_FOUND,
+        'Session not found (it expired or was deleted); initialize again',
+      );
     return session;
   }
 
@@ -283,11 +415,16 @@ function errorStatus(frame: string, eras: EraHooks): number {
 
 /** Whether a body holds a request (answered on 200), not only notifications or responses (202). */
 function carriesRequest(message: unknown): boolean {
-  const isRequest = (m: unknown) => typeof m === 'object' && m !== null && 'id' in m && typeof (m as { method?: unknown }).method === 'string';
+  const isRequest = (m: unknown) =>
+    typeof m === 'object' &&
+    m !== null &&
+    'id' in m &&
+    typeof (m as { method?: unknown }).method === 'string';
   return Array.isArray(message) ? message.some(isRequest) : isRequest(message);
 }
 
 function isInitialize(message: unknown): boolean {
-  const isInit = (m: unknown) => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'initialize';
+  const isInit = (m: unknown) =>
+    typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'initialize';
   return Array.isArray(message) ? message.some(isInit) : isInit(message);
 }

@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { createServer, Prompt, Resource, Tool, UserError, type Context, type Logger, type McpServer } from '@mcp-fw/core';
+import {
+  createServer,
+  Prompt,
+  Resource,
+  Tool,
+  UserError,
+  type Context,
+  type Logger,
+  type McpServer,
+} from '@mcp-fw/core';
 
 /** Logged internal errors are expected under fuzzing (a tool that throws); kept, not printed. */
 export const quietLogger: Logger & { readonly errors: string[] } = {
@@ -16,14 +25,20 @@ class FuzzTools {
     return text;
   }
 
-  @Tool({ description: 'Structured', input: z.object({ n: z.number().int().min(0).max(5) }), output: z.object({ n: z.number() }) })
+  @Tool({
+    description: 'Structured',
+    input: z.object({ n: z.number().int().min(0).max(5) }),
+    output: z.object({ n: z.number() }),
+  })
   structured({ n }: { n: number }) {
     return { n };
   }
 
   @Tool({ description: 'Runs until stopped', input: z.object({}), timeoutMs: 20 })
   hang(_: object, ctx: Context) {
-    return new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason)));
+    return new Promise((_, reject) =>
+      ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason)),
+    );
   }
 
   @Tool({ description: 'Throws', input: z.object({ user: z.boolean().optional() }) })
@@ -42,7 +57,10 @@ class FuzzTools {
     return answer.action === 'accept' ? `Hello, ${answer.content.name}` : answer.action;
   }
 
-  @Tool({ description: 'Reports progress and logs', input: z.object({ steps: z.number().int().min(0).max(3) }) })
+  @Tool({
+    description: 'Reports progress and logs',
+    input: z.object({ steps: z.number().int().min(0).max(3) }),
+  })
   async progress({ steps }: { steps: number }, ctx: Context) {
     for (let i = 1; i <= steps; i++) {
       ctx.progress(i, steps, `step ${i}`);
@@ -52,7 +70,10 @@ class FuzzTools {
     return 'done';
   }
 
-  @Tool({ description: 'Returns n characters', input: z.object({ n: z.number().int().min(0).max(5000) }) })
+  @Tool({
+    description: 'Returns n characters',
+    input: z.object({ n: z.number().int().min(0).max(5000) }),
+  })
   big({ n }: { n: number }) {
     return 'x'.repeat(n);
   }
@@ -72,13 +93,27 @@ class FuzzTools {
     return { id };
   }
 
-  @Prompt({ description: 'About a topic', input: z.object({ topic: z.string() }), complete: { topic: ['cats', 'cars'] } })
+  @Prompt({
+    description: 'About a topic',
+    input: z.object({ topic: z.string() }),
+    complete: { topic: ['cats', 'cars'] },
+  })
   about({ topic }: { topic: string }) {
     return `Tell me about ${topic}.`;
   }
 }
 
-export const TOOL_NAMES = ['echo', 'structured', 'hang', 'boom', 'limited', 'ask', 'progress', 'big', 'ctrl'];
+export const TOOL_NAMES = [
+  'echo',
+  'structured',
+  'hang',
+  'boom',
+  'limited',
+  'ask',
+  'progress',
+  'big',
+  'ctrl',
+];
 
 /** The server every fuzz run talks to: every feature, with guardrails on and short timers. */
 export function fuzzServer(): McpServer {

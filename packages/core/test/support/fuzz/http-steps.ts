@@ -17,7 +17,8 @@ export interface HttpStep {
   readonly abort: boolean;
 }
 
-const usually = <T>(common: T, ...rest: T[]) => fc.oneof({ weight: 20 * rest.length, arbitrary: fc.constant(common) }, fc.constantFrom(...rest));
+const usually = <T>(common: T, ...rest: T[]) =>
+  fc.oneof({ weight: 20 * rest.length, arbitrary: fc.constant(common) }, fc.constantFrom(...rest));
 
 export function httpStep(modern: boolean): fc.Arbitrary<HttpStep> {
   return fc.record({
@@ -52,7 +53,8 @@ export function mcpHeadersOf(text: string | undefined): Record<string, string> {
   } catch {
     return {};
   }
-  if (typeof message !== 'object' || message === null || typeof message.method !== 'string') return {};
+  if (typeof message !== 'object' || message === null || typeof message.method !== 'string')
+    return {};
   const headers: Record<string, string> = { 'mcp-method': headerValue(message.method) };
   const name = message.params?.name ?? message.params?.uri;
   if (typeof name === 'string') headers['mcp-name'] = headerValue(name);
@@ -60,5 +62,7 @@ export function mcpHeadersOf(text: string | undefined): Record<string, string> {
 }
 
 function headerValue(value: string): string {
-  return /^[\x20-\x7e]*$/.test(value) && value.trim() === value ? value : `=?base64?${Buffer.from(value).toString('base64')}?=`;
+  return /^[\x20-\x7e]*$/.test(value) && value.trim() === value
+    ? value
+    : `=?base64?${Buffer.from(value).toString('base64')}?=`;
 }

@@ -9,7 +9,8 @@ interface Expected {
   optional: boolean;
 }
 
-const isId = (id: unknown): id is string | number => typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id));
+const isId = (id: unknown): id is string | number =>
+  typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id));
 const keyOf = (id: unknown) => JSON.stringify(id);
 
 /**
@@ -47,13 +48,22 @@ export class Ledger {
     }
     const params = m.params;
     const isRequest =
-      m.jsonrpc === '2.0' && typeof m.method === 'string' && Object.hasOwn(m, 'id') && isId(m.id) && (params === undefined || (typeof params === 'object' && params !== null));
+      m.jsonrpc === '2.0' &&
+      typeof m.method === 'string' &&
+      Object.hasOwn(m, 'id') &&
+      isId(m.id) &&
+      (params === undefined || (typeof params === 'object' && params !== null));
     if (!isRequest) {
-      if (Object.hasOwn(m, 'id') && isId(m.id)) this.answerable.set(keyOf(m.id), (this.answerable.get(keyOf(m.id)) ?? 0) + 1);
+      if (Object.hasOwn(m, 'id') && isId(m.id))
+        this.answerable.set(keyOf(m.id), (this.answerable.get(keyOf(m.id)) ?? 0) + 1);
       return;
     }
     const key = keyOf(m.id);
-    const entry = this.expected.get(key) ?? { count: 0, methods: new Set<string>(), optional: false };
+    const entry = this.expected.get(key) ?? {
+      count: 0,
+      methods: new Set<string>(),
+      optional: false,
+    };
     entry.count++;
     entry.methods.add(m.method as string);
     if (inBatch || m.method === 'subscriptions/listen') entry.optional = true;
@@ -77,7 +87,11 @@ export class Ledger {
  * no MCP schema, are allowed and shape-checked), no id is answered more often than it was sent,
  * and every request that was not cancelled, batched or a subscription got exactly one answer.
  */
-export function checkConversation(ledger: Ledger, frames: readonly string[], revision = '2025-11-25'): string[] {
+export function checkConversation(
+  ledger: Ledger,
+  frames: readonly string[],
+  revision = '2025-11-25',
+): string[] {
   const problems: string[] = [];
   const answers = new Map<string, number>();
   let legacy = revision;
@@ -99,17 +113,26 @@ export function checkConversation(ledger: Ledger, frames: readonly string[], rev
     const sent = (ledger.expected.get(key)?.count ?? 0) + (ledger.answerable.get(key) ?? 0);
     if (count > sent) problems.push(`id ${key} answered ${count} times, sent ${sent} times`);
   }
-  for (const key of ledger.owed(answers)) problems.push(`request ${key} (${[...ledger.expected.get(key)!.methods]}) never answered`);
+  for (const key of ledger.owed(answers))
+    problems.push(`request ${key} (${[...ledger.expected.get(key)!.methods]}) never answered`);
   return problems;
 }
 
-export function checkMessage(m: Record<string, any>, ledger: Ledger, answers: Map<string, number>, legacy: string): string[] {
-  if (typeof m !== 'object' || m === null || m.jsonrpc !== '2.0') return [`not a JSON-RPC message: ${JSON.stringify(m)?.slice(0, 200)}`];
+export function checkMessage(
+  m: Record<string, any>,
+  ledger: Ledger,
+  answers: Map<string, number>,
+  legacy: string,
+): string[] {
+  if (typeof m !== 'object' || m === null || m.jsonrpc !== '2.0')
+    return [`not a JSON-RPC message: ${JSON.stringify(m)?.slice(0, 200)}`];
   const isResponse = 'result' in m || 'error' in m;
   if (!isResponse) {
     // A server request or notification: valid in the legacy revision, or (stdio) 2026-07-28.
     const legacyProblems = mcpSchema(legacy).check(m);
-    return legacyProblems.length === 0 || mcpSchema(MODERN).check(m).length === 0 ? [] : legacyProblems.map((p) => `server message: ${p}`);
+    return legacyProblems.length === 0 || mcpSchema(MODERN).check(m).length === 0
+      ? []
+      : legacyProblems.map((p) => `server message: ${p}`);
   }
   if (m.id === null) {
     const e = m.error;
@@ -123,15 +146,23 @@ export function checkMessage(m: Record<string, any>, ledger: Ledger, answers: Ma
   if (m.error?.code === -32600 && ledger.answerable.has(key)) return [];
   if (!expected) {
     if (!ledger.answerable.has(key)) return [`answer to an id never sent: ${key}`];
-    return [`answer to a non-request other than Invalid Request: ${JSON.stringify(m).slice(0, 200)}`];
+    return [
+      `answer to a non-request other than Invalid Request: ${JSON.stringify(m).slice(0, 200)}`,
+    ];
   }
   const revision = m.result?.resultType !== undefined ? MODERN : legacy;
   const schema = mcpSchema(revision);
-  const attempts = 'error' in m ? [schema.check(m)] : [...expected.methods].map((method) => schema.check(m, method));
+  const attempts =
+    'error' in m
+      ? [schema.check(m)]
+      : [...expected.methods].map((method) => schema.check(m, method));
   if (attempts.some((p) => p.length === 0)) return [];
   // An error answered to a legacy request on a 2026-07-28 connection (or the reverse) is still one shape.
-  if ('error' in m && mcpSchema(revision === MODERN ? legacy : MODERN).check(m).length === 0) return [];
-  return [`${[...expected.methods]} answer invalid under ${revision}: ${attempts[0].join('; ').slice(0, 300)} — ${JSON.stringify(m).slice(0, 300)}`];
+  if ('error' in m && mcpSchema(revision === MODERN ? legacy : MODERN).check(m).length === 0)
+    return [];
+  return [
+    `${[...expected.methods]} answer invalid under ${revision}: ${attempts[0].join('; ').slice(0, 300)} — ${JSON.stringify(m).slice(0, 300)}`,
+  ];
 }
 
 /** How many answers each id has received in `frames` (for waiting until nothing is owed). */
@@ -145,7 +176,13 @@ export function countAnswers(frames: readonly string[]): Map<string, number> {
       continue;
     }
     for (const m of Array.isArray(value) ? value : [value]) {
-      if (m && typeof m === 'object' && ('result' in m || 'error' in m) && m.id !== null && m.id !== undefined) {
+      if (
+        m &&
+        typeof m === 'object' &&
+        ('result' in m || 'error' in m) &&
+        m.id !== null &&
+        m.id !== undefined
+      ) {
         const key = keyOf(m.id);
         answers.set(key, (answers.get(key) ?? 0) + 1);
       }

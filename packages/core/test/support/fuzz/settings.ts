@@ -3,7 +3,11 @@
  * (`FUZZ_RUNS` raises it; `npm run fuzz` runs thousands). A failure prints its seed and path;
  * replay it with `FUZZ_SEED=<seed> FUZZ_PATH=<path>`.
  */
-export function fuzzParameters(defaultRuns: number): { seed: number; numRuns: number; path?: string } {
+export function fuzzParameters(defaultRuns: number): {
+  seed: number;
+  numRuns: number;
+  path?: string;
+} {
   const runs = Number(process.env.FUZZ_RUNS ?? defaultRuns);
   return {
     seed: Number(process.env.FUZZ_SEED ?? 20260728),
@@ -13,7 +17,9 @@ export function fuzzParameters(defaultRuns: number): { seed: number; numRuns: nu
 }
 
 /** Collects unhandled promise rejections while `run` executes. */
-export async function withRejectionWatch<T>(run: () => Promise<T>): Promise<{ result: T; rejections: unknown[] }> {
+export async function withRejectionWatch<T>(
+  run: () => Promise<T>,
+): Promise<{ result: T; rejections: unknown[] }> {
   const rejections: unknown[] = [];
   const listener = (reason: unknown) => rejections.push(reason);
   process.on('unhandledRejection', listener);
