@@ -45,8 +45,9 @@ export class SchemaBuilder {
   readonly #names = new Map<ts.Type, string>();
   readonly #defs: Record<string, JsonSchema> = {};
   // Where Date values sit (property names, '*' for every item, tuple indexes), so the server
-  // can hand the method Dates rather than the strings JSON carries. Not inside unions (a string
-  // there may be meant as a string) or recursive types (unbounded paths).
+  // can hand the method Dates rather than the strings JSON carries. Not inside unions where
+  // another member also takes a string (the string may be meant as one), nor inside recursive
+  // types (unbounded paths).
   readonly #segments: (string | number)[] = [];
   readonly #dates: (string | number)[][] = [];
   #ambiguous = 0;
@@ -165,7 +166,15 @@ export class SchemaBuilder {
     const kind = literalKind(members);
     if (kind && !hasBoolean)
       return { type: kind, enum: members.map((t) => (t as ts.LiteralType).value) };
-    const schemas = this.#unpathed(() => members.map((t) => this.convert(t, path)));
+    // `Date | null` and the like: no other member takes a string, so a string is the date.
+    const date = members.find(isLibDate);
+    const dateIsUnambiguous =
+      date !== undefined && members.every((t) => t === date || t.flags & NOT_STRING);
+    const schemas = members.map((t) =>
+      dateIsUnambiguous && t === date
+        ? this.convert(t, path)
+        : this.#unpathed(() => this.convert(t, path)),
+    );
     if (hasBoolean) schemas.push({ type: 'boolean' });
     // Plain types only ('string' | 'null' …): one `type` array, as zod writes nullable values.
     if (schemas.every((s) => Object.keys(s).length === 1 && typeof s.type === 'string')) {
@@ -216,7 +225,7 @@ export class SchemaBuilder {
       return this.#unpathed(() => ({ allOf: type.types.map((t) => this.convert(t, path)) }));
     }
     const symbolName = type.getSymbol()?.getName();
-    if (symbolName === 'Date' && isLibType(type)) {
+    if (isLibDate(type)) {
       if (!this.#ambiguous) this.#dates.push([...this.#segments]);
       return { type: 'string', format: 'date-time' };
     }
@@ -385,4 +394,11 @@ export function aliasKeywords(
     symbol.getJsDocTags(checker),
     where,
   );
+}
+
+/** The members a JSON string can never match, beside which a `Date` member is unambiguous. */
+const NOT_STRING = ts.TypeFlags.Null | ts.TypeFlags.NumberLike | ts.TypeFlags.BooleanLike;
+
+function isLibDate(type: ts.Type): boolean {
+  return type.getSymbol()?.getName() === 'Date' && isLibType(type);
 }

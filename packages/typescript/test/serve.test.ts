@@ -108,6 +108,19 @@ describe('a plain-typed provider served with derived schemas (vitest, in process
       arrives: '2026-11-24T09:00:00.000Z',
       stops: ['2026-11-24T08:00:00.000Z', '2026-11-24T09:00:00.000Z'],
     });
+    const roundTrip = await client.callTool('schedule', {
+      departs: '2026-11-24T08:00:00.000Z',
+      legs: [{ km: 50, mode: 'car' }],
+      returns: '2026-11-25T08:00:00.000Z',
+    });
+    expect(roundTrip.isError, roundTrip.content[0]?.text).toBeUndefined();
+    expect(roundTrip.structuredContent).toMatchObject({ stops: { 2: '2026-11-25T08:00:00.000Z' } });
+    const oneWay = await client.callTool('schedule', {
+      departs: '2026-11-24T08:00:00.000Z',
+      legs: [{ km: 50, mode: 'car' }],
+      returns: null,
+    });
+    expect(oneWay.isError, oneWay.content[0]?.text).toBeUndefined();
     expect(
       (await client.callTool('schedule', { departs: 'tomorrow', legs: [] })).content[0].text,
     ).toBe('Invalid arguments for tool schedule: departs: must match format "date-time"');

@@ -135,8 +135,13 @@ export class Forms {
   }
 
   @Tool()
-  dates(when: Date, range?: { from: Date; to: Date }): string {
-    return `${when}${range}`;
+  dates(
+    when: Date,
+    range?: { from: Date; to: Date },
+    until?: Date | null,
+    either?: Date | string,
+  ): string {
+    return `${when}${range}${until}${either}`;
   }
 
   @Tool()
