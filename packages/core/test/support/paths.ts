@@ -10,3 +10,6 @@ export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..
  * repository, so a fresh clone is all they need.
  */
 export const MCP_SCHEMA_DIR = join(REPO_ROOT, 'vendor', 'mcp-schema');
+
+/** The vendored schema of the tasks extension (see vendor/ext-tasks/SOURCE.md). */
+export const EXT_TASKS_SCHEMA = join(REPO_ROOT, 'vendor/ext-tasks/schema.json');

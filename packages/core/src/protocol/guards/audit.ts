@@ -95,6 +95,7 @@ const OUTCOME_OF_LIMIT: Record<LimitName, AuditOutcome> = {
   maxResultBytes: 'too_large',
   maxPendingClientRequests: 'refused',
   inputRounds: 'refused',
+  tasks: 'refused',
 };
 
 /** Writes one entry per tool call to the configured sink. */

@@ -7,7 +7,8 @@ export type LimitName =
   | 'concurrency'
   | 'maxResultBytes'
   | 'maxPendingClientRequests'
-  | 'inputRounds';
+  | 'inputRounds'
+  | 'tasks';
 
 /**
  * A guardrail refused or stopped a call. The message is for the client and names the limit; a

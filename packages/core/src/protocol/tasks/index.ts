@@ -1,0 +1,9 @@
+export { Tasks, type TaskListener, type TaskTiming, type TaskWork } from './tasks.js';
+export { TASK_LIMIT_DEFAULTS, type TaskLimits } from './task-limits.js';
+export {
+  TERMINAL,
+  type TaskError,
+  type TaskOutcome,
+  type TaskSnapshot,
+  type TaskStatus,
+} from './task-snapshot.js';

@@ -1,0 +1,26 @@
+/**
+ * Bounds on the tasks clients can start, in `createServer({ limits: { tasks } })`. Every task
+ * holds memory (its result, its questions) until it expires, so every one is counted.
+ *
+ * @example
+ * ```ts
+ * createServer({ name: 'jobs', version: '1.0.0', providers: [Jobs], limits: { tasks: { maxTasksPerOwner: 10 } } });
+ * ```
+ */
+export interface TaskLimits {
+  /** Tasks kept at once, all callers together, until they expire (default 1000). */
+  readonly maxTasks?: number;
+  /** Tasks kept at once for one caller (principal, else session) (default 100). */
+  readonly maxTasksPerOwner?: number;
+  /** Questions one task may have waiting for the client at once (default 16). */
+  readonly maxInputRequestsPerTask?: number;
+  /** The longest time-to-live a tool may give its tasks, in ms (default 24 h). */
+  readonly maxTtlMs?: number;
+}
+
+export const TASK_LIMIT_DEFAULTS: Required<TaskLimits> = {
+  maxTasks: 1000,
+  maxTasksPerOwner: 100,
+  maxInputRequestsPerTask: 16,
+  maxTtlMs: 24 * 60 * 60 * 1000,
+};
