@@ -3,6 +3,8 @@
 export { Tool, Arg, Resource, Prompt, Scopes } from './decorators/index.js';
 export type {
   ToolOptions,
+  TaskMode,
+  TaskOptions,
   ToolAnnotations,
   Icon,
   SchemaSource,

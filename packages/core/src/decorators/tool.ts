@@ -1,5 +1,6 @@
 import type { JsonSchema, StandardSchemaV1 } from '../schema/index.js';
 import type { MemberScopeOptions } from './scopes.js';
+import type { TaskMode, TaskOptions } from './task-option.js';
 import type { MemberLimitOptions, RateLimit } from './limits.js';
 import { methodDecorator } from './method-decorator.js';
 import type { SchemaOutput, TypedMethodDecorator } from './typed-method.js';
@@ -36,6 +37,8 @@ export interface ToolOptions extends MemberLimitOptions, MemberScopeOptions {
   input?: SchemaSource;
   /** The structured result; when set, results are validated and sent as `structuredContent`. */
   output?: SchemaSource;
+  /** Whether calls may run as tasks the client polls (default `'forbidden'`); see {@link TaskOptions}. */
+  task?: TaskMode | TaskOptions;
   annotations?: ToolAnnotations;
   icons?: Icon[];
   _meta?: Record<string, unknown>;

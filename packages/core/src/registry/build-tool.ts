@@ -2,6 +2,7 @@ import type { ToolOptions } from '../decorators/index.js';
 import { toJsonSchema, type Validator } from '../schema/index.js';
 import { memberLimits } from './member-limits.js';
 import { memberScopes } from './member-scopes.js';
+import { memberTask } from './member-task.js';
 import { objectSchema, methodInput } from './member-input.js';
 import {
   deepFreeze,
@@ -49,6 +50,7 @@ export function buildTool(source: MemberSource): ToolDefinition {
     validateOutput,
     limits: memberLimits(options, origin),
     scopes: memberScopes(options.scopes, source, origin),
+    task: memberTask(options.task, origin),
     handler: makeHandler(method, source.receiver, input.positional),
   });
 }

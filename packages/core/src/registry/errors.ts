@@ -29,6 +29,7 @@ export type StartupErrorCode =
   | 'INVALID_PROVIDER'
   | 'CONFLICTING_OPTIONS'
   | 'INVALID_LIMIT'
+  | 'INVALID_TASK'
   | 'INVALID_SCOPES';
 
 /**

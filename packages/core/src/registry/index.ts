@@ -18,6 +18,7 @@ export {
   type ResourceMatch,
 } from './invoke-member.js';
 export { checkRateLimit, checkTimeout, type MemberLimits } from './member-limits.js';
+export type { MemberTask } from './member-task.js';
 export {
   UserError,
   StartupError,

@@ -1,6 +1,7 @@
 import type { Icon, ToolAnnotations } from '../decorators/index.js';
 import type { JsonSchema, Validator } from '../schema/index.js';
 import type { MemberLimits } from './member-limits.js';
+import type { MemberTask } from './member-task.js';
 
 /** A tool resolved from its decorator: schemas converted, validators compiled, frozen. */
 export interface ToolDefinition {
@@ -20,6 +21,8 @@ export interface ToolDefinition {
   readonly limits: MemberLimits;
   /** OAuth scopes a caller needs (own `scopes`, else the class's `@Scopes`; empty: none). */
   readonly scopes: readonly string[];
+  /** Whether calls run as tasks, with the tasks' lifetime (`forbidden` unless declared). */
+  readonly task: MemberTask;
   /** Calls the user's method with validated arguments and the request context. */
   readonly handler: (args: unknown, ctx: unknown) => unknown;
 }
