@@ -230,3 +230,31 @@ describe('Tasks', () => {
     expect(seen).toEqual(['alice:input_required', 'alice:working', 'alice:completed']);
   });
 });
+
+describe('Tasks with questions relayed on the session (2025-11-25)', () => {
+  it('shows input_required while the relayed question waits, working again after, the answer to the work', async () => {
+    const t = tasks();
+    const answered = gate<unknown>();
+    const relayed: { method: string; taskId: string }[] = [];
+    const { taskId } = t.start(
+      'alice',
+      timing,
+      async (task) => {
+        const answer = (await task.ask('roots/list', {})) as { roots: unknown[] };
+        return { result: { content: [{ type: 'text', text: `${answer.roots.length} roots` }] } };
+      },
+      (method, _params, id) => {
+        relayed.push({ method, taskId: id });
+        return answered.opened;
+      },
+    );
+    await until(() => t.get('alice', taskId).status === 'input_required');
+    expect(relayed).toEqual([{ method: 'roots/list', taskId }]);
+    answered.open({ roots: [{ uri: 'file:///a' }] });
+    const final = await t.settled('alice', taskId);
+    expect(final).toMatchObject({
+      status: 'completed',
+      result: { content: [{ type: 'text', text: '1 roots' }] },
+    });
+  });
+});

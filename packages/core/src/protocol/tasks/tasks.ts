@@ -31,6 +31,18 @@ export interface TaskTiming {
   readonly pollIntervalMs: number;
 }
 
+/**
+ * How a task's questions reach the client when not through `inputRequests`: 2025-11-25 sends
+ * them as ordinary server→client requests on the session (tagged with the task), the task
+ * showing `input_required` while it waits.
+ */
+export type TaskRelay = (
+  method: string,
+  params: unknown,
+  taskId: string,
+  signal: AbortSignal,
+) => Promise<unknown>;
+
 /** A task status change, for whoever pushes `notifications/tasks`. */
 export type TaskListener = (owner: string, snapshot: TaskSnapshot) => void;
 
@@ -47,6 +59,8 @@ interface Entry {
   readonly abort: AbortController;
   readonly questions: Map<string, Question>;
   readonly usedKeys: Set<string>;
+  /** Questions relayed on the session (2025-11-25) and not answered yet. */
+  relaying: number;
   readonly expiry: ReturnType<typeof setTimeout>;
   readonly settled: Promise<void>;
   settle(): void;
@@ -91,6 +105,7 @@ export class Tasks {
     owner: string,
     timing: TaskTiming,
     work: (task: TaskWork) => Promise<TaskOutcome>,
+    relay?: TaskRelay,
   ): TaskSnapshot {
     const held = this.#perOwner.get(owner) ?? 0;
     if (held >= this.#limits.maxTasksPerOwner) {
@@ -127,6 +142,7 @@ export class Tasks {
       abort: new AbortController(),
       questions: new Map(),
       usedKeys: new Set(),
+      relaying: 0,
       expiry,
       settled,
       settle,
@@ -134,7 +150,7 @@ export class Tasks {
     this.#entries.set(taskId, entry);
     this.#perOwner.set(owner, held + 1);
     const first = entry.snapshot;
-    queueMicrotask(() => this.#run(entry, work));
+    queueMicrotask(() => this.#run(entry, work, relay));
     return first;
   }
 
@@ -167,7 +183,11 @@ export class Tasks {
       entry.questions.delete(key);
       question.answer(value);
     }
-    if (entry.snapshot.status === 'input_required' && entry.questions.size === 0)
+    if (
+      entry.snapshot.status === 'input_required' &&
+      entry.questions.size === 0 &&
+      entry.relaying === 0
+    )
       this.#change(entry, 'working');
     else if (entry.snapshot.status === 'input_required') this.#change(entry, 'input_required');
   }
@@ -198,11 +218,16 @@ export class Tasks {
     return this.#entries.size;
   }
 
-  async #run(entry: Entry, work: (task: TaskWork) => Promise<TaskOutcome>): Promise<void> {
+  async #run(
+    entry: Entry,
+    work: (task: TaskWork) => Promise<TaskOutcome>,
+    relay: TaskRelay | undefined,
+  ): Promise<void> {
     let next = 0;
     const task: TaskWork = {
       signal: entry.abort.signal,
       ask: (method, params, key) => {
+        if (relay) return this.#relay(entry, relay, method, params);
         const name = key ?? `input_${++next}`;
         return this.#ask(entry, name, method, params);
       },
@@ -255,6 +280,19 @@ export class Tasks {
       entry.questions.set(key, { method, params, answer: resolve, fail: reject });
       this.#change(entry, 'input_required');
     });
+  }
+
+  async #relay(entry: Entry, relay: TaskRelay, method: string, params: unknown): Promise<unknown> {
+    if (entry.abort.signal.aborted) throw entry.abort.signal.reason;
+    entry.relaying++;
+    this.#change(entry, 'input_required');
+    try {
+      return await relay(method, params, entry.snapshot.taskId, entry.abort.signal);
+    } finally {
+      entry.relaying--;
+      const idle = entry.relaying === 0 && entry.questions.size === 0;
+      if (entry.snapshot.status === 'input_required' && idle) this.#change(entry, 'working');
+    }
   }
 
   #find(owner: string, taskId: unknown, verb: string): Entry {
