@@ -1,4 +1,10 @@
-export { Tasks, type TaskListener, type TaskTiming, type TaskWork } from './tasks.js';
+export {
+  Tasks,
+  type TaskListener,
+  type TaskRelay,
+  type TaskTiming,
+  type TaskWork,
+} from './tasks.js';
 export { TASK_LIMIT_DEFAULTS, type TaskLimits } from './task-limits.js';
 export {
   TERMINAL,

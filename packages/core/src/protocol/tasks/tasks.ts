@@ -1,15 +1,10 @@
 import { JsonRpcError } from '../../jsonrpc/index.js';
 import { ErrorCode } from '../error-codes.js';
 import { LimitError } from '../guards/index.js';
+import { ended, withStatus, type Entry, type TaskEnd } from './task-entry.js';
 import { newTaskId } from './task-ids.js';
 import { TASK_LIMIT_DEFAULTS, type TaskLimits } from './task-limits.js';
-import {
-  TERMINAL,
-  type TaskError,
-  type TaskOutcome,
-  type TaskSnapshot,
-  type TaskStatus,
-} from './task-snapshot.js';
+import { TERMINAL, type TaskOutcome, type TaskSnapshot, type TaskStatus } from './task-snapshot.js';
 
 /** What the work behind a task is handed: its signal, and the way to ask the client something. */
 export interface TaskWork {
@@ -45,26 +40,6 @@ export type TaskRelay = (
 
 /** A task status change, for whoever pushes `notifications/tasks`. */
 export type TaskListener = (owner: string, snapshot: TaskSnapshot) => void;
-
-interface Question {
-  readonly method: string;
-  readonly params: unknown;
-  readonly answer: (value: unknown) => void;
-  readonly fail: (reason: unknown) => void;
-}
-
-interface Entry {
-  readonly owner: string;
-  snapshot: TaskSnapshot;
-  readonly abort: AbortController;
-  readonly questions: Map<string, Question>;
-  readonly usedKeys: Set<string>;
-  /** Questions relayed on the session (2025-11-25) and not answered yet. */
-  relaying: number;
-  readonly expiry: ReturnType<typeof setTimeout>;
-  readonly settled: Promise<void>;
-  settle(): void;
-}
 
 /**
  * The tasks of one server: each runs its work detached from the request that started it, can
@@ -310,37 +285,12 @@ export class Tasks {
   }
 
   #change(entry: Entry, status: TaskStatus, statusMessage?: string): void {
-    const { inputRequests: _old, statusMessage: previous, ...rest } = entry.snapshot;
-    const message = statusMessage ?? (status === entry.snapshot.status ? previous : undefined);
-    entry.snapshot = {
-      ...rest,
-      status,
-      lastUpdatedAt: new Date(this.#now()).toISOString(),
-      ...(message === undefined ? {} : { statusMessage: message }),
-      ...(status === 'input_required'
-        ? {
-            inputRequests: Object.fromEntries(
-              [...entry.questions].map(([key, q]) => [key, { method: q.method, params: q.params }]),
-            ),
-          }
-        : {}),
-    };
+    entry.snapshot = withStatus(entry, status, this.#now(), statusMessage);
     this.#emit(entry);
   }
 
-  #finish(
-    entry: Entry,
-    end: { status: TaskStatus; result?: unknown; error?: TaskError; statusMessage?: string },
-  ): void {
-    const { inputRequests: _q, statusMessage: _m, ...rest } = entry.snapshot;
-    entry.snapshot = {
-      ...rest,
-      status: end.status,
-      lastUpdatedAt: new Date(this.#now()).toISOString(),
-      ...(end.statusMessage === undefined ? {} : { statusMessage: end.statusMessage }),
-      ...(end.status === 'completed' ? { result: end.result } : {}),
-      ...(end.status === 'failed' ? { error: end.error } : {}),
-    };
+  #finish(entry: Entry, end: TaskEnd): void {
+    entry.snapshot = ended(entry.snapshot, end, this.#now());
     for (const question of entry.questions.values())
       question.fail(new Error(`the task is ${end.status}`));
     entry.questions.clear();
