@@ -1,5 +1,5 @@
 // The mcp-fw benchmark server, shared by the stdio and HTTP servers so both serve the same code.
-import { createServer, Tool, type McpServer, type Provider } from '@mcp-fw/core';
+import { createServer, Tool, type McpFwServer, type Provider } from '@mcp-fw/core';
 import { z } from 'zod';
 import {
   ADD_DESCRIPTION,
@@ -49,7 +49,7 @@ function extraTools(count: number): Provider {
   return ExtraTools as unknown as Provider;
 }
 
-export function benchServer(): McpServer {
+export function benchServer(): McpFwServer {
   const count = extraToolCount();
   return createServer({
     name: SERVER_NAME,

@@ -16,7 +16,13 @@ export type {
   RateLimitKey,
   MemberScopeOptions,
 } from './decorators/index.js';
-export { createServer, McpServer, type ServerOptions, type ListedMember } from './server.js';
+export {
+  createServer,
+  McpFwServer,
+  McpServer,
+  type ServerOptions,
+  type ListedMember,
+} from './server.js';
 export { MemberControl, ResourceControl } from './server-members.js';
 export {
   Context,
@@ -29,6 +35,10 @@ export {
   type ClientRequestOptions,
   type ElicitResult,
   type SampleRequest,
+  type SampleResult,
+  type SampledContent,
+  type SampledToolUse,
+  type SampledToolResult,
   type Logger,
   type ClientInfo,
   type ClientCapabilities,
@@ -46,8 +56,10 @@ export {
   MemoryUsedRounds,
   type UsedRounds,
   type InputRoundLimits,
-  type InputSettings,
+  type InputRoundSettings,
 } from './protocol/index.js';
+/** @deprecated Use {@link InputRoundSettings} (the type of `createServer({ inputRounds })`). */
+export type { InputRoundSettings as InputSettings } from './protocol/index.js';
 export {
   UserError,
   StartupError,
