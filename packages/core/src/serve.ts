@@ -3,7 +3,6 @@ import { serveStdio, type StdioHandle } from './stdio.js';
 import { serveHttp, type HttpServerHandle, type ServeHttpOptions } from './node.js';
 import type { ServerConnection } from './protocol/index.js';
 import type { Servable, ServedConnection } from './servable.js';
-import { useYoungGeneration } from './transports/young-generation.js';
 
 /**
  * Serves `server` the way its command line asks: stdio by default, or HTTP with
@@ -24,9 +23,6 @@ export async function serveFromArgs<C extends ServedConnection = ServerConnectio
   httpOptions: ServeHttpOptions = {},
 ): Promise<StdioHandle<C> | HttpServerHandle> {
   if (!argv.includes('--http')) return serveStdio(server);
-  // The stdio entry keeps V8's young generation small for its one client; an HTTP server serves
-  // many at once, so V8 sizes it as usual.
-  useYoungGeneration('v8-default');
   const value = (flag: string) => {
     const at = argv.indexOf(flag);
     return at >= 0 ? argv[at + 1] : undefined;
