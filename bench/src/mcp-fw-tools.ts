@@ -29,9 +29,9 @@ class BenchTools {
 
 /** N trivial tools, decorated by hand (legacy form) because they only exist at run time. */
 function extraTools(count: number): Provider {
-  // The methods are put on a plain object that then becomes the prototype: adding a thousand
-  // properties to an object that already is a prototype costs V8 ~20 µs each (~20 ms here),
-  // which would be charged to the framework's startup.
+  // The methods are put on a plain object that then becomes the prototype: V8 makes adding a
+  // property to an object that already is a prototype slow (it invalidates what it inferred
+  // from the prototype), and a thousand of them would be charged to the framework's startup.
   const proto: Record<string, unknown> = {};
   for (let i = 0; i < count; i++) proto[extraToolName(i)] = () => 'ok';
   function ExtraTools(): void {}
