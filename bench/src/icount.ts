@@ -1,6 +1,7 @@
 // Instructions per tools/call `add`, counted by callgrind (Debian's valgrind; not installed by
-// .ci/run): quiet where timings on a shared 2-vCPU VM move by ±5 %. Two runs of N1 and N2 calls,
-// so start-up cancels out: (Ir(N2) − Ir(N1)) / (N2 − N1). Seeds are fixed so hashing repeats.
+// .ci/run): steady where timings on a shared machine move by more than the change being tried.
+// Two runs of N1 and N2 calls, so start-up cancels out: (Ir(N2) − Ir(N1)) / (N2 − N1). Seeds are
+// fixed so hashing repeats.
 //   node bench/dist/icount.js in-process|stdio legacy|modern [N1=20000] [N2=220000]
 // `in-process` counts era-cost.js (engine, protocol and tools, no I/O); `stdio` runs the stdio
 // benchmark server under callgrind and drives it over pipes in batches of 64 calls. With

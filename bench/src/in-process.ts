@@ -2,7 +2,7 @@
 // framework's own work per frame (parsing and serialising included). Shared by the in-process
 // cost scripts (guard-cost, era-cost).
 
-/** What the stub needs of a server: `McpServer.connect`, in any core version. */
+/** What the stub needs of a server: `McpFwServer.connect`, in any core version. */
 interface Connectable {
   connect(channel: {
     start(sink: { frame(text: string): void }): void;

@@ -1,5 +1,5 @@
 // The mcp-fw benchmark server, shared by the stdio and HTTP servers so both serve the same code.
-import { createServer, Tool, type McpServer, type Provider } from '@mcp-fw/core';
+import { createServer, Tool, type McpFwServer, type Provider } from '@mcp-fw/core';
 import { z } from 'zod';
 import {
   ADD_DESCRIPTION,
@@ -29,9 +29,9 @@ class BenchTools {
 
 /** N trivial tools, decorated by hand (legacy form) because they only exist at run time. */
 function extraTools(count: number): Provider {
-  // The methods are put on a plain object that then becomes the prototype: adding a thousand
-  // properties to an object that already is a prototype costs V8 ~20 µs each (~20 ms here),
-  // which would be charged to the framework's startup.
+  // The methods are put on a plain object that then becomes the prototype: V8 makes adding a
+  // property to an object that already is a prototype slow (it invalidates what it inferred
+  // from the prototype), and a thousand of them would be charged to the framework's startup.
   const proto: Record<string, unknown> = {};
   for (let i = 0; i < count; i++) proto[extraToolName(i)] = () => 'ok';
   function ExtraTools(): void {}
@@ -49,7 +49,7 @@ function extraTools(count: number): Provider {
   return ExtraTools as unknown as Provider;
 }
 
-export function benchServer(): McpServer {
+export function benchServer(): McpFwServer {
   const count = extraToolCount();
   return createServer({
     name: SERVER_NAME,

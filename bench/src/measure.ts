@@ -92,10 +92,10 @@ export interface SequentialRuns extends Sequential {
 
 /**
  * `runs` sequential runs, keeping the best. A round trip is mostly two process wake-ups, and
- * unpinned on a small VM their cost depends on which CPU the kernel wakes the server on: runs
- * sit either around 20 µs or around 70 µs for every server alike, sticking to one mode for
- * seconds. So harness and server share one CPU here (unless `pinned` is false), which leaves
- * the software and two context switches; the pipelined phase runs unpinned.
+ * unpinned on a small VM their cost depends on which CPU the kernel wakes the server on: whole
+ * runs land in a fast or a slow mode for every server alike, sticking to one mode for seconds.
+ * So harness and server share one CPU here (unless `pinned` is false), which leaves the
+ * software and two context switches; the pipelined phase runs unpinned.
  */
 export async function sequentialRuns(
   client: StdioClient,

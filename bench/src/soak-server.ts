@@ -69,8 +69,9 @@ const server = createServer({
     maxResultBytes: 64 * 1024,
     timeoutMs: 2_000,
     concurrency: { perSession: 64, perServer: 512, maxQueued: 256 },
+    inputRounds: { maxWaiting: 256 },
   },
-  input: { roundTimeoutMs: 10_000, maxParked: 256 },
+  inputRounds: { roundTimeoutMs: 10_000 },
 });
 
 const stdio = serveStdio(server, { exit: false, shutdownGraceMs: 1_000 });

@@ -1,3 +1,5 @@
+import type { SampleResult } from '@mcp-fw/core';
+
 // The reference payloads of the conformance suite's server contract.
 
 /** A 1×1 red PNG. */
@@ -13,4 +15,13 @@ export const NO_ARGUMENTS = { type: 'object', properties: {} };
 /** Resolves after `ms` milliseconds. */
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * The text of a sampling result whose content is one text block; undefined for anything else
+ * (a list of blocks, an image, a client that answered nothing usable).
+ */
+export function sampledText(result: SampleResult | undefined): string | undefined {
+  const content = result?.content;
+  return content && !Array.isArray(content) && content.type === 'text' ? content.text : undefined;
 }

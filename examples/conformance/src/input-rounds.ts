@@ -1,6 +1,6 @@
 import { Prompt, Tool, type Context } from '@mcp-fw/core';
 import { z } from 'zod';
-import { NO_ARGUMENTS } from './fixtures.js';
+import { NO_ARGUMENTS, sampledText } from './fixtures.js';
 
 // The 2026-07-28 input-round (MRTR) fixtures. Each `await` below is one question: under
 // 2026-07-28 it becomes an `inputRequests` entry under its key; in the legacy era, a real
@@ -19,11 +19,6 @@ const greetingRequest = {
   messages: [{ role: 'user', content: { type: 'text', text: 'Generate a greeting' } }],
   maxTokens: 50,
 };
-
-/** The text of a sampling result, or a marker when the model answered with something else. */
-function sampledText(result: any): string {
-  return typeof result?.content?.text === 'string' ? result.content.text : '(no text)';
-}
 
 /** Tools that ask the client for input before they answer. */
 export class InputRoundTools {
@@ -46,7 +41,7 @@ export class InputRoundTools {
   })
   async sampling(_args: object, ctx: Context) {
     const result = await ctx.sample(capitalQuestion, { key: 'capital_question' });
-    return `The model answered: ${sampledText(result)}`;
+    return `The model answered: ${sampledText(result) ?? '(no text)'}`;
   }
 
   @Tool({
@@ -82,7 +77,7 @@ export class InputRoundTools {
       ctx.roots({ key: 'client_roots' }),
     ]);
     const name = answer.action === 'accept' ? answer.content.name : '(no name)';
-    return `Name: ${name}; greeting: ${sampledText(greeting)}; roots: ${roots.map((root) => root.uri).join(', ')}`;
+    return `Name: ${name}; greeting: ${sampledText(greeting) ?? '(no text)'}; roots: ${roots.map((root) => root.uri).join(', ')}`;
   }
 
   @Tool({
@@ -123,7 +118,7 @@ export class InputRoundTools {
         : `No name given (${answer.action}).`;
     }
     if (sampling)
-      return `Hello, ${sampledText(await ctx.sample(greetingRequest, { key: 'greeting' }))}`;
+      return `Hello, ${sampledText(await ctx.sample(greetingRequest, { key: 'greeting' })) ?? '(no text)'}`;
     return 'The client can answer no questions (neither elicitation nor sampling declared).';
   }
 }

@@ -1,7 +1,7 @@
 import { Tool, type Context } from '@mcp-fw/core';
 import { z } from 'zod';
 import { ENUMS, WITH_DEFAULTS } from './elicitation-forms.js';
-import { NO_ARGUMENTS, sleep } from './fixtures.js';
+import { NO_ARGUMENTS, sampledText, sleep } from './fixtures.js';
 
 const SamplingInput = z.object({
   prompt: z.string().describe('The prompt to send to the client model'),
@@ -49,7 +49,7 @@ export class InteractiveTools {
   async sampling({ prompt }: z.infer<typeof SamplingInput>, ctx: Context) {
     const messages = [{ role: 'user', content: { type: 'text', text: prompt } }];
     const result = await ctx.sample({ messages, maxTokens: 100 });
-    return `LLM response: ${result?.content?.text ?? 'No response'}`;
+    return `LLM response: ${sampledText(result) ?? 'No response'}`;
   }
 
   @Tool({

@@ -1,4 +1,4 @@
-import { Prompt, Tool, type McpServer, type MemberControl, type Provider } from '@mcp-fw/core';
+import { Prompt, Tool, type McpFwServer, type MemberControl, type Provider } from '@mcp-fw/core';
 import { NO_ARGUMENTS } from './fixtures.js';
 
 /** The tool the tool trigger adds and removes. */
@@ -30,7 +30,7 @@ export class DynamicPrompt {
  * lists return to their start state after an even number of calls.
  */
 export class ListTriggers {
-  constructor(private readonly server: McpServer) {}
+  constructor(private readonly server: McpFwServer) {}
 
   @Tool({
     name: 'test_trigger_tool_change',
@@ -52,7 +52,7 @@ export class ListTriggers {
 }
 
 function toggle(
-  server: McpServer,
+  server: McpFwServer,
   members: MemberControl,
   name: string,
   provider: Provider,

@@ -1,4 +1,4 @@
-import { createServer, type McpServer } from '@mcp-fw/core';
+import { createServer, type McpFwServer } from '@mcp-fw/core';
 import { ContentTools } from './content-tools.js';
 import { InputRoundPrompts, InputRoundTools } from './input-rounds.js';
 import { InteractiveTools } from './interactive-tools.js';
@@ -13,7 +13,7 @@ import { StatelessProbes } from './stateless-probes.js';
  * name its scenarios call, at the 2025-11-25 and the 2026-07-28 wire, with the reference
  * payloads (conformance.md §5). A factory, because the trigger tools change the lists.
  */
-export function createConformanceServer(): McpServer {
+export function createConformanceServer(): McpFwServer {
   const server = createServer({
     name: 'mcp-fw-conformance',
     version: '0.1.0',

@@ -1,6 +1,6 @@
 import { Tool, type Context } from '@mcp-fw/core';
 import { z } from 'zod';
-import { NO_ARGUMENTS } from './fixtures.js';
+import { NO_ARGUMENTS, sampledText } from './fixtures.js';
 
 const Name = z.object({ name: z.string() });
 
@@ -14,7 +14,7 @@ export class StatelessProbes {
   async missingCapability(_args: object, ctx: Context) {
     // Asking first thing: a client without `sampling` is refused before anything has run.
     const result = await ctx.sample('Say hello', { key: 'hello' });
-    return `The model said: ${result?.content?.text ?? '(no text)'}`;
+    return `The model said: ${sampledText(result) ?? '(no text)'}`;
   }
 
   @Tool({

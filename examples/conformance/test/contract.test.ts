@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { McpServer } from '@mcp-fw/core';
+import type { McpFwServer } from '@mcp-fw/core';
 import { connectTestClient, type TestClient } from '@mcp-fw/core/testing';
 import { mcpSchema } from '../../../packages/core/test/support/mcp-schema.ts';
 import { checkServerLines } from '../../../packages/core/test/support/wire-log.ts';
@@ -492,14 +492,14 @@ afterAll(() => Promise.all(modernClients.map((c) => c.close())));
 /** A fresh fixture server (the triggers change its lists) and a 2026-07-28 client answering like the suite. */
 async function modern(
   capabilities: Record<string, unknown> = ALL,
-): Promise<{ client: TestClient; server: McpServer }> {
+): Promise<{ client: TestClient; server: McpFwServer }> {
   const server = createConformanceServer();
   const client = await connectTestClient(server, {
     protocolVersion: MODERN,
     capabilities,
     clientInfo: { name: 'conformance-test-client', version: '1.0.0' },
     handlers: {
-      'elicitation/create': (params) => accept(FORM_ANSWERS[params.message]),
+      'elicitation/create': (params) => accept(FORM_ANSWERS[String(params.message)]),
       'sampling/createMessage': () => ({
         role: 'assistant',
         content: { type: 'text', text: 'Paris' },
@@ -580,7 +580,7 @@ describe('the conformance fixture serves the 2026-07-28 contract exactly (in mem
         required: ['region'],
       },
     });
-    const prompts = await client.request('prompts/list');
+    const prompts = await client.request<{ prompts: { name: string }[] }>('prompts/list');
     expect(prompts.prompts.map((p: any) => p.name)).toEqual([
       'test_simple_prompt',
       'test_prompt_with_arguments',
@@ -825,7 +825,7 @@ describe('the conformance fixture serves the 2026-07-28 contract exactly (in mem
     expect(await client.callTool('test_trigger_tool_change', {})).toEqual(
       complete('Added test_dynamic_tool.'),
     );
-    expect((await client.listTools()).tools.at(-1).name).toBe('test_dynamic_tool');
+    expect((await client.listTools()).tools.at(-1)?.name).toBe('test_dynamic_tool');
     expect(await client.callTool('test_trigger_prompt_change', {})).toEqual(
       complete('Added test_dynamic_prompt.'),
     );

@@ -1,5 +1,5 @@
 // stdio by default; `--http --port N` serves http://127.0.0.1:N/mcp.
-import { serveFromArgs } from '@mcp-fw/core/main';
+import { serveFromArgs } from '@mcp-fw/core/serve';
 import { FileTree } from './file-tree.js';
 import { rootDirFromArgs } from './root-dir.js';
 import { createFilesServer } from './server.js';

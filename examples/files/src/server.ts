@@ -1,9 +1,9 @@
-import { createServer, type McpServer } from '@mcp-fw/core';
+import { createServer, type McpFwServer } from '@mcp-fw/core';
 import { fileResources } from './file-resources.js';
 import type { FileTree } from './file-tree.js';
 
 /** A read-only file server for one directory tree. */
-export function createFilesServer(tree: FileTree): McpServer {
+export function createFilesServer(tree: FileTree): McpFwServer {
   return createServer({
     name: 'files',
     version: '0.1.0',

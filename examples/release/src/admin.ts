@@ -1,4 +1,4 @@
-import { Tool, type McpServer } from '@mcp-fw/core';
+import { Tool, type McpFwServer } from '@mcp-fw/core';
 import { z } from 'zod';
 
 /** Dangerous tools, offered only after `enable_admin_tools`. */
@@ -30,7 +30,7 @@ export class AdminTools {
 export class AdminSwitch {
   #added: string[] = [];
 
-  constructor(private readonly server: McpServer) {}
+  constructor(private readonly server: McpFwServer) {}
 
   @Tool({
     description: 'Offers the admin tools (yank_release, rotate_signing_key)',

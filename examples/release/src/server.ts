@@ -1,4 +1,4 @@
-import { createServer, type McpServer } from '@mcp-fw/core';
+import { createServer, type McpFwServer } from '@mcp-fw/core';
 import { AdminSwitch } from './admin.js';
 import { readConfig } from './config.js';
 import { simulatedPipeline } from './pipeline.js';
@@ -8,7 +8,7 @@ import { Release, type ReleaseOptions } from './release.js';
  * The release server. The pipeline is a dependency (tests give their own); the confirmation
  * timeout is configurable so a client that never answers is noticed quickly in tests.
  */
-export function createReleaseServer(options: ReleaseOptions): McpServer {
+export function createReleaseServer(options: ReleaseOptions): McpFwServer {
   const server = createServer({
     name: 'release',
     version: '0.1.0',
@@ -25,7 +25,7 @@ export function createReleaseServer(options: ReleaseOptions): McpServer {
  * The server as `main.ts` starts it (simulated pipeline, `RELEASE_*` settings), so that
  * `mcp-fw dev examples/release` and `mcp-fw inspect examples/release` can load it.
  */
-export default function releaseServerFromEnv(): McpServer {
+export default function releaseServerFromEnv(): McpFwServer {
   const config = readConfig([], process.env);
   return createReleaseServer({
     pipeline: simulatedPipeline(config.stepMs),

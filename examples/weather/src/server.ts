@@ -1,4 +1,4 @@
-import { createServer, type McpServer } from '@mcp-fw/core';
+import { createServer, type McpFwServer } from '@mcp-fw/core';
 import { NWS_API_BASE, NwsClient } from './nws-client.js';
 import { schemas } from './schemas.gen.js';
 import { Weather } from './weather.js';
@@ -7,7 +7,7 @@ import { Weather } from './weather.js';
  * The weather server, talking to the NWS API at `baseUrl`. Also the default export, so
  * `mcp-fw dev examples/weather` and `mcp-fw inspect examples/weather` serve it against the real API.
  */
-export default function createWeatherServer(baseUrl: URL = new URL(NWS_API_BASE)): McpServer {
+export default function createWeatherServer(baseUrl: URL = new URL(NWS_API_BASE)): McpFwServer {
   return createServer({
     name: 'weather',
     version: '0.1.0',

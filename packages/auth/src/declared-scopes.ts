@@ -1,4 +1,4 @@
-import type { McpServer } from '@mcp-fw/core';
+import type { McpFwServer } from '@mcp-fw/core';
 
 /**
  * Every scope a server's members declare (`scopes` on `@Tool`, `@Resource`, `@Prompt`, and
@@ -7,12 +7,12 @@ import type { McpServer } from '@mcp-fw/core';
  * @example
  * ```ts
  * import { declaredScopes } from '@mcp-fw/auth';
- * import type { McpServer } from '@mcp-fw/core';
- * declare const server: McpServer;
+ * import type { McpFwServer } from '@mcp-fw/core';
+ * declare const server: McpFwServer;
  * const scopesSupported = declaredScopes(server); // e.g. ['notes:read', 'notes:write']
  * ```
  */
-export function declaredScopes(server: McpServer): string[] {
+export function declaredScopes(server: McpFwServer): string[] {
   const { tools, prompts, resources, templates } = server.registry;
   const all = new Set<string>();
   for (const member of [...tools, ...prompts, ...resources, ...templates])

@@ -55,8 +55,8 @@ const WELL_KNOWN = '/.well-known/oauth-protected-resource';
  * ```ts
  * import { serveHttp } from '@mcp-fw/core/node';
  * import { jwtVerifier, oauthResource } from '@mcp-fw/auth';
- * import type { McpServer } from '@mcp-fw/core';
- * declare const server: McpServer;
+ * import type { McpFwServer } from '@mcp-fw/core';
+ * declare const server: McpFwServer;
  * const resource = 'https://mcp.example.com/mcp';
  * await serveHttp(server, {
  *   port: 3000,

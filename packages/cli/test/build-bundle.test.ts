@@ -295,7 +295,7 @@ describe('mcp-fw build --bundle', () => {
     const project = calculator();
     project.write(
       'src/cli.ts',
-      "#!/usr/bin/env node\nimport { serveFromArgs } from '@mcp-fw/core/main';\nimport { server } from './server.js';\nvoid serveFromArgs(server);\n",
+      "#!/usr/bin/env node\nimport { serveFromArgs } from '@mcp-fw/core/serve';\nimport { server } from './server.js';\nvoid serveFromArgs(server);\n",
     );
     expect((await runCli(['build', '--bundle', '--entry', 'src/cli.ts'], project.dir)).code).toBe(
       0,

@@ -4,52 +4,36 @@ import {
   type Identify,
   type RateLimitStore,
 } from './protocol/index.js';
+import { checkRateLimit, type RateLimit } from './registry/index.js';
 import type { HttpRequestView } from './transports/http/index.js';
 
-/**
- * The endpoint-wide rate limit of an HTTP handler: at most `max` requests per `perMs` per client
- * address (`key: 'address'`, the default; requests whose address the runtime does not give
- * share one counter), per authenticated identity (`'identity'`, by address when
- * unauthenticated), or computed by a function.
- *
- * @example
- * ```ts
- * const mcp = createHttpHandler(server, { rateLimit: { max: 300, perMs: 60_000 } });
- * // over the limit: 429 Too Many Requests, Retry-After: <seconds>
- * ```
- */
-export interface EndpointRateLimit {
-  readonly max: number;
-  readonly perMs: number;
-  readonly key?: 'address' | 'identity' | ((req: HttpRequestView, auth: unknown) => string);
-  /** Where the counters live (default: this process's memory). */
-  readonly store?: RateLimitStore;
-  /** How the authentication hook's result names the caller (for `key: 'identity'`). */
+/** What the endpoint counts with: the server's `limits.rateLimitStore` and `limits.identify`. */
+export interface EndpointCounting {
+  readonly rateLimitStore?: RateLimitStore;
   readonly identify?: Identify;
 }
 
-/** The endpoint's admission check: the ms a request must wait, 0 when it is served now. */
+/**
+ * The endpoint's admission check: the ms a request must wait, 0 when it is served now. The
+ * endpoint sees a request before any session exists, so `session` counts per address, like the
+ * default `address`.
+ */
 export function endpointLimiter(
-  limit: EndpointRateLimit,
+  value: RateLimit,
+  counting: EndpointCounting = {},
 ): (req: HttpRequestView, auth: unknown) => number | Promise<number> {
-  const {
-    max,
-    perMs,
-    key = 'address',
-    store = new MemoryRateLimitStore(),
-    identify = defaultIdentify,
-  } = limit;
-  if (!Number.isInteger(max) || max < 1 || !(perMs > 0)) {
-    throw new Error(
-      `rateLimit must be { max: <integer ≥ 1>, perMs: <ms > 0> }, got ${JSON.stringify({ max, perMs })}`,
-    );
-  }
+  const { max, perMs } = checkRateLimit(value, 'createHttpHandler') as RateLimit;
+  const key = value.key ?? 'address';
+  const store = counting.rateLimitStore ?? new MemoryRateLimitStore();
+  const identify = counting.identify ?? defaultIdentify;
   const address = (req: HttpRequestView) => req.remoteAddress ?? 'unknown';
+  // Tool counters are keyed by tool name, which cannot contain \0: a key starting with it is the
+  // endpoint's even when tools and endpoint share one store.
   const keyOf =
-    typeof key === 'function'
-      ? key
+    key === 'global'
+      ? () => '\0endpoint'
       : key === 'identity'
-        ? (req: HttpRequestView, auth: unknown) => identify(auth) ?? address(req)
-        : address;
-  return (req, auth) => store.hit(`http\0${keyOf(req, auth)}`, max, perMs);
+        ? (req: HttpRequestView, auth: unknown) => `\0endpoint\0${identify(auth) ?? address(req)}`
+        : (req: HttpRequestView) => `\0endpoint\0${address(req)}`;
+  return (req, auth) => store.hit(keyOf(req, auth), max, perMs);
 }

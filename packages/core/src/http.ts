@@ -1,10 +1,8 @@
 import { httpEraHooks, LEGACY_REVISIONS, scopeLookup } from './protocol/index.js';
-import { endpointLimiter, type EndpointRateLimit } from './http-rate-limit.js';
+import { endpointLimiter } from './http-rate-limit.js';
 import type { Servable } from './servable.js';
-import type { Registry } from './registry/index.js';
+import type { RateLimit, Registry } from './registry/index.js';
 import { fetchExchange, HttpEndpoint, type HttpEndpointOptions } from './transports/http/index.js';
-
-export type { EndpointRateLimit } from './http-rate-limit.js';
 
 /**
  * Options of {@link createHttpHandler}: the endpoint's, and its own rate limit.
@@ -16,10 +14,20 @@ export type { EndpointRateLimit } from './http-rate-limit.js';
  */
 export interface HttpHandlerOptions extends HttpEndpointOptions {
   /**
-   * Limits requests to the whole endpoint (every POST, GET and DELETE), per client address by
-   * default; over the limit the client gets 429 with `Retry-After`. Off by default.
+   * Limits requests to the whole endpoint (every POST, GET and DELETE): the same
+   * `{ max, perMs, key? }` as a tool's `rateLimit`, counted per client address by default
+   * (`session` counts per address too: a request reaches the endpoint before any session), per
+   * `identity` (by address when unauthenticated) or `global`ly. The counters live in the
+   * server's `limits.rateLimitStore`, and `identity` is named by its `limits.identify`. Over the
+   * limit the client gets 429 with `Retry-After`. Off by default.
+   *
+   * @example
+   * ```ts
+   * const mcp = createHttpHandler(server, { rateLimit: { max: 300, perMs: 60_000 } });
+   * // over the limit: 429 Too Many Requests, Retry-After: <seconds>
+   * ```
    */
-  readonly rateLimit?: EndpointRateLimit;
+  readonly rateLimit?: RateLimit;
 }
 
 export type {
@@ -73,11 +81,11 @@ export function createHttpHandler(
       connect: (channel, era) => server.connect(channel, era),
       versions: LEGACY_REVISIONS,
       eras: httpEraHooks(() => server.registry),
-      // Members' scopes live in a full registry (an McpServer's); a relay such as mcp-fw dev's has none.
+      // Members' scopes live in a full registry (an McpFwServer's); a relay such as mcp-fw dev's has none.
       scopes: isRegistry(server.registry)
         ? scopeLookup(() => server.registry as Registry)
         : undefined,
-      admit: rateLimit && endpointLimiter(rateLimit),
+      admit: rateLimit && endpointLimiter(rateLimit, server.guards),
       principal: server.guards && ((auth) => server.guards!.principal(auth)),
       refused:
         server.guards &&

@@ -18,7 +18,13 @@ export type {
   RateLimitKey,
   MemberScopeOptions,
 } from './decorators/index.js';
-export { createServer, McpServer, type ServerOptions, type ListedMember } from './server.js';
+export {
+  createServer,
+  McpFwServer,
+  McpServer,
+  type ServerOptions,
+  type ListedMember,
+} from './server.js';
 export { MemberControl, ResourceControl } from './server-members.js';
 export {
   Context,
@@ -31,6 +37,10 @@ export {
   type ClientRequestOptions,
   type ElicitResult,
   type SampleRequest,
+  type SampleResult,
+  type SampledContent,
+  type SampledToolUse,
+  type SampledToolResult,
   type Logger,
   type ClientInfo,
   type ClientCapabilities,
@@ -48,8 +58,10 @@ export {
   MemoryUsedRounds,
   type UsedRounds,
   type InputRoundLimits,
-  type InputSettings,
+  type InputRoundSettings,
 } from './protocol/index.js';
+/** @deprecated Use {@link InputRoundSettings} (the type of `createServer({ inputRounds })`). */
+export type { InputRoundSettings as InputSettings } from './protocol/index.js';
 export {
   UserError,
   StartupError,

@@ -1,5 +1,11 @@
 import type { Channel } from './jsonrpc/index.js';
-import type { EraMode, LimitRefusalEvent, ToolLookup } from './protocol/index.js';
+import type {
+  EraMode,
+  Identify,
+  LimitRefusalEvent,
+  RateLimitStore,
+  ToolLookup,
+} from './protocol/index.js';
 
 /** What core's transports hold of one connection a {@link Servable} opened. */
 export interface ServedConnection {
@@ -14,7 +20,7 @@ export interface ServedConnection {
 
 /**
  * What core's transports need of a server: `serveStdio`, `createHttpHandler`, `serveHttp` and
- * `serveFromArgs` accept any object of this shape, and `McpServer` is one. Implement it to put
+ * `serveFromArgs` accept any object of this shape, and `McpFwServer` is one. Implement it to put
  * something else behind core's transports with their framing, sessions and security checks
  * (a relay to another process, as `mcp-fw dev` does).
  *
@@ -42,5 +48,9 @@ export interface Servable<C extends ServedConnection = ServedConnection> {
   readonly guards?: {
     principal(auth: unknown): string | undefined;
     refused(event: LimitRefusalEvent): void;
+    /** Where the endpoint's rate-limit counters live (`limits.rateLimitStore`). */
+    readonly rateLimitStore?: RateLimitStore;
+    /** How the endpoint's `key: 'identity'` names the caller (`limits.identify`). */
+    readonly identify?: Identify;
   };
 }

@@ -8,7 +8,7 @@ import {
   stderrLogger,
   type AuditOptions,
   type EraMode,
-  type InputSettings,
+  type InputRoundSettings,
   type ListName,
   type Logger,
   type ServerCore,
@@ -44,7 +44,7 @@ export interface ServerOptions {
   instructions?: string;
   /**
    * Classes (constructed with no arguments) or instances whose decorated methods are served;
-   * none when everything is added later with {@link McpServer.add}.
+   * none when everything is added later with {@link McpFwServer.add}.
    */
   providers?: readonly Provider[];
   /**
@@ -66,8 +66,18 @@ export interface ServerOptions {
    * instances behind a load balancer so any of them can replay a call), the record of answered
    * rounds (`usedRounds`; share it too, so no round is answered twice), the time a round may
    * take, and the number of rounds per call. Caps on waiting rounds: `limits.inputRounds`.
+   *
+   * @example
+   * ```ts
+   * createServer({ name: 'shop', version: '1.0.0', providers: [Orders], inputRounds: { requestStateKey: process.env.STATE_KEY, maxRounds: 4 } });
+   * ```
    */
-  input?: InputSettings;
+  inputRounds?: InputRoundSettings;
+  /**
+   * @deprecated Use {@link ServerOptions.inputRounds}: `input` also names a tool's argument
+   * schema (`@Tool({ input })`). Read only when `inputRounds` is unset.
+   */
+  input?: InputRoundSettings;
   /**
    * Guardrails around every handler: rate limits, timeouts, concurrency caps, the largest
    * result and what happens to control characters in tool text. See {@link ServerLimits}.
@@ -126,14 +136,18 @@ export interface ListedMember {
  * server can serve any number of connections (see `serveStdio` in `@mcp-fw/core/stdio`), and
  * its tools, prompts and resources can change at runtime.
  *
+ * Named `McpFwServer`, not `McpServer` or `Server`: those are the official SDK's classes, and a
+ * project that uses both (an SDK client in its tests, a migration) should never have to alias
+ * one of them to tell ours from theirs.
+ *
  * @example
  * ```ts
- * const server = new McpServer({ name: 'calc', version: '1.0.0', providers: [Calculator] });
+ * const server = new McpFwServer({ name: 'calc', version: '1.0.0', providers: [Calculator] });
  * server.add(new AdminTools(db)); // clients get notifications/tools/list_changed
  * server.tools.disable('reset');
  * ```
  */
-export class McpServer {
+export class McpFwServer {
   readonly #core: ServerCore;
   readonly #schemas: TypeSchemas | undefined;
   /** Runtime control of the tools. */
@@ -163,7 +177,7 @@ export class McpServer {
         cacheScope: 'private' as const,
         ...options.cacheHints,
       }),
-      inputs: new InputRuns(options.input, options.limits),
+      inputs: new InputRuns(options.inputRounds ?? options.input, options.limits),
       guards: new Guards(options, logger),
     };
     warnUndescribed(registry, logger);
@@ -238,9 +252,17 @@ export class McpServer {
  * serveStdio(createServer({ name: 'greeter', version: '1.0.0', providers: [Greeter] }));
  * ```
  */
-export function createServer(options: ServerOptions): McpServer {
-  return new McpServer(options);
+export function createServer(options: ServerOptions): McpFwServer {
+  return new McpFwServer(options);
 }
+
+/**
+ * @deprecated Use {@link McpFwServer} (or {@link createServer}). `McpServer` is also the
+ * official SDK's class name, so it read as theirs.
+ */
+export const McpServer = McpFwServer;
+/** @deprecated Use {@link McpFwServer}. */
+export type McpServer = McpFwServer;
 
 // Once, when members are registered (not per connection), on the logger: never stdout.
 function warnUndescribed(members: Members, logger: Logger): void {

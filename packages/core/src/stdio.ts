@@ -8,9 +8,6 @@ export type { YoungGeneration };
 
 // Importing this entry point means serving stdio: from here on, nothing but frames reaches stdout.
 guardStdout();
-// Before the server's own modules load: their start-up garbage is what first grows V8's young
-// generation. `serveStdio(server, { youngGeneration: 'v8-default' })` undoes it.
-useYoungGeneration('compact');
 
 /** Options of {@link serveStdio}. */
 export interface StdioOptions {
@@ -21,10 +18,18 @@ export interface StdioOptions {
   /** Exit the process once shut down (default true). */
   exit?: boolean;
   /**
-   * `compact` (default): V8's young generation keeps its starting size, so a server under
-   * sustained load stays small (peak RSS 63 instead of 86 MB after 200,000 benchmark calls, at
-   * the same CPU per call). `v8-default`: V8 grows it up to 32 MiB, which can save CPU for
-   * handlers that allocate heavily. Node flags of your own (`--max-semi-space-size`, …) win.
+   * How V8 sizes its young generation (where short-lived objects live) in this process.
+   * `v8-default` (default): the framework sets no V8 flag, and V8 grows the space under
+   * sustained load. `compact`: an opt-in that keeps it at its starting size, for a lower peak
+   * RSS under sustained load at about the same CPU per call (see bench/README.md). It sets a
+   * process-wide V8 flag when `serveStdio` runs, so it affects everything else in the process
+   * too; start-up garbage made before that is not covered (`node --max-semi-space-size=1`
+   * covers it). Node flags of your own (`--max-semi-space-size`, …) win.
+   *
+   * @example
+   * ```ts
+   * serveStdio(server, { youngGeneration: 'compact' });
+   * ```
    */
   youngGeneration?: YoungGeneration;
 }
@@ -53,7 +58,7 @@ export function serveStdio<C extends ServedConnection = ServerConnection>(
   server: Servable<C>,
   options: StdioOptions = {},
 ): StdioHandle<C> {
-  useYoungGeneration(options.youngGeneration ?? 'compact');
+  if (options.youngGeneration) useYoungGeneration(options.youngGeneration);
   const channel = new StdioChannel({
     input: process.stdin,
     output: guardStdout(),

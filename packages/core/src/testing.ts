@@ -1,7 +1,7 @@
 import { JsonRpcError, type Channel } from './jsonrpc/index.js';
 import { createClientPeer } from './protocol/client-peer.js';
 import { LATEST_LEGACY, META, MODERN_REVISIONS, type ServerConnection } from './protocol/index.js';
-import type { McpServer } from './server.js';
+import type { McpFwServer } from './server.js';
 import { createInMemoryPair } from './transports/in-memory.js';
 
 /** Options of {@link connectTestClient}. */
@@ -17,7 +17,51 @@ export interface TestClientOptions {
    * Answers to the server's requests, by method (`elicitation/create`, `sampling/createMessage`,
    * `roots/list`, `ping`). Declare the matching capability too, as a real client would.
    */
-  handlers?: Record<string, (params: any) => unknown | Promise<unknown>>;
+  handlers?: Record<string, (params: Record<string, unknown>) => unknown>;
+}
+
+/** A JSON object as the server sent it. */
+export type WireObject = Record<string, unknown>;
+
+/**
+ * A content block (or resource contents) as the server sent it: every field of every kind is
+ * optional, so a test reads `content[0].text` without narrowing, and sees `undefined` where the
+ * server sent something else.
+ */
+export interface ReceivedBlock {
+  type?: string;
+  text?: string;
+  data?: string;
+  blob?: string;
+  mimeType?: string;
+  uri?: string;
+  name?: string;
+  resource?: ReceivedBlock;
+  annotations?: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
+  [field: string]: unknown;
+}
+
+/** A `tools/call` result as the server sent it. */
+export interface ReceivedToolResult {
+  content: ReceivedBlock[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+  _meta?: Record<string, unknown>;
+  [field: string]: unknown;
+}
+
+/** A tool as `tools/list` lists it. */
+export interface ListedTool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations?: Record<string, unknown>;
+  icons?: Record<string, unknown>[];
+  _meta?: Record<string, unknown>;
+  [field: string]: unknown;
 }
 
 /** A notification the server sent to the test client. */
@@ -34,26 +78,37 @@ export interface TestClient {
   readonly notifications: readonly ReceivedNotification[];
   /** Every frame that crossed the connection, verbatim, in order. */
   readonly wire: readonly { dir: 'c2s' | 's2c'; line: string }[];
-  /** Sends exactly this request: no envelope added, no input rounds answered. */
-  rawRequest(method: string, params?: Record<string, unknown>): Promise<any>;
-  /** Sends any request; rejects with a `JsonRpcError` carrying the server's error. */
-  request(
+  /**
+   * Sends exactly this request: no envelope added, no input rounds answered. The result is what
+   * the server sent, unchecked: name its shape with `R`.
+   */
+  rawRequest<R = WireObject>(method: string, params?: Record<string, unknown>): Promise<R>;
+  /**
+   * Sends any request; rejects with a `JsonRpcError` carrying the server's error. The result is
+   * what the server sent, unchecked: name its shape with `R`.
+   *
+   * @example
+   * ```ts
+   * const { completion } = await client.request<{ completion: { values: string[] } }>('completion/complete', params);
+   * ```
+   */
+  request<R = WireObject>(
     method: string,
     params?: Record<string, unknown>,
     options?: { signal?: AbortSignal },
-  ): Promise<any>;
+  ): Promise<R>;
   notify(method: string, params?: Record<string, unknown>): void;
-  listTools(cursor?: string): Promise<{ tools: any[]; nextCursor?: string }>;
+  listTools(cursor?: string): Promise<{ tools: ListedTool[]; nextCursor?: string }>;
   callTool(
     name: string,
     args?: Record<string, unknown>,
     options?: { signal?: AbortSignal; progressToken?: string | number },
-  ): Promise<any>;
-  readResource(uri: string): Promise<{ contents: any[] }>;
+  ): Promise<ReceivedToolResult>;
+  readResource(uri: string): Promise<{ contents: ReceivedBlock[] }>;
   getPrompt(
     name: string,
     args?: Record<string, string>,
-  ): Promise<{ description?: string; messages: any[] }>;
+  ): Promise<{ description?: string; messages: { role: string; content: ReceivedBlock }[] }>;
   close(): Promise<void>;
 }
 
@@ -71,7 +126,7 @@ export interface TestClient {
  * ```
  */
 export async function connectTestClient(
-  server: McpServer,
+  server: McpFwServer,
   options: TestClientOptions = {},
 ): Promise<TestClient> {
   const [clientSide, serverSide] = recorded(createInMemoryPair());
@@ -88,7 +143,7 @@ export async function connectTestClient(
             -32601,
             `Method not found: ${method} (no handler in the test client)`,
           );
-        return handler(params);
+        return handler((params ?? {}) as Record<string, unknown>);
       },
       notification: (method, params) => void notifications.push({ method, params }),
     },
@@ -98,7 +153,7 @@ export async function connectTestClient(
     method: string,
     params?: Record<string, unknown>,
     opts: { signal?: AbortSignal } = {},
-  ) => engine.request(method, params, { signal: opts.signal }) as Promise<any>;
+  ) => engine.request(method, params, { signal: opts.signal }) as Promise<WireObject>;
   const version = options.protocolVersion ?? LATEST_LEGACY;
   const capabilities = options.capabilities ?? {};
   const clientInfo = options.clientInfo ?? { name: 'mcp-fw-test-client', version: '0.0.0' };
@@ -127,7 +182,8 @@ export async function connectTestClient(
           { method: string; params: unknown },
         ][]) {
           const handler = options.handlers?.[input.method];
-          if (handler) inputResponses[key] = await handler(input.params);
+          if (handler)
+            inputResponses[key] = await handler((input.params ?? {}) as Record<string, unknown>);
         }
         const { inputResponses: _old, requestState: _state, ...rest } = current;
         current = {
@@ -150,19 +206,19 @@ export async function connectTestClient(
     initializeResult,
     notifications,
     wire: (clientSide as RecordingChannel).wire,
-    request,
-    rawRequest: (method, params) => raw(method, params),
+    request: (method, params, opts) => unchecked(request(method, params, opts)),
+    rawRequest: (method, params) => unchecked(raw(method, params)),
     notify: (method, params) => engine.notify(method, params),
-    listTools: (cursor) => request('tools/list', cursor === undefined ? {} : { cursor }),
+    listTools: (cursor) => unchecked(request('tools/list', cursor === undefined ? {} : { cursor })),
     callTool: (name, args, opts = {}) => {
       const params: Record<string, unknown> =
         args === undefined ? { name } : { name, arguments: args };
       if (opts.progressToken !== undefined) params._meta = { progressToken: opts.progressToken };
-      return request('tools/call', params, opts);
+      return unchecked(request('tools/call', params, opts));
     },
-    readResource: (uri) => request('resources/read', { uri }),
+    readResource: (uri) => unchecked(request('resources/read', { uri })),
     getPrompt: (name, args) =>
-      request('prompts/get', args === undefined ? { name } : { name, arguments: args }),
+      unchecked(request('prompts/get', args === undefined ? { name } : { name, arguments: args })),
     close: async () => {
       await engine.close();
       await connection.engine.close();
@@ -171,6 +227,11 @@ export async function connectTestClient(
 }
 
 export { JsonRpcError };
+
+// The test client reports what the server sent without checking it: the caller names the shape.
+function unchecked<R>(result: Promise<WireObject>): Promise<R> {
+  return result as Promise<unknown> as Promise<R>;
+}
 
 type WireLine = { dir: 'c2s' | 's2c'; line: string };
 type RecordingChannel = Channel & { wire: WireLine[] };

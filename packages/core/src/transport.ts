@@ -85,7 +85,7 @@ export {
 export { createInMemoryPair } from './transports/in-memory.js';
 
 /**
- * What core's transports need of a server (`McpServer` is one), and of each connection it
+ * What core's transports need of a server (`McpFwServer` is one), and of each connection it
  * opens; `EraMode` says how a connection decides its protocol era.
  *
  * @example

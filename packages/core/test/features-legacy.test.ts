@@ -93,7 +93,8 @@ class Library {
   @Tool({ description: 'Samples', input: z.object({}) })
   async think(_: object, ctx: Context) {
     const result = await ctx.sample('What is 2+2?', { timeoutMs: 1000 });
-    return `model said ${result.content.text}`;
+    const [block] = [result.content].flat();
+    return `model said ${block.type === 'text' ? block.text : block.type}`;
   }
 
   @Tool({ description: 'Roots', input: z.object({}) })
@@ -101,6 +102,7 @@ class Library {
     return (await ctx.roots()).map((r) => r.uri).join(',');
   }
 
+  // Deprecated (server.resources.updated replaces it): this test shows it still works.
   @Tool({ description: 'Touches a resource', input: z.object({ uri: z.string() }) })
   touch({ uri }: { uri: string }, ctx: Context) {
     ctx.resourceUpdated(uri);
@@ -139,9 +141,11 @@ describe('resources', () => {
       { uri: 'mem://books/2', name: 'book-2' },
     ]);
     expect(
-      (await c.request('resources/templates/list')).resourceTemplates.map(
-        (t: any) => t.uriTemplate,
-      ),
+      (
+        await c.request<{ resourceTemplates: { uriTemplate: string }[] }>(
+          'resources/templates/list',
+        )
+      ).resourceTemplates.map((t) => t.uriTemplate),
     ).toEqual(['mem://books/{id}', 'mem://dirs/{a}/{b}']);
     expect(await c.readResource('mem://readme')).toEqual({
       contents: [{ uri: 'mem://readme', mimeType: 'text/markdown', text: '# Hello' }],
@@ -253,7 +257,7 @@ describe('prompts and completion', () => {
       argument: { name: 'name', value: 'A' },
     });
     expect(prompt.completion).toEqual({ values: ['Ada', 'Alan'], total: 2, hasMore: false });
-    const resource = await c.request('completion/complete', {
+    const resource = await c.request<{ completion: { values: string[] } }>('completion/complete', {
       ref: { type: 'ref/resource', uri: 'mem://books/{id}' },
       argument: { name: 'id', value: '1' },
     });

@@ -9,6 +9,14 @@ const V = 'io.modelcontextprotocol/protocolVersion';
 const CAPS = 'io.modelcontextprotocol/clientCapabilities';
 const SERVER_INFO = { 'io.modelcontextprotocol/serverInfo': { name: 'modern', version: '1.0.0' } };
 
+/** The fields of a 2026-07-28 result these tests read. */
+type ModernResult = {
+  resultType: string;
+  inputRequests: Record<string, unknown>;
+  requestState: string;
+  content: { type: string; text: string }[];
+};
+
 let counter = 0;
 
 class Modern {
@@ -32,7 +40,8 @@ class Modern {
       ctx.elicit('X?', z.object({ x: z.string() })),
       ctx.sample('Y?'),
     ]);
-    return `${x.action === 'accept' ? x.content.x : '-'}/${y.content.text}`;
+    const [said] = [y.content].flat();
+    return `${x.action === 'accept' ? x.content.x : '-'}/${said.type === 'text' ? said.text : said.type}`;
   }
 
   @Resource('mem://doc', { mimeType: 'text/plain' })
@@ -55,7 +64,7 @@ const server = () =>
     name: 'modern',
     version: '1.0.0',
     providers: [Modern],
-    input: { requestStateKey: key },
+    inputRounds: { requestStateKey: key },
   });
 
 const answerAll = {
@@ -233,7 +242,7 @@ describe('2026-07-28 input rounds', () => {
   it('replays on another instance with the answers carried in the signed state', async () => {
     counter = 0;
     const first = await modern(undefined, server());
-    const round1 = await first.rawRequest('tools/call', {
+    const round1 = await first.rawRequest<ModernResult>('tools/call', {
       name: 'twice',
       arguments: {},
       _meta: { [V]: MODERN, [CAPS]: { elicitation: {} } },
@@ -241,7 +250,7 @@ describe('2026-07-28 input rounds', () => {
     expect(round1.resultType).toBe('input_required');
     // A different server instance (as behind a load balancer) gets the retry: it replays.
     const second = await modern(undefined, server());
-    const round2 = await second.rawRequest('tools/call', {
+    const round2 = await second.rawRequest<ModernResult>('tools/call', {
       name: 'twice',
       arguments: {},
       _meta: { [V]: MODERN, [CAPS]: { elicitation: {} } },
@@ -250,7 +259,7 @@ describe('2026-07-28 input rounds', () => {
     });
     expect(Object.keys(round2.inputRequests)).toEqual(['input_2']);
     const third = await modern(undefined, server());
-    const done = await third.rawRequest('tools/call', {
+    const done = await third.rawRequest<ModernResult>('tools/call', {
       name: 'twice',
       arguments: {},
       _meta: { [V]: MODERN, [CAPS]: { elicitation: {} } },
@@ -265,13 +274,13 @@ describe('2026-07-28 input rounds', () => {
 
   it('refuses a tampered requestState with -32602', async () => {
     const c = await modern();
-    const round1 = await c.rawRequest('tools/call', {
+    const round1 = await c.rawRequest<ModernResult>('tools/call', {
       name: 'twice',
       arguments: {},
       _meta: { [V]: MODERN, [CAPS]: { elicitation: {} } },
     });
     await expect(
-      c.rawRequest('tools/call', {
+      c.rawRequest<ModernResult>('tools/call', {
         name: 'twice',
         arguments: {},
         _meta: { [V]: MODERN, [CAPS]: { elicitation: {} } },
@@ -283,7 +292,7 @@ describe('2026-07-28 input rounds', () => {
 
   it('asks questions raised together in one round, and asks again for a missing answer', async () => {
     const c = await modern();
-    const round1 = await c.rawRequest('tools/call', {
+    const round1 = await c.rawRequest<ModernResult>('tools/call', {
       name: 'together',
       arguments: {},
       _meta: { [V]: MODERN, [CAPS]: { elicitation: {}, sampling: {} } },
@@ -292,7 +301,7 @@ describe('2026-07-28 input rounds', () => {
       'elicitation/create',
       'sampling/createMessage',
     ]);
-    const again = await c.rawRequest('tools/call', {
+    const again = await c.rawRequest<ModernResult>('tools/call', {
       name: 'together',
       arguments: {},
       _meta: { [V]: MODERN, [CAPS]: { elicitation: {}, sampling: {} } },
@@ -318,7 +327,7 @@ describe('2026-07-28 input rounds', () => {
       resultType: 'complete',
       messages: [{ role: 'user', content: { type: 'text', text: 'Use given' } }],
     });
-    const partly = await c.rawRequest('tools/call', {
+    const partly = await c.rawRequest<ModernResult>('tools/call', {
       name: 'twice',
       arguments: {},
       _meta,

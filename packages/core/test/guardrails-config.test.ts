@@ -66,7 +66,7 @@ describe('guardrail options are checked at startup', () => {
         rateLimit: { max: 1.5, perMs: 10 },
       }),
     ).toThrow(
-      'rateLimit must be { max: <integer ≥ 1>, perMs: <ms > 0> }, got {"max":1.5,"perMs":10}',
+      `createHttpHandler: rateLimit must be { max: <integer ≥ 1>, perMs: <ms > 0>, key?: 'session' | 'identity' | 'address' | 'global' }, got {"max":1.5,"perMs":10}.`,
     );
   });
 });

@@ -1,6 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createServer, Tool, type Context } from '@mcp-fw/core';
+import {
+  createServer,
+  MemoryRateLimitStore,
+  Tool,
+  type Context,
+  type RateLimitKey,
+  type RateLimitStore,
+} from '@mcp-fw/core';
 import { createHttpHandler } from '@mcp-fw/core/http';
 import {
   CLIENT_MODES,
@@ -178,5 +185,62 @@ describe('endpoint rate limit (fetch handler)', () => {
     // GET without a session is 405 — it still counts against the endpoint's limit.
     expect(await statuses('10.0.0.1', 3)).toEqual([405, null, 405, null, 429, '60']);
     expect(await statuses('10.0.0.2', 1)).toEqual([405, null]);
+  });
+
+  // One shape, one key vocabulary, one store: the endpoint's limit is a tool's RateLimit, its
+  // counters live in the server's limits.rateLimitStore, and `identity` is limits.identify's.
+  async function endpointStatuses(
+    key: RateLimitKey,
+    requests: { address: string; token?: string }[],
+  ): Promise<{ statuses: number[]; keys: string[] }> {
+    const keys: string[] = [];
+    const memory = new MemoryRateLimitStore();
+    const store: RateLimitStore = {
+      hit: (counter, max, perMs) => {
+        keys.push(counter);
+        return memory.hit(counter, max, perMs);
+      },
+    };
+    const limited = createServer({
+      name: 'limited',
+      version: '1.0.0',
+      providers: [Limited],
+      limits: { rateLimitStore: store, identify: (auth) => (auth as { user?: string }).user },
+    });
+    const mcp = createHttpHandler(limited, {
+      rateLimit: { max: 1, perMs: 60_000, key },
+      authenticate: (req) => ({ auth: { user: req.header('x-user') } }),
+    });
+    cleanups.push(() => mcp.close());
+    const statuses: number[] = [];
+    for (const { address, token } of requests) {
+      const headers: Record<string, string> = { accept: 'text/event-stream' };
+      if (token) headers['x-user'] = token;
+      const response = await mcp.fetch(
+        new Request('http://localhost/mcp', { method: 'GET', headers }),
+        { remoteAddress: address },
+      );
+      statuses.push(response.status);
+      await response.body?.cancel();
+    }
+    return { statuses, keys };
+  }
+
+  it('takes the same key words as a tool, counting in limits.rateLimitStore', async () => {
+    const twoAddresses = [{ address: '10.0.0.1' }, { address: '10.0.0.2' }];
+    expect((await endpointStatuses('address', twoAddresses)).statuses).toEqual([405, 405]);
+    // A request reaches the endpoint before any session: `session` counts per address.
+    expect((await endpointStatuses('session', twoAddresses)).statuses).toEqual([405, 405]);
+    const global = await endpointStatuses('global', twoAddresses);
+    expect(global.statuses).toEqual([405, 429]);
+    expect(global.keys).toEqual(['\0endpoint', '\0endpoint']);
+    const sameUser = [
+      { address: '10.0.0.1', token: 'ada' },
+      { address: '10.0.0.2', token: 'ada' },
+      { address: '10.0.0.2', token: 'bob' },
+    ];
+    const identity = await endpointStatuses('identity', sameUser);
+    expect(identity.statuses).toEqual([405, 429, 405]);
+    expect(identity.keys).toEqual(['\0endpoint\0ada', '\0endpoint\0ada', '\0endpoint\0bob']);
   });
 });

@@ -320,7 +320,7 @@ describe.each(SURFACES)('2026-07-28 over HTTP (%s)', (_name, make) => {
         name: 'a',
         version: '1',
         providers: [Asker],
-        input: { requestStateKey: 'x'.repeat(32) },
+        inputRounds: { requestStateKey: 'x'.repeat(32) },
       });
     const one = await make(build());
     const two = await make(build());

@@ -76,7 +76,7 @@ function capture(): Logger & { errors: Logged[] } {
   return { errors, error: (message, error) => errors.push({ message, error }), warn: () => {} };
 }
 
-const refOf = (text: string): string => {
+const refOf = (text = ''): string => {
   const ref = MASKED.exec(text)?.[1];
   expect(ref, `not a masked message: ${text}`).toBeDefined();
   return ref!;
@@ -267,7 +267,7 @@ describe('issue #16: the scaffolded http template masks internal errors', () => 
     try {
       const client = await connectTestClient(server);
       clients.push(client);
-      text = (await client.callTool('broken', {})).content[0].text;
+      text = (await client.callTool('broken', {})).content[0].text ?? '';
     } finally {
       process.stderr.write = write;
     }

@@ -221,7 +221,7 @@ describe.each(['2025-11-25', '2026-07-28'])(
       const client = await connect(revision, logger, true);
       const result = await callChecked(client, 'inventory', revision);
       const ref = /^Internal error \(ref ([0-9a-f]{12})\); the server's log has the details$/.exec(
-        result.content[0].text,
+        result.content[0].text ?? '',
       )?.[1];
       expect(ref).toBeDefined();
       expect(result.isError).toBe(true);
@@ -249,7 +249,7 @@ describe('issue #16: unserialisable values nested deeper than the call stack', (
     clients.push(client);
     const result = await client.callTool('deep', {});
     expect(result.isError).toBe(true);
-    const message: string = result.content[0].text;
+    const message = result.content[0].text ?? '';
     expect(
       message.startsWith(
         'Tool "deep" returned a result that cannot be sent as JSON: a BigInt at $.value[0][0]',

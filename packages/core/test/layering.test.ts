@@ -12,7 +12,7 @@ const ENTRIES = entryPoints(
 );
 
 /** Entry points that exist to use Node (stdio, node:http, the command line); every other one is runtime-neutral. */
-const NODE_ENTRIES = new Set(['stdio.ts', 'node.ts', 'main.ts']);
+const NODE_ENTRIES = new Set(['stdio.ts', 'node.ts', 'serve.ts', 'main.ts']);
 
 /** Composition roots may import everything: the entry points, and the top-level files they share. */
 const ROOTS = new Set([
@@ -222,6 +222,7 @@ describe('core layering', () => {
         'transport.ts',
         'http.ts',
         'node.ts',
+        'serve.ts',
         'main.ts',
       ]),
     );

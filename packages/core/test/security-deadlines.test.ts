@@ -11,7 +11,7 @@ import {
   type AuditEntry,
   type Context,
   type Logger,
-  type McpServer,
+  type McpFwServer,
 } from '@mcp-fw/core';
 import { connectTestClient, type TestClient } from '@mcp-fw/core/testing';
 import type { ChannelSink } from '../src/jsonrpc/index.ts';
@@ -102,7 +102,7 @@ afterEach(async () => {
   await Promise.all(surfaces.splice(0).map((s) => s.close()));
 });
 
-async function client(server: McpServer, protocolVersion: string): Promise<TestClient> {
+async function client(server: McpFwServer, protocolVersion: string): Promise<TestClient> {
   const c = await connectTestClient(server, { protocolVersion });
   clients.push(c);
   return c;
@@ -232,7 +232,7 @@ describe('the default deadline', () => {
   }
 
   /** A raw legacy connection (no client-side request timeout), its answers by id. */
-  async function rawConnection(server: McpServer) {
+  async function rawConnection(server: McpFwServer) {
     const [clientSide, serverSide] = createInMemoryPair();
     server.connect(serverSide);
     const answers = new Map<number, any>();

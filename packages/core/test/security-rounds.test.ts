@@ -11,7 +11,7 @@ import {
   Resource,
   Tool,
   type Context,
-  type McpServer,
+  type McpFwServer,
   type UsedRounds,
 } from '@mcp-fw/core';
 import { connectTestClient, type TestClient } from '@mcp-fw/core/testing';
@@ -82,7 +82,7 @@ const shopServer = (shop: Shop, usedRounds?: UsedRounds) =>
     name: 'shop',
     version: '1.0.0',
     providers: [shop],
-    input: { requestStateKey: KEY, usedRounds },
+    inputRounds: { requestStateKey: KEY, usedRounds },
   });
 
 const clients: TestClient[] = [];
@@ -92,7 +92,7 @@ afterEach(async () => {
   await Promise.all(surfaces.splice(0).map((s) => s.close()));
 });
 
-async function client(server: McpServer): Promise<TestClient> {
+async function client(server: McpFwServer): Promise<TestClient> {
   const c = await connectTestClient(server, {
     protocolVersion: MODERN,
     capabilities: { elicitation: {} },
@@ -101,8 +101,16 @@ async function client(server: McpServer): Promise<TestClient> {
   return c;
 }
 
+/** The fields of a 2026-07-28 result these tests read. */
+type ModernResult = {
+  resultType: string;
+  inputRequests: Record<string, unknown>;
+  requestState: string;
+  content: { type: string; text: string }[];
+};
+
 const call = (c: TestClient, method: string, params: Record<string, unknown>) =>
-  c.rawRequest(method, { ...params, _meta });
+  c.rawRequest<ModernResult>(method, { ...params, _meta });
 const pay = (
   c: TestClient,
   extra: Record<string, unknown> = {},
@@ -400,7 +408,7 @@ describe('2026-07-28 input rounds waiting in memory are capped', () => {
       version: '1',
       providers: [Asker],
       limits: { inputRounds: limits },
-      input: { roundTimeoutMs },
+      inputRounds: { roundTimeoutMs },
     });
     const s = await nodeSurface(server, {
       authenticate: (req) => ({ auth: { sub: req.header('authorization') ?? 'nobody' } }),

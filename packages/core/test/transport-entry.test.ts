@@ -206,7 +206,7 @@ describe('@mcp-fw/core/transport: list changes and listen subscriptions', () => 
 });
 
 describe('@mcp-fw/core/transport: Servable', () => {
-  it('puts something other than McpServer behind core’s HTTP transport (no guards needed)', async () => {
+  it('puts something other than McpFwServer behind core’s HTTP transport (no guards needed)', async () => {
     const server = createServer({ name: 'desk', version: '1', providers: [Desk] });
     const opened: string[] = [];
     const relay: Servable = {

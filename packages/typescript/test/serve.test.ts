@@ -165,7 +165,9 @@ describe('a plain-typed provider served with derived schemas (vitest, in process
       'Describe a short km leg by walk.',
     );
     await expect(client.getPrompt('leg', { mode: 'boat' })).rejects.toMatchObject({ code: -32602 });
-    const templates = await client.request('resources/templates/list');
+    const templates = await client.request<{ resourceTemplates: object[] }>(
+      'resources/templates/list',
+    );
     expect(templates.resourceTemplates[0]).toMatchObject({
       uriTemplate: 'trips://speed/{mode}',
       description: 'The speed of a mode, in km/h.',

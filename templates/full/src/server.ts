@@ -1,11 +1,11 @@
-import { createServer, type McpServer } from '@mcp-fw/core';
+import { createServer, type McpFwServer } from '@mcp-fw/core';
 import { BookResources } from './book-resources.js';
 import { Books } from './books.js';
 import { Prompts } from './prompts.js';
 import { Reservations } from './reservations.js';
 
 /** A library server with no reservations yet (tests build one each, to start clean). */
-export function createLibraryServer(): McpServer {
+export function createLibraryServer(): McpFwServer {
   return createServer({
     name: 'mcp-fw-template-full',
     version: '0.1.0',

@@ -27,9 +27,12 @@ it('fills in the recommend prompt from the catalog', async () => {
 });
 
 it('completes the genre argument', async () => {
-  const { completion } = await client.request('completion/complete', {
-    ref: { type: 'ref/prompt', name: 'recommend' },
-    argument: { name: 'genre', value: 'm' },
-  });
+  const { completion } = await client.request<{ completion: { values: string[] } }>(
+    'completion/complete',
+    {
+      ref: { type: 'ref/prompt', name: 'recommend' },
+      argument: { name: 'genre', value: 'm' },
+    },
+  );
   expect(completion.values).toEqual(['mystery']);
 });

@@ -19,8 +19,8 @@ it('offers the books://{id} template and lists every book through it', async () 
       mimeType: 'application/json',
     },
   ]);
-  const { resources } = await client.request('resources/list');
-  expect(resources.map((r: { uri: string }) => r.uri)).toEqual([
+  const { resources } = await client.request<{ resources: { uri: string }[] }>('resources/list');
+  expect(resources.map((r) => r.uri)).toEqual([
     'books://dune',
     'books://foundation',
     'books://neuromancer',
@@ -44,10 +44,13 @@ it('reads one book', async () => {
 });
 
 it('completes the id as the user types', async () => {
-  const { completion } = await client.request('completion/complete', {
-    ref: { type: 'ref/resource', uri: 'books://{id}' },
-    argument: { name: 'id', value: 'the-' },
-  });
+  const { completion } = await client.request<{ completion: { values: string[] } }>(
+    'completion/complete',
+    {
+      ref: { type: 'ref/resource', uri: 'books://{id}' },
+      argument: { name: 'id', value: 'the-' },
+    },
+  );
   expect(completion.values).toEqual(['the-hobbit', 'the-big-sleep']);
 });
 

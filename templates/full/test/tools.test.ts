@@ -27,7 +27,7 @@ it('lists the tools with their input and output schemas', async () => {
   const { client } = await connect();
   const { tools } = await client.listTools();
   expect(tools.map((t) => t.name)).toEqual(['search_books', 'reserve_books']);
-  expect(tools[0].outputSchema.required).toEqual(['books', 'total']);
+  expect(tools[0].outputSchema?.required).toEqual(['books', 'total']);
 });
 
 it('searches by title or author and returns structured content', async () => {
@@ -40,7 +40,7 @@ it('searches by title or author and returns structured content', async () => {
     total: 1,
   };
   expect(result.structuredContent).toEqual(found);
-  expect(JSON.parse(result.content[0].text)).toEqual(found);
+  expect(JSON.parse(result.content[0].text ?? '')).toEqual(found);
 });
 
 it('filters by genre and limits the results', async () => {

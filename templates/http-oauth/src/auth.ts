@@ -1,4 +1,4 @@
-import type { McpServer } from '@mcp-fw/core';
+import type { McpFwServer } from '@mcp-fw/core';
 import {
   declaredScopes,
   jwtVerifier,
@@ -81,7 +81,7 @@ export function issuerSettings(env: Env): IssuerSettings {
  * checked against the issuer's keys, unless a test passes its own `verifier`.
  */
 export function protection(
-  server: McpServer,
+  server: McpFwServer,
   listen: ListenSettings,
   issuer: IssuerSettings,
   verifier?: TokenVerifier,

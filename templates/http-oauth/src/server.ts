@@ -1,8 +1,8 @@
-import { createServer, type McpServer } from '@mcp-fw/core';
+import { createServer, type McpFwServer } from '@mcp-fw/core';
 import { Notes } from './notes.js';
 
 /** A server with an empty notepad (tests build one each, so they start from no notes). */
-export function createNotesServer(): McpServer {
+export function createNotesServer(): McpFwServer {
   return createServer({
     name: 'mcp-fw-template-http',
     version: '0.1.0',

@@ -132,7 +132,7 @@ function exportsServer(names: readonly string[]): boolean {
 function serveSource(entry: string): string {
   return [
     // First, as in mcp-fw start: from here on only protocol frames reach stdout in stdio mode.
-    "import { serveFromArgs } from '@mcp-fw/core/main';",
+    "import { serveFromArgs } from '@mcp-fw/core/serve';",
     `import * as entry from ${JSON.stringify(`./${basename(entry)}`)};`,
     '(async () => {',
     '  const server = await (entry.server ?? entry.default);',

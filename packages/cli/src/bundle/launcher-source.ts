@@ -63,18 +63,16 @@ function writeCache(files, data) {
   return undefined;
 }
 
-// A code cache records V8's flags and is rejected under others. @mcp-fw/core/stdio sets one when
-// it loads (a young generation that keeps its starting size, unless node flags of the user's
-// own decide it): the launcher sets it before compiling, which also keeps the start-up itself
-// compact, and sets it again before writing the cache, whatever the server chose meanwhile.
+// A code cache records V8's flags and is rejected under others. The launcher sets none, but a
+// server may opt in to one while it runs (serveStdio's youngGeneration: 'compact'), so V8's
+// default is put back before the cache is written: the next start, flagless, accepts it.
 const userTunedHeap = /semi[-_]space/.test(process.execArgv.join(' ') + ' ' + (process.env.NODE_OPTIONS || ''));
 function startFlags() {
-  if (!userTunedHeap) require('node:v8').setFlagsFromString('--semi-space-growth-factor=1');
+  if (!userTunedHeap) require('node:v8').setFlagsFromString('--semi-space-growth-factor=2');
 }
 
 function runWithVmCache() {
   const vm = require('node:vm');
-  startFlags();
   const files = cacheFiles;
   const cached = readCache(files);
   let source = fs.readFileSync(bundle, 'utf8');

@@ -1,4 +1,4 @@
-import type { McpServer } from '@mcp-fw/core';
+import type { McpFwServer } from '@mcp-fw/core';
 import {
   createClientPeer,
   createInMemoryPair,
@@ -19,7 +19,7 @@ export interface InProcessClient {
  * handshake, declaring `capabilities` (with `handlers.request` answering what they allow).
  */
 export async function connectInProcess(
-  server: McpServer,
+  server: McpFwServer,
   handlers: ClientPeerHandlers = {},
   capabilities: Record<string, unknown> = {},
 ): Promise<InProcessClient> {

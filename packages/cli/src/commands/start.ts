@@ -41,7 +41,7 @@ export function startCommand(program: Command): void {
       }
       const file = await builtFile(resolveEntry(entryArg));
       // Imported before the user's modules run: in stdio mode stdout carries frames only.
-      const { serveFromArgs } = await import('@mcp-fw/core/main');
+      const { serveFromArgs } = await import('@mcp-fw/core/serve');
       let server;
       try {
         server = await loadServer(file, relative(process.cwd(), file), findProject(file).dir);

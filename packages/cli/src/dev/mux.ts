@@ -13,7 +13,7 @@ export type ToChild =
    * `userDir`: the project, whose stack frames are quoted in load errors).
    */
   | { t: 'load'; entry: string; shownAs: string; userDir: string }
-  /** Open connection `s`; `mode` as `McpServer.connect` takes it, `id` the transport session id. */
+  /** Open connection `s`; `mode` as `McpFwServer.connect` takes it, `id` the transport session id. */
   | { t: 'open'; s: number; mode?: 'legacy' | 'modern' | 'pin-on-first'; id?: string }
   /** An inbound frame for connection `s`. */
   | { t: 'in'; s: number; f: string; o: Origin; peer?: { remoteAddress?: string } }

@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import type { McpServer } from '@mcp-fw/core';
+import type { McpFwServer } from '@mcp-fw/core';
 import { CliError } from '../output/cli-error.js';
 import { RunCompiler } from './compile.js';
 import { LoadError, loadServer } from './load-server.js';
@@ -11,7 +11,10 @@ import { cacheRoot, findProject, isTypeScript, resolveEntry } from './project.js
  * with the project's own tsc (decorator metadata included, as in production). Load failures
  * become a {@link CliError} that quotes the server's error.
  */
-export async function loadEntry(entryArg: string | undefined, command: string): Promise<McpServer> {
+export async function loadEntry(
+  entryArg: string | undefined,
+  command: string,
+): Promise<McpFwServer> {
   const entry = resolveEntry(entryArg);
   const shown = relative(process.cwd(), entry) || entry;
   let file = entry;

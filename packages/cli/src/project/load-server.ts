@@ -1,5 +1,5 @@
 import { pathToFileURL } from 'node:url';
-import type { McpServer } from '@mcp-fw/core';
+import type { McpFwServer } from '@mcp-fw/core';
 
 /** Thrown when a module cannot be loaded or exports no server; the message names the cause. */
 export class LoadError extends Error {
@@ -15,7 +15,7 @@ export async function loadServer(
   file: string,
   shownAs = file,
   userDir?: string,
-): Promise<McpServer> {
+): Promise<McpFwServer> {
   // Stack frames then name the TypeScript sources, not the compiled copies.
   process.setSourceMapsEnabled(true);
   let mod: Record<string, unknown>;
@@ -42,7 +42,7 @@ async function fromFactory(
   factory: (...args: never[]) => unknown,
   shownAs: string,
   userDir: string | undefined,
-): Promise<McpServer> {
+): Promise<McpFwServer> {
   const name = factory.name ? ` ${factory.name}` : '';
   if (factory.length > 0) {
     throw new LoadError(
@@ -67,7 +67,7 @@ function isClass(value: (...args: never[]) => unknown): boolean {
   return /^class[\s{]/.test(Function.prototype.toString.call(value));
 }
 
-function isServer(value: unknown): value is McpServer {
+function isServer(value: unknown): value is McpFwServer {
   const candidate = value as { connect?: unknown; registry?: unknown } | null | undefined;
   return (
     typeof candidate?.connect === 'function' &&

@@ -1,15 +1,19 @@
 /**
  * Whose calls share one rate-limit counter: the session (a connection; under 2026-07-28 over
- * HTTP, which has no sessions, the client address), the authenticated identity (`ctx.auth`;
- * unauthenticated callers are counted per session), the client address (per session when it is
- * unknown, as on stdio), or every caller together (`global`).
+ * HTTP, which has no sessions, the client address), the authenticated identity (`ctx.auth`, as
+ * named by `limits.identify`; unauthenticated callers are counted per session), the client
+ * address (per session when it is unknown, as on stdio), or every caller together (`global`).
+ * The same words serve a tool's `rateLimit`, the server's `limits.rateLimit` and the HTTP
+ * endpoint's `rateLimit` (where requests arrive before any session, so `session` means address).
  */
 export type RateLimitKey = 'session' | 'identity' | 'address' | 'global';
 
 /**
  * At most `max` calls in each window of `perMs` milliseconds, counted per `key` (default
- * `session`). A call over the limit is not run: the client gets an `isError` result saying when
- * to retry.
+ * `session`; `address` at the HTTP endpoint). A call over the limit is not run: the client gets
+ * an `isError` result saying when to retry (at the HTTP endpoint, 429 with `Retry-After`). The
+ * one shape of every rate limit: `@Tool({ rateLimit })`, `createServer({ limits: { rateLimit } })`
+ * and `createHttpHandler(server, { rateLimit })`; all count in `limits.rateLimitStore`.
  *
  * @example
  * ```ts

@@ -5,6 +5,7 @@ import { LimitError } from './guards/index.js';
 import type { InputRun } from './input/input-run.js';
 import type { RequestRecord } from './request-record.js';
 import { featuresOf } from './revisions.js';
+import type { SampleResult } from './sample-result.js';
 import type { Scope } from './server-core.js';
 import { refused } from './state-refusal.js';
 
@@ -157,7 +158,7 @@ export async function sample(
   scope: Scope,
   request: SampleRequest,
   options: ClientRequestOptions = {},
-): Promise<any> {
+): Promise<SampleResult> {
   const { record } = asker;
   requireCapability(record, ['sampling'], 'ctx.sample');
   const params =
@@ -173,7 +174,7 @@ export async function sample(
     );
     requireCapability(record, ['sampling', 'tools'], 'ctx.sample with tools');
   }
-  return ask(asker, scope, 'sampling/createMessage', params, options);
+  return ask(asker, scope, 'sampling/createMessage', params, options) as Promise<SampleResult>;
 }
 
 export async function listRoots(

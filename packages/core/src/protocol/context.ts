@@ -11,6 +11,7 @@ import {
 } from './client-requests.js';
 import { contextLog, type ContextLog } from './context-log.js';
 import { ProgressReporter } from './progress.js';
+import type { SampleResult } from './sample-result.js';
 import type { StandardSchemaV1 } from '../registry/index.js';
 import type { InputRun } from './input/input-run.js';
 import type { Invocation } from './guards/call.js';
@@ -146,7 +147,7 @@ export class Context {
   }
 
   /** Asks the client's model for a completion (`sampling/createMessage`). */
-  sample(request: SampleRequest, options?: ClientRequestOptions): Promise<any> {
+  sample(request: SampleRequest, options?: ClientRequestOptions): Promise<SampleResult> {
     return sample(this.#asker, this.#scope, request, options);
   }
 
@@ -159,7 +160,10 @@ export class Context {
     return { record: this.#record, run: this.#run, signal: this.#invocation?.deadline?.signal };
   }
 
-  /** Tells every session subscribed to `uri` that the resource changed. */
+  /**
+   * @deprecated Use `server.resources.updated(uri)`: one way to announce a resource update,
+   * from a handler or from anywhere else (a file watcher, a queue consumer).
+   */
   resourceUpdated(uri: string): void {
     this.#scope.core.hub.resourceUpdated(uri);
   }

@@ -2,6 +2,12 @@ export { ServerConnection, type EraMode } from './connection.js';
 export { Context } from './context.js';
 export { ClientCapabilityError, MissingCapabilityError } from './client-capability.js';
 export type { ClientRequestOptions, ElicitResult, SampleRequest } from './client-requests.js';
+export type {
+  SampleResult,
+  SampledContent,
+  SampledToolUse,
+  SampledToolResult,
+} from './sample-result.js';
 export type { ContextLog } from './context-log.js';
 export { LOG_LEVELS, type LogLevel } from './log-levels.js';
 export { ListCache } from './list-cache.js';
@@ -13,7 +19,7 @@ export { LEGACY_REVISIONS, LATEST_LEGACY, type LegacyRevision } from './revision
 export type { ServerCore, ServerIdentity } from './server-core.js';
 export type { ClientInfo, ClientCapabilities } from './request-record.js';
 export { MODERN_REVISIONS, META } from './modern/envelope.js';
-export { InputRuns, type InputSettings } from './input/input-runs.js';
+export { InputRuns, type InputRoundSettings } from './input/input-runs.js';
 export { MemoryUsedRounds, type UsedRounds } from './input/used-rounds.js';
 export type { InputRoundLimits } from './input/input-round-limits.js';
 export { httpEraHooks } from './modern/http-eras.js';

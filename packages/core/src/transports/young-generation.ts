@@ -6,7 +6,8 @@ import { setFlagsFromString } from 'node:v8';
  */
 export type YoungGeneration = 'compact' | 'v8-default';
 
-let current: YoungGeneration | undefined;
+// No flag is set until a user asks: V8's own sizing is the starting state.
+let current: YoungGeneration = 'v8-default';
 
 /** Whoever started node with their own young-generation flags keeps them. */
 function tunedByUser(): boolean {
@@ -15,11 +16,11 @@ function tunedByUser(): boolean {
 }
 
 /**
- * Applies `mode` to this process. Under load V8 grows the young generation up to 2 × 16 MiB
- * whenever enough objects survive its scavenges; a stdio server answers one client with mostly
- * short-lived garbage, so the growth buys it nothing but resident memory at the same CPU per
- * call. V8 reads this factor each
- * time it would grow the space, so setting it at run time takes effect from then on.
+ * Applies `mode` to this process (only on request: `serveStdio`'s `youngGeneration` option).
+ * Under load V8 grows the young generation up to 2 × 16 MiB whenever enough objects survive its
+ * scavenges; a stdio server answers one client with mostly short-lived garbage, so the growth
+ * buys it little but resident memory. V8 reads this factor each time it would grow the space, so
+ * setting it at run time takes effect from then on.
  */
 export function useYoungGeneration(mode: YoungGeneration): void {
   if (current === mode || tunedByUser()) return;

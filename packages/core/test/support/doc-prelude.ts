@@ -3,11 +3,11 @@
 // in scope; whole programs never see it.
 
 /** Global declarations, written as `prelude.d.ts` beside the fragments. */
-export const FRAGMENT_PRELUDE = `import type { Context, McpServer } from '@mcp-fw/core';
+export const FRAGMENT_PRELUDE = `import type { Context, McpFwServer } from '@mcp-fw/core';
 
 declare global {
   /** The server the README built before the fragment. */
-  const server: McpServer;
+  const server: McpFwServer;
   /** The context of the handler the fragment is a piece of. */
   const ctx: Context;
   const z: typeof import('zod').z;

@@ -1,5 +1,5 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import type { McpServer } from '@mcp-fw/core';
+import type { McpFwServer } from '@mcp-fw/core';
 import { serveHttp, type HttpServerHandle, type ServeHttpOptions } from '@mcp-fw/core/node';
 
 /** `legacy`: the client pinned to 2025-11-25 (sessions); `auto`: it speaks 2026-07-28. */
@@ -22,7 +22,7 @@ export interface HttpClientOptions {
 
 /** A listening node:http server for `server`, closed by `close`. */
 export async function listen(
-  server: McpServer,
+  server: McpFwServer,
   options: ServeHttpOptions = {},
 ): Promise<HttpServerHandle> {
   return serveHttp(server, { ...options, port: 0 });

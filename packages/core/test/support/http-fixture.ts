@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createServer, Resource, Tool, type Context, type McpServer } from '@mcp-fw/core';
+import { createServer, Resource, Tool, type Context, type McpFwServer } from '@mcp-fw/core';
 
 /** A small server for the HTTP transport tests. */
 class HttpFixture {
@@ -55,6 +55,6 @@ class HttpFixture {
 export const gates = new Map<string, () => void>();
 export const aborted = new Set<string>();
 
-export function httpFixture(): McpServer {
+export function httpFixture(): McpFwServer {
   return createServer({ name: 'http-fixture', version: '1.0.0', providers: [HttpFixture] });
 }

@@ -1,5 +1,5 @@
 import { request as httpRequest } from 'node:http';
-import type { McpServer } from '@mcp-fw/core';
+import type { McpFwServer } from '@mcp-fw/core';
 import { createHttpHandler, type HttpEndpointOptions } from '@mcp-fw/core/http';
 import { serveHttp, type ServeHttpOptions } from '@mcp-fw/core/node';
 
@@ -35,7 +35,7 @@ export interface Surface {
 export const LOCAL = { host: '127.0.0.1' };
 
 export async function fetchSurface(
-  server: McpServer,
+  server: McpFwServer,
   options: HttpEndpointOptions = {},
 ): Promise<Surface> {
   const handler = createHttpHandler(server, options);
@@ -67,7 +67,7 @@ export async function fetchSurface(
 }
 
 export async function nodeSurface(
-  server: McpServer,
+  server: McpFwServer,
   options: Omit<ServeHttpOptions, 'port'> = {},
 ): Promise<Surface> {
   const handle = await serveHttp(server, { ...options, port: 0 });

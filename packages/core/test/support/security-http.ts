@@ -1,4 +1,4 @@
-import type { McpServer } from '@mcp-fw/core';
+import type { McpFwServer } from '@mcp-fw/core';
 import {
   nodeSurface,
   initializeBody,
@@ -99,7 +99,7 @@ export function sessionPost(
   });
 }
 
-export function serve(server: McpServer, options: HttpEndpointOptions = {}): Promise<Surface> {
+export function serve(server: McpFwServer, options: HttpEndpointOptions = {}): Promise<Surface> {
   return nodeSurface(server, options);
 }
 

@@ -1,11 +1,11 @@
 import type { Readable } from 'node:stream';
-import type { McpServer } from '@mcp-fw/core';
+import type { McpFwServer } from '@mcp-fw/core';
 import type { Channel, ChannelSink } from '@mcp-fw/core/transport';
 import type { FromChild, ToChild } from '../mux.js';
 
 interface Served {
   sink?: ChannelSink;
-  connection: ReturnType<McpServer['connect']>;
+  connection: ReturnType<McpFwServer['connect']>;
 }
 
 /**
@@ -14,7 +14,7 @@ interface Served {
  * has closed the pipe and every connection has closed.
  */
 export function serveMux(
-  server: McpServer,
+  server: McpFwServer,
   input: Readable,
   send: (message: FromChild) => void,
 ): void {

@@ -16,7 +16,7 @@ import { DEFAULT_MAX_RESULT_BYTES, DEFAULT_TIMEOUT_MS, type ServerLimits } from 
 import { OutputPolicy } from './output-limit.js';
 import { RateLimiter } from './rate-limit.js';
 import { StateBudget } from './state-budget.js';
-import { MemoryRateLimitStore } from './rate-limit-store.js';
+import { MemoryRateLimitStore, type RateLimitStore } from './rate-limit-store.js';
 import {
   hasDeadline,
   SharedDeadline,
@@ -44,6 +44,8 @@ export class Guards {
   readonly #audit?: AuditLog;
   /** How `ctx.auth` names the caller (`limits.identify`). */
   readonly identify: Identify;
+  /** Where rate-limit counters live (`limits.rateLimitStore`), shared with the HTTP endpoint's. */
+  readonly rateLimitStore: RateLimitStore;
   /** The counts and caps of client-made state (listen streams, subscriptions). */
   readonly state: StateBudget;
 
@@ -60,7 +62,8 @@ export class Guards {
     this.identify = identify;
     this.state = new StateBudget(limits);
     this.#defaultRate = checkRateLimit(limits.rateLimit, 'limits') || undefined;
-    this.#rate = new RateLimiter(limits.rateLimitStore ?? new MemoryRateLimitStore(), identify);
+    this.rateLimitStore = limits.rateLimitStore ?? new MemoryRateLimitStore();
+    this.#rate = new RateLimiter(this.rateLimitStore, identify);
     this.#timeoutMs = checkTimeout(limits.timeoutMs, 'limits') ?? DEFAULT_TIMEOUT_MS;
     this.#overran = (call, timeoutMs, blockedMs) => {
       logger.warn(

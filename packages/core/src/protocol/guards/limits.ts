@@ -59,7 +59,7 @@ export interface ServerLimits extends StateLimits {
   /**
    * Calls waiting in memory for a client's input (per server, per client) and answered rounds
    * remembered; see {@link InputRoundLimits}. The wait itself expires after
-   * `input.roundTimeoutMs` (default 10 minutes).
+   * `inputRounds.roundTimeoutMs` (default 10 minutes).
    */
   readonly inputRounds?: InputRoundLimits;
   // ── end of input rounds ──────────────────────────────────────────────────────────────────

@@ -4,7 +4,7 @@ import { DEFAULT_MAX_ANSWERED_ROUNDS } from './used-rounds.js';
 /**
  * Bounds on what 2026-07-28 input rounds (`ctx.elicit`, `ctx.sample`, `ctx.roots`) hold in this
  * process (`createServer({ limits: { inputRounds } })`). A call that asks for input waits in
- * memory for the client's retry until the round expires (`input.roundTimeoutMs`, default 10
+ * memory for the client's retry until the round expires (`inputRounds.roundTimeoutMs`, default 10
  * min) or the call's deadline passes (`timeoutMs`, default 5 min). A round over a cap is refused: the handler's question fails with an error naming the
  * limit, so a tool answers an `isError` result and a prompt or resource read a JSON-RPC error.
  *
@@ -24,7 +24,7 @@ export interface InputRoundLimits {
   readonly maxWaitingPerClient?: number;
   /**
    * Answered rounds remembered so that none is answered twice (default 100,000); each is kept
-   * until its state expires. Not used with a shared `input.usedRounds` store.
+   * until its state expires. Not used with a shared `inputRounds.usedRounds` store.
    */
   readonly maxAnswered?: number;
 }
@@ -38,7 +38,7 @@ export function inputRoundLimits(
   maxParked: number | undefined,
 ): Required<InputRoundLimits> {
   const checked = {
-    // `input.maxParked` is the older name of `maxWaiting`.
+    // `inputRounds.maxParked` is the older name of `maxWaiting`.
     maxWaiting: limits?.maxWaiting ?? maxParked ?? DEFAULT_MAX_WAITING,
     maxWaitingPerClient: limits?.maxWaitingPerClient ?? DEFAULT_MAX_WAITING_PER_CLIENT,
     maxAnswered: limits?.maxAnswered ?? DEFAULT_MAX_ANSWERED_ROUNDS,

@@ -10,7 +10,7 @@ import { RequestStateCodec, type RequestStatePayload } from './request-state.js'
 import { bindingOf, checkBinding, type RoundBinding } from './round-binding.js';
 import { MemoryUsedRounds, type UsedRounds } from './used-rounds.js';
 
-export interface InputSettings {
+export interface InputRoundSettings {
   /** Key for signing `requestState` (≥ 32 bytes); random per process when unset. */
   readonly requestStateKey?: string | Uint8Array;
   /** How long a round may take before its state and waiting handler expire (default 10 min). */
@@ -62,7 +62,7 @@ export class InputRuns {
   readonly #used: UsedRounds;
   readonly #identify: Identify;
 
-  constructor(settings: InputSettings = {}, limits: RunLimits = {}) {
+  constructor(settings: InputRoundSettings = {}, limits: RunLimits = {}) {
     this.#timeoutMs = settings.roundTimeoutMs ?? 600_000;
     this.codec = new RequestStateCodec(settings.requestStateKey, this.#timeoutMs);
     this.maxRounds = settings.maxRounds ?? 8;

@@ -11,7 +11,7 @@ import { LimitError } from '../guards/limit-error.js';
  * const usedRounds: UsedRounds = {
  *   markUsed: async (id, expiresAt) => (await redis.set(`mcp-round:${id}`, '1', { NX: true, PXAT: expiresAt })) === 'OK',
  * };
- * createServer({ name: 'x', version: '1', providers: [Tools], input: { requestStateKey, usedRounds } });
+ * createServer({ name: 'x', version: '1', providers: [Tools], inputRounds: { requestStateKey, usedRounds } });
  * ```
  */
 export interface UsedRounds {

@@ -7,7 +7,7 @@ import {
   UserError,
   type Context,
   type Logger,
-  type McpServer,
+  type McpFwServer,
 } from '@mcp-fw/core';
 
 /** Logged internal errors are expected under fuzzing (a tool that throws); kept, not printed. */
@@ -116,14 +116,14 @@ export const TOOL_NAMES = [
 ];
 
 /** The server every fuzz run talks to: every feature, with guardrails on and short timers. */
-export function fuzzServer(): McpServer {
+export function fuzzServer(): McpFwServer {
   return createServer({
     name: 'fuzz',
     version: '1.0.0',
     providers: [FuzzTools],
     logger: quietLogger,
     clientRequestTimeoutMs: 30,
-    input: { roundTimeoutMs: 5_000, maxParked: 8 },
+    inputRounds: { roundTimeoutMs: 5_000, maxParked: 8 },
     limits: { maxResultBytes: 2000, timeoutMs: 1000, concurrency: { perSession: 4, maxQueued: 4 } },
     audit: { sink: () => {} },
   });
