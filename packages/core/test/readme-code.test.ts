@@ -218,10 +218,15 @@ describe('the README code blocks', () => {
     );
     const tool = listed.tools[0];
     expect(tool.inputSchema.type).toBe('object');
+    // Plain-typed: every parameter described by its @param line, all required.
+    const properties = Object.values(tool.inputSchema.properties) as { description?: string }[];
+    expect(properties.length).toBeGreaterThan(0);
+    for (const property of properties) expect(property.description).toEqual(expect.any(String));
+    expect(tool.inputSchema.required).toEqual(Object.keys(tool.inputSchema.properties));
     // The README says what to call it with; the call must answer as it says.
     const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
-    const call = /npx mcp-fw call server\.ts (\S+)((?: \w+=\S+)+)/.exec(readme);
-    expect(call, 'the README shows an `npx mcp-fw call server.ts …` line').not.toBeNull();
+    const call = /npx mcp-fw call (?:src\/)?server\.ts (\S+)((?: \w+=\S+)+)/.exec(readme);
+    expect(call, 'the README shows an `npx mcp-fw call src/server.ts …` line').not.toBeNull();
     const [, name, args] = call!;
     const called = await run(
       process.execPath,

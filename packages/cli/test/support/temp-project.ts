@@ -56,10 +56,13 @@ export function fixtureProject(name: string): TempProject {
 }
 
 /**
- * A standalone tsconfig for a project in a temporary directory: the repository's base options,
- * @mcp-fw/core taken from its build output like any dependency.
+ * A copy of `examples/<name>` (sources and package.json) with a standalone tsconfig: the
+ * repository's base options, @mcp-fw/core taken from its build output like any dependency.
  */
-function writeStandaloneTsconfig(dir: string): void {
+export function exampleProject(name: string): TempProject {
+  const dir = mkdtempSync(join(tmpdir(), `mcp-fw-cli-example-${name}-`));
+  cpSync(join(REPO_ROOT, 'examples', name, 'src'), join(dir, 'src'), { recursive: true });
+  cpSync(join(REPO_ROOT, 'examples', name, 'package.json'), join(dir, 'package.json'));
   const tsconfig = {
     extends: join(REPO_ROOT, 'tsconfig.base.json'),
     compilerOptions: {
@@ -72,27 +75,8 @@ function writeStandaloneTsconfig(dir: string): void {
     include: ['src'],
   };
   writeFileSync(join(dir, 'tsconfig.json'), `${JSON.stringify(tsconfig, null, 2)}\n`);
-}
-
-/** A copy of `examples/<name>` (sources and package.json) with a standalone tsconfig. */
-export function exampleProject(name: string): TempProject {
-  const dir = mkdtempSync(join(tmpdir(), `mcp-fw-cli-example-${name}-`));
-  cpSync(join(REPO_ROOT, 'examples', name, 'src'), join(dir, 'src'), { recursive: true });
-  cpSync(join(REPO_ROOT, 'examples', name, 'package.json'), join(dir, 'package.json'));
-  writeStandaloneTsconfig(dir);
   linkNodeModules(dir);
   return project(dir);
-}
-
-/** A project of the given files (paths relative to it, sources under `src/`), with a standalone tsconfig. */
-export function sourceProject(name: string, files: Readonly<Record<string, string>>): TempProject {
-  const dir = mkdtempSync(join(tmpdir(), `mcp-fw-cli-${name}-`));
-  const made = project(dir);
-  made.write('package.json', '{ "type": "module" }\n');
-  for (const [file, content] of Object.entries(files)) made.write(file, content);
-  writeStandaloneTsconfig(dir);
-  linkNodeModules(dir);
-  return made;
 }
 
 /** A copy of `templates/<name>` (sources, package.json, tsconfig.json), as the scaffolder writes it. */

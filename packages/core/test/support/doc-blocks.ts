@@ -3,6 +3,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
+import { main as writeTypeSchemas } from '@mcp-fw/typescript';
 import { FRAGMENT_PRELUDE, FRAGMENT_SERVER_MODULE } from './doc-prelude.ts';
 import { REPO_ROOT } from './paths.ts';
 
@@ -186,12 +187,32 @@ export function writeWorkspace(blocks: readonly DocBlock[], dir = DOC_WORKSPACE)
   for (const block of blocks) {
     // A fragment is made a module, so its declarations shadow the prelude's instead of clashing.
     const code = block.kind === 'fragment' ? `${block.code}export {};\n` : block.code;
-    writeFileSync(
-      join(block.kind === 'fragment' ? fragments : programs, 'src', `${block.stem}.ts`),
-      code,
-    );
+    const project = block.kind === 'fragment' ? fragments : programs;
+    writeFileSync(join(project, 'src', `${block.stem}.ts`), withOwnSchemas(code, block.stem));
+    if (GENERATED_SCHEMAS.test(code)) writeSchemasOf(project, block.stem);
   }
   return { programs, fragments };
+}
+
+// A plain-typed block imports the schemas `npx mcp-fw-schemas` writes from its signatures.
+const GENERATED_SCHEMAS = /from '\.\/schemas\.gen\.js'/;
+
+/** Each plain-typed block gets its own generated module, as its own project would. */
+function withOwnSchemas(code: string, stem: string): string {
+  return code.replace(GENERATED_SCHEMAS, `from './${stem}.schemas.gen.js'`);
+}
+
+/** Runs mcp-fw-schemas over the block alone, as the README tells its reader to. */
+function writeSchemasOf(project: string, stem: string): void {
+  const tsconfig = join(project, `tsconfig.${stem}.json`);
+  writeFileSync(
+    tsconfig,
+    `${JSON.stringify({ extends: './tsconfig.json', include: [], files: [`src/${stem}.ts`] })}\n`,
+  );
+  const said: string[] = [];
+  const out = join(project, 'src', `${stem}.schemas.gen.ts`);
+  if (writeTypeSchemas(['-p', tsconfig, '--out', out], (text) => said.push(text)) !== 0)
+    throw new Error(`mcp-fw-schemas failed for ${stem}: ${said.join('\n')}`);
 }
 
 const run = promisify(execFile);
