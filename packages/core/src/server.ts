@@ -4,6 +4,7 @@ import {
   Guards,
   InputRuns,
   ListCache,
+  Pipeline,
   ServerConnection,
   stderrLogger,
   type AuditOptions,
@@ -11,6 +12,7 @@ import {
   type InputSettings,
   type ListName,
   type Logger,
+  type Middleware,
   type ServerCore,
   type ServerLimits,
 } from './protocol/index.js';
@@ -109,6 +111,16 @@ export interface ServerOptions {
    * ```
    */
   listed?: (auth: unknown, member: ListedMember) => boolean;
+  /**
+   * Middleware around every request, outermost first; more can be added with
+   * {@link McpServer.use}. See {@link Middleware} for the order and the hooks.
+   *
+   * @example
+   * ```ts
+   * createServer({ name: 'shop', version: '1', providers: [Orders], middleware: [async (ctx, next) => { console.error(ctx.method); return next(); }] });
+   * ```
+   */
+  middleware?: readonly Middleware[];
 }
 
 /** A member as {@link ServerOptions.listed} sees it. */
@@ -165,11 +177,36 @@ export class McpServer {
       }),
       inputs: new InputRuns(options.input, options.limits),
       guards: new Guards(options, logger),
+      middleware: new Pipeline(options.middleware),
     };
     warnUndescribed(registry, logger);
     this.tools = new MemberControl(this.#core, ['tool'], 'tools');
     this.prompts = new MemberControl(this.#core, ['prompt'], 'prompts');
     this.resources = new ResourceControl(this.#core);
+  }
+
+  /**
+   * Adds middleware around every request, inside what was added before (and inside
+   * `createServer({ middleware })`). A function `(ctx, next)` wraps every request and
+   * notification; an object of hooks (`callTool`, `readResource`, `getPrompt`, `listTools`,
+   * `complete`, `request`, `notification`, …) wraps the kinds it names. Returns the server.
+   *
+   * @example
+   * ```ts
+   * server.use(async (ctx, next) => {
+   *   const started = performance.now();
+   *   try {
+   *     return await next();
+   *   } finally {
+   *     console.error(`${ctx.method} ${ctx.member?.name ?? ''} ${(performance.now() - started).toFixed(1)} ms`);
+   *   }
+   * });
+   * server.use({ callTool: (ctx, next) => (ctx.member?.name === 'reset' ? { content: [{ type: 'text', text: 'disabled' }], isError: true } : next()) });
+   * ```
+   */
+  use(...middleware: Middleware[]): this {
+    this.#core.middleware.use(...middleware);
+    return this;
   }
 
   /** Connections being served now, over every transport (closed ones are let go). */

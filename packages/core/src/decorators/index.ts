@@ -27,3 +27,4 @@ export { Prompt, PROMPT_KIND, type PromptOptions } from './prompt.js';
 export type { Completer } from './completion.js';
 export { Scopes, classScopes, type MemberScopeOptions } from './scopes.js';
 export type { RateLimit, RateLimitKey, MemberLimitOptions } from './limits.js';
+export { useDecorator, usedMiddleware, type UseDecorator } from './use.js';

@@ -20,6 +20,8 @@ export interface ToolDefinition {
   readonly limits: MemberLimits;
   /** OAuth scopes a caller needs (own `scopes`, else the class's `@Scopes`; empty: none). */
   readonly scopes: readonly string[];
+  /** Middleware from `@Use` on the class and the member, outermost first (run by the protocol layer). */
+  readonly middleware: readonly unknown[];
   /** Calls the user's method with validated arguments and the request context. */
   readonly handler: (args: unknown, ctx: unknown) => unknown;
 }

@@ -15,6 +15,7 @@ import { featuresOf, type RevisionFeatures } from '../revisions.js';
 import type { RequestRecord } from '../request-record.js';
 import type { MethodSpec, Scope } from '../server-core.js';
 import { shownTo } from '../list-visibility.js';
+import { asToolError, memberInfo } from '../middleware/index.js';
 import { toolForRevision } from '../wire-shapes.js';
 
 export const toolsList: MethodSpec = {
@@ -51,8 +52,7 @@ export const toolsCall: MethodSpec = {
     const tool = scope.core.registry.tool(name);
     if (!tool) throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
     const features = featuresOf(record.protocolVersion);
-    const args = params?.arguments;
-    const execute = (run?: InputRun): unknown => {
+    const invoke = (run: InputRun | undefined, args: unknown, outboundMeta?: object) => {
       const call: GuardedCall = {
         kind: 'tool',
         name,
@@ -62,12 +62,36 @@ export const toolsCall: MethodSpec = {
         scope,
         run,
         deadline: undefined,
+        outboundMeta,
       };
+      return scope.core.guards.run(call, () =>
+        invokeTool(tool, args, new Context(record, scope, call)),
+      );
+    };
+    const execute = (run?: InputRun): unknown => {
+      const pipeline = scope.core.middleware;
       let result: MaybePromise<CallToolResult>;
       try {
-        result = scope.core.guards.run(call, () =>
-          invokeTool(tool, args, new Context(record, scope, call)),
-        );
+        result =
+          pipeline.idle && tool.middleware.length === 0
+            ? invoke(run, params?.arguments)
+            : (pipeline
+                .run(
+                  pipeline.memberSteps('tools/call', tool.middleware),
+                  {
+                    method: 'tools/call',
+                    params,
+                    record,
+                    scope,
+                    run,
+                    member: memberInfo('tool', tool),
+                    arguments: params?.arguments,
+                  },
+                  (ctx) => invoke(run, ctx.arguments, ctx.outboundMeta),
+                )
+                .catch((error: unknown) => {
+                  throw asToolError(name, error);
+                }) as Promise<CallToolResult>);
       } catch (error) {
         return inBand(error, features, record, scope);
       }

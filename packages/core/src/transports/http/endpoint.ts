@@ -266,7 +266,12 @@ export class HttpEndpoint {
       }
     }
     const principal = auth === undefined ? undefined : this.#principal?.(auth);
-    const peer = { auth, remoteAddress: req.remoteAddress, principal };
+    const peer = {
+      auth,
+      remoteAddress: req.remoteAddress,
+      principal,
+      header: (name: string) => req.header(name),
+    };
     if (this.#scopes && req.method === 'POST' && path === this.#paths.mcp) {
       const access = this.#scopes.fromHeaders(req.header);
       const refusal = access && this.options.authorize!(auth, access);

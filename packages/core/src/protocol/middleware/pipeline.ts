@@ -1,0 +1,146 @@
+import { RawJson } from '../../jsonrpc/index.js';
+import { MiddlewareContext, type MessageSource } from './context.js';
+import { HOOK_OF_METHOD, type Hook, type Middleware, type MiddlewareHooks } from './types.js';
+
+type Step = Hook<unknown>;
+type Family = keyof MiddlewareHooks;
+
+const NO_STEPS: readonly Step[] = Object.freeze([]);
+
+/**
+ * The server's middleware and the chains built from it: per kind of message for server
+ * middleware, per member for calls (server, then class and member `@Use`). Chains are built on
+ * first use and dropped when `use` adds more. With no middleware anywhere, callers skip it all
+ * after one property check ({@link idle}).
+ */
+export class Pipeline {
+  readonly #server: Middleware[] = [];
+  #families = new Map<string, readonly Step[]>();
+  #members = new WeakMap<readonly unknown[], readonly Step[]>();
+  #idle = true;
+
+  constructor(middleware: readonly Middleware[] = []) {
+    this.use(...middleware);
+  }
+
+  /** No server middleware (members may still have their own). */
+  get idle(): boolean {
+    return this.#idle;
+  }
+
+  use(...middleware: Middleware[]): void {
+    for (const m of middleware) this.#server.push(checked(m));
+    this.#idle = this.#server.length === 0;
+    this.#families = new Map();
+    this.#members = new WeakMap();
+  }
+
+  /** The steps around `method` for server middleware (requests; `notification` for those). */
+  steps(method: string, notification = false): readonly Step[] {
+    const key = notification ? '\0notification' : method;
+    let steps = this.#families.get(key);
+    if (!steps) {
+      steps = notification
+        ? stepsOf(this.#server, 'notification')
+        : stepsOf(this.#server, 'request', HOOK_OF_METHOD.get(method));
+      this.#families.set(key, steps);
+    }
+    return steps;
+  }
+
+  /** The steps around a call of a member whose `@Use` middleware is `own`. */
+  memberSteps(method: string, own: readonly unknown[]): readonly Step[] {
+    if (own.length === 0) return this.steps(method);
+    let steps = this.#members.get(own);
+    if (!steps) {
+      const hook = HOOK_OF_METHOD.get(method);
+      steps = [...this.steps(method), ...stepsOf(own.map(checked), 'request', hook)];
+      this.#members.set(own, steps);
+    }
+    return steps;
+  }
+
+  /**
+   * Runs `inner` (the handler, reading `ctx.arguments`) under `steps`. Pre-serialised list pages
+   * are decoded for middleware to read.
+   */
+  run(
+    steps: readonly Step[],
+    source: MessageSource,
+    inner: (ctx: MiddlewareContext) => unknown,
+    optional = false,
+  ): Promise<unknown> {
+    const ctx = new MiddlewareContext(source);
+    return runSteps(steps, 0, ctx, inner, optional);
+  }
+}
+
+function runSteps(
+  steps: readonly Step[],
+  index: number,
+  ctx: MiddlewareContext,
+  inner: (ctx: MiddlewareContext) => unknown,
+  optional: boolean,
+): Promise<unknown> {
+  if (index === steps.length) {
+    return new Promise<unknown>((resolve) => resolve(inner(ctx))).then(decoded);
+  }
+  let nextResult: Promise<unknown> | undefined;
+  const next = () => {
+    if (nextResult) return Promise.reject(new Error('middleware called next() twice'));
+    nextResult = runSteps(steps, index + 1, ctx, inner, optional);
+    return nextResult;
+  };
+  return new Promise<unknown>((resolve) => resolve(steps[index](ctx, next))).then((value) => {
+    if (value !== undefined) return value;
+    if (nextResult) return nextResult;
+    if (optional) return undefined;
+    throw new Error(
+      `middleware answered ${ctx.method} with nothing: return next() (or a result of its own)`,
+    );
+  });
+}
+
+function decoded(value: unknown): unknown {
+  return value instanceof RawJson ? JSON.parse(value.json) : value;
+}
+
+function stepsOf(
+  middleware: readonly Middleware[],
+  general: 'request' | 'notification',
+  hook?: Family,
+): readonly Step[] {
+  const steps: Step[] = [];
+  for (const m of middleware) {
+    if (typeof m === 'function') {
+      steps.push(m);
+      continue;
+    }
+    const outer = m[general] as Step | undefined;
+    if (outer) steps.push(outer.bind(m));
+    const specific = hook && (m[hook] as Step | undefined);
+    if (specific) steps.push(specific.bind(m));
+  }
+  return steps.length === 0 ? NO_STEPS : Object.freeze(steps);
+}
+
+const HOOKS = new Set<string>(['request', 'notification', ...[...HOOK_OF_METHOD.values()]]);
+
+function checked(m: unknown): Middleware {
+  if (typeof m === 'function') return m as Middleware;
+  if (typeof m === 'object' && m !== null) {
+    // A plain object lists hooks only: a misspelt one would otherwise never run. (A class
+    // instance may carry fields of its own; its hooks are its methods.)
+    if (Object.getPrototypeOf(m) !== Object.prototype) return m as Middleware;
+    for (const [key, value] of Object.entries(m)) {
+      if (!HOOKS.has(key) || typeof value !== 'function')
+        throw new TypeError(
+          `middleware: unknown hook ${JSON.stringify(key)} (or not a function). Hooks: ${[...HOOKS].join(', ')}.`,
+        );
+    }
+    return m as Middleware;
+  }
+  throw new TypeError(
+    `middleware must be a function (ctx, next) or an object of hooks, got ${m === null ? 'null' : typeof m}.`,
+  );
+}
