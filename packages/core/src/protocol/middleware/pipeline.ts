@@ -1,8 +1,11 @@
 import { RawJson } from '../../jsonrpc/index.js';
+import { promised, thenMaybe } from '../../registry/index.js';
+import { compose, type Step as ComposedStep } from './compose.js';
 import { MiddlewareContext, type MessageSource } from './context.js';
 import { HOOK_OF_METHOD, type Hook, type Middleware, type MiddlewareHooks } from './types.js';
 
 type Step = Hook<unknown>;
+type ChainStep = ComposedStep<MiddlewareContext>;
 type Family = keyof MiddlewareHooks;
 
 const NO_STEPS: readonly Step[] = Object.freeze([]);
@@ -71,34 +74,41 @@ export class Pipeline {
     optional = false,
   ): Promise<unknown> {
     const ctx = new MiddlewareContext(source);
-    return runSteps(steps, 0, ctx, inner, optional);
+    const chain = optional ? steps.map((hook) => userStep(hook, true)) : adapted(steps);
+    return promised(() => compose(chain, ctx, (c) => thenMaybe(inner(c), decoded)));
   }
 }
 
-function runSteps(
-  steps: readonly Step[],
-  index: number,
-  ctx: MiddlewareContext,
-  inner: (ctx: MiddlewareContext) => unknown,
-  optional: boolean,
-): Promise<unknown> {
-  if (index === steps.length) {
-    return new Promise<unknown>((resolve) => resolve(inner(ctx))).then(decoded);
-  }
-  let nextResult: Promise<unknown> | undefined;
-  const next = () => {
-    if (nextResult) return Promise.reject(new Error('middleware called next() twice'));
-    nextResult = runSteps(steps, index + 1, ctx, inner, optional);
-    return nextResult;
+/** A user hook as a chain step: `next` always a promise, an empty answer after `next()` kept. */
+function userStep(hook: Hook<unknown>, optional: boolean): ChainStep {
+  return (ctx, next) => {
+    let nextResult: Promise<unknown> | undefined;
+    const once = () => {
+      if (nextResult) return Promise.reject(new Error('middleware called next() twice'));
+      nextResult = promised(next);
+      return nextResult;
+    };
+    return promised(() => hook(ctx, once)).then((value) => {
+      if (value !== undefined) return value;
+      if (nextResult) return nextResult;
+      if (optional) return undefined;
+      throw new Error(
+        `middleware answered ${ctx.method} with nothing: return next() (or a result of its own)`,
+      );
+    });
   };
-  return new Promise<unknown>((resolve) => resolve(steps[index](ctx, next))).then((value) => {
-    if (value !== undefined) return value;
-    if (nextResult) return nextResult;
-    if (optional) return undefined;
-    throw new Error(
-      `middleware answered ${ctx.method} with nothing: return next() (or a result of its own)`,
-    );
-  });
+}
+
+// Adapted once per list of hooks (lists are cached by the pipeline, so this is too).
+const adaptedSteps = new WeakMap<readonly Step[], readonly ChainStep[]>();
+
+function adapted(steps: readonly Step[]): readonly ChainStep[] {
+  let chain = adaptedSteps.get(steps);
+  if (!chain) {
+    chain = steps.map((hook) => userStep(hook, false));
+    adaptedSteps.set(steps, chain);
+  }
+  return chain;
 }
 
 function decoded(value: unknown): unknown {
