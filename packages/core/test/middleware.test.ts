@@ -454,3 +454,54 @@ describe('@Use under standard (TC39) decorators', () => {
     await c.close();
   });
 });
+
+describe('middleware that switches itself off', () => {
+  it('is skipped while enabled() is false, and runs once it turns true', async () => {
+    let on = false;
+    const seen: string[] = [];
+    const c = await connect(
+      [
+        {
+          enabled: () => on,
+          callTool: (ctx, next) => {
+            seen.push(ctx.member?.name ?? '');
+            return next();
+          },
+        },
+      ],
+      LEGACY,
+    );
+    await c.callTool('echo', { text: 'a' });
+    expect(seen).toEqual([]);
+    on = true;
+    await c.callTool('echo', { text: 'b' });
+    expect(seen).toEqual(['echo']);
+    await c.close();
+  });
+});
+
+describe('middleware and refusals before a member is reached', () => {
+  it('sees a call of an unknown tool, refused with -32602', async () => {
+    const seen: string[] = [];
+    const c = await connect(
+      [
+        {
+          async callTool(ctx, next) {
+            try {
+              return await next();
+            } catch (error) {
+              seen.push(
+                `${ctx.params?.name} ${ctx.member === undefined} ${(error as { code?: number }).code}`,
+              );
+              throw error;
+            }
+          },
+        },
+      ],
+      LEGACY,
+    );
+    await expect(c.callTool('nope', {})).rejects.toMatchObject({ code: -32602 });
+    expect(seen).toEqual(['nope true -32602']);
+    await c.close();
+  });
+});

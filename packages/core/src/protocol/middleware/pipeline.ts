@@ -21,19 +21,31 @@ export class Pipeline {
   #families = new Map<string, readonly Step[]>();
   #members = new WeakMap<readonly unknown[], readonly Step[]>();
   #idle = true;
+  // Server middleware that can switch itself off (`enabled`), unless some cannot.
+  #switches?: (() => boolean)[];
 
   constructor(middleware: readonly Middleware[] = []) {
     this.use(...middleware);
   }
 
-  /** No server middleware (members may still have their own). */
+  /**
+   * No server middleware, or none switched on (members may still have their own): the caller
+   * skips the chain.
+   */
   get idle(): boolean {
-    return this.#idle;
+    if (this.#idle) return true;
+    const switches = this.#switches;
+    if (!switches) return false;
+    for (const enabled of switches) if (enabled()) return false;
+    return true;
   }
 
   use(...middleware: Middleware[]): void {
     for (const m of middleware) this.#server.push(checked(m));
     this.#idle = this.#server.length === 0;
+    this.#switches = this.#server.every((m) => typeof m === 'object' && m.enabled)
+      ? this.#server.map((m) => (m as MiddlewareHooks).enabled!.bind(m))
+      : undefined;
     this.#families = new Map();
     this.#members = new WeakMap();
   }
@@ -127,14 +139,26 @@ function stepsOf(
       continue;
     }
     const outer = m[general] as Step | undefined;
-    if (outer) steps.push(outer.bind(m));
+    if (outer) steps.push(switchable(m, outer));
     const specific = hook && (m[hook] as Step | undefined);
-    if (specific) steps.push(specific.bind(m));
+    if (specific) steps.push(switchable(m, specific));
   }
   return steps.length === 0 ? NO_STEPS : Object.freeze(steps);
 }
 
-const HOOKS = new Set<string>(['request', 'notification', ...[...HOOK_OF_METHOD.values()]]);
+/** A hook bound to its middleware, skipped while the middleware says it is not `enabled`. */
+function switchable(m: MiddlewareHooks, hook: Step): Step {
+  const bound = hook.bind(m);
+  const enabled = m.enabled?.bind(m);
+  return enabled ? (ctx, next) => (enabled() ? bound(ctx, next) : next()) : bound;
+}
+
+const HOOKS = new Set<string>([
+  'enabled',
+  'request',
+  'notification',
+  ...[...HOOK_OF_METHOD.values()],
+]);
 
 function checked(m: unknown): Middleware {
   if (typeof m === 'function') return m as Middleware;

@@ -52,6 +52,11 @@ export interface CompleteResult {
  * ```
  */
 export interface MiddlewareHooks {
+  /**
+   * Asked per request: while false, the middleware is skipped (and when every server middleware
+   * is off, the chain costs nothing), e.g. telemetry with no tracer provider registered.
+   */
+  enabled?: () => boolean;
   /** Around every request (every method, including `initialize`, `ping` and the lists). */
   request?: Hook<unknown>;
   /** Around every notification from the client (`notifications/initialized`, …). */
@@ -90,7 +95,7 @@ export interface MiddlewareHooks {
 export type Middleware = Hook<unknown> | MiddlewareHooks;
 
 /** The hook of each kind of request; every other method has only `request`. */
-export type HookName = Exclude<keyof MiddlewareHooks, 'request' | 'notification'>;
+export type HookName = Exclude<keyof MiddlewareHooks, 'request' | 'notification' | 'enabled'>;
 
 export const HOOK_OF_METHOD: ReadonlyMap<string, HookName> = new Map([
   ['tools/call', 'callTool'],
