@@ -14,6 +14,7 @@ export default [
   'examples/prompts',
   'examples/release',
   'examples/secure-notes',
+  'examples/telemetry',
   'packages/create-mcp-server',
   'templates/basic',
   'templates/http',

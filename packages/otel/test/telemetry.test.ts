@@ -9,7 +9,11 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { createServer, Tool, UserError, type Context } from '@mcp-fw/core';
 import { serveHttp, type HttpServerHandle } from '@mcp-fw/core/node';
 import { telemetry } from '@mcp-fw/otel';
-import { startReceiver, type OtlpReceiver, type ReceivedSpan } from './support/otlp-receiver.ts';
+import {
+  startReceiver,
+  type OtlpReceiver,
+  type ReceivedSpan,
+} from '../../../test-support/otlp-receiver.ts';
 
 // The OpenTelemetry SDK exports over OTLP/HTTP (JSON) to a receiver on loopback; the official
 // client calls a server served over real HTTP, sending the context of a client span in _meta.
