@@ -46,6 +46,8 @@ import {
 export class Guards {
   /** The guardrails in their order, outermost first; what is off has no step. */
   readonly #steps: readonly GuardStep[];
+  /** Set when the steps are only the no-op rate step, the output policy and the shared deadline. */
+  readonly #fused?: { readonly shared: SharedDeadline; readonly output: OutputPolicy };
   readonly #audit?: AuditLog;
   /** How `ctx.auth` names the caller (`limits.identify`). */
   readonly identify: Identify;
@@ -98,6 +100,8 @@ export class Guards {
     if (limits.concurrency)
       steps.push(concurrencyStep(new ConcurrencyLimiter(checkConcurrency(limits.concurrency))));
     this.#steps = Object.freeze(steps);
+    if (shared && !this.#audit && !defaultRate && !limits.concurrency)
+      this.#fused = { shared, output };
   }
 
   /** The principal a legacy HTTP session opened with `auth` is bound to. */
@@ -116,6 +120,17 @@ export class Guards {
    * deadline on (the defaults), a synchronous call stays synchronous.
    */
   run<T>(call: GuardedCall, invoke: () => MaybePromise<T>): MaybePromise<T> {
+    const fused = this.#fused;
+    // The defaults (no rate limit, the shared deadline, the output policy), for a member that
+    // sets no limit of its own: the same steps, fused, as every tools/call of most servers
+    // takes this path.
+    if (
+      fused &&
+      call.limits.rateLimit === undefined &&
+      call.limits.timeoutMs === undefined &&
+      !call.run?.replay
+    )
+      return fused.shared.run(call, invoke, fused.output) as MaybePromise<T>;
     return compose(this.#steps, call, invoke) as MaybePromise<T>;
   }
 }

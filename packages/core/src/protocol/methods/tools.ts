@@ -4,6 +4,7 @@ import {
   isThenable,
   type CallToolResult,
   type MaybePromise,
+  type ToolDefinition,
 } from '../../registry/index.js';
 import { callResultForRevision } from '../call-result.js';
 import { Context } from '../context.js';
@@ -52,29 +53,13 @@ export const toolsCall: MethodSpec = {
     const tool = scope.core.registry.tool(name);
     if (!tool) throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
     const features = featuresOf(record.protocolVersion);
-    const invoke = (run: InputRun | undefined, args: unknown, outboundMeta?: object) => {
-      const call: GuardedCall = {
-        kind: 'tool',
-        name,
-        limits: tool.limits,
-        args,
-        record,
-        scope,
-        run,
-        deadline: undefined,
-        outboundMeta,
-      };
-      return scope.core.guards.run(call, () =>
-        invokeTool(tool, args, new Context(record, scope, call)),
-      );
-    };
     const execute = (run?: InputRun): unknown => {
       const pipeline = scope.core.middleware;
       let result: MaybePromise<CallToolResult>;
       try {
         result =
           pipeline.idle && tool.middleware.length === 0
-            ? invoke(run, params?.arguments)
+            ? invoke(tool, { record, scope, run }, params?.arguments)
             : (pipeline
                 .run(
                   pipeline.memberSteps('tools/call', tool.middleware),
@@ -87,7 +72,7 @@ export const toolsCall: MethodSpec = {
                     member: memberInfo('tool', tool),
                     arguments: params?.arguments,
                   },
-                  (ctx) => invoke(run, ctx.arguments, ctx.outboundMeta),
+                  (ctx) => invoke(tool, { record, scope, run }, ctx.arguments, ctx.outboundMeta),
                 )
                 .catch((error: unknown) => {
                   throw asToolError(name, error);
@@ -105,6 +90,30 @@ export const toolsCall: MethodSpec = {
     return scope.core.inputs.call(params, record, execute, scope);
   },
 };
+
+/** Runs the tool under the guardrails with `args` (as middleware left them). */
+function invoke(
+  tool: ToolDefinition,
+  at: { record: RequestRecord; scope: Scope; run: InputRun | undefined },
+  args: unknown,
+  outboundMeta?: object,
+): MaybePromise<CallToolResult> {
+  const { record, scope } = at;
+  const call: GuardedCall = {
+    kind: 'tool',
+    name: tool.name,
+    limits: tool.limits,
+    args,
+    record,
+    scope,
+    run: at.run,
+    deadline: undefined,
+    outboundMeta,
+  };
+  return scope.core.guards.run(call, () =>
+    invokeTool(tool, args, new Context(record, scope, call)),
+  );
+}
 
 /** A failed call as the revision's in-band `isError` result, or rethrown as a protocol error. */
 function inBand(
