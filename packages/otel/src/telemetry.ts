@@ -105,7 +105,7 @@ class Instruments {
     let span: ReturnType<Tracer['startSpan']> | undefined;
     if (this.#tracing) {
       const { parent, link } = parentOf(ctx);
-      const attributes = spanAttributes(ctx, common);
+      const attributes = spanAttributes(ctx, target);
       if (
         this.options.recordArguments &&
         ctx.method === 'tools/call' &&
