@@ -397,6 +397,38 @@ describe('middleware and 2026-07-28 replays', () => {
   });
 });
 
+describe('middleware and a forged requestState', () => {
+  it('sees the retry refused with -32602 before any member runs', async () => {
+    const seen: string[] = [];
+    const c = await connect(
+      [
+        async (ctx, next) => {
+          try {
+            return await next();
+          } catch (error) {
+            seen.push(`${ctx.method} ${(error as { code?: number }).code}`);
+            throw error;
+          }
+        },
+      ],
+      MODERN,
+    );
+    const meta = { [V]: MODERN, [CAPS]: { elicitation: {} } };
+    const round1 = await c.rawRequest('tools/call', { name: 'twice', arguments: {}, _meta: meta });
+    await expect(
+      c.rawRequest('tools/call', {
+        name: 'twice',
+        arguments: {},
+        _meta: meta,
+        inputResponses: { input_1: { action: 'accept', content: { a: 'A' } } },
+        requestState: `${round1.requestState}x`,
+      }),
+    ).rejects.toMatchObject({ code: -32602 });
+    expect(seen).toEqual(['tools/call -32602']);
+    await c.close();
+  });
+});
+
 describe('middleware: bad input', () => {
   it('refuses an object with an unknown hook at startup, naming it', () => {
     expect(() =>
