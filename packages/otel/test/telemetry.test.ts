@@ -195,6 +195,32 @@ describe('@mcp-fw/otel with the OpenTelemetry SDK and an OTLP/HTTP exporter', ()
     await client.close();
   });
 
+  it('takes the parent from the HTTP traceparent header when _meta carries none', async () => {
+    const { span, meta } = clientSpan('http request');
+    const client = new Client(
+      { name: 'otel-test', version: '1.0.0' },
+      { supportedProtocolVersions: ['2025-11-25'] },
+    );
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(http.url), { requestInit: { headers: meta } }),
+    );
+    await client.callTool({ name: 'forecast', arguments: { city: 'Narvik' } });
+    span.end();
+    await flushed();
+    const traceId = span.spanContext().traceId;
+    await receiver.waitFor(
+      () => receiver.spans.some((s) => s.traceId === traceId && s.name === 'tools/call forecast'),
+      'the call’s span under the header’s trace',
+    );
+    const server = only(
+      receiver.spans,
+      (s) => s.traceId === traceId && s.name === 'tools/call forecast',
+      'server span',
+    );
+    expect(server.parentSpanId).toBe(span.spanContext().spanId);
+    await client.close();
+  });
+
   it('gives a JSON-RPC error its code as error.type', async () => {
     const client = await connect();
     const { span, meta } = clientSpan('tools/call missing');
