@@ -441,6 +441,17 @@ describe('middleware: bad input', () => {
     ).toThrow(/unknown hook "callTools"/);
   });
 
+  it('refuses middleware that is not an array, naming the fix', () => {
+    expect(() =>
+      createServer({
+        name: 's',
+        version: '1',
+        providers: [Shop],
+        middleware: tracer([], 'x') as never,
+      }),
+    ).toThrow(/middleware must be an array, got function. Write middleware: \[myMiddleware\]/);
+  });
+
   it('a middleware that answers nothing without calling next() is an error, not a hang', async () => {
     const c = await connect([{ listTools: () => undefined }], LEGACY);
     await expect(c.listTools()).rejects.toMatchObject({ code: -32603 });

@@ -25,6 +25,10 @@ export class Pipeline {
   #switches?: (() => boolean)[];
 
   constructor(middleware: readonly Middleware[] = []) {
+    if (!Array.isArray(middleware))
+      throw new TypeError(
+        `createServer: middleware must be an array, got ${middleware === null ? 'null' : typeof middleware}. Write middleware: [myMiddleware].`,
+      );
     this.use(...middleware);
   }
 
