@@ -180,6 +180,7 @@ export class McpServer {
       middleware: new Pipeline(options.middleware),
     };
     warnUndescribed(registry, logger);
+    checkMiddleware(registry);
     this.tools = new MemberControl(this.#core, ['tool'], 'tools');
     this.prompts = new MemberControl(this.#core, ['prompt'], 'prompts');
     this.resources = new ResourceControl(this.#core);
@@ -227,6 +228,7 @@ export class McpServer {
     const { registry, added } = this.#core.registry.withProviders(providers, this.#schemas);
     this.#core.registry = registry;
     warnUndescribed(added, this.#core.logger);
+    checkMiddleware(added);
     const changed: ListName[] = [];
     if (added.tools.length) changed.push('tools');
     if (added.prompts.length) changed.push('prompts');
@@ -282,6 +284,16 @@ export function createServer(options: ServerOptions): McpServer {
 // Once, when members are registered (not per connection), on the logger: never stdout.
 function warnUndescribed(members: Members, logger: Logger): void {
   for (const warning of undescribedMembers(members)) logger.warn(warning);
+}
+
+// `@Use` on members is checked once, when they are registered, as their schemas are.
+function checkMiddleware(members: Members): void {
+  Pipeline.checkMembers([
+    ...members.tools,
+    ...members.prompts,
+    ...members.resources,
+    ...members.templates,
+  ]);
 }
 
 function providerList(providers: unknown): readonly Provider[] {

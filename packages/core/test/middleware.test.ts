@@ -441,6 +441,19 @@ describe('middleware: bad input', () => {
     ).toThrow(/unknown hook "callTools"/);
   });
 
+  it('refuses a bad @Use hook when the server is created, not at the first call', () => {
+    class Bad {
+      @Use({ callTools: () => undefined } as never)
+      @Tool({ description: 'x', input: z.object({}) })
+      x() {
+        return 'x';
+      }
+    }
+    expect(() => createServer({ name: 's', version: '1', providers: [Bad] })).toThrow(
+      /unknown hook "callTools"/,
+    );
+  });
+
   it('refuses middleware that is not an array, naming the fix', () => {
     expect(() =>
       createServer({

@@ -54,6 +54,11 @@ export class Pipeline {
     this.#members = new WeakMap();
   }
 
+  /** Checks the `@Use` middleware of members as they are registered (a bad one fails at startup). */
+  static checkMembers(members: Iterable<{ readonly middleware: readonly unknown[] }>): void {
+    for (const member of members) for (const m of member.middleware) checked(m);
+  }
+
   /** The steps around `method` for server middleware (requests; `notification` for those). */
   steps(method: string, notification = false): readonly Step[] {
     const key = notification ? '\0notification' : method;
