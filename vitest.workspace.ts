@@ -3,6 +3,7 @@
 export default [
   'packages/core',
   'packages/auth',
+  'packages/otel',
   'packages/cli',
   'packages/typescript',
   'examples/calculator',
@@ -13,6 +14,7 @@ export default [
   'examples/prompts',
   'examples/release',
   'examples/secure-notes',
+  'examples/telemetry',
   'packages/create-mcp-server',
   'templates/basic',
   'templates/http',

@@ -39,6 +39,7 @@ export type {
   EventStore,
   HttpRequestView,
   ResponseMode,
+  HealthOptions,
 } from './transports/http/index.js';
 export { MemoryEventStore } from './transports/http/index.js';
 export type { MemoryEventStoreOptions } from './transports/http/index.js';

@@ -1,6 +1,30 @@
 // The runtime-neutral entry point: decorators, server construction, content helpers, errors.
 // Node-specific transports live behind subpaths (`@mcp-fw/core/stdio`, `@mcp-fw/core/testing`).
+import { useDecorator, type UseDecorator } from './decorators/index.js';
+import type { Middleware } from './protocol/index.js';
 export { Tool, Arg, Resource, Prompt, Scopes } from './decorators/index.js';
+
+/**
+ * Runs middleware around the calls of a class's members (on the class) or of one member (on a
+ * method): tool calls, resource reads, prompt gets. Class middleware wraps member middleware,
+ * and both run inside the server's (`server.use`). Stacked `@Use`s run top first. Works with
+ * `experimentalDecorators` and with standard decorators.
+ *
+ * @example
+ * ```ts
+ * const logged: Middleware = async (ctx, next) => { console.error('calling', ctx.member?.name); return next(); };
+ *
+ * @Use(logged)
+ * class Billing {
+ *   @Use({ callTool: (ctx, next) => (ctx.auth ? next() : Promise.reject(new UserError('sign in first'))) })
+ *   @Tool('Refunds an order')
+ *   refund() { return 'refunded'; }
+ * }
+ * ```
+ */
+export function Use(...middleware: Middleware[]): UseDecorator {
+  return useDecorator(middleware);
+}
 export type {
   ToolOptions,
   TaskMode,
@@ -46,6 +70,15 @@ export {
   type ClientCapabilities,
   MemoryRateLimitStore,
   type ServerLimits,
+  MiddlewareContext,
+  type Middleware,
+  type MiddlewareHooks,
+  type Hook,
+  type Next,
+  type MemberInfo,
+  type ReadResourceResult,
+  type ListResult,
+  type CompleteResult,
   type ConcurrencyLimits,
   type StateLimits,
   DEFAULT_STATE_LIMITS,

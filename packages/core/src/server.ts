@@ -4,6 +4,7 @@ import {
   Guards,
   InputRuns,
   ListCache,
+  Pipeline,
   ServerConnection,
   stderrLogger,
   type AuditOptions,
@@ -11,6 +12,7 @@ import {
   type InputRoundSettings,
   type ListName,
   type Logger,
+  type Middleware,
   type ServerCore,
   type ServerLimits,
 } from './protocol/index.js';
@@ -119,6 +121,16 @@ export interface ServerOptions {
    * ```
    */
   listed?: (auth: unknown, member: ListedMember) => boolean;
+  /**
+   * Middleware around every request, outermost first; more can be added with
+   * {@link McpFwServer.use}. See {@link Middleware} for the order and the hooks.
+   *
+   * @example
+   * ```ts
+   * createServer({ name: 'shop', version: '1', providers: [Orders], middleware: [async (ctx, next) => { console.error(ctx.method); return next(); }] });
+   * ```
+   */
+  middleware?: readonly Middleware[];
 }
 
 /** A member as {@link ServerOptions.listed} sees it. */
@@ -179,11 +191,37 @@ export class McpFwServer {
       }),
       inputs: new InputRuns(options.inputRounds ?? options.input, options.limits),
       guards: new Guards(options, logger),
+      middleware: new Pipeline(options.middleware),
     };
     warnUndescribed(registry, logger);
+    checkMiddleware(registry);
     this.tools = new MemberControl(this.#core, ['tool'], 'tools');
     this.prompts = new MemberControl(this.#core, ['prompt'], 'prompts');
     this.resources = new ResourceControl(this.#core);
+  }
+
+  /**
+   * Adds middleware around every request, inside what was added before (and inside
+   * `createServer({ middleware })`). A function `(ctx, next)` wraps every request and
+   * notification; an object of hooks (`callTool`, `readResource`, `getPrompt`, `listTools`,
+   * `complete`, `request`, `notification`, …) wraps the kinds it names. Returns the server.
+   *
+   * @example
+   * ```ts
+   * server.use(async (ctx, next) => {
+   *   const started = performance.now();
+   *   try {
+   *     return await next();
+   *   } finally {
+   *     console.error(`${ctx.method} ${ctx.member?.name ?? ''} ${(performance.now() - started).toFixed(1)} ms`);
+   *   }
+   * });
+   * server.use({ callTool: (ctx, next) => (ctx.member?.name === 'reset' ? { content: [{ type: 'text', text: 'disabled' }], isError: true } : next()) });
+   * ```
+   */
+  use(...middleware: Middleware[]): this {
+    this.#core.middleware.use(...middleware);
+    return this;
   }
 
   /** Connections being served now, over every transport (closed ones are let go). */
@@ -204,6 +242,7 @@ export class McpFwServer {
     const { registry, added } = this.#core.registry.withProviders(providers, this.#schemas);
     this.#core.registry = registry;
     warnUndescribed(added, this.#core.logger);
+    checkMiddleware(added);
     const changed: ListName[] = [];
     if (added.tools.length) changed.push('tools');
     if (added.prompts.length) changed.push('prompts');
@@ -267,6 +306,16 @@ export type McpServer = McpFwServer;
 // Once, when members are registered (not per connection), on the logger: never stdout.
 function warnUndescribed(members: Members, logger: Logger): void {
   for (const warning of undescribedMembers(members)) logger.warn(warning);
+}
+
+// `@Use` on members is checked once, when they are registered, as their schemas are.
+function checkMiddleware(members: Members): void {
+  Pipeline.checkMembers([
+    ...members.tools,
+    ...members.prompts,
+    ...members.resources,
+    ...members.templates,
+  ]);
 }
 
 function providerList(providers: unknown): readonly Provider[] {

@@ -28,3 +28,4 @@ export type { Completer } from './completion.js';
 export { Scopes, classScopes, type MemberScopeOptions } from './scopes.js';
 export type { RateLimit, RateLimitKey, MemberLimitOptions } from './limits.js';
 export type { TaskMode, TaskOptions } from './task-option.js';
+export { useDecorator, usedMiddleware, type UseDecorator } from './use.js';

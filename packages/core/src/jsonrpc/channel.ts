@@ -38,6 +38,8 @@ export interface Peer {
   readonly remoteAddress?: string;
   /** The authenticated identity `auth` names, which the transport's sessions are bound to. */
   readonly principal?: string;
+  /** A request header by lower-case name (HTTP): trace context, for middleware. */
+  readonly header?: (name: string) => string | undefined;
 }
 
 export interface ChannelSink {

@@ -26,12 +26,19 @@ export interface Asker {
   readonly run?: InputRun;
   /** The handler's signal (a timeout narrows the request's): a question dies with the call. */
   readonly signal?: AbortSignal;
+  /** Added to the question's `_meta` (middleware's `outboundMeta`, e.g. trace context). */
+  readonly meta?: object;
 }
 
 /** The user's answer to an elicitation; `content` is validated against the schema when accepted. */
 export type ElicitResult<T> =
   | { action: 'accept'; content: T }
   | { action: 'decline' | 'cancel'; content?: undefined };
+
+function withMeta(params: unknown, meta: object): unknown {
+  const p = (params ?? {}) as { _meta?: object };
+  return { ...p, _meta: { ...p._meta, ...meta } };
+}
 
 /**
  * Sends a real server→client request on the calling request's stream, tied to its signal (a
@@ -45,6 +52,7 @@ async function ask(
   options: ClientRequestOptions,
 ): Promise<any> {
   const { record, run } = asker;
+  if (asker.meta) params = withMeta(params, asker.meta);
   if (record.era === 'modern') {
     if (!run)
       throw new ClientCapabilityError(

@@ -61,7 +61,10 @@ export class ServerConnection implements HubMember {
     this.engine = new Engine(channel, {
       parseFrame: (text) => (this.#era === 'legacy' ? parseFrame(text) : this.#memo.parse(text)),
       request: (request) => this.#request(request),
-      notification: (method, params) => this.#notification(method, params),
+      notification: (method, params) =>
+        core.middleware.idle
+          ? this.#notification(method, params)
+          : this.#observed(method, params as Record<string, unknown> | undefined),
       mapError: (error) => mapError(error, core, this.#era === 'modern' ? 'modern' : 'legacy'),
       unencodable: (request, value, error) =>
         unencodableResult(request, value, error, {
@@ -156,6 +159,21 @@ export class ServerConnection implements HubMember {
     if (Array.isArray(request.params))
       throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid params: params must be an object');
     return method;
+  }
+
+  /** A notification under the server's middleware (what it throws is only logged: nobody answers). */
+  #observed(method: string, params: Record<string, unknown> | undefined): void {
+    const pipeline = this.#scope.core.middleware;
+    pipeline
+      .run(
+        pipeline.steps(method, true),
+        { method, params, scope: this.#scope },
+        () => this.#notification(method, params),
+        true,
+      )
+      .catch((error: unknown) =>
+        this.#scope.core.logger.error(`middleware failed on ${method}`, error),
+      );
   }
 
   #notification(method: string, params: unknown): void {

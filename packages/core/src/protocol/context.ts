@@ -157,7 +157,13 @@ export class Context {
   }
 
   get #asker(): Asker {
-    return { record: this.#record, run: this.#run, signal: this.#invocation?.deadline?.signal };
+    const invocation = this.#invocation;
+    return {
+      record: this.#record,
+      run: this.#run,
+      signal: invocation?.deadline?.signal,
+      meta: invocation?.outboundMeta,
+    };
   }
 
   /**

@@ -1,5 +1,17 @@
 export { ServerConnection, type EraMode } from './connection.js';
 export { Context } from './context.js';
+export {
+  Pipeline,
+  MiddlewareContext,
+  type Middleware,
+  type MiddlewareHooks,
+  type Hook,
+  type Next,
+  type MemberInfo,
+  type ReadResourceResult,
+  type ListResult,
+  type CompleteResult,
+} from './middleware/index.js';
 export { ClientCapabilityError, MissingCapabilityError } from './client-capability.js';
 export type { ClientRequestOptions, ElicitResult, SampleRequest } from './client-requests.js';
 export type {

@@ -11,10 +11,11 @@ import {
 import { toolsCall, toolsList } from './methods/tools.js';
 import { discover } from './modern/discover.js';
 import { listen } from './modern/listen.js';
+import { aroundMethod } from './middleware/index.js';
 import type { MethodSpec } from './server-core.js';
 
 /** Every request method a legacy (initialize-era) connection answers; anything else is -32601. */
-export const METHODS: ReadonlyMap<string, MethodSpec> = new Map([
+export const METHODS: ReadonlyMap<string, MethodSpec> = withMiddleware([
   ['initialize', initialize],
   ['ping', ping],
   ['logging/setLevel', setLevel],
@@ -44,7 +45,14 @@ const REMOVED_IN_MODERN = new Set([
  * and `resources/unsubscribe` get -32601).
  */
 export const MODERN_METHODS: ReadonlyMap<string, MethodSpec> = new Map([
-  ['server/discover', discover],
-  ['subscriptions/listen', listen],
+  ...withMiddleware([
+    ['server/discover', discover],
+    ['subscriptions/listen', listen],
+  ]),
   ...[...METHODS].filter(([name]) => !REMOVED_IN_MODERN.has(name)),
 ]);
+
+/** Every method with the server's middleware around it (calls run theirs inside; see aroundMethod). */
+function withMiddleware(entries: [string, MethodSpec][]): Map<string, MethodSpec> {
+  return new Map(entries.map(([name, spec]) => [name, aroundMethod(name, spec)]));
+}

@@ -7,6 +7,7 @@ import type { ConnectionHub } from './hub.js';
 import type { InputRuns } from './input/input-runs.js';
 import type { Guards } from './guards/index.js';
 import type { ListCache } from './list-cache.js';
+import type { Pipeline } from './middleware/index.js';
 
 /** Who the server says it is (the `serverInfo` and `instructions` of the handshake). */
 export interface ServerIdentity {
@@ -45,6 +46,8 @@ export interface ServerCore {
   readonly inputs: InputRuns;
   /** Rate limits, timeouts, concurrency caps, output policy and audit log around handlers. */
   readonly guards: Guards;
+  /** Middleware around requests (`server.use`, `createServer({ middleware })`). */
+  readonly middleware: Pipeline;
 }
 
 /** What a method handler may touch: the shared core, this connection's session and engine. */

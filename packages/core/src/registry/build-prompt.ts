@@ -1,5 +1,6 @@
 import type { PromptOptions } from '../decorators/index.js';
 import { memberLimits } from './member-limits.js';
+import { memberMiddleware } from './member-middleware.js';
 import { memberScopes } from './member-scopes.js';
 import { methodInput } from './member-input.js';
 import { makeHandler, memberMethod, memberName, type MemberSource } from './member-method.js';
@@ -33,6 +34,7 @@ export function buildPrompt(source: MemberSource): PromptDefinition {
     completers: input.completers,
     limits: memberLimits(options, origin),
     scopes: memberScopes(options.scopes, source, origin),
+    middleware: memberMiddleware(source),
     handler: makeHandler(method, source.receiver, input.positional),
   });
 }

@@ -7,6 +7,7 @@ import {
 } from '../schema/index.js';
 import { StartupError } from './errors.js';
 import { memberLimits } from './member-limits.js';
+import { memberMiddleware } from './member-middleware.js';
 import { memberScopes } from './member-scopes.js';
 import { methodInput } from './member-input.js';
 import { deepFreeze, makeHandler, memberMethod, type MemberSource } from './member-method.js';
@@ -38,6 +39,7 @@ export function buildResource(source: MemberSource): ResourceDefinition | Templa
     origin,
     limits: memberLimits({ timeoutMs: options.timeoutMs }, origin),
     scopes: memberScopes(options.scopes, source, origin),
+    middleware: memberMiddleware(source),
   };
   if (!isUriTemplate(uri)) {
     if (options.list !== undefined) {

@@ -1,6 +1,7 @@
 import type { ToolOptions } from '../decorators/index.js';
 import { toJsonSchema, type Validator } from '../schema/index.js';
 import { memberLimits } from './member-limits.js';
+import { memberMiddleware } from './member-middleware.js';
 import { memberScopes } from './member-scopes.js';
 import { memberTask } from './member-task.js';
 import { objectSchema, methodInput } from './member-input.js';
@@ -51,6 +52,7 @@ export function buildTool(source: MemberSource): ToolDefinition {
     limits: memberLimits(options, origin),
     scopes: memberScopes(options.scopes, source, origin),
     task: memberTask(options.task, origin),
+    middleware: memberMiddleware(source),
     handler: makeHandler(method, source.receiver, input.positional),
   });
 }

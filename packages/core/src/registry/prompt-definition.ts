@@ -24,5 +24,7 @@ export interface PromptDefinition {
   readonly limits: MemberLimits;
   /** OAuth scopes a caller needs (own `scopes`, else the class's `@Scopes`; empty: none). */
   readonly scopes: readonly string[];
+  /** Middleware from `@Use` on the class and the member, outermost first (run by the protocol layer). */
+  readonly middleware: readonly unknown[];
   readonly handler: (args: unknown, ctx: unknown) => unknown;
 }

@@ -23,6 +23,8 @@ export interface ToolDefinition {
   readonly scopes: readonly string[];
   /** Whether calls run as tasks, with the tasks' lifetime (`forbidden` unless declared). */
   readonly task: MemberTask;
+  /** Middleware from `@Use` on the class and the member, outermost first (run by the protocol layer). */
+  readonly middleware: readonly unknown[];
   /** Calls the user's method with validated arguments and the request context. */
   readonly handler: (args: unknown, ctx: unknown) => unknown;
 }

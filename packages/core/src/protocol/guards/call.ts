@@ -9,6 +9,8 @@ export interface Invocation {
   readonly run?: InputRun;
   /** A timeout's deadline, whose signal (built on first use) narrows the request's. */
   readonly deadline?: { readonly signal: AbortSignal };
+  /** Merged into the `_meta` of requests to the client made while serving the call (middleware). */
+  readonly outboundMeta?: object;
 }
 
 export type CallKind = 'tool' | 'resource' | 'prompt';

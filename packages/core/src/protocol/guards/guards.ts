@@ -8,7 +8,16 @@ import {
   type RateLimit,
 } from '../../registry/index.js';
 import type { Logger } from '../logger.js';
+import { compose } from '../middleware/compose.js';
 import { AuditLog, type AuditOptions, type LimitRefusalEvent } from './audit.js';
+import {
+  auditStep,
+  concurrencyStep,
+  type GuardStep,
+  outputStep,
+  rateLimitStep,
+  timeoutStep,
+} from './builtin.js';
 import { describeCall, type GuardedCall } from './call.js';
 import { ConcurrencyLimiter } from './concurrency.js';
 import { defaultIdentify, principalOf, type Identify } from './identity.js';
@@ -26,21 +35,19 @@ import {
 } from './timeout.js';
 
 /**
- * The guardrails around every tool, resource and prompt handler call, in a fixed order: the
- * audit log around everything; then the rate limit (tools; a 2026-07-28 call is counted once,
- * not per input round); the timeout (covering queueing and every round); the concurrency caps;
- * the handler; the output policy. Each is its own module; this only sequences them, and what is
- * off costs a property check. The server-wide deadline is always on (5 minutes by default): a
- * call under it costs two clock reads, and one shared timer serves every pending call.
+ * The guardrails around every tool, resource and prompt handler call: built-in middleware
+ * (`builtin.ts`), composed by the same chain as user middleware and run inside it, in a fixed
+ * order: the audit log around everything; then the rate limit (tools; a 2026-07-28 call is
+ * counted once, not per input round); the output policy; the timeout (covering queueing and
+ * every round); the concurrency caps; the handler. Each duty is its own module; what is off has
+ * no step. The server-wide deadline is always on (5 minutes by default): a call under it costs
+ * two clock reads, and one shared timer serves every pending call.
  */
 export class Guards {
-  readonly #rate: RateLimiter;
-  readonly #defaultRate?: RateLimit;
-  readonly #timeoutMs: number;
-  readonly #shared?: SharedDeadline;
-  readonly #overran: ReportOverrun;
-  readonly #concurrency?: ConcurrencyLimiter;
-  readonly #output: OutputPolicy;
+  /** The guardrails in their order, outermost first; what is off has no step. */
+  readonly #steps: readonly GuardStep[];
+  /** Set when the steps are only the no-op rate step, the output policy and the shared deadline. */
+  readonly #fused?: { readonly shared: SharedDeadline; readonly output: OutputPolicy };
   readonly #audit?: AuditLog;
   /** How `ctx.auth` names the caller (`limits.identify`). */
   readonly identify: Identify;
@@ -61,11 +68,11 @@ export class Guards {
     const identify = limits.identify ?? defaultIdentify;
     this.identify = identify;
     this.state = new StateBudget(limits);
-    this.#defaultRate = checkRateLimit(limits.rateLimit, 'limits') || undefined;
+    const defaultRate = checkRateLimit(limits.rateLimit, 'limits') || undefined;
     this.rateLimitStore = limits.rateLimitStore ?? new MemoryRateLimitStore();
-    this.#rate = new RateLimiter(this.rateLimitStore, identify);
-    this.#timeoutMs = checkTimeout(limits.timeoutMs, 'limits') ?? DEFAULT_TIMEOUT_MS;
-    this.#overran = (call, timeoutMs, blockedMs) => {
+    const rate = new RateLimiter(this.rateLimitStore, identify);
+    const timeoutMs = checkTimeout(limits.timeoutMs, 'limits') ?? DEFAULT_TIMEOUT_MS;
+    const overran: ReportOverrun = (call, timeoutMs, blockedMs) => {
       logger.warn(
         `${describeCall(call)} held the event loop past its ${timeoutMs} ms deadline (timeoutMs): it ran ${Math.round(blockedMs)} ms and its deadline could not fire meanwhile. ` +
           'A synchronous handler cannot be stopped, so every other call waited too; its result was discarded and the call answered as timed out. ' +
@@ -73,11 +80,8 @@ export class Guards {
       );
       return new TimeoutError(call, timeoutMs, blockedMs);
     };
-    if (hasDeadline(this.#timeoutMs))
-      this.#shared = new SharedDeadline(this.#timeoutMs, this.#overran);
-    if (limits.concurrency)
-      this.#concurrency = new ConcurrencyLimiter(checkConcurrency(limits.concurrency));
-    this.#output = new OutputPolicy(
+    const shared = hasDeadline(timeoutMs) ? new SharedDeadline(timeoutMs, overran) : undefined;
+    const output = new OutputPolicy(
       checkBytes(limits.maxResultBytes),
       limits.controlChars ?? 'escape',
     );
@@ -88,6 +92,19 @@ export class Guards {
         logger,
         options.maskInternalErrors === true,
       );
+    // The order of the duties: the audit log around everything; the rate limit; the output
+    // policy on what comes back in time; the deadline (covering queueing and every round); the
+    // concurrency caps; then the handler.
+    const steps: GuardStep[] = [];
+    if (this.#audit) steps.push(auditStep(this.#audit));
+    steps.push(rateLimitStep(rate, defaultRate));
+    steps.push(outputStep(output));
+    steps.push(timeoutStep(timeoutMs, shared, overran));
+    if (limits.concurrency)
+      steps.push(concurrencyStep(new ConcurrencyLimiter(checkConcurrency(limits.concurrency))));
+    this.#steps = Object.freeze(steps);
+    if (shared && !this.#audit && !defaultRate && !limits.concurrency)
+      this.#fused = { shared, output };
   }
 
   /** The principal a legacy HTTP session opened with `auth` is bound to. */
@@ -101,74 +118,25 @@ export class Guards {
   }
 
   /**
-   * Runs `invoke` (the handler call, which builds its Context from `call`) under the guards.
-   * With only the output policy on (the defaults), a synchronous call stays synchronous.
+   * Runs `invoke` (the handler call, which builds its Context from `call`) under the guards:
+   * the built-in steps, composed as middleware. With only the output policy and the shared
+   * deadline on (the defaults), a synchronous call stays synchronous.
    */
   run<T>(call: GuardedCall, invoke: () => MaybePromise<T>): MaybePromise<T> {
-    const { limits } = call;
-    const tool = call.kind === 'tool';
-    const rate = tool ? (limits.rateLimit ?? this.#defaultRate) : undefined;
-    // The server-wide deadline (shared timer) unless the member sets its own, or a replayed
-    // 2026-07-28 call's deadline started in an earlier round (a timer of its own).
-    const timeoutMs = limits.timeoutMs ?? this.#timeoutMs;
-    const shared = limits.timeoutMs === undefined && !call.run?.replay ? this.#shared : undefined;
-    const audit = tool ? this.#audit : undefined;
-    if (!rate && (shared || !hasDeadline(timeoutMs)) && !this.#concurrency && !audit) {
-      // The hot path: no promise of its own for a synchronous call.
-      if (shared) return shared.run(call, invoke, this.#output) as MaybePromise<T>;
-      const value = invoke();
-      return isThenable(value)
-        ? value.then((result) => this.#output.apply(call, result) as T)
-        : (this.#output.apply(call, value) as T);
-    }
-    const work = () => promised(invoke);
-    if (!audit) return this.#guarded(call, work, rate || undefined, timeoutMs, shared);
-    const started = { at: Date.now(), clock: performance.now() };
-    return this.#audited(
-      audit,
-      call,
-      started,
-      this.#guarded(call, work, rate || undefined, timeoutMs, shared),
-    );
-  }
-
-  async #audited<T>(
-    audit: AuditLog,
-    call: GuardedCall,
-    started: { at: number; clock: number },
-    guarded: Promise<T>,
-  ): Promise<T> {
-    try {
-      const result = await guarded;
-      audit.record(call, started, { result });
-      return result;
-    } catch (error) {
-      audit.record(call, started, { error });
-      throw error;
-    }
-  }
-
-  async #guarded<T>(
-    call: GuardedCall,
-    invoke: () => Promise<T>,
-    rate: RateLimit | undefined,
-    timeoutMs: number,
-    shared: SharedDeadline | undefined,
-  ): Promise<T> {
-    if (rate && !call.run?.replay) await this.#rate.check(call, rate);
-    const concurrency = this.#concurrency;
-    const work = concurrency ? () => concurrency.run(call, invoke) : invoke;
-    const result = shared
-      ? ((await shared.run(call, work, AS_IS)) as T)
-      : hasDeadline(timeoutMs)
-        ? await withTimeout(call, timeoutMs, work, this.#overran)
-        : await work();
-    return this.#output.apply(call, result) as T;
+    const fused = this.#fused;
+    // The defaults (no rate limit, the shared deadline, the output policy), for a member that
+    // sets no limit of its own: the same steps, fused, as every tools/call of most servers
+    // takes this path.
+    if (
+      fused &&
+      call.limits.rateLimit === undefined &&
+      call.limits.timeoutMs === undefined &&
+      !call.run?.replay
+    )
+      return fused.shared.run(call, invoke, fused.output) as MaybePromise<T>;
+    return compose(this.#steps, call, invoke) as MaybePromise<T>;
   }
 }
-
-// The result as it is (the output policy runs after the other guards).
-const AS_IS = { apply: (_call: unknown, value: unknown) => value };
 
 function checkBytes(value: unknown): number {
   if (value === undefined) return DEFAULT_MAX_RESULT_BYTES;

@@ -5,6 +5,7 @@ import { Context } from '../context.js';
 import { ErrorCode } from '../error-codes.js';
 import type { GuardedCall } from '../guards/index.js';
 import type { InputRun } from '../input/input-run.js';
+import { memberInfo } from '../middleware/index.js';
 import { featuresOf } from '../revisions.js';
 import type { MethodSpec } from '../server-core.js';
 import { promptForRevision } from '../wire-shapes.js';
@@ -41,15 +42,15 @@ export const promptsGet: MethodSpec = {
     }
     const prompt = scope.core.registry.prompt(name);
     if (!prompt) throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`);
-    const args = params?.arguments;
-    if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
+    const sent = params?.arguments;
+    if (sent !== undefined && (typeof sent !== 'object' || sent === null || Array.isArray(sent))) {
       throw new JsonRpcError(
         ErrorCode.InvalidParams,
         'Invalid params: prompts/get arguments must be an object',
       );
     }
     const features = featuresOf(record.protocolVersion);
-    const execute = async (run?: InputRun) => {
+    const invoke = (run: InputRun | undefined, args: unknown, outboundMeta?: object) => {
       const call: GuardedCall = {
         kind: 'prompt',
         name,
@@ -59,10 +60,30 @@ export const promptsGet: MethodSpec = {
         scope,
         run,
         deadline: undefined,
+        outboundMeta,
       };
-      const result = await scope.core.guards.run(call, () =>
+      return scope.core.guards.run(call, () =>
         getPrompt(prompt, args, new Context(record, scope, call)),
       );
+    };
+    const execute = async (run?: InputRun) => {
+      const pipeline = scope.core.middleware;
+      const result =
+        pipeline.idle && prompt.middleware.length === 0
+          ? await invoke(run, sent)
+          : ((await pipeline.run(
+              pipeline.memberSteps('prompts/get', prompt.middleware),
+              {
+                method: 'prompts/get',
+                params,
+                record,
+                scope,
+                run,
+                member: memberInfo('prompt', prompt),
+                arguments: sent,
+              },
+              (ctx) => invoke(run, ctx.arguments, ctx.outboundMeta),
+            )) as Awaited<ReturnType<typeof invoke>>);
       return {
         ...result,
         messages: result.messages.map((m) => ({

@@ -10,6 +10,7 @@ import { Context } from '../context.js';
 import { limitReached } from '../guards/index.js';
 import type { GuardedCall } from '../guards/index.js';
 import type { InputRun } from '../input/input-run.js';
+import { memberInfo } from '../middleware/index.js';
 import { page } from '../pagination.js';
 import { featuresOf } from '../revisions.js';
 import type { MethodSpec } from '../server-core.js';
@@ -18,6 +19,7 @@ import { validateUri } from '../uri-guard.js';
 import { resourceForRevision } from '../wire-shapes.js';
 
 const NO_LIMITS = Object.freeze({});
+const NO_MIDDLEWARE: readonly unknown[] = Object.freeze([]);
 
 export const resourcesList: MethodSpec = {
   async handle(params, record, scope) {
@@ -85,7 +87,7 @@ export const resourcesRead: MethodSpec = {
     const uri = validateUri(params?.uri);
     const found = findResource(scope.core.registry, uri);
     const limits = found?.member.limits ?? NO_LIMITS;
-    const execute = async (run?: InputRun) => {
+    const invoke = async (run: InputRun | undefined, outboundMeta?: object) => {
       const call: GuardedCall = {
         kind: 'resource',
         name: uri,
@@ -95,12 +97,33 @@ export const resourcesRead: MethodSpec = {
         scope,
         run,
         deadline: undefined,
+        outboundMeta,
       };
       return {
         contents: await scope.core.guards.run(call, () =>
           readMatch(found, uri, new Context(record, scope, call)),
         ),
       };
+    };
+    const execute = (run?: InputRun) => {
+      const pipeline = scope.core.middleware;
+      const own = found?.member.middleware ?? NO_MIDDLEWARE;
+      if (pipeline.idle && own.length === 0) return invoke(run);
+      const member =
+        found && memberInfo('uriTemplate' in found.member ? 'template' : 'resource', found.member);
+      return pipeline.run(
+        pipeline.memberSteps('resources/read', own),
+        {
+          method: 'resources/read',
+          params,
+          record,
+          scope,
+          run,
+          member,
+          arguments: found?.variables,
+        },
+        (ctx) => invoke(run, ctx.outboundMeta),
+      );
     };
     return scope.core.inputs.call(params, record, execute, scope);
   },

@@ -4,6 +4,7 @@ import {
   isThenable,
   type CallToolResult,
   type MaybePromise,
+  type ToolDefinition,
 } from '../../registry/index.js';
 import { callResultForRevision } from '../call-result.js';
 import { Context } from '../context.js';
@@ -15,6 +16,7 @@ import { featuresOf, type RevisionFeatures } from '../revisions.js';
 import type { RequestRecord } from '../request-record.js';
 import type { MethodSpec, Scope } from '../server-core.js';
 import { shownTo } from '../list-visibility.js';
+import { asToolError, memberInfo } from '../middleware/index.js';
 import { toolForRevision } from '../wire-shapes.js';
 
 export const toolsList: MethodSpec = {
@@ -51,23 +53,30 @@ export const toolsCall: MethodSpec = {
     const tool = scope.core.registry.tool(name);
     if (!tool) throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
     const features = featuresOf(record.protocolVersion);
-    const args = params?.arguments;
     const execute = (run?: InputRun): unknown => {
-      const call: GuardedCall = {
-        kind: 'tool',
-        name,
-        limits: tool.limits,
-        args,
-        record,
-        scope,
-        run,
-        deadline: undefined,
-      };
+      const pipeline = scope.core.middleware;
       let result: MaybePromise<CallToolResult>;
       try {
-        result = scope.core.guards.run(call, () =>
-          invokeTool(tool, args, new Context(record, scope, call)),
-        );
+        result =
+          pipeline.idle && tool.middleware.length === 0
+            ? invoke(tool, { record, scope, run }, params?.arguments)
+            : (pipeline
+                .run(
+                  pipeline.memberSteps('tools/call', tool.middleware),
+                  {
+                    method: 'tools/call',
+                    params,
+                    record,
+                    scope,
+                    run,
+                    member: memberInfo('tool', tool),
+                    arguments: params?.arguments,
+                  },
+                  (ctx) => invoke(tool, { record, scope, run }, ctx.arguments, ctx.outboundMeta),
+                )
+                .catch((error: unknown) => {
+                  throw asToolError(name, error);
+                }) as Promise<CallToolResult>);
       } catch (error) {
         return inBand(error, features, record, scope);
       }
@@ -81,6 +90,30 @@ export const toolsCall: MethodSpec = {
     return scope.core.inputs.call(params, record, execute, scope);
   },
 };
+
+/** Runs the tool under the guardrails with `args` (as middleware left them). */
+function invoke(
+  tool: ToolDefinition,
+  at: { record: RequestRecord; scope: Scope; run: InputRun | undefined },
+  args: unknown,
+  outboundMeta?: object,
+): MaybePromise<CallToolResult> {
+  const { record, scope } = at;
+  const call: GuardedCall = {
+    kind: 'tool',
+    name: tool.name,
+    limits: tool.limits,
+    args,
+    record,
+    scope,
+    run: at.run,
+    deadline: undefined,
+    outboundMeta,
+  };
+  return scope.core.guards.run(call, () =>
+    invokeTool(tool, args, new Context(record, scope, call)),
+  );
+}
 
 /** A failed call as the revision's in-band `isError` result, or rethrown as a protocol error. */
 function inBand(

@@ -2,6 +2,7 @@ import { JsonRpcCode } from '../../jsonrpc/codes.js';
 import type { EventStore } from './event-store.js';
 import { MemoryEventStore } from './event-store.js';
 import type { HttpRequestView, HttpResponder } from './exchange.js';
+import { HealthEndpoint, type HealthOptions } from './health.js';
 import { corsHeaders } from './cors.js';
 import { checkOrigin, type OriginPolicy } from './guard.js';
 import { LegacySseEndpoint } from './legacy-sse.js';
@@ -64,6 +65,8 @@ export interface HttpReply {
 export interface HttpEndpointOptions extends OriginPolicy {
   /** The Streamable HTTP endpoint (default `/mcp`). */
   readonly path?: string;
+  /** A health endpoint for load balancers and orchestrators (off by default): see {@link HealthOptions}. */
+  readonly health?: string | HealthOptions;
   /** The legacy HTTP+SSE stream and message endpoints (default `/sse` and `/messages`). */
   readonly ssePath?: string;
   readonly messagesPath?: string;
@@ -148,6 +151,7 @@ export class HttpEndpoint {
   readonly #legacy: LegacySseEndpoint;
   readonly #paths: { mcp: string; sse: string; messages: string };
 
+  readonly #health?: HealthEndpoint;
   readonly #admit: EndpointDeps['admit'];
   readonly #principal: EndpointDeps['principal'];
   readonly #scopes: ScopeSource | undefined;
@@ -158,6 +162,7 @@ export class HttpEndpoint {
   ) {
     this.#admit = deps.admit;
     this.#principal = deps.principal;
+    if (options.health !== undefined) this.#health = new HealthEndpoint(options.health);
     const { authorize } = options;
     this.#scopes = authorize && deps.scopes;
     const access = authorize && deps.scopes ? accessCheck(authorize, deps.scopes) : undefined;
@@ -236,6 +241,7 @@ export class HttpEndpoint {
 
   async #handle(req: HttpRequestView, res: HttpResponder): Promise<void> {
     const path = req.path;
+    if (this.#health?.owns(path)) return this.#health.answer(req, res);
     if (this.options.routes && !this.#owns(path)) {
       // Public documents (discovery metadata) are for any page: only the Host is checked, not
       // the Origin, so browser clients on other sites can read them (the DNS-rebinding guard
@@ -266,7 +272,12 @@ export class HttpEndpoint {
       }
     }
     const principal = auth === undefined ? undefined : this.#principal?.(auth);
-    const peer = { auth, remoteAddress: req.remoteAddress, principal };
+    const peer = {
+      auth,
+      remoteAddress: req.remoteAddress,
+      principal,
+      header: (name: string) => req.header(name),
+    };
     if (this.#scopes && req.method === 'POST' && path === this.#paths.mcp) {
       const access = this.#scopes.fromHeaders(req.header);
       const refusal = access && this.options.authorize!(auth, access);
@@ -285,6 +296,7 @@ export class HttpEndpoint {
   }
 
   async close(): Promise<void> {
+    this.#health?.closing();
     await Promise.all([this.#streamable.close(), this.#legacy.close()]);
   }
 }

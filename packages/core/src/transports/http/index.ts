@@ -10,3 +10,4 @@ export { fetchExchange } from './fetch-adapter.js';
 export { MemoryEventStore, type EventStore, type MemoryEventStoreOptions } from './event-store.js';
 export type { HttpRequestView, HttpResponder, EventStreamSink } from './exchange.js';
 export type { ResponseMode } from './request-stream.js';
+export type { HealthOptions } from './health.js';
