@@ -21,6 +21,7 @@ import type { HttpRequestView } from './transports/http/index.js';
 export interface EndpointRateLimit {
   readonly max: number;
   readonly perMs: number;
+  /** What requests are counted by: the client address (default), the identity, or a function. */
   readonly key?: 'address' | 'identity' | ((req: HttpRequestView, auth: unknown) => string);
   /** Where the counters live (default: this process's memory). */
   readonly store?: RateLimitStore;

@@ -42,18 +42,24 @@ export interface TestClient {
     params?: Record<string, unknown>,
     options?: { signal?: AbortSignal },
   ): Promise<any>;
+  /** Sends a notification to the server. */
   notify(method: string, params?: Record<string, unknown>): void;
+  /** `tools/list`, one page. */
   listTools(cursor?: string): Promise<{ tools: any[]; nextCursor?: string }>;
+  /** `tools/call`; the result, `isError` results included. */
   callTool(
     name: string,
     args?: Record<string, unknown>,
     options?: { signal?: AbortSignal; progressToken?: string | number },
   ): Promise<any>;
+  /** `resources/read`. */
   readResource(uri: string): Promise<{ contents: any[] }>;
+  /** `prompts/get`. */
   getPrompt(
     name: string,
     args?: Record<string, string>,
   ): Promise<{ description?: string; messages: any[] }>;
+  /** Disconnects from the server. */
   close(): Promise<void>;
 }
 
