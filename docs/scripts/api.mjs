@@ -1,0 +1,100 @@
+#!/usr/bin/env node
+// Writes the API reference (docs/api/, git-ignored) with TypeDoc from the public entry points:
+// every `exports` entry of every packages/*/package.json, named as users import it. Fails (exit 1)
+// on any TypeDoc warning, an undocumented export included (validation.notDocumented).
+//
+//   node docs/scripts/api.mjs
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Application, Converter, ReflectionKind } from 'typedoc';
+
+const DOCS = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = resolve(DOCS, '..');
+const OUT = join(DOCS, 'api');
+
+/** `{ file, name }` for every public entry point: the source file and the import path. */
+export function entryPoints(root = ROOT) {
+  const found = [];
+  for (const dir of readdirSync(join(root, 'packages')).sort()) {
+    const manifest = join(root, 'packages', dir, 'package.json');
+    if (!existsSync(manifest)) continue;
+    const pkg = JSON.parse(readFileSync(manifest, 'utf8'));
+    for (const [subpath, target] of Object.entries(pkg.exports ?? {})) {
+      const source = typeof target === 'object' ? target['@mcp-fw/source'] : undefined;
+      if (!source) continue;
+      found.push({
+        file: join(root, 'packages', dir, source),
+        name: subpath === '.' ? pkg.name : `${pkg.name}/${subpath.slice(2)}`,
+      });
+    }
+  }
+  return found;
+}
+
+async function main() {
+  const entries = entryPoints();
+  const byFile = new Map(entries.map((e) => [e.file, e.name]));
+  rmSync(OUT, { recursive: true, force: true });
+  const app = await Application.bootstrapWithPlugins({
+    entryPoints: entries.map((e) => e.file),
+    tsconfig: join(DOCS, 'tsconfig.api.json'),
+    plugin: ['typedoc-plugin-markdown', 'typedoc-vitepress-theme'],
+    out: OUT,
+    docsRoot: DOCS,
+    readme: 'none',
+    name: 'API reference',
+    skipErrorChecking: true, // tsc 7 type-checks the sources; this is TypeScript 5.9
+    excludePrivate: true,
+    excludeInternal: true,
+    excludeExternals: true,
+    hideGenerator: true,
+    sourceLinkTemplate: undefined,
+    disableSources: true,
+    entryFileName: 'index',
+    validation: {
+      notExported: false,
+      invalidLink: true,
+      notDocumented: true,
+      rewrittenLink: true,
+      unusedMergeModuleWith: true,
+    },
+    requiredToBeDocumented: ['Class', 'Function', 'Variable', 'Interface', 'TypeAlias', 'Enum'],
+    packagesRequiringDocumentation: [
+      ...new Set(
+        entries.map((e) =>
+          e.name
+            .split('/')
+            .slice(0, e.name.startsWith('@') ? 2 : 1)
+            .join('/'),
+        ),
+      ),
+    ],
+    treatValidationWarningsAsErrors: true,
+    treatWarningsAsErrors: true,
+    logLevel: 'Warn',
+    sidebar: { autoConfiguration: true, format: 'vitepress', pretty: false, collapsed: true },
+  });
+  // A module is named after its entry file by default; users know it by its import path.
+  app.converter.on(Converter.EVENT_CREATE_DECLARATION, (context, reflection) => {
+    if (!reflection.kindOf(ReflectionKind.Module)) return;
+    const symbol = context.getSymbolFromReflection(reflection);
+    const file = symbol?.declarations?.[0]?.getSourceFile().fileName;
+    const name = file && byFile.get(resolve(file));
+    if (name) reflection.name = name;
+  });
+  const project = await app.convert();
+  if (!project) throw new Error('TypeDoc could not convert the entry points (see above).');
+  app.validate(project);
+  if (app.logger.hasErrors() || app.logger.hasWarnings()) {
+    process.stderr.write(
+      `The API reference has ${app.logger.errorCount} error(s) and ${app.logger.warningCount} warning(s) (above). ` +
+        'Fix: add a JSDoc comment (with a short example) to each export named there.\n',
+    );
+    process.exit(1);
+  }
+  await app.generateOutputs(project);
+  process.stdout.write(`API reference: ${entries.length} entry points → ${relative(ROOT, OUT)}/\n`);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await main();
