@@ -18,4 +18,5 @@ export default [
   'templates/http',
   'templates/http-oauth',
   'templates/full',
+  'docs',
 ];

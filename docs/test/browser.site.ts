@@ -1,0 +1,137 @@
+// The built site in a real browser: Chromium from the distribution's packages
+// (scripts/system-packages.sh installs it), driven headless by playwright-core, over the site
+// served on loopback. Every page loads without a console error, search finds a known term, the
+// sidebar navigates at desktop and phone widths, and screenshots land in docs/.artefacts/.
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PAGES } from '../.vitepress/sidebar.ts';
+import { DOCS_ROOT } from './pages.ts';
+import { serveSite } from './static-server.ts';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const DIST = join(DOCS_ROOT, '.vitepress', 'dist');
+const ARTEFACTS = join(DOCS_ROOT, '.artefacts');
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
+
+/** Every guide page, the home page, and each API module's index. */
+function paths(): string[] {
+  const api = JSON.parse(readFileSync(join(DOCS_ROOT, 'api', 'typedoc-sidebar.json'), 'utf8')) as {
+    link?: string;
+  }[];
+  const modules = api.flatMap((m) =>
+    m.link ? [m.link.replace(/\.md$/, '').replace(/\/index$/, '/')] : [],
+  );
+  return ['/', ...PAGES.map((p) => p.link), ...modules];
+}
+
+describe.skipIf(!existsSync(CHROMIUM))(`the built site in Chromium (${CHROMIUM})`, () => {
+  let browser: Browser;
+  let site: { url: string; server: Server };
+
+  beforeAll(async () => {
+    expect(existsSync(join(DIST, 'index.html')), 'run `npm run docs:build` first').toBe(true);
+    mkdirSync(ARTEFACTS, { recursive: true });
+    site = await serveSite(DIST);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((resolve) => site?.server.close(resolve));
+  });
+
+  interface Opened {
+    readonly page: Page;
+    /** Console errors, page errors and failed requests, each with the path it happened on. */
+    readonly errors: string[];
+    /** Loads another path in the same page, waiting for its diagrams. */
+    visit(path: string): Promise<void>;
+  }
+
+  /** Opens `path` in a new page that records console errors, failed requests and page errors. */
+  async function open(path: string, viewport = DESKTOP): Promise<Opened> {
+    const page = await browser.newPage({ viewport });
+    const errors: string[] = [];
+    let current = path;
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(`${current}: console: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => errors.push(`${current}: ${error.message}`));
+    page.on('response', (response) => {
+      if (response.status() >= 400)
+        errors.push(`${current}: ${response.status()} ${response.url()}`);
+    });
+    const visit = async (next: string) => {
+      current = next;
+      await page.goto(`${site.url}${next}`, { waitUntil: 'load' });
+      // Mermaid draws after load: wait until every diagram has its SVG (or has failed, logged).
+      await page.waitForFunction(
+        "[...document.querySelectorAll('.mermaid')].every((d) => d.querySelector('svg'))",
+      );
+    };
+    await visit(path);
+    return { page, errors, visit };
+  }
+
+  it('loads every page without a console error, and draws its diagrams and charts', async () => {
+    const all = paths();
+    expect(all.length).toBeGreaterThan(25);
+    const { page, errors, visit } = await open('/');
+    for (const path of all) {
+      await visit(path);
+      expect(await page.locator('h1').count(), `${path} has a heading`).toBeGreaterThan(0);
+      if (path === '/guide/protocol-eras')
+        expect(await page.locator('.mermaid svg').count()).toBe(3);
+      if (path === '/guide/architecture')
+        expect(await page.locator('.mermaid svg').count()).toBe(1);
+      if (path === '/performance')
+        expect(await page.locator('.bench-chart svg rect').count()).toBeGreaterThan(12);
+    }
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 180_000);
+
+  it('finds a known term with the local search', async () => {
+    const { page, errors } = await open('/');
+    await page.locator('.VPNavBarSearch button').click();
+    await page.locator('.VPLocalSearchBox input').fill('requestStateKey');
+    const results = page.locator('.VPLocalSearchBox .result');
+    await results.first().waitFor();
+    const hrefs = await results.evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+    expect(hrefs).toEqual(expect.arrayContaining([expect.stringMatching(/\/guide\/context/)]));
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('navigates through the sidebar at desktop width, and screenshots the home page and a guide', async () => {
+    const { page, errors } = await open('/');
+    await page.screenshot({ path: join(ARTEFACTS, 'home-desktop.png') });
+    await page.locator('.VPHero .VPButton.brand').click();
+    await page.waitForURL(/\/quick-start$/);
+    await page.locator('.VPSidebar a', { hasText: 'Tools' }).first().click();
+    await page.waitForURL(/\/guide\/tools$/);
+    await page.locator('h1', { hasText: 'Tools' }).waitFor();
+    await page.screenshot({ path: join(ARTEFACTS, 'guide-tools-desktop.png'), fullPage: false });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('navigates through the menu at phone width, and screenshots the home page and a guide', async () => {
+    const { page, errors } = await open('/', PHONE);
+    await page.screenshot({ path: join(ARTEFACTS, 'home-phone.png') });
+    expect(await page.locator('.VPSidebar').isVisible()).toBe(false);
+    await page.goto(`${site.url}/quick-start`, { waitUntil: 'networkidle' });
+    await page.locator('.VPLocalNav button.menu').click();
+    await page.locator('.VPSidebar a', { hasText: 'Tools' }).first().click();
+    await page.waitForURL(/\/guide\/tools$/);
+    await page.locator('h1', { hasText: 'Tools' }).waitFor();
+    await page.screenshot({ path: join(ARTEFACTS, 'guide-tools-phone.png') });
+    for (const shot of ['home-desktop', 'guide-tools-desktop', 'home-phone', 'guide-tools-phone'])
+      expect(existsSync(join(ARTEFACTS, `${shot}.png`)), shot).toBe(true);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
