@@ -1,7 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { defineConfig } from 'vitepress';
-import { withMermaid } from 'vitepress-plugin-mermaid';
 import { writeLlmsFiles } from '../scripts/llms.ts';
 import { GUIDE } from './sidebar.ts';
 
@@ -13,37 +12,44 @@ function apiSidebar() {
   return JSON.parse(readFileSync(API_SIDEBAR, 'utf8'));
 }
 
-export default withMermaid(
-  defineConfig({
-    title: 'mcp-fw',
-    description:
-      'Model Context Protocol servers from decorated TypeScript classes: every protocol revision, stdio and HTTP.',
-    lang: 'en',
-    cleanUrls: true,
-    lastUpdated: false,
-    srcExclude: ['README.md', 'test/**', 'scripts/**', 'data/**', 'node_modules/**'],
-    head: [['link', { rel: 'icon', href: 'data:,' }]],
-    markdown: {
-      theme: { light: 'github-light', dark: 'github-dark' },
+export default defineConfig({
+  title: 'mcp-fw',
+  description:
+    'Model Context Protocol servers from decorated TypeScript classes: every protocol revision, stdio and HTTP.',
+  lang: 'en',
+  cleanUrls: true,
+  lastUpdated: false,
+  srcExclude: ['README.md', 'test/**', 'scripts/**', 'data/**', 'node_modules/**'],
+  head: [['link', { rel: 'icon', href: 'data:,' }]],
+  markdown: {
+    theme: { light: 'github-light', dark: 'github-dark' },
+    config(md) {
+      // ```mermaid fences become diagrams drawn in the browser (MermaidDiagram.vue).
+      const fence = md.renderer.rules.fence!;
+      md.renderer.rules.fence = (tokens, index, options, env, self) => {
+        const token = tokens[index];
+        if (token.info.trim() !== 'mermaid') return fence(tokens, index, options, env, self);
+        const code = encodeURIComponent(token.content);
+        return `<MermaidDiagram id="mermaid-${index}" code="${code}" />\n`;
+      };
     },
-    themeConfig: {
-      nav: [
-        { text: 'Guide', link: '/quick-start' },
-        { text: 'API', link: '/api/' },
-        { text: 'Performance', link: '/performance' },
-      ],
-      sidebar: {
-        '/api/': [{ text: 'API reference', link: '/api/', items: apiSidebar() }],
-        '/': GUIDE.map((group) => ({ ...group, items: [...group.items] })),
-      },
-      search: { provider: 'local' },
-      outline: { level: [2, 3] },
-      footer: { message: 'Every code sample on this site is compiled by the test suite.' },
+  },
+  themeConfig: {
+    nav: [
+      { text: 'Guide', link: '/quick-start' },
+      { text: 'API', link: '/api/' },
+      { text: 'Performance', link: '/performance' },
+    ],
+    sidebar: {
+      '/api/': [{ text: 'API reference', link: '/api/', items: apiSidebar() }],
+      '/': GUIDE.map((group) => ({ ...group, items: [...group.items] })),
     },
-    vite: { build: { chunkSizeWarningLimit: 4096 } }, // mermaid is one large chunk, loaded on demand
-    mermaid: { securityLevel: 'strict' },
-    async buildEnd(site) {
-      writeLlmsFiles(site.srcDir, site.outDir);
-    },
-  }),
-);
+    search: { provider: 'local' },
+    outline: { level: [2, 3] },
+    footer: { message: 'Every code sample on this site is compiled by the test suite.' },
+  },
+  vite: { build: { chunkSizeWarningLimit: 1024 } }, // mermaid's chunk, loaded only with a diagram
+  async buildEnd(site) {
+    writeLlmsFiles(site.srcDir, site.outDir);
+  },
+});

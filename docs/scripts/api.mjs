@@ -4,7 +4,7 @@
 // on any TypeDoc warning, an undocumented export included (validation.notDocumented).
 //
 //   node docs/scripts/api.mjs
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Application, Converter, ReflectionKind } from 'typedoc';
@@ -94,6 +94,9 @@ async function main() {
     process.exit(1);
   }
   await app.generateOutputs(project);
+  // The landing page says what each entry point is for, and links its module page (TypeDoc
+  // would take those links for files to copy); a test checks it names every entry point.
+  copyFileSync(join(DOCS, 'scripts', 'api-intro.md'), join(OUT, 'index.md'));
   process.stdout.write(`API reference: ${entries.length} entry points → ${relative(ROOT, OUT)}/\n`);
 }
 

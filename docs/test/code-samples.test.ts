@@ -92,6 +92,13 @@ describe('the documentation site', () => {
     expect(foreign).toEqual([]);
   });
 
+  it('introduces exactly the public entry points on the API reference page', () => {
+    const intro = readFileSync(join(DOCS_ROOT, 'scripts', 'api-intro.md'), 'utf8');
+    const listed = [...intro.matchAll(/^\| \[`([^`]+)`\]\(([^)]+)\)/gm)];
+    expect(listed.map((m) => m[1]).sort()).toEqual([...publicEntryPoints()].sort());
+    for (const [, name, link] of listed) expect(link).toBe(`${name}/index.md`);
+  });
+
   it.each(blocks.map((b) => [b.where, b] as const))('%s type-checks', (_where, block) => {
     expect(problems(block)).toEqual([]);
   });

@@ -1,29 +1,16 @@
 // Every internal link of the built site (docs/.vitepress/dist, `npm run docs:build`) leads to a
 // page that exists, and every #anchor to an element with that id on it.
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fileFor } from './static-server.ts';
+import { fileFor, htmlFiles, urlOf } from './static-server.ts';
 import { DOCS_ROOT } from './pages.ts';
 
 const DIST = join(DOCS_ROOT, '.vitepress', 'dist');
 
-function htmlFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'assets' ? [] : htmlFiles(path);
-    return entry.name.endsWith('.html') ? [path] : [];
-  });
-}
-
 /** The ids in a page: what its anchors may point to. */
 function idsOf(html: string): Set<string> {
   return new Set([...html.matchAll(/\sid="([^"]+)"/g)].map((m) => decodeURIComponent(m[1])));
-}
-
-/** The page's URL path, e.g. `guide/tools.html` → `/guide/tools`. */
-function urlOf(file: string): string {
-  return `/${relative(DIST, file)}`.replace(/index\.html$/, '').replace(/\.html$/, '');
 }
 
 describe('the built site', () => {
@@ -42,7 +29,9 @@ describe('the built site', () => {
       expect(fileFor(DIST, path), path).toBeDefined();
     const llms = readFileSync(join(DIST, 'llms.txt'), 'utf8');
     expect(llms).toMatch(/^# mcp-fw\n\n> /);
-    expect(llms).toContain('- [Tools](guide/tools.md): ');
+    expect(llms).toContain('- [Tools](guide/tools.md): A tool is a method the model can call.');
+    expect(llms).toContain('You need Node 20.19 or later.');
+    expect(llms).toContain('- [API reference](api/index.md): ');
     const full = readFileSync(join(DIST, 'llms-full.txt'), 'utf8');
     expect(full).toContain('# Quick start');
     expect(full).toContain("@Tool({ description: 'Adds two numbers', input: AddInput })");
@@ -59,7 +48,7 @@ describe('the built site', () => {
     let checked = 0;
     for (const file of files) {
       const html = readFileSync(file, 'utf8');
-      const page = urlOf(file);
+      const page = urlOf(DIST, file);
       for (const [, href] of html.matchAll(/<a\s[^>]*href="([^"]*)"/g)) {
         if (/^[a-z]+:/i.test(href) || href.startsWith('//')) continue;
         checked++;
@@ -67,7 +56,7 @@ describe('the built site', () => {
         const target = path ? fileFor(DIST, new URL(path, `http://x${page}`).pathname) : file;
         if (!target) broken.push(`${page}: ${href} leads nowhere`);
         else if (anchor && !idsAt(target).has(decodeURIComponent(anchor)))
-          broken.push(`${page}: ${href} — ${urlOf(target)} has no #${anchor}`);
+          broken.push(`${page}: ${href} — ${urlOf(DIST, target)} has no #${anchor}`);
       }
     }
     expect(checked).toBeGreaterThan(500);

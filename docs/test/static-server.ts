@@ -1,9 +1,9 @@
 // Serves the built site on loopback as a static host with VitePress' clean URLs would:
 // `/guide/tools` → `guide/tools.html`, `/api/` → `api/index.html`.
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { extname, join, normalize } from 'node:path';
+import { extname, join, normalize, relative } from 'node:path';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -39,4 +39,18 @@ export async function serveSite(dist: string): Promise<{ url: string; server: Se
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+/** Every page of the built site (its HTML files; the assets folder left out). */
+export function htmlFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'assets' ? [] : htmlFiles(path);
+    return entry.name.endsWith('.html') ? [path] : [];
+  });
+}
+
+/** A page's URL path, e.g. `guide/tools.html` → `/guide/tools`. */
+export function urlOf(dist: string, file: string): string {
+  return `/${relative(dist, file)}`.replace(/index\.html$/, '').replace(/\.html$/, '');
 }
