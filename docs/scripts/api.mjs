@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 // Writes the API reference (docs/api/, git-ignored) with TypeDoc from the public entry points:
 // every `exports` entry of every packages/*/package.json, named as users import it. Fails (exit 1)
-// on any TypeDoc warning, an undocumented export included (validation.notDocumented).
+// on any TypeDoc warning, an undocumented export included (validation.notDocumented);
+// docs/test/api-reference.test.ts runs the same check in `npm test`.
 //
 //   node docs/scripts/api.mjs
 import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Application, Converter, ReflectionKind } from 'typedoc';
+import { Application, ConsoleLogger, Converter, ReflectionKind } from 'typedoc';
 
 const DOCS = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const ROOT = resolve(DOCS, '..');
@@ -32,15 +33,32 @@ export function entryPoints(root = ROOT) {
   return found;
 }
 
-async function main() {
-  const entries = entryPoints();
+/** TypeDoc's console logger, also keeping each warning and error for the caller. */
+class KeepingLogger extends ConsoleLogger {
+  problems = [];
+  log(message, level) {
+    super.log(message, level);
+    if (level >= 2) this.problems.push(String(message)); // LogLevel.Warn, LogLevel.Error
+  }
+}
+
+/**
+ * Converts and checks the public entry points under `root`; with `write`, writes the Markdown
+ * reference to `out`. Resolves to the entry points and TypeDoc's warnings and errors.
+ */
+export async function apiReference({
+  root = ROOT,
+  tsconfig = join(DOCS, 'tsconfig.api.json'),
+  out = OUT,
+  write = true,
+} = {}) {
+  const entries = entryPoints(root);
   const byFile = new Map(entries.map((e) => [e.file, e.name]));
-  rmSync(OUT, { recursive: true, force: true });
   const app = await Application.bootstrapWithPlugins({
     entryPoints: entries.map((e) => e.file),
-    tsconfig: join(DOCS, 'tsconfig.api.json'),
+    tsconfig,
     plugin: ['typedoc-plugin-markdown', 'typedoc-vitepress-theme'],
-    out: OUT,
+    out,
     docsRoot: DOCS,
     readme: 'none',
     name: 'API reference',
@@ -75,6 +93,9 @@ async function main() {
     logLevel: 'Warn',
     sidebar: { autoConfiguration: true, format: 'vitepress', pretty: false, collapsed: true },
   });
+  const logger = new KeepingLogger();
+  logger.level = app.logger.level;
+  app.logger = logger;
   // A module is named after its entry file by default; users know it by its import path.
   app.converter.on(Converter.EVENT_CREATE_DECLARATION, (context, reflection) => {
     if (!reflection.kindOf(ReflectionKind.Module)) return;
@@ -84,19 +105,30 @@ async function main() {
     if (name) reflection.name = name;
   });
   const project = await app.convert();
-  if (!project) throw new Error('TypeDoc could not convert the entry points (see above).');
+  if (!project)
+    return {
+      entries,
+      problems: [...logger.problems, 'TypeDoc could not convert the entry points'],
+    };
   app.validate(project);
-  if (app.logger.hasErrors() || app.logger.hasWarnings()) {
+  if (logger.problems.length || !write) return { entries, problems: logger.problems };
+  rmSync(out, { recursive: true, force: true });
+  await app.generateOutputs(project);
+  // The landing page says what each entry point is for, and links its module page (TypeDoc
+  // would take those links for files to copy); a test checks it names every entry point.
+  copyFileSync(join(DOCS, 'scripts', 'api-intro.md'), join(out, 'index.md'));
+  return { entries, problems: logger.problems };
+}
+
+async function main() {
+  const { entries, problems } = await apiReference();
+  if (problems.length) {
     process.stderr.write(
-      `The API reference has ${app.logger.errorCount} error(s) and ${app.logger.warningCount} warning(s) (above). ` +
+      `The API reference has ${problems.length} problem(s) (above). ` +
         'Fix: add a JSDoc comment (with a short example) to each export named there.\n',
     );
     process.exit(1);
   }
-  await app.generateOutputs(project);
-  // The landing page says what each entry point is for, and links its module page (TypeDoc
-  // would take those links for files to copy); a test checks it names every entry point.
-  copyFileSync(join(DOCS, 'scripts', 'api-intro.md'), join(OUT, 'index.md'));
   process.stdout.write(`API reference: ${entries.length} entry points → ${relative(ROOT, OUT)}/\n`);
 }
 
