@@ -14,6 +14,7 @@ export const GUIDE: readonly NavGroup[] = [
     items: [
       { text: 'Quick start', link: '/quick-start' },
       { text: 'Architecture', link: '/guide/architecture' },
+      { text: 'Examples', link: '/guide/examples' },
     ],
   },
   {

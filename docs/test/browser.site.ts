@@ -135,6 +135,8 @@ describe.skipIf(!existsSync(CHROMIUM))(`the built site in Chromium (${CHROMIUM})
     await page.locator('.VPSidebar a', { hasText: 'Tools' }).first().click();
     await page.waitForURL(/\/guide\/tools$/);
     await page.locator('h1', { hasText: 'Tools' }).waitFor();
+    // The menu closes itself on navigation: the screenshot waits until its backdrop is gone.
+    await page.locator('.VPBackdrop').waitFor({ state: 'detached' });
     await page.screenshot({ path: join(ARTEFACTS, 'guide-tools-phone.png') });
     for (const shot of ['home-desktop', 'guide-tools-desktop', 'home-phone', 'guide-tools-phone'])
       expect(existsSync(join(ARTEFACTS, `${shot}.png`)), shot).toBe(true);
