@@ -25,6 +25,7 @@ import {
 } from '../../packages/core/test/support/doc-blocks.ts';
 import { REPO_ROOT } from '../../packages/core/test/support/paths.ts';
 import { PAGES } from '../.vitepress/sidebar.ts';
+import { entryPoints } from '../scripts/api.mjs';
 import { DOCS_ROOT, docPages, pageText } from './pages.ts';
 
 const run = promisify(execFile);
@@ -34,15 +35,9 @@ const blocks = pages.flatMap((page) => blocksOf(page, pageText(page)));
 const servers = blocks.filter((b) => b.kind === 'server-module' || b.kind === 'server-program');
 const scripts = blocks.filter((b) => b.kind === 'script');
 
-/** The import paths users may write: every package's public entry points, and the libraries beside them. */
+/** The import paths users may write: every package's public entry points (as the API reference has them). */
 function publicEntryPoints(): Set<string> {
-  const names = new Set<string>();
-  for (const dir of ['core', 'auth', 'cli', 'typescript']) {
-    const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'packages', dir, 'package.json'), 'utf8'));
-    for (const subpath of Object.keys(pkg.exports ?? {}))
-      names.add(subpath === '.' ? pkg.name : `${pkg.name}/${subpath.slice(2)}`);
-  }
-  return names;
+  return new Set(entryPoints().map((e) => e.name));
 }
 const OTHER_IMPORTS =
   /^(node:|zod$|vitest$|hono$|@modelcontextprotocol\/|\.\/server\.js$|\.\/schemas\.gen\.js$)/;
