@@ -111,7 +111,7 @@ describe.skipIf(!existsSync(CHROMIUM))(`the built site in Chromium (${CHROMIUM})
     await page.close();
   });
 
-  it('navigates through the sidebar at desktop width, and screenshots the home page and a guide', async () => {
+  it('navigates through the sidebar at desktop width, switches to dark mode, and screenshots the home page and a guide', async () => {
     const { page, errors } = await open('/');
     await page.screenshot({ path: join(ARTEFACTS, 'home-desktop.png') });
     await page.locator('.VPHero .VPButton.brand').click();
@@ -122,6 +122,16 @@ describe.skipIf(!existsSync(CHROMIUM))(`the built site in Chromium (${CHROMIUM})
     await page.locator('.VPSidebarItem.is-active', { hasText: 'Tools' }).waitFor();
     await page.mouse.move(0, 0);
     await page.screenshot({ path: join(ARTEFACTS, 'guide-tools-desktop.png') });
+    // Dark mode: the switch darkens the page and the diagrams are drawn again in dark colours.
+    await page.locator('.VPSidebar a', { hasText: 'Protocol eras' }).first().click();
+    await page.locator('.mermaid svg').nth(2).waitFor();
+    const light = await page.locator('.mermaid').first().innerHTML();
+    await page.locator('.VPNavBar .VPSwitchAppearance').locator('visible=true').first().click();
+    await page.locator('html.dark').waitFor({ state: 'attached' });
+    await expect.poll(() => page.locator('.mermaid').first().innerHTML()).not.toBe(light);
+    expect(await page.locator('.mermaid svg').count()).toBe(3);
+    await page.locator('.mermaid').first().scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(ARTEFACTS, 'protocol-eras-dark-desktop.png') });
     expect(errors).toEqual([]);
     await page.close();
   });
