@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fileFor, htmlFiles, urlOf } from './static-server.ts';
+import { PAGES } from '../.vitepress/sidebar.ts';
 import { DOCS_ROOT } from './pages.ts';
 
 const DIST = join(DOCS_ROOT, '.vitepress', 'dist');
@@ -33,8 +34,15 @@ describe('the built site', () => {
     expect(llms).toContain('You need Node 20.19 or later.');
     expect(llms).toContain('- [API reference](api/index.md): ');
     const full = readFileSync(join(DIST, 'llms-full.txt'), 'utf8');
-    expect(full).toContain('# Quick start');
-    expect(full).toContain("@Tool({ description: 'Adds two numbers', input: AddInput })");
+    // Every guide page, in the sidebar's order, code included.
+    const titles = PAGES.filter((p) => !p.link.startsWith('/api/')).map((p) => {
+      const source = readFileSync(join(DOCS_ROOT, `${p.link}.md`), 'utf8');
+      return /^# (.+)$/m.exec(source)![0];
+    });
+    const at = titles.map((title) => full.indexOf(`\n${title}\n`));
+    expect(at.every((index) => index > 0)).toBe(true);
+    expect(at).toEqual([...at].sort((a, b) => a - b));
+    expect(full).toContain("import { createServer, Tool } from '@mcp-fw/core';");
     expect(full).not.toMatch(/<script|<!--|<BenchChart/);
   });
 
