@@ -20,4 +20,5 @@ export default [
   'templates/http',
   'templates/http-oauth',
   'templates/full',
+  'docs',
 ];

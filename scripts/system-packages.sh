@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages that some tests drive as real components, when they are missing:
-# chromium (the CORS test runs a real browser against the server). CI runs as root on Debian;
-# elsewhere, without root or apt-get, it says what is missing and those tests skip.
+# chromium (the CORS test runs a real browser against the server; the docs site's test browses the
+# built site). CI runs as root on Debian; elsewhere, without root or apt-get, it says what is
+# missing and those tests skip.
 set -u
 missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)

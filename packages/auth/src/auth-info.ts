@@ -74,6 +74,7 @@ export class VerifierUnavailableError extends Error {
   override readonly name = 'VerifierUnavailableError';
 }
 
+/** What a {@link TokenVerifier} throws: a bad token (401) or an unreachable issuer (503). */
 export type TokenError = InvalidTokenError | VerifierUnavailableError;
 
 /** The scopes a token grants: RFC 9068 / RFC 7662 `scope` (space-separated), else an `scp` list. */

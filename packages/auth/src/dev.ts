@@ -27,6 +27,7 @@ export interface DevAuthorizationServer {
   readonly issuer: string;
   /** Where it publishes its signing keys. */
   readonly jwksUri: string;
+  /** Stops the authorization server and closes its connections. */
   close(): Promise<void>;
 }
 

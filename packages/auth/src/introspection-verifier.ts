@@ -7,6 +7,7 @@ import {
   type TokenVerifier,
 } from './auth-info.js';
 
+/** The options of {@link introspectionVerifier}: where to introspect opaque tokens, and as whom. */
 export interface IntrospectionVerifierOptions {
   /** The authorization server's RFC 7662 introspection endpoint. */
   readonly endpoint: string;

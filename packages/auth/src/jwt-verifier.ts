@@ -27,6 +27,7 @@ export const DEFAULT_JWT_ALGORITHMS = [
   'Ed25519',
 ] as const;
 
+/** The options of {@link jwtVerifier}: the issuer, its keys and this server's audience. */
 export interface JwtVerifierOptions {
   /** The authorization server's issuer identifier; `iss` must equal it. */
   readonly issuer: string;

@@ -12,6 +12,7 @@ import {
   type TokenVerifier,
 } from './auth-info.js';
 
+/** The options of {@link oauthResource}: this resource, who issues its tokens and how they are checked. */
 export interface OAuthResourceOptions {
   /** This server's canonical URL, as clients name it: the MCP endpoint, e.g. `https://mcp.example.com/mcp`. */
   readonly resource: string;
@@ -35,8 +36,11 @@ export interface OAuthResourceOptions {
 
 /** The options {@link oauthResource} adds to `serveHttp` / `createHttpHandler`. */
 export interface OAuthResourceHttpOptions {
+  /** Serves the protected resource metadata (RFC 9728) at its well-known URLs. */
   readonly routes: (req: HttpRequestView) => HttpReply | undefined;
+  /** Verifies the bearer token and attaches the caller, or answers 401 / 503. */
   readonly authenticate: (req: HttpRequestView) => Promise<AuthOutcome>;
+  /** Refuses a member whose scopes the token lacks with 403 `insufficient_scope`. */
   readonly authorize: (auth: unknown, access: MemberAccess) => AuthRejection | undefined;
   /** The metadata document's URL (what the challenges point to). */
   readonly metadataUrl: string;

@@ -106,6 +106,7 @@ export interface HttpServerHandle {
   readonly port: number;
   readonly httpServer: Server;
   readonly handler: McpHttpHandler;
+  /** Stops listening and ends every session. */
   close(): Promise<void>;
 }
 

@@ -11,7 +11,9 @@ import type {
 export interface ServedConnection {
   /** What stdio drives: its graceful close, and the end of the client's input. */
   readonly engine: {
+    /** Closes the connection, letting calls in flight finish within `graceMs`. */
     close(graceMs?: number): Promise<void>;
+    /** Calls `listener` once the client's input has ended. */
     onInputEnded(listener: () => void): void;
   };
   /** Stops serving, letting calls in flight finish within `graceMs`. */
@@ -46,7 +48,9 @@ export interface Servable<C extends ServedConnection = ServedConnection> {
    * (the audit log). Without it, sessions are bound to no principal and refusals go unrecorded.
    */
   readonly guards?: {
+    /** Names the caller `auth` stands for (what a session is bound to). */
     principal(auth: unknown): string | undefined;
+    /** Hears of a request refused at a limit. */
     refused(event: LimitRefusalEvent): void;
     /** Where the endpoint's rate-limit counters live (`limits.rateLimitStore`). */
     readonly rateLimitStore?: RateLimitStore;

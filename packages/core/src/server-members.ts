@@ -51,6 +51,7 @@ export class MemberControl {
     this.#apply(this.core.registry.withEnabled(this.#kind(name), name, false));
   }
 
+  /** Shows a member hidden with `disable` again. */
   enable(name: string): void {
     this.#apply(this.core.registry.withEnabled(this.#kind(name), name, true));
   }

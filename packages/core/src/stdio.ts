@@ -39,9 +39,11 @@ export interface StdioHandle<C extends ServedConnection = ServerConnection> {
   readonly connection: C;
   /** Resolves when the server has shut down (stdin EOF, SIGINT, SIGTERM or {@link close}). */
   readonly closed: Promise<void>;
+  /** Shuts the server down, letting calls in flight finish within `shutdownGraceMs`. */
   close(): Promise<void>;
 }
 
+/** The longest stdio message accepted by default: 4 MiB. */
 export const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 
 /**

@@ -97,18 +97,24 @@ export interface TestClient {
     params?: Record<string, unknown>,
     options?: { signal?: AbortSignal },
   ): Promise<R>;
+  /** Sends a notification to the server. */
   notify(method: string, params?: Record<string, unknown>): void;
+  /** `tools/list`, one page. */
   listTools(cursor?: string): Promise<{ tools: ListedTool[]; nextCursor?: string }>;
+  /** `tools/call`; the result, `isError` results included. */
   callTool(
     name: string,
     args?: Record<string, unknown>,
     options?: { signal?: AbortSignal; progressToken?: string | number },
   ): Promise<ReceivedToolResult>;
+  /** `resources/read`. */
   readResource(uri: string): Promise<{ contents: ReceivedBlock[] }>;
+  /** `prompts/get`. */
   getPrompt(
     name: string,
     args?: Record<string, string>,
   ): Promise<{ description?: string; messages: { role: string; content: ReceivedBlock }[] }>;
+  /** Disconnects from the server. */
   close(): Promise<void>;
 }
 

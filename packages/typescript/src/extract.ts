@@ -75,6 +75,7 @@ export class SchemaExtractor {
       .map((f) => resolve(f.fileName));
   }
 
+  /** Extracts the schemas again, re-parsing only the files that changed. */
   extract(): SchemaManifest {
     const config = readConfig(this.#configPath);
     const roots = config.fileNames.filter((f) => DECORATOR_CALL.test(ts.sys.readFile(f) ?? ''));

@@ -33,7 +33,9 @@ export function mcpFwSchemasVite(options: SchemasPluginOptions = {}) {
   return {
     name: 'mcp-fw-schemas',
     enforce: 'pre' as const,
+    /** Writes the schemas module before the build starts. */
     buildStart: generate,
+    /** Rewrites the schemas module when a TypeScript file changes. */
     watchChange(id: string) {
       if (/\.(c|m)?tsx?$/.test(id) && !id.endsWith('schemas.gen.ts')) generate();
     },
@@ -53,6 +55,7 @@ export function mcpFwSchemasEsbuild(options: SchemasPluginOptions = {}) {
   const generate = generator(options);
   return {
     name: 'mcp-fw-schemas',
+    /** Writes the schemas module at the start of each build. */
     setup(build: { onStart(callback: () => void): void }) {
       build.onStart(generate);
     },

@@ -16,6 +16,7 @@ export class UnrepresentableTypeError extends Error {
   }
 }
 
+/** How types become schemas, e.g. whether `any` is allowed. */
 export interface SchemaOptions {
   /** Accept `any` and `unknown` as "any JSON value" (`{}`) instead of failing. */
   readonly allowAny?: boolean;

@@ -17,6 +17,7 @@ export interface BundleRequest {
   readonly external?: readonly string[];
 }
 
+/** What a bundle build wrote: the bundle, its launcher and how long it took. */
 export interface BundleResult {
   /** `cjs`, started through a V8 code cache on every Node; `esm` when the code has top-level await (cached on Node 22.1+ only). */
   readonly format: 'cjs' | 'esm';

@@ -5,6 +5,7 @@
 export interface Channel {
   /** The transport's own session id, when it has sessions (HTTP); connections are named by it. */
   readonly id?: string;
+  /** Starts delivering incoming frames and events to `sink`. */
   start(sink: ChannelSink): void;
   /**
    * Queues one frame; the transport handles backpressure. `route` ties the frame to the inbound

@@ -15,6 +15,7 @@ export interface WireError {
 export interface EngineHandlers {
   /** Serves a request; returns (or resolves to) the result, or throws. */
   request(request: InboundRequest): unknown;
+  /** Called for each incoming notification. */
   notification(method: string, params: unknown): void;
   /** The one mapping from anything thrown to a JSON-RPC error (and the place that logs it). */
   mapError(error: unknown, request?: InboundRequest): WireError;

@@ -17,6 +17,7 @@ export class JsonRpcError extends Error {
     super(message);
   }
 
+  /** The error object as it goes on the wire. */
   toJSON(): { code: number; message: string; data?: unknown } {
     return this.data === undefined
       ? { code: this.code, message: this.message }

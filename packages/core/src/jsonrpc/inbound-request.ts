@@ -44,6 +44,7 @@ export class InboundRequest {
     return this.#aborted;
   }
 
+  /** Aborts the request's signal with `reason` (a cancellation, a closed connection). */
   abort(reason: unknown): void {
     if (this.#aborted) return;
     this.#aborted = true;

@@ -1,5 +1,7 @@
+/** A JSON-RPC request id. */
 export type JsonRpcId = string | number;
 
+/** A JSON-RPC request: it expects a response with the same id. */
 export interface JsonRpcRequest {
   jsonrpc: '2.0';
   id: JsonRpcId;
@@ -7,6 +9,7 @@ export interface JsonRpcRequest {
   params?: Record<string, unknown>;
 }
 
+/** A JSON-RPC notification: no id, no response. */
 export interface JsonRpcNotification {
   jsonrpc: '2.0';
   method: string;

@@ -9,6 +9,7 @@ export const LOG_LEVELS = [
   'alert',
   'emergency',
 ] as const;
+/** One of the syslog levels of {@link LOG_LEVELS}. */
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 const RANK = new Map<string, number>(LOG_LEVELS.map((level, i) => [level, i]));

@@ -8,7 +8,9 @@
  * ```
  */
 export interface Logger {
+  /** Something failed; `error` is the thrown value, if any. */
   error(message: string, error?: unknown): void;
+  /** Something the server's owner should fix. */
   warn(message: string): void;
 }
 

@@ -1,5 +1,6 @@
 import type { InboundRequest } from '../jsonrpc/index.js';
 
+/** The client's `clientInfo`: its name, version and optional title. */
 export interface ClientInfo {
   name: string;
   version: string;
@@ -7,6 +8,7 @@ export interface ClientInfo {
   [key: string]: unknown;
 }
 
+/** What the client declared it can do (`elicitation`, `sampling`, `roots`, …). */
 export type ClientCapabilities = Record<string, unknown>;
 
 /**

@@ -1,18 +1,21 @@
 // MCP content blocks and the helpers that build them. Tools return these as is, inside arrays,
 // or let the normaliser wrap plain values.
 
+/** Hints on a content block: who it is for, how important, when it last changed. */
 export interface Annotations {
   audience?: ('user' | 'assistant')[];
   priority?: number;
   lastModified?: string;
 }
 
+/** A text content block; {@link text} builds one. */
 export interface TextContent {
   type: 'text';
   text: string;
   annotations?: Annotations;
   _meta?: Record<string, unknown>;
 }
+/** An image content block (base64 `data`); {@link image} builds one. */
 export interface ImageContent {
   type: 'image';
   data: string;
@@ -20,6 +23,7 @@ export interface ImageContent {
   annotations?: Annotations;
   _meta?: Record<string, unknown>;
 }
+/** An audio content block (base64 `data`); {@link audio} builds one. */
 export interface AudioContent {
   type: 'audio';
   data: string;
@@ -27,15 +31,18 @@ export interface AudioContent {
   annotations?: Annotations;
   _meta?: Record<string, unknown>;
 }
+/** The contents of a resource: text, or a base64 `blob`. */
 export type ResourceContents =
   | { uri: string; mimeType?: string; text: string; _meta?: Record<string, unknown> }
   | { uri: string; mimeType?: string; blob: string; _meta?: Record<string, unknown> };
+/** A resource embedded in a result; {@link embeddedResource} builds one. */
 export interface EmbeddedResource {
   type: 'resource';
   resource: ResourceContents;
   annotations?: Annotations;
   _meta?: Record<string, unknown>;
 }
+/** A link to a resource the client may read; {@link resourceLink} builds one. */
 export interface ResourceLink {
   type: 'resource_link';
   uri: string;
@@ -47,6 +54,7 @@ export interface ResourceLink {
   annotations?: Annotations;
   _meta?: Record<string, unknown>;
 }
+/** Any content block a tool result or prompt message carries. */
 export type ContentBlock =
   | TextContent
   | ImageContent

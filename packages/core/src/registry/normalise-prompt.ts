@@ -1,10 +1,12 @@
 import { isContentBlock, type ContentBlock } from './content.js';
 
+/** One message of a prompt: a role and its content. */
 export interface PromptMessage {
   role: 'user' | 'assistant';
   content: ContentBlock;
 }
 
+/** A whole prompt result, as a prompt handler may return it. */
 export interface GetPromptResult {
   description?: string;
   messages: PromptMessage[];

@@ -83,6 +83,7 @@ export interface LimitRefusalEvent {
  * ```
  */
 export interface AuditOptions {
+  /** Receives each entry (default: one JSON line on stderr). */
   readonly sink?: (entry: AuditEntry) => void;
   /** Record argument values too (they may hold personal data or secrets). */
   readonly arguments?: boolean;

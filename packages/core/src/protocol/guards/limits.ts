@@ -39,7 +39,7 @@ export interface ServerLimits extends StateLimits {
   readonly rateLimitStore?: RateLimitStore;
   /**
    * How long a tool, resource or prompt handler may run, in ms, before its `ctx.signal` aborts
-   * and the client is told it timed out (default {@link DEFAULT_TIMEOUT_MS}, 5 minutes;
+   * and the client is told it timed out (default `DEFAULT_TIMEOUT_MS`, 5 minutes;
    * `Infinity` or 0: no limit). A member's own `timeoutMs` overrides it. Under 2026-07-28 it
    * covers every input round of the call. A synchronous handler cannot be stopped: one that
    * blocks the event loop past its deadline is reported (stderr, audit log) and its call is

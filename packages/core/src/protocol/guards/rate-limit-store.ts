@@ -19,6 +19,7 @@
  * ```
  */
 export interface RateLimitStore {
+  /** Counts one call under `key`; resolves to 0 when allowed, else the milliseconds until the next allowed call. */
   hit(key: string, max: number, perMs: number): number | Promise<number>;
 }
 

@@ -10,6 +10,7 @@ import { RequestStateCodec, type RequestStatePayload } from './request-state.js'
 import { bindingOf, checkBinding, type RoundBinding } from './round-binding.js';
 import { MemoryUsedRounds, type UsedRounds } from './used-rounds.js';
 
+/** 2026-07-28 input rounds: how `requestState` is signed, and how long and how often a call may ask. */
 export interface InputRoundSettings {
   /** Key for signing `requestState` (≥ 32 bytes); random per process when unset. */
   readonly requestStateKey?: string | Uint8Array;

@@ -5,6 +5,7 @@ import { checkVersion, readEnvelope } from './envelope.js';
 
 /** Where the HTTP checks find a tool's input schema (a server's registry, or a relay's copy). */
 export interface ToolLookup {
+  /** The tool of that name, with its input schema; `undefined` when there is none. */
   tool(name: string): { readonly inputSchema: Record<string, unknown> } | undefined;
 }
 
