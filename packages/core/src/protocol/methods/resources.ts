@@ -11,7 +11,7 @@ import { limitReached } from '../guards/index.js';
 import type { GuardedCall } from '../guards/index.js';
 import type { InputRun } from '../input/input-run.js';
 import { page } from '../pagination.js';
-import { featuresOf } from '../revisions.js';
+import { featuresOf } from '../eras/revisions.js';
 import type { MethodSpec } from '../server-core.js';
 import { refused } from '../state-refusal.js';
 import { validateUri } from '../uri-guard.js';

@@ -4,7 +4,7 @@ import { MemoryEventStore } from './event-store.js';
 import type { HttpRequestView, HttpResponder } from './exchange.js';
 import { corsHeaders } from './cors.js';
 import { checkOrigin, type OriginPolicy } from './guard.js';
-import { LegacySseEndpoint } from './legacy-sse.js';
+import { Sse2024Endpoint } from './sse-2024.js';
 import type { ResponseMode } from './request-stream.js';
 import { sendError, sendRejection } from './responses.js';
 import type { Peer } from '../../jsonrpc/index.js';
@@ -64,7 +64,7 @@ export interface HttpReply {
 export interface HttpEndpointOptions extends OriginPolicy {
   /** The Streamable HTTP endpoint (default `/mcp`). */
   readonly path?: string;
-  /** The legacy HTTP+SSE stream and message endpoints (default `/sse` and `/messages`). */
+  /** The 2024-11-05 HTTP+SSE stream and message endpoints (default `/sse` and `/messages`). */
   readonly ssePath?: string;
   readonly messagesPath?: string;
   /** JSON unless messages precede the answer (`auto`, default), or always `sse` / `json`. */
@@ -140,12 +140,12 @@ export interface EndpointDeps {
 }
 
 /**
- * One MCP HTTP endpoint: the security checks, then Streamable HTTP on `path` and the legacy
+ * One MCP HTTP endpoint: the security checks, then Streamable HTTP on `path` and the 2024-11-05
  * HTTP+SSE transport beside it. Runtime-neutral; the fetch and node:http front ends wrap it.
  */
 export class HttpEndpoint {
   readonly #streamable: StreamableEndpoint;
-  readonly #legacy: LegacySseEndpoint;
+  readonly #sse2024: Sse2024Endpoint;
   readonly #paths: { mcp: string; sse: string; messages: string };
 
   readonly #admit: EndpointDeps['admit'];
@@ -185,7 +185,7 @@ export class HttpEndpoint {
       retryMs: options.retryMs,
       access,
     });
-    this.#legacy = new LegacySseEndpoint({
+    this.#sse2024 = new Sse2024Endpoint({
       ...limits,
       connect: deps.connect,
       maxBodyBytes,
@@ -274,9 +274,9 @@ export class HttpEndpoint {
     }
     if (path === this.#paths.mcp) return this.#streamable.handle(req, reply, peer);
     if (path === this.#paths.sse && req.method === 'GET')
-      return this.#legacy.open(req, reply, peer);
+      return this.#sse2024.open(req, reply, peer);
     if (path === this.#paths.messages && req.method === 'POST')
-      return this.#legacy.message(req, reply, peer);
+      return this.#sse2024.message(req, reply, peer);
     reply.send(404, { 'content-type': 'text/plain' }, 'Not Found');
   }
 
@@ -285,7 +285,7 @@ export class HttpEndpoint {
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.#streamable.close(), this.#legacy.close()]);
+    await Promise.all([this.#streamable.close(), this.#sse2024.close()]);
   }
 }
 

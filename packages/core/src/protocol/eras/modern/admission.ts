@@ -1,0 +1,54 @@
+import type { InboundRequest } from '../../../jsonrpc/index.js';
+import { progressTokenOf, type RequestRecord } from '../../request-record.js';
+import type { Era } from '../era.js';
+import {
+  hasEnvelope,
+  missingEnvelope,
+  servedEnvelope,
+  unsupportedVersion,
+  type Envelope,
+} from './envelope.js';
+
+const UNKNOWN_CLIENT = Object.freeze({ name: 'unknown', version: '' });
+
+/**
+ * Envelopes the HTTP preflight already read and checked, by the request's `params` object: the
+ * transport hands the very object it parsed on to the engine, so the record is built from the
+ * checked envelope instead of reading it again. Keyed weakly by object identity, an entry lives
+ * exactly as long as its request's params and can only be found by whoever holds them; this is
+ * not state shared between requests.
+ */
+const checked = new WeakMap<object, Envelope>();
+
+/** Hands a checked envelope on to the admission of the request whose params carry it. */
+export function handOn(params: object, envelope: Envelope): void {
+  checked.set(params, envelope);
+}
+
+/**
+ * A stateless request's record, built from its own envelope (nothing carries over between
+ * requests). A request without an envelope on a connection of this era is refused: -32022 for
+ * an `initialize` (a legacy client meeting a stateless-only peer), -32602 otherwise.
+ */
+export function modernRecord(request: InboundRequest, era: Era): RequestRecord {
+  const params = request.params;
+  const envelope = (params && checked.get(params)) ?? readServed(request);
+  return {
+    request,
+    era,
+    protocolVersion: envelope.protocolVersion,
+    clientCapabilities: envelope.clientCapabilities,
+    clientInfo: envelope.clientInfo ?? UNKNOWN_CLIENT,
+    logLevel: envelope.logLevel,
+    progressToken: progressTokenOf(params),
+    auth: request.auth,
+  };
+}
+
+function readServed(request: InboundRequest): Envelope {
+  if (!hasEnvelope(request.params)) {
+    if (request.method === 'initialize') throw unsupportedVersion(request.params?.protocolVersion);
+    throw missingEnvelope();
+  }
+  return servedEnvelope(request.params);
+}
