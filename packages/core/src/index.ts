@@ -17,7 +17,7 @@ export type {
   MemberScopeOptions,
 } from './decorators/index.js';
 export { createServer, McpServer, type ServerOptions, type ListedMember } from './server.js';
-export { MemberControl, ResourceControl } from './server-members.js';
+export { MemberControl, ResourceControl } from './protocol/server-members.js';
 export {
   Context,
   ClientCapabilityError,
