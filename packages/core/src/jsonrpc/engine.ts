@@ -29,6 +29,12 @@ export interface EngineHandlers {
    * failure, so results that serialise pay nothing for it.
    */
   unencodable?(request: InboundRequest, value: unknown, error: unknown): unknown;
+  /**
+   * Parses one inbound frame instead of {@link parseFrame}: it must return what `parseFrame`
+   * returns for the same text, or throw what it throws (a protocol layer may reuse work that
+   * repeats from frame to frame).
+   */
+  parseFrame?(text: string): unknown;
   /** Whether a JSON array of messages is accepted right now. */
   acceptBatch(): boolean;
   /** An outbound request was given up (timeout or abort): the peer may be told to stop. */
@@ -192,7 +198,11 @@ export class Engine {
     const route: Answer = { origin, final: true };
     let message: unknown;
     try {
-      message = parsed ? parsed.value : parseFrame(text);
+      message = parsed
+        ? parsed.value
+        : this.#handlers.parseFrame
+          ? this.#handlers.parseFrame(text)
+          : parseFrame(text);
     } catch (error) {
       const detail = error instanceof Error ? error.message : String(error);
       this.#sendAndCheckIdle(

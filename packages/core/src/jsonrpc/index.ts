@@ -11,4 +11,10 @@ export { JsonRpcCode } from './codes.js';
 export { REQUEST_TIMEOUT_CODE } from './outbound-requests.js';
 export type { Channel, ChannelSink, FrameRoute, Peer } from './channel.js';
 export type { JsonRpcId, JsonRpcRequest, JsonRpcNotification } from './messages.js';
-export { parseFrame, errorFrame, isValidId } from './messages.js';
+export {
+  parseFrame,
+  parseUnescapedFrame,
+  errorFrame,
+  forEachObject,
+  isValidId,
+} from './messages.js';

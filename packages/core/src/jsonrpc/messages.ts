@@ -51,6 +51,16 @@ export function parseFrame(text: string): unknown {
   return value;
 }
 
+/**
+ * {@link parseFrame} for text already known to hold no backslash: with no escape, only a plain
+ * `__proto__` can spell the key, so the `\\u` search is skipped.
+ */
+export function parseUnescapedFrame(text: string): unknown {
+  const value: unknown = JSON.parse(text);
+  if (text.includes('__proto__')) dropProtoKeys(value);
+  return value;
+}
+
 function dropProtoKeys(root: unknown): void {
   forEachObject(root, (value) => {
     // biome-ignore lint/suspicious/noProto: this removes an own `__proto__` key a peer sent, so it never reaches a prototype.

@@ -1,4 +1,4 @@
-import { Engine, type Channel, type InboundRequest } from '../jsonrpc/index.js';
+import { Engine, parseFrame, type Channel, type InboundRequest } from '../jsonrpc/index.js';
 import type { Era } from './eras/era.js';
 import { LegacySession } from './eras/legacy/session.js';
 import { eraOfMode, selectEra, type EraMode } from './eras/select.js';
@@ -20,6 +20,8 @@ export class ServerConnection implements HubMember {
   readonly #scope: Scope;
   /** Undefined until the first exchange that decides it (stdio); fixed from the start on HTTP. */
   #era: Era | undefined;
+  /** The decided era's own frame parser, if it has one (see `Era.frameParser`). */
+  #parse: ((text: string) => unknown) | undefined;
   /**
    * Requests served by another era than the connection's: a `server/discover` probe answered
    * before the connection decided. Their results and errors are still encoded by their own era.
@@ -34,8 +36,11 @@ export class ServerConnection implements HubMember {
   constructor(core: ServerCore, channel: Channel, mode: EraMode = 'pin-on-first') {
     const session = new LegacySession();
     this.#era = eraOfMode(mode);
+    this.#parse = this.#era?.frameParser?.();
     this.#shared = mode === 'modern';
+    // Frames a transport parses itself (HTTP) never come through parseFrame.
     this.engine = new Engine(channel, {
+      parseFrame: (text) => (this.#parse ? this.#parse(text) : parseFrame(text)),
       request: (request) => this.#request(request),
       notification: (method, params) => this.#notification(method, params),
       mapError: (error, request) => this.#eraOf(request).mapError(error, core),
@@ -105,6 +110,7 @@ export class ServerConnection implements HubMember {
         const decided = era;
         admitted = () => {
           this.#era = decided;
+          this.#parse = decided.frameParser?.();
         };
       } else (this.#probes ??= new WeakMap()).set(request, era);
     }

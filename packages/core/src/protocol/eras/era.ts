@@ -40,6 +40,14 @@ export interface Era {
   admit(request: InboundRequest, scope: Scope, admitted?: () => void): Admission;
 
   /**
+   * Makes the frame parser of one connection of this era (stdio), when the era has a faster
+   * way than `parseFrame` to read what its clients repeat on every request. The parser must
+   * return what `parseFrame` returns for the same text, or throw what it throws. Absent:
+   * `parseFrame`.
+   */
+  readonly frameParser?: () => (text: string) => unknown;
+
+  /**
    * The result as sent, applied just before serialisation (the stateless era adds `resultType`,
    * the server's identity and cache hints). Absent when results go out as the handler made them.
    */

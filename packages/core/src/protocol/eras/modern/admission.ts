@@ -20,9 +20,18 @@ const UNKNOWN_CLIENT = Object.freeze({ name: 'unknown', version: '' });
  */
 const checked = new WeakMap<object, Envelope>();
 
-/** Hands a checked envelope on to the admission of the request whose params carry it. */
+/**
+ * Hands a checked envelope on to the admission of the request whose params carry it: from the
+ * HTTP preflight, or from a connection's frame parser that rebuilt `_meta` from members it
+ * already read and checked.
+ */
 export function handOn(params: object, envelope: Envelope): void {
   checked.set(params, envelope);
+}
+
+/** The envelope handed on for `params`, if any. */
+export function handedOn(params: unknown): Envelope | undefined {
+  return typeof params === 'object' && params !== null ? checked.get(params) : undefined;
 }
 
 /**
@@ -32,7 +41,7 @@ export function handOn(params: object, envelope: Envelope): void {
  */
 export function modernRecord(request: InboundRequest, era: Era): RequestRecord {
   const params = request.params;
-  const envelope = (params && checked.get(params)) ?? readServed(request);
+  const envelope = handedOn(params) ?? readServed(request);
   return {
     request,
     era,

@@ -6,6 +6,7 @@ import { lookupMethod, SHARED_METHODS } from '../../method-table.js';
 import type { MethodSpec } from '../../server-core.js';
 import type { Era } from '../era.js';
 import { modernRecord } from './admission.js';
+import { EnvelopeMemo } from './envelope-memo.js';
 import { discover } from './discover.js';
 import { listen } from './listen.js';
 import { modernResult } from './result-envelope.js';
@@ -43,6 +44,10 @@ export const MODERN: Era = {
     const record = modernRecord(request, MODERN);
     admitted?.();
     return { record, method: lookupMethod(METHODS, request) };
+  },
+  frameParser() {
+    const memo = new EnvelopeMemo();
+    return (text) => memo.parse(text);
   },
   encodeResult: modernResult,
   mapError(error, policy) {
