@@ -1,8 +1,7 @@
 import { Engine, parseFrame, type Channel, type InboundRequest } from '../jsonrpc/index.js';
 import type { Era } from './eras/era.js';
 import { LegacySession } from './eras/legacy/session.js';
-import { eraOfMode, selectEra, type EraMode } from './eras/select.js';
-import { LEGACY } from './eras/legacy/era.js';
+import { eraOfMode, selectEra, UNDECIDED, type EraMode } from './eras/select.js';
 import type { HubMember } from './hub.js';
 import { listChangedNotification, type ListName } from './list-changed.js';
 import { unencodableResult } from './unencodable.js';
@@ -97,7 +96,7 @@ export class ServerConnection implements HubMember {
 
   /** The era that encodes what answers `request`: its probe's, else the connection's. */
   #eraOf(request: InboundRequest | undefined): Era {
-    return (request && this.#probes?.get(request)) ?? this.#era ?? LEGACY;
+    return (request && this.#probes?.get(request)) ?? this.#era ?? UNDECIDED;
   }
 
   #request(request: InboundRequest): unknown {

@@ -13,6 +13,12 @@ import type { Refusal } from './modern/http-ladder.js';
  */
 export type EraMode = 'pin-on-first' | 'legacy' | 'modern';
 
+/**
+ * How a connection that has not decided its era yet answers what fails before it decides: as
+ * the legacy era does (the error codes every client reads).
+ */
+export const UNDECIDED: Era = LEGACY;
+
 /** The era a connection serves from its start, or undefined when its first exchange decides. */
 export function eraOfMode(mode: EraMode): Era | undefined {
   if (mode === 'legacy') return LEGACY;

@@ -11,14 +11,12 @@ import {
 
 const UNKNOWN_CLIENT = Object.freeze({ name: 'unknown', version: '' });
 
-/**
- * Envelopes the HTTP preflight already read and checked, by the request's `params` object: the
- * transport hands the very object it parsed on to the engine, so the record is built from the
- * checked envelope instead of reading it again. Keyed weakly by object identity, an entry lives
- * exactly as long as its request's params and can only be found by whoever holds them; this is
- * not state shared between requests.
- */
-const checked = new WeakMap<object, Envelope>();
+// The last envelope handed on, and the params it was read from. Handing on and admitting happen
+// in one synchronous run (the HTTP preflight or the frame parser, then the engine, then
+// admission), so one slot is enough; admission takes it, and params that are not the slot's
+// are read as usual. One slot, not a map: nothing is kept per request.
+let handedParams: object | undefined;
+let handedEnvelope: Envelope | undefined;
 
 /**
  * Hands a checked envelope on to the admission of the request whose params carry it: from the
@@ -26,12 +24,16 @@ const checked = new WeakMap<object, Envelope>();
  * already read and checked.
  */
 export function handOn(params: object, envelope: Envelope): void {
-  checked.set(params, envelope);
+  handedParams = params;
+  handedEnvelope = envelope;
 }
 
-/** The envelope handed on for `params`, if any. */
+/** Takes the envelope handed on for `params`, if it is theirs. */
 export function handedOn(params: unknown): Envelope | undefined {
-  return typeof params === 'object' && params !== null ? checked.get(params) : undefined;
+  if (params !== handedParams || params === undefined) return undefined;
+  const envelope = handedEnvelope;
+  handedParams = handedEnvelope = undefined;
+  return envelope;
 }
 
 /**
