@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseFrame } from '../src/jsonrpc/index.ts';
+import { parseFrame, parseUnescapedFrame } from '../src/jsonrpc/index.ts';
 
 /** The own `__proto__` keys anywhere in a parsed value (JSON.parse makes them own data keys). */
 function protoKeys(value: unknown, path = '$'): string[] {
@@ -57,5 +57,16 @@ describe('parseFrame', () => {
     ]) {
       expect(parseFrame(text)).toEqual(JSON.parse(text));
     }
+  });
+
+  it('parseUnescapedFrame (for text without a backslash) drops plain "__proto__" keys and keeps the rest', () => {
+    const text =
+      '{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":{"__proto__":{"polluted":true},"k":1},"note":"__proto__"}}';
+    const value = parseUnescapedFrame(text);
+    expect(protoKeys(value)).toEqual([]);
+    expect(value).toEqual(parseFrame(text));
+    const plain =
+      '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":2}}}';
+    expect(parseUnescapedFrame(plain)).toEqual(JSON.parse(plain));
   });
 });
