@@ -61,7 +61,7 @@ export interface McpHttpHandler {
 /**
  * Serves `server` over HTTP as a web-standard handler: Streamable HTTP on `/mcp` for every
  * revision (legacy sessions and stateless 2026-07-28 requests, told apart per request) and the
- * legacy HTTP+SSE transport on `/sse` + `/messages`, with Origin/Host checks, body limits and
+ * 2024-11-05 HTTP+SSE transport on `/sse` + `/messages`, with Origin/Host checks, body limits and
  * framework-owned sessions. Mount it in any framework that speaks `Request`/`Response`.
  *
  * @example

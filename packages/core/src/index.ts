@@ -49,7 +49,7 @@ export {
   type ServerOptions,
   type ListedMember,
 } from './server.js';
-export { MemberControl, ResourceControl } from './server-members.js';
+export { MemberControl, ResourceControl } from './protocol/server-members.js';
 export {
   Context,
   ClientCapabilityError,

@@ -25,7 +25,7 @@ import {
   type Provider,
   type TypeSchemas,
 } from './registry/index.js';
-import { MemberControl, ResourceControl } from './server-members.js';
+import { MemberControl, ResourceControl } from './protocol/server-members.js';
 
 /**
  * Options of {@link createServer}.

@@ -1,6 +1,6 @@
 import type { ServerConnection } from './protocol/index.js';
 import type { Servable, ServedConnection } from './servable.js';
-import { guardStdout } from './stdout-guard.js';
+import { guardStdout } from './transports/stdout-guard.js';
 import { StdioChannel } from './transports/stdio.js';
 import { useYoungGeneration, type YoungGeneration } from './transports/young-generation.js';
 

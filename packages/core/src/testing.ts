@@ -1,6 +1,11 @@
 import { JsonRpcError, type Channel } from './jsonrpc/index.js';
 import { createClientPeer } from './protocol/client-peer.js';
-import { LATEST_LEGACY, META, MODERN_REVISIONS, type ServerConnection } from './protocol/index.js';
+import {
+  isModernRevision,
+  LATEST_LEGACY,
+  requestEnvelope,
+  type ServerConnection,
+} from './protocol/index.js';
 import type { McpFwServer } from './server.js';
 import { createInMemoryPair } from './transports/in-memory.js';
 
@@ -165,14 +170,10 @@ export async function connectTestClient(
   const clientInfo = options.clientInfo ?? { name: 'mcp-fw-test-client', version: '0.0.0' };
   let request = raw;
   let initializeResult: Record<string, unknown>;
-  if ((MODERN_REVISIONS as readonly string[]).includes(version)) {
+  if (isModernRevision(version)) {
     // 2026-07-28: no handshake; every request carries the envelope, and input_required results
     // are answered by the handlers and retried, as the official client does.
-    const envelope = {
-      [META.protocolVersion]: version,
-      [META.clientCapabilities]: capabilities,
-      [META.clientInfo]: clientInfo,
-    };
+    const envelope = requestEnvelope(version, capabilities, clientInfo);
     const enveloped = (params: Record<string, unknown> = {}) => ({
       ...params,
       _meta: { ...envelope, ...(params._meta as Record<string, unknown> | undefined) },

@@ -107,8 +107,8 @@ export type { EraMode, ToolLookup, LimitRefusalEvent } from './protocol/index.js
  * await peer.request('initialize', { protocolVersion: LATEST_LEGACY, capabilities: {}, clientInfo });
  * ```
  */
-export { LEGACY_REVISIONS, LATEST_LEGACY, type LegacyRevision } from './protocol/revisions.js';
-export { MODERN_REVISIONS } from './protocol/modern/envelope.js';
+export { LEGACY_REVISIONS, LATEST_LEGACY, type LegacyRevision } from './protocol/eras/revisions.js';
+export { MODERN_REVISIONS } from './protocol/eras/modern/envelope.js';
 
 /**
  * Log levels, lowest first, and the rule for whether a message at one level passes a session's

@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseFrame } from '../src/jsonrpc/index.ts';
-import { EnvelopeMemo } from '../src/protocol/modern/envelope-memo.ts';
-import { servedEnvelope } from '../src/protocol/modern/envelope.ts';
+import { handedOn } from '../src/protocol/eras/modern/admission.ts';
+import { EnvelopeMemo } from '../src/protocol/eras/modern/envelope-memo.ts';
+import { servedEnvelope } from '../src/protocol/eras/modern/envelope.ts';
 
 const PV = 'io.modelcontextprotocol/protocolVersion';
 const CAPS = 'io.modelcontextprotocol/clientCapabilities';
@@ -47,11 +48,11 @@ function viaMemo(memo: EnvelopeMemo, text: string): { value?: unknown; error?: s
   }
 }
 
-/** What the connection reads for `text`'s params: the memo's envelope, else its own reading. */
-function envelopeRead(memo: EnvelopeMemo, value: unknown): { envelope?: unknown; error?: string } {
+/** What admission reads for a frame's params: the envelope the memo handed on, else its own reading. */
+function envelopeRead(value: unknown): { envelope?: unknown; error?: string; handed?: true } {
   const params = (value as { params?: unknown }).params;
-  const known = memo.envelopeOf(params);
-  if (known) return { envelope: known };
+  const known = handedOn(params);
+  if (known) return { envelope: known, handed: true };
   try {
     return { envelope: servedEnvelope(params) };
   } catch (error) {
@@ -169,12 +170,12 @@ describe('EnvelopeMemo', () => {
   it('hands over the envelope it read once for members put back from the template', () => {
     const { memo, first } = primed();
     // The frame the members were learned from was parsed whole: its envelope is read as usual.
-    expect(memo.envelopeOf((first as { params: unknown }).params)).toBeUndefined();
+    expect(handedOn((first as { params: unknown }).params)).toBeUndefined();
     const values: { params: Record<string, unknown> }[] = [];
     const known: unknown[] = [];
     for (const id of [2, 3]) {
       values.push(memo.parse(officialCall(id, { id })) as { params: Record<string, unknown> });
-      known.push(memo.envelopeOf(values.at(-1)!.params));
+      known.push(handedOn(values.at(-1)!.params));
     }
     expect(known[0]).toEqual(servedEnvelope(values[0]!.params));
     expect(known[0]).toEqual({
@@ -184,9 +185,11 @@ describe('EnvelopeMemo', () => {
       logLevel: 'debug',
     });
     expect(known[1]).toBe(known[0]); // read once
-    // Only for the last frame's own params: an earlier frame's, or a copy, are read as usual.
-    expect(memo.envelopeOf(values[0]!.params)).toBeUndefined();
-    expect(memo.envelopeOf({ ...values[1]!.params })).toBeUndefined();
+    // Only for those very params, and taken once: a copy, or a second look, reads as usual.
+    const next = memo.parse(officialCall(4, {})) as { params: Record<string, unknown> };
+    expect(handedOn({ ...next.params })).toBeUndefined();
+    expect(handedOn(next.params)).toBe(known[0]);
+    expect(handedOn(next.params)).toBeUndefined();
   });
 
   /** An envelope key after progressToken: it is not one of the members the memo puts back. */
@@ -218,8 +221,8 @@ describe('EnvelopeMemo', () => {
     const text = frame(2);
     const value = memo.parse(text) as { params: unknown };
     expect(value).toEqual(parseFrame(text));
-    expect(memo.envelopeOf(value.params)).toBeUndefined();
-    expect(envelopeRead(memo, value)).toEqual(envelopeReference(text));
+    expect(handedOn(value.params)).toBeUndefined();
+    expect(envelopeRead(value)).toEqual(envelopeReference(text));
   });
 
   it('hands over no envelope for members that are refused, so each request is refused', () => {
@@ -228,7 +231,7 @@ describe('EnvelopeMemo', () => {
     memo.parse(call(1));
     for (const id of [2, 3]) {
       const value = memo.parse(call(id)) as { params: unknown };
-      expect(memo.envelopeOf(value.params)).toBeUndefined();
+      expect(handedOn(value.params)).toBeUndefined();
       expect(() => servedEnvelope(value.params)).toThrow(/Unsupported protocol version/);
     }
   });
@@ -349,8 +352,9 @@ describe('EnvelopeMemo', () => {
               expect(JSON.stringify(got.value)).toBe(JSON.stringify(expected.value));
               // The envelope a connection serves the frame with is the one its text spells.
               if (typeof got.value === 'object' && got.value !== null) {
-                if (memo.envelopeOf((got.value as { params?: unknown }).params)) handedOver++;
-                expect(envelopeRead(memo, got.value)).toEqual(envelopeReference(text));
+                const { handed, ...read } = envelopeRead(got.value);
+                if (handed) handedOver++;
+                expect(read).toEqual(envelopeReference(text));
               }
             }
             const caps = (got.value as { params?: { _meta?: Record<string, unknown> } } | undefined)

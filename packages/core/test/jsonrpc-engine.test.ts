@@ -5,6 +5,7 @@ import {
   type Channel,
   type ChannelSink,
   type EngineHandlers,
+  type FrameRoute,
 } from '../src/jsonrpc/index.ts';
 
 /** A channel driven by the test: frames go in with `deliver`, frames out land in `sent`. */
@@ -33,6 +34,40 @@ function handlers(overrides: Partial<EngineHandlers> = {}): EngineHandlers {
 const tick = () => new Promise((r) => setTimeout(r, 5));
 
 describe('JSON-RPC engine', () => {
+  it("hands a final error answer's error to the transport with the frame, so it need not parse it back", async () => {
+    let sink!: ChannelSink;
+    const routes: { id: unknown; final: boolean; error?: unknown }[] = [];
+    const channel: Channel = {
+      start: (s) => (sink = s),
+      send: (frame, route?: FrameRoute) =>
+        routes.push({ id: JSON.parse(frame).id, final: route!.final, error: route!.error }),
+      close: async () => {},
+    };
+    new Engine(
+      channel,
+      handlers({
+        request: (r) => {
+          if (r.method === 'ok') return { fine: true };
+          const error = new JsonRpcError(-32601, `Method not found: ${r.method}`);
+          if (r.method === 'later') return Promise.reject(error);
+          throw error;
+        },
+      }),
+    );
+    for (const [id, method] of [
+      [1, 'now'],
+      [2, 'later'],
+      [3, 'ok'],
+    ])
+      sink.frame(`{"jsonrpc":"2.0","id":${id},"method":"${method}"}`, `origin-${id}`);
+    await tick();
+    expect(routes).toEqual([
+      { id: 1, final: true, error: { code: -32601, message: 'Method not found: now' } },
+      { id: 3, final: true, error: undefined },
+      { id: 2, final: true, error: { code: -32601, message: 'Method not found: later' } },
+    ]);
+  });
+
   it('answers an error whose data cannot be serialised without the data, and keeps serving', async () => {
     const t = testChannel();
     const nested = JSON.parse(`${'['.repeat(100_000)}${']'.repeat(100_000)}`) as unknown;

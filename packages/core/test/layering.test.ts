@@ -1,10 +1,21 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from './support/paths.ts';
+import {
+  code,
+  importsOf,
+  nodeUses,
+  parseImports,
+  resolveImport,
+  runtimeGraph,
+  sourceFiles,
+  SRC,
+  stripComments,
+  type Import,
+} from './support/source-graph.ts';
 
 // The import rules of docs/architecture.md, read from the source so they stay true.
-const SRC = join(REPO_ROOT, 'packages/core/src');
 
 /** The package's entry points (`exports` in package.json), as source files: `./stdio` → `stdio.ts`. */
 const ENTRIES = entryPoints(
@@ -14,15 +25,13 @@ const ENTRIES = entryPoints(
 /** Entry points that exist to use Node (stdio, node:http, the command line); every other one is runtime-neutral. */
 const NODE_ENTRIES = new Set(['stdio.ts', 'node.ts', 'serve.ts', 'main.ts']);
 
-/** Composition roots may import everything: the entry points, and the top-level files they share. */
-const ROOTS = new Set([
-  ...ENTRIES,
-  'server.ts',
-  'server-members.ts',
-  'stdout-guard.ts',
-  'http-rate-limit.ts',
-  'servable.ts',
-]);
+/**
+ * Composition roots may import everything: the entry points, `server.ts` (what `createServer`
+ * wires together), `servable.ts` (types only: what a transport needs of a server) and
+ * `http-rate-limit.ts` (the HTTP handler's endpoint limit: protocol's rate-limit store keyed by
+ * an HTTP request). Behaviour lives in a layer and follows its rules.
+ */
+const ROOTS = new Set([...ENTRIES, 'server.ts', 'servable.ts', 'http-rate-limit.ts']);
 
 /** Per layer: the layers it may import values from, and those it may import types from. */
 const RULES: Record<string, { values: string[]; types: string[] }> = {
@@ -35,7 +44,7 @@ const RULES: Record<string, { values: string[]; types: string[] }> = {
 };
 
 /** Node-only modules the runtime-neutral root entry must never load. */
-const NODE_ONLY = ['transports/stdio.ts', 'stdout-guard.ts', 'stdio.ts'];
+const NODE_ONLY = ['transports/stdio.ts', 'transports/stdout-guard.ts', 'stdio.ts'];
 
 function entryPoints(exports: Record<string, Record<string, string>>): string[] {
   return Object.entries(exports).map(([subpath, conditions]) => {
@@ -51,71 +60,9 @@ function entryPoints(exports: Record<string, Record<string, string>>): string[] 
   });
 }
 
-/** Every file `entry` loads at runtime (type-only imports are erased), each with the path that reaches it. */
-function runtimeGraph(entry: string): Map<string, string> {
-  const seen = new Map<string, string>([[entry, entry]]);
-  const queue = [entry];
-  while (queue.length > 0) {
-    const file = queue.shift() as string;
-    for (const { specifier, typeOnly } of importsOf(file)) {
-      if (typeOnly || !specifier.startsWith('.')) continue;
-      const target = resolveImport(file, specifier);
-      if (seen.has(target)) continue;
-      seen.set(target, `${seen.get(file)} → ${target}`);
-      queue.push(target);
-    }
-  }
-  return seen;
-}
-
-interface Import {
-  readonly specifier: string;
-  readonly typeOnly: boolean;
-}
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith('.ts') ? [relative(SRC, path).replaceAll('\\', '/')] : [];
-  });
-}
-
-/** Source text without comments, so JSDoc examples neither import nor log. */
-function stripComments(text: string): string {
-  return text
-    .replace(/\/\*[\s\S]*?\*\//g, '')
-    .replace(/^\s*\/\/.*$/gm, '')
-    .replace(/([;,{}()])\s*\/\/.*$/gm, '$1');
-}
-
-function code(file: string): string {
-  return stripComments(readFileSync(join(SRC, file), 'utf8'));
-}
-
-function importsOf(file: string): Import[] {
-  return parseImports(code(file));
-}
-
-/** Static imports and re-exports, side-effect imports and dynamic `import()`. */
-function parseImports(text: string): Import[] {
-  const found: Import[] = [];
-  const declaration = /\b(import|export)\s+(type\s+)?(?:[\w*${}\s,]+?\s+from\s+)?['"]([^'"]+)['"]/g;
-  for (const m of text.matchAll(declaration))
-    found.push({ specifier: m[3], typeOnly: m[2] !== undefined });
-  const dynamic = /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
-  for (const m of text.matchAll(dynamic)) found.push({ specifier: m[1], typeOnly: false });
-  return found;
-}
-
 /** `registry/scan.ts` → `registry`; composition roots and other top-level files → their name. */
 function layerOf(file: string): string {
   return file.includes('/') ? file.slice(0, file.indexOf('/')) : file;
-}
-
-function resolveImport(file: string, specifier: string): string {
-  const target = resolve(join(SRC, dirname(file)), specifier).replace(/\.js$/, '.ts');
-  return relative(SRC, target).replaceAll('\\', '/');
 }
 
 /** The imports of `file` that break its layer's rule, as `file: import '…' …` lines. */
@@ -139,6 +86,65 @@ function violations(file: string, imports: readonly Import[]): string[] {
       const kind = typeOnly ? 'import type' : 'import';
       found.push(`${file}: ${kind} '${specifier}' (${target}) is not allowed in ${layer}/`);
     }
+  }
+  return found;
+}
+
+/** Where the eras live: nothing outside knows their revision strings or envelope keys. */
+const ERAS = 'protocol/eras/';
+
+/** A revision string (`2025-11-25`) or a key of the stateless envelope (`io.modelcontextprotocol/…`). */
+const ERA_LITERAL = /\b20\d\d-[01]\d-[0-3]\d\b|io\.modelcontextprotocol\//;
+
+/** Code lines of `file` (comments stripped) that spell an era's revision or envelope key. */
+function eraLiterals(file: string, text: string): string[] {
+  if (file.startsWith(ERAS)) return [];
+  return text
+    .split('\n')
+    .filter((line) => ERA_LITERAL.test(line))
+    .map((line) => `${file}: ${line.trim()}`);
+}
+
+/** `protocol/eras/legacy/x.ts` → `legacy`; the shared files directly in `protocol/eras/` → undefined. */
+function eraFolderOf(file: string): string | undefined {
+  return file.startsWith(ERAS) ? /^([^/]+)\//.exec(file.slice(ERAS.length))?.[1] : undefined;
+}
+
+/** Imports (types included) from one era's folder into another's: eras share only `protocol/eras/*.ts`. */
+function eraCrossings(file: string, imports: readonly Import[]): string[] {
+  const own = eraFolderOf(file);
+  if (own === undefined) return [];
+  return imports
+    .filter((i) => i.specifier.startsWith('.'))
+    .map((i) => ({ ...i, folder: eraFolderOf(resolveImport(file, i.specifier)) }))
+    .filter((i) => i.folder !== undefined && i.folder !== own)
+    .map((i) => `${file}: '${i.specifier}' reaches into eras/${i.folder}/`);
+}
+
+/**
+ * Node-only code the runtime-neutral root entry (`index.ts`) still reaches. Each is to move
+ * behind `./node` or `./stdio`, or to use a web-standard API instead; the list only shrinks: a
+ * use not listed fails the test, and so does a listed one that is gone.
+ */
+const NODE_IN_ROOT_TO_REMOVE: Record<string, readonly string[]> = {
+  // reflect-metadata, ajv and the optional zod-to-json-schema are CommonJS, loaded lazily.
+  'decorators/metadata.ts': ["import 'node:module'"],
+  'schema/to-json-schema.ts': ["import 'node:module'"],
+  'schema/validator.ts': ["import 'node:module'"],
+  // requestState is signed synchronously with node:crypto's HMAC (Web Crypto's is async only).
+  'protocol/input/node-crypto.ts': ["import 'node:module'"],
+  'protocol/input/request-state.ts': ['Buffer.from'],
+  // The default logger and audit sink write to stderr.
+  'protocol/logger.ts': ['process.stderr'],
+  'protocol/guards/audit.ts': ['process.stderr'],
+};
+
+/** Every Node-only use the root entry reaches, by file, with the import path that reaches it. */
+function nodeReachable(entry: string): Record<string, string[]> {
+  const found: Record<string, string[]> = {};
+  for (const file of runtimeGraph(entry).keys()) {
+    const uses = nodeUses(code(file));
+    if (uses.length > 0) found[file] = uses;
   }
   return found;
 }
@@ -240,21 +246,61 @@ describe('core layering', () => {
     expect(runtimeGraph('index.ts').size).toBeGreaterThan(10);
   });
 
-  it('@mcp-fw/core/transport loads no node:* module at all', () => {
+  it('@mcp-fw/core/transport loads no node:* module and uses no Node global', () => {
     const seen = runtimeGraph('transport.ts');
     expect(seen.size).toBeGreaterThan(5);
-    const nodeImports = [...seen].flatMap(([file, path]) =>
-      importsOf(file)
-        .filter((i) => !i.typeOnly && i.specifier.startsWith('node:'))
-        .map((i) => `${path}: '${i.specifier}'`),
-    );
-    expect(nodeImports).toEqual([]);
-    // The check can fail: the root entry does load a node: module (createRequire).
+    expect(nodeReachable('transport.ts')).toEqual({});
+  });
+
+  it('the root entry reaches no Node-only code beyond the listed remainder', () => {
+    expect(nodeReachable('index.ts')).toEqual(NODE_IN_ROOT_TO_REMOVE);
+  });
+
+  it('outside protocol/eras/ no code spells a revision or an envelope key', () => {
+    expect(FILES.flatMap((file) => eraLiterals(file, code(file)))).toEqual([]);
+  });
+
+  it('the era folders do not import each other', () => {
+    const eraFiles = FILES.filter((file) => eraFolderOf(file) !== undefined);
+    expect(new Set(eraFiles.map(eraFolderOf))).toEqual(new Set(['legacy', 'modern']));
+    expect(eraFiles.flatMap((file) => eraCrossings(file, importsOf(file)))).toEqual([]);
+  });
+
+  it('the era and Node rules catch what they should (self-check)', () => {
+    const sample = stripComments(`
+      /** Under 2026-07-28 the envelope key io.modelcontextprotocol/logLevel sets it. */
+      const versions = ['2025-11-25'];
+      const key = 'io.modelcontextprotocol/protocolVersion';
+      const ok = 'nothing era-specific'; // but a 2025-06-18 comment is fine
+    `);
+    expect(eraLiterals('protocol/x.ts', sample)).toEqual([
+      "protocol/x.ts: const versions = ['2025-11-25'];",
+      "protocol/x.ts: const key = 'io.modelcontextprotocol/protocolVersion';",
+    ]);
+    expect(eraLiterals('protocol/eras/modern/x.ts', sample)).toEqual([]);
+    const crossing = parseImports(`
+      import type { Era } from '../era.js';
+      import { LEGACY } from '../legacy/era.js';
+      import { META } from './envelope.js';
+    `);
+    expect(eraCrossings('protocol/eras/modern/x.ts', crossing)).toEqual([
+      "protocol/eras/modern/x.ts: '../legacy/era.js' reaches into eras/legacy/",
+    ]);
     expect(
-      [...runtimeGraph('index.ts').keys()].some((file) =>
-        importsOf(file).some((i) => i.specifier.startsWith('node:')),
+      eraCrossings(
+        'protocol/eras/select.ts',
+        parseImports(`import { LEGACY } from './legacy/era.js';`),
       ),
-    ).toBe(true);
+    ).toEqual([]);
+    expect(
+      nodeUses(`
+        import { createRequire } from 'node:module';
+        import type { Socket } from 'node:net';
+        let crypto: typeof import('node:crypto');
+        process.stderr.write(Buffer.from('x').toString('base64'));
+        const subprocess = { env: 1 }; subprocess.env;
+      `),
+    ).toEqual(["import 'node:module'", 'process.stderr', 'Buffer.from']);
   });
 
   it('no console.log/info/debug in core: stdout belongs to stdio frames', () => {

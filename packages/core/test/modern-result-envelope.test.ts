@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RawJson } from '../src/jsonrpc/index.ts';
-import { modernResult } from '../src/protocol/modern/result-envelope.ts';
+import { modernResult } from '../src/protocol/eras/modern/result-envelope.ts';
 import type { ServerCore } from '../src/protocol/server-core.ts';
 
 // modernResult splices a pre-serialised envelope into the result's JSON when the result has

@@ -1,3 +1,5 @@
+import type { WireError } from './engine.js';
+
 /**
  * What a transport gives the engine: whole frames in, whole frames out. A frame is the text of
  * one JSON-RPC message (or batch). Transports do I/O only and know nothing of JSON-RPC.
@@ -29,6 +31,12 @@ export interface FrameRoute {
   readonly origin: unknown;
   /** The answer to that inbound frame (nothing more follows), rather than a message sent meanwhile. */
   readonly final: boolean;
+  /**
+   * The JSON-RPC error a final frame answers with, when it is an error response to a request:
+   * a transport that maps errors to its own statuses (HTTP) reads it here instead of parsing
+   * the frame back.
+   */
+  readonly error?: WireError;
 }
 
 /** Who sent a frame, as far as the transport knows (HTTP); stream transports know nothing. */

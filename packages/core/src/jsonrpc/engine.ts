@@ -61,6 +61,9 @@ export interface EngineOptions {
 
 type Reply = string | undefined | Promise<string | undefined>;
 
+/** The route of a frame's answer, filled in with its error once the answer is one. */
+type Answer = { -readonly [K in keyof FrameRoute]: FrameRoute[K] };
+
 const DEFAULT_OUTBOUND_TIMEOUT_MS = 60_000;
 
 /**
@@ -193,7 +196,7 @@ export class Engine {
     peer: Peer | undefined,
     parsed?: { value: unknown },
   ): void {
-    const route: FrameRoute = { origin, final: true };
+    const route: Answer = { origin, final: true };
     let message: unknown;
     try {
       message = parsed
@@ -211,7 +214,7 @@ export class Engine {
     }
     const reply = Array.isArray(message)
       ? this.#batch(message, origin, peer)
-      : this.#message(message, origin, peer);
+      : this.#message(message, origin, peer, route);
     if (reply instanceof Promise) void reply.then((frame) => this.#sendAndCheckIdle(frame, route));
     else this.#sendAndCheckIdle(reply, route);
   }
@@ -234,7 +237,8 @@ export class Engine {
     });
   }
 
-  #message(message: unknown, origin: unknown, peer: Peer | undefined): Reply {
+  /** `answer`, when given, learns the error the reply carries (a single message, not a batch). */
+  #message(message: unknown, origin: unknown, peer: Peer | undefined, answer?: Answer): Reply {
     if (typeof message !== 'object' || message === null || Array.isArray(message)) {
       return invalid(null, 'a JSON-RPC message must be an object');
     }
@@ -259,6 +263,7 @@ export class Engine {
           origin,
           peer,
         ),
+        answer,
       );
     }
     if (hasId && id !== null && (Object.hasOwn(m, 'result') || Object.hasOwn(m, 'error'))) {
@@ -279,12 +284,12 @@ export class Engine {
     }
   }
 
-  #request(request: InboundRequest): Reply {
+  #request(request: InboundRequest, answer?: Answer): Reply {
     let result: unknown;
     try {
       result = this.#handlers.request(request);
     } catch (error) {
-      return this.#fail(request, error, false);
+      return this.#fail(request, error, false, answer);
     }
     if (result instanceof Promise) {
       // Tracked only once it outlives this turn: nothing can cancel or close a request while its
@@ -293,11 +298,11 @@ export class Engine {
       this.#inbound.set(request.id, request);
       this.#live.add(request);
       return result.then(
-        (value) => this.#succeed(request, value, true),
-        (error) => this.#fail(request, error, true),
+        (value) => this.#succeed(request, value, true, answer),
+        (error) => this.#fail(request, error, true, answer),
       );
     }
-    return this.#succeed(request, result, false);
+    return this.#succeed(request, result, false, answer);
   }
 
   /** Forgets a finished request; whether its answer is still wanted. */
@@ -309,7 +314,12 @@ export class Engine {
     return !request.aborted;
   }
 
-  #succeed(request: InboundRequest, result: unknown, tracked: boolean): string | undefined {
+  #succeed(
+    request: InboundRequest,
+    result: unknown,
+    tracked: boolean,
+    answer?: Answer,
+  ): string | undefined {
     if (!this.#finish(request, tracked)) return undefined;
     try {
       const encoded = this.#handlers.encodeResult
@@ -320,7 +330,7 @@ export class Engine {
         encoded instanceof RawJson ? encoded.json : JSON.stringify(encoded ?? {}),
       );
     } catch (error) {
-      return this.#unencodable(request, result, error);
+      return this.#unencodable(request, result, error, answer);
     }
   }
 
@@ -334,19 +344,36 @@ export class Engine {
     );
   }
 
-  #unencodable(request: InboundRequest, result: unknown, error: unknown): string {
+  #unencodable(
+    request: InboundRequest,
+    result: unknown,
+    error: unknown,
+    answer: Answer | undefined,
+  ): string {
+    let failure = error;
     try {
       if (this.#handlers.unencodable)
         return this.#resultFrame(request, this.#handlers.unencodable(request, result, error));
     } catch (replaced) {
-      return errorFrame(request.id, this.#handlers.mapError(replaced, request));
+      failure = replaced;
     }
-    return errorFrame(request.id, this.#handlers.mapError(error, request));
+    return this.#errorFrame(request, failure, answer);
   }
 
-  #fail(request: InboundRequest, error: unknown, tracked: boolean): string | undefined {
+  #fail(
+    request: InboundRequest,
+    error: unknown,
+    tracked: boolean,
+    answer: Answer | undefined,
+  ): string | undefined {
     if (!this.#finish(request, tracked)) return undefined;
-    return errorFrame(request.id, this.#handlers.mapError(error, request));
+    return this.#errorFrame(request, error, answer);
+  }
+
+  #errorFrame(request: InboundRequest, error: unknown, answer: Answer | undefined): string {
+    const wire = this.#handlers.mapError(error, request);
+    if (answer) answer.error = wire;
+    return errorFrame(request.id, wire);
   }
 }
 

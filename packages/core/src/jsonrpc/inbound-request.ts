@@ -9,8 +9,6 @@ export class InboundRequest {
   #controller?: AbortController;
   #aborted = false;
   #reason: unknown;
-  /** The handler layer's mark for how the result is encoded, read back by `encodeResult`. */
-  encoding?: string;
 
   constructor(
     readonly id: JsonRpcId,

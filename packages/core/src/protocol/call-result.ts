@@ -1,5 +1,5 @@
 import type { CallToolResult, ContentBlock } from '../registry/index.js';
-import type { RevisionFeatures } from './revisions.js';
+import type { RevisionFeatures } from './eras/revisions.js';
 
 /**
  * A tools/call result as the negotiated revision can carry it. Content kinds an older revision

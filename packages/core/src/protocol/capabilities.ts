@@ -1,5 +1,5 @@
 import type { Registry } from '../registry/index.js';
-import { featuresOf } from './revisions.js';
+import { featuresOf } from './eras/revisions.js';
 
 /**
  * Server capabilities derived from what is registered: nothing is advertised that is not

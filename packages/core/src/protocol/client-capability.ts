@@ -1,4 +1,5 @@
 import { UserError } from '../registry/index.js';
+import { featuresOf, sinceOf, type RevisionFeatures } from './eras/revisions.js';
 import type { RequestRecord } from './request-record.js';
 
 /**
@@ -54,13 +55,12 @@ export function requireCapability(
 
 export function requireRevision(
   record: RequestRecord,
-  available: boolean,
+  feature: keyof RevisionFeatures,
   what: string,
-  since: string,
 ): void {
-  if (!available) {
+  if (!featuresOf(record.protocolVersion)[feature]) {
     throw new ClientCapabilityError(
-      `${what} is not available in protocol revision ${record.protocolVersion}; it needs ${since} or later`,
+      `${what} is not available in protocol revision ${record.protocolVersion}; it needs ${sinceOf(feature)} or later`,
     );
   }
 }

@@ -1,26 +1,23 @@
-import { JsonRpcError, REQUEST_TIMEOUT_CODE } from '../jsonrpc/index.js';
 import { compileElicitation, InvalidArgumentsError } from '../registry/index.js';
-import { requireCapability, requireRevision, ClientCapabilityError } from './client-capability.js';
-import { LimitError } from './guards/index.js';
+import { requireCapability, requireRevision } from './client-capability.js';
 import type { InputRun } from './input/input-run.js';
 import type { RequestRecord } from './request-record.js';
-import { featuresOf } from './revisions.js';
 import type { SampleResult } from './sample-result.js';
 import type { Scope } from './server-core.js';
-import { refused } from './state-refusal.js';
 
 /** Options of server→client requests made from a handler. */
 export interface ClientRequestOptions {
   /** How long to wait for the client's answer (default: the server's `clientRequestTimeoutMs`). */
   timeoutMs?: number;
   /**
-   * Under 2026-07-28, the key of this question in `inputRequests` (default `input_<n>`, from the
-   * order of the questions). Keys must be the same on every run of the handler.
+   * When questions are input rounds, the key of this question in `inputRequests` (default
+   * `input_<n>`, from the order of the questions). Keys must be the same on every run of the
+   * handler.
    */
   key?: string;
 }
 
-/** Where a question goes: the live channel (legacy) or the call's input run (2026-07-28). */
+/** Where a question goes: the live channel, or the call's input run (see `Era.asksInRounds`). */
 export interface Asker {
   readonly record: RequestRecord;
   readonly run?: InputRun;
@@ -41,50 +38,18 @@ function withMeta(params: unknown, meta: object): unknown {
 }
 
 /**
- * Sends a real server→client request on the calling request's stream, tied to its signal (a
- * cancelled call cancels the question) and bounded by a timeout that names what timed out.
+ * Asks the client through the request's era (a live request, or a question of an input round),
+ * with what middleware adds to every outgoing request's `_meta` (e.g. trace context).
  */
-async function ask(
+function ask(
   asker: Asker,
   scope: Scope,
   method: string,
   params: unknown,
   options: ClientRequestOptions,
 ): Promise<any> {
-  const { record, run } = asker;
   if (asker.meta) params = withMeta(params, asker.meta);
-  if (record.era === 'modern') {
-    if (!run)
-      throw new ClientCapabilityError(
-        `${method}: under 2026-07-28 only tools/call, prompts/get and resources/read may ask the client for input`,
-      );
-    return run.ask(method, params, options.key);
-  }
-  const timeoutMs = options.timeoutMs ?? scope.core.clientRequestTimeoutMs;
-  const max = scope.core.guards.state.limits.maxPendingClientRequests;
-  if (scope.engine.outboundPending >= max) {
-    throw refused(
-      record,
-      scope,
-      'maxPendingClientRequests',
-      new LimitError(
-        'maxPendingClientRequests',
-        `${method} refused: ${max} requests to this client already await an answer (limits.maxPendingClientRequests); wait for them, or raise limits.maxPendingClientRequests`,
-      ),
-    );
-  }
-  try {
-    return await scope.engine.request(method, params, {
-      timeoutMs,
-      signal: asker.signal ?? record.request.signal,
-      relatedTo: record.request,
-    });
-  } catch (error) {
-    if (error instanceof JsonRpcError && error.code === REQUEST_TIMEOUT_CODE) {
-      throw new ClientCapabilityError(`the client did not answer ${method} within ${timeoutMs} ms`);
-    }
-    throw error;
-  }
+  return asker.record.era.ask(asker, scope, method, params, options);
 }
 
 export async function elicitForm<T>(
@@ -95,12 +60,7 @@ export async function elicitForm<T>(
   options: ClientRequestOptions = {},
 ): Promise<ElicitResult<T>> {
   const { record } = asker;
-  requireRevision(
-    record,
-    featuresOf(record.protocolVersion).elicitation,
-    'ctx.elicit',
-    '2025-06-18',
-  );
+  requireRevision(record, 'elicitation', 'ctx.elicit');
   requireCapability(record, ['elicitation'], 'ctx.elicit');
   const caps = record.clientCapabilities.elicitation as Record<string, unknown>;
   // 2025-11-25 clients list modes; an empty object means form only (backwards compatible).
@@ -130,19 +90,12 @@ export async function elicitUrl(
   options: ClientRequestOptions = {},
 ): Promise<{ action: 'accept' | 'decline' | 'cancel'; elicitationId: string }> {
   const { record } = asker;
-  requireRevision(
-    record,
-    featuresOf(record.protocolVersion).urlElicitation,
-    'ctx.elicitUrl',
-    '2025-11-25',
-  );
+  requireRevision(record, 'urlElicitation', 'ctx.elicitUrl');
   requireCapability(record, ['elicitation', 'url'], 'ctx.elicitUrl');
   const elicitationId = crypto.randomUUID();
-  // 2026-07-28 URL elicitations carry no elicitationId (protocol.md §4.1).
-  const params =
-    record.era === 'modern'
-      ? { mode: 'url', message, url }
-      : { mode: 'url', message, url, elicitationId };
+  const params = record.era.urlElicitationIds
+    ? { mode: 'url', message, url, elicitationId }
+    : { mode: 'url', message, url };
   const result = await ask(asker, scope, 'elicitation/create', params, options);
   const action =
     result?.action === 'accept' || result?.action === 'decline' ? result.action : 'cancel';
@@ -174,12 +127,7 @@ export async function sample(
       ? { messages: [{ role: 'user', content: { type: 'text', text: request } }], maxTokens: 1000 }
       : { maxTokens: 1000, ...request };
   if (params.tools !== undefined || params.toolChoice !== undefined) {
-    requireRevision(
-      record,
-      featuresOf(record.protocolVersion).samplingTools,
-      'ctx.sample with tools',
-      '2025-11-25',
-    );
+    requireRevision(record, 'samplingTools', 'ctx.sample with tools');
     requireCapability(record, ['sampling', 'tools'], 'ctx.sample with tools');
   }
   return ask(asker, scope, 'sampling/createMessage', params, options) as Promise<SampleResult>;

@@ -1,82 +1,58 @@
-import {
-  Engine,
-  JsonRpcError,
-  parseFrame,
-  type Channel,
-  type InboundRequest,
-} from '../jsonrpc/index.js';
-import { ErrorCode } from './error-codes.js';
-import { mapError } from './error-mapping.js';
+import { Engine, parseFrame, type Channel, type InboundRequest } from '../jsonrpc/index.js';
+import type { Era } from './eras/era.js';
+import { LegacySession } from './eras/legacy/session.js';
+import { eraOfMode, selectEra, UNDECIDED, type EraMode } from './eras/select.js';
 import type { HubMember } from './hub.js';
 import { listChangedNotification, type ListName } from './list-changed.js';
-import { LegacySession } from './legacy-session.js';
-import { METHODS, MODERN_METHODS } from './method-table.js';
-import { EnvelopeMemo } from './modern/envelope-memo.js';
-import {
-  hasEnvelope,
-  missingEnvelope,
-  unsupportedVersion,
-  type Envelope,
-} from './modern/envelope.js';
-import { modernRecord } from './modern/modern-record.js';
-import { modernResult } from './modern/result-envelope.js';
-import { featuresOf } from './revisions.js';
 import { unencodableResult } from './unencodable.js';
-import type { MethodSpec, Scope, ServerCore } from './server-core.js';
+import type { Scope, ServerCore } from './server-core.js';
 
-/**
- * How a connection decides its era (protocol.md §1): stdio pins on the first exchange that is
- * not `server/discover`; an HTTP session is legacy by construction; the stateless HTTP path is
- * modern by construction.
- */
-export type EraMode = 'pin-on-first' | 'legacy' | 'modern';
-
-type Era = 'unpinned' | 'legacy' | 'modern';
-
-const MODERN = 'modern';
+export type { EraMode } from './eras/select.js';
 
 /**
  * One client connection: an engine on a channel, the connection's era, and dispatch through the
  * era's method table. Both eras build the same request record, so every handler below is
- * shared; only the way in (session or envelope) and the result envelope differ.
+ * shared; only the way in (session or envelope) and what the era encodes on the way out differ.
  */
 export class ServerConnection implements HubMember {
   readonly engine: Engine;
   readonly #scope: Scope;
-  readonly #memo = new EnvelopeMemo();
-  #era: Era;
+  /** Undefined until the first exchange that decides it (stdio); fixed from the start on HTTP. */
+  #era: Era | undefined;
+  /** The decided era's own frame parser, if it has one (see `Era.frameParser`). */
+  #parse: ((text: string) => unknown) | undefined;
   /**
-   * The stateless 2026-07-28 HTTP connection carries the requests of every client at once, told
-   * apart only by their response streams; their ids are theirs alone, so none may be matched
-   * across them.
+   * Requests served by another era than the connection's: a `server/discover` probe answered
+   * before the connection decided. Their results and errors are still encoded by their own era.
+   */
+  #probes?: WeakMap<InboundRequest, Era>;
+  /**
+   * The stateless HTTP connection carries the requests of every client at once, told apart only
+   * by their response streams; their ids are theirs alone, so none may be matched across them.
    */
   readonly #shared: boolean;
 
   constructor(core: ServerCore, channel: Channel, mode: EraMode = 'pin-on-first') {
     const session = new LegacySession();
-    this.#era = mode === 'pin-on-first' ? 'unpinned' : mode;
+    this.#era = eraOfMode(mode);
+    this.#parse = this.#era?.frameParser?.();
     this.#shared = mode === 'modern';
-    // Frames a transport parses itself (HTTP) never come through here; on a legacy connection
-    // there is no envelope to skip.
+    // Frames a transport parses itself (HTTP) never come through parseFrame.
     this.engine = new Engine(channel, {
-      parseFrame: (text) => (this.#era === 'legacy' ? parseFrame(text) : this.#memo.parse(text)),
+      parseFrame: (text) => (this.#parse ? this.#parse(text) : parseFrame(text)),
       request: (request) => this.#request(request),
       notification: (method, params) =>
         core.middleware.idle
           ? this.#notification(method, params)
           : this.#observed(method, params as Record<string, unknown> | undefined),
-      mapError: (error) => mapError(error, core, this.#era === 'modern' ? 'modern' : 'legacy'),
+      mapError: (error, request) => this.#eraOf(request).mapError(error, core),
       unencodable: (request, value, error) =>
-        unencodableResult(request, value, error, {
-          policy: core,
-          era: request.encoding === MODERN ? 'modern' : 'legacy',
-        }),
-      encodeResult: (request, value) =>
-        request.encoding === MODERN ? modernResult(value, request.method, core) : value,
-      acceptBatch: () => {
-        const version = session.handshake?.protocolVersion;
-        return this.#era === 'legacy' && version !== undefined && featuresOf(version).batching;
+        unencodableResult(request, value, error, { policy: core, era: this.#eraOf(request) }),
+      encodeResult: (request, value) => {
+        const encode = this.#eraOf(request).encodeResult;
+        return encode ? encode(value, request.method, core) : value;
       },
+      acceptBatch: () => this.#era?.acceptsBatch(session) ?? false,
       outboundAbandoned: (requestId, reason) =>
         this.engine.notify('notifications/cancelled', { requestId, reason: String(reason) }),
     });
@@ -84,12 +60,13 @@ export class ServerConnection implements HubMember {
     // since the first randomUUID loads Node's web crypto at start-up.
     let sessionId = channel.id;
     const engine = this.engine;
+    const shared = this.#shared;
     this.#scope = {
       core,
       session,
       engine,
       get sessionId() {
-        return mode === 'modern' ? undefined : (sessionId ??= globalThis.crypto.randomUUID());
+        return shared ? undefined : (sessionId ??= globalThis.crypto.randomUUID());
       },
     };
     core.hub.add(this);
@@ -111,8 +88,7 @@ export class ServerConnection implements HubMember {
   }
 
   listChanged(list: ListName): void {
-    // Legacy sessions get unsolicited notifications; modern clients only on listen streams.
-    if (this.#era === 'legacy' && this.#scope.session.handshake)
+    if (this.#era?.pushesListChanged(this.#scope.session))
       this.engine.notify(listChangedNotification(list).method);
   }
 
@@ -121,44 +97,27 @@ export class ServerConnection implements HubMember {
       this.engine.notify('notifications/resources/updated', { uri });
   }
 
+  /** The era that encodes what answers `request`: its probe's, else the connection's. */
+  #eraOf(request: InboundRequest | undefined): Era {
+    return (request && this.#probes?.get(request)) ?? this.#era ?? UNDECIDED;
+  }
+
   #request(request: InboundRequest): unknown {
-    const era = this.#era;
-    if (era !== 'legacy') {
-      // Members the memo put back were read and checked as an envelope once, when first met.
-      const known = this.#memo.envelopeOf(request.params);
-      const enveloped = known !== undefined || hasEnvelope(request.params);
-      if (era === 'modern' || enveloped || request.method === 'server/discover')
-        return this.#modern(request, enveloped, known);
+    let era = this.#era;
+    let admitted: (() => void) | undefined;
+    if (era === undefined) {
+      const selected = selectEra(request);
+      era = selected.era;
+      if (selected.pins) {
+        const decided = era;
+        admitted = () => {
+          this.#era = decided;
+          this.#parse = decided.frameParser?.();
+        };
+      } else (this.#probes ??= new WeakMap()).set(request, era);
     }
-    this.#era = 'legacy';
-    const method = this.#method(METHODS, request);
-    const record = this.#scope.session.record(request, !method.beforeInitialize);
+    const { record, method } = era.admit(request, this.#scope, admitted);
     return method.handle(request.params, record, this.#scope);
-  }
-
-  #modern(request: InboundRequest, enveloped: boolean, known: Envelope | undefined): unknown {
-    if (!enveloped) {
-      // A legacy client talking to a connection already pinned to 2026-07-28.
-      if (request.method === 'initialize')
-        throw unsupportedVersion(request.params?.protocolVersion);
-      throw missingEnvelope();
-    }
-    const record = modernRecord(request, known);
-    if (this.#era === 'unpinned' && request.method !== 'server/discover') this.#era = 'modern';
-    const method = this.#method(MODERN_METHODS, request);
-    // The engine hands the result back to encodeResult, which adds the 2026-07-28 envelope.
-    request.encoding = MODERN;
-    return method.handle(request.params, record, this.#scope);
-  }
-
-  #method(table: ReadonlyMap<string, MethodSpec>, request: InboundRequest): MethodSpec {
-    const method = table.get(request.method);
-    if (!method)
-      throw new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
-    // JSON-RPC allows positional params; every MCP method takes an object.
-    if (Array.isArray(request.params))
-      throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid params: params must be an object');
-    return method;
   }
 
   /** A notification under the server's middleware (what it throws is only logged: nobody answers). */
@@ -183,8 +142,8 @@ export class ServerConnection implements HubMember {
         this.#scope.session.initializedNotified = true;
         return;
       case 'notifications/cancelled': {
-        // 2026-07-28 over HTTP: closing the response stream is the cancel and no notification
-        // is defined (basic/transports/streamable-http, "Cancellation"); one posted anyway is
+        // Stateless HTTP: closing the response stream is the cancel and no notification is
+        // defined (basic/transports/streamable-http, "Cancellation"); one posted anyway is
         // accepted (202) and ignored, since matching its id could cancel another client's call.
         if (this.#shared) return;
         const id = p?.requestId;

@@ -2,13 +2,11 @@ import { JsonRpcError, type WireError } from '../jsonrpc/index.js';
 import {
   InvalidArgumentsError,
   OutputValidationError,
-  ResourceNotFoundError,
   ToolExecutionError,
   UnserialisableResultError,
   UserError,
   type CallToolResult,
 } from '../registry/index.js';
-import { MissingCapabilityError } from './client-capability.js';
 import { ErrorCode } from './error-codes.js';
 import {
   errorRef,
@@ -18,36 +16,21 @@ import {
   type ErrorPolicy,
 } from './error-ref.js';
 import { LimitError } from './guards/index.js';
-import type { RevisionFeatures } from './revisions.js';
+import type { RevisionFeatures } from './eras/revisions.js';
 
 export type { ErrorPolicy } from './error-ref.js';
 
 /**
- * The one mapping from anything thrown to a JSON-RPC error. Client faults keep their code and
- * message; everything unexpected is -32603 with a generic message and a ref, the details (under
- * the same ref) on the server's log only.
+ * The one mapping from anything thrown to a JSON-RPC error, for what every era answers alike
+ * (each `Era.mapError` first takes what its revisions answer differently: a missing resource, a
+ * missing client capability). Client faults keep their code and message; everything unexpected
+ * is -32603 with a generic message and a ref, the details (under the same ref) on the server's
+ * log only.
  */
-export function mapError(
-  error: unknown,
-  policy: ErrorPolicy,
-  era: 'legacy' | 'modern' = 'legacy',
-): WireError {
+export function mapError(error: unknown, policy: ErrorPolicy): WireError {
   if (error instanceof JsonRpcError) return error.toJSON();
   if (error instanceof InvalidArgumentsError)
     return { code: ErrorCode.InvalidParams, message: error.message };
-  if (error instanceof ResourceNotFoundError) {
-    // 2026-07-28 answers not-found with -32602 (and forbids -32002).
-    const code = era === 'modern' ? ErrorCode.InvalidParams : ErrorCode.ResourceNotFound;
-    return { code, message: error.message, data: { uri: error.uri } };
-  }
-  const missing = error instanceof ToolExecutionError ? error.cause : error;
-  if (era === 'modern' && missing instanceof MissingCapabilityError) {
-    return {
-      code: ErrorCode.MissingRequiredClientCapability,
-      message: missing.message,
-      data: { requiredCapabilities: missing.required },
-    };
-  }
   if (error instanceof UserError) return { code: ErrorCode.InternalError, message: error.message };
   const ref = errorRef(error);
   if (error instanceof OutputValidationError || error instanceof UnserialisableResultError) {
@@ -65,11 +48,10 @@ export function mapError(
   return { code: ErrorCode.InternalError, message: internalErrorMessage(ref) };
 }
 
-/** How a failed tool call is answered: the revision's features, the era, the server's policy. */
+/** How a failed tool call is answered: the revision's features, the server's policy. */
 export interface ToolErrorSetting {
   /** The negotiated revision's features (absent when unknown: invalid arguments stay -32602). */
   readonly features?: RevisionFeatures;
-  readonly era: 'legacy' | 'modern';
   readonly policy: ErrorPolicy;
   /** Nothing is logged (the client cancelled the call: what failed after that is expected). */
   readonly quiet?: boolean;
@@ -86,14 +68,7 @@ export function toolErrorResult(
   error: unknown,
   setting: ToolErrorSetting,
 ): CallToolResult | undefined {
-  const { features, era, policy } = setting;
-  // A modern client is told about a missing capability on the JSON-RPC level (-32021).
-  if (
-    era === 'modern' &&
-    error instanceof ToolExecutionError &&
-    error.cause instanceof MissingCapabilityError
-  )
-    return undefined;
+  const { features, policy } = setting;
   if (isInternalToolError(error)) {
     const ref = maskedRef(error, policy.maskInternalErrors);
     if (!setting.quiet) {

@@ -1,4 +1,6 @@
-export { ServerConnection, type EraMode } from './connection.js';
+export { ServerConnection } from './connection.js';
+export type { EraMode } from './eras/select.js';
+export type { Era } from './eras/era.js';
 export { Context } from './context.js';
 export {
   Pipeline,
@@ -27,15 +29,15 @@ export { ConnectionHub } from './hub.js';
 export type { ListName } from './list-changed.js';
 export { stderrLogger, type Logger } from './logger.js';
 export { ErrorCode } from './error-codes.js';
-export { LEGACY_REVISIONS, LATEST_LEGACY, type LegacyRevision } from './revisions.js';
+export { LEGACY_REVISIONS, LATEST_LEGACY, type LegacyRevision } from './eras/revisions.js';
 export type { ServerCore, ServerIdentity } from './server-core.js';
 export type { ClientInfo, ClientCapabilities } from './request-record.js';
-export { MODERN_REVISIONS, META } from './modern/envelope.js';
+export { MODERN_REVISIONS, isModernRevision, requestEnvelope } from './eras/modern/envelope.js';
 export { InputRuns, type InputRoundSettings } from './input/input-runs.js';
 export { MemoryUsedRounds, type UsedRounds } from './input/used-rounds.js';
 export type { InputRoundLimits } from './input/input-round-limits.js';
-export { httpEraHooks } from './modern/http-eras.js';
-export type { ToolLookup } from './modern/http-ladder.js';
+export { httpEraHooks } from './eras/http-eras.js';
+export type { ToolLookup } from './eras/modern/http-ladder.js';
 export { scopeLookup, type ScopeNeed } from './required-scopes.js';
 export {
   Guards,

@@ -1,5 +1,5 @@
 import type { JsonRpcId } from '../jsonrpc/index.js';
-import { META } from './modern/envelope.js';
+import { META } from './eras/modern/envelope.js';
 
 /** The lists a server announces changes of, each with `notifications/<list>/list_changed`. */
 export const LIST_NAMES = ['tools', 'prompts', 'resources'] as const;

@@ -1,58 +1,47 @@
+import { JsonRpcError, type InboundRequest } from '../jsonrpc/index.js';
+import { ErrorCode } from './error-codes.js';
 import { completionComplete } from './methods/completion.js';
-import { initialize, ping, setLevel } from './methods/lifecycle.js';
 import { promptsGet, promptsList } from './methods/prompts.js';
-import {
-  resourcesList,
-  resourcesRead,
-  resourcesSubscribe,
-  resourcesUnsubscribe,
-  templatesList,
-} from './methods/resources.js';
+import { resourcesList, resourcesRead, templatesList } from './methods/resources.js';
 import { toolsCall, toolsList } from './methods/tools.js';
-import { discover } from './modern/discover.js';
-import { listen } from './modern/listen.js';
 import { aroundMethod } from './middleware/index.js';
 import type { MethodSpec } from './server-core.js';
 
-/** Every request method a legacy (initialize-era) connection answers; anything else is -32601. */
-export const METHODS: ReadonlyMap<string, MethodSpec> = withMiddleware([
-  ['initialize', initialize],
-  ['ping', ping],
-  ['logging/setLevel', setLevel],
+/**
+ * The request methods every era answers with the same handler; each era's table adds its own
+ * (the handshake and session methods, or discovery and listen streams).
+ */
+export const SHARED_METHODS: readonly (readonly [string, MethodSpec])[] = [
   ['tools/list', toolsList],
   ['tools/call', toolsCall],
   ['resources/list', resourcesList],
   ['resources/templates/list', templatesList],
   ['resources/read', resourcesRead],
-  ['resources/subscribe', resourcesSubscribe],
-  ['resources/unsubscribe', resourcesUnsubscribe],
   ['prompts/list', promptsList],
   ['prompts/get', promptsGet],
   ['completion/complete', completionComplete],
-]);
+];
 
-const REMOVED_IN_MODERN = new Set([
-  'initialize',
-  'ping',
-  'logging/setLevel',
-  'resources/subscribe',
-  'resources/unsubscribe',
-]);
+/** The method serving `request` in `table`, or the -32601 / -32602 that refuses it. */
+export function lookupMethod(
+  table: ReadonlyMap<string, MethodSpec>,
+  request: InboundRequest,
+): MethodSpec {
+  const method = table.get(request.method);
+  if (!method)
+    throw new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
+  // JSON-RPC allows positional params; every MCP method takes an object.
+  if (Array.isArray(request.params))
+    throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid params: params must be an object');
+  return method;
+}
 
 /**
- * The 2026-07-28 method table: the same handlers, plus discover and listen, without the
- * methods the revision removed (`initialize`, `ping`, `logging/setLevel`, `resources/subscribe`
- * and `resources/unsubscribe` get -32601).
+ * A method table with the server's middleware around every method (calls of members run theirs
+ * inside; see aroundMethod).
  */
-export const MODERN_METHODS: ReadonlyMap<string, MethodSpec> = new Map([
-  ...withMiddleware([
-    ['server/discover', discover],
-    ['subscriptions/listen', listen],
-  ]),
-  ...[...METHODS].filter(([name]) => !REMOVED_IN_MODERN.has(name)),
-]);
-
-/** Every method with the server's middleware around it (calls run theirs inside; see aroundMethod). */
-function withMiddleware(entries: [string, MethodSpec][]): Map<string, MethodSpec> {
+export function methodTable(
+  entries: readonly (readonly [string, MethodSpec])[],
+): ReadonlyMap<string, MethodSpec> {
   return new Map(entries.map(([name, spec]) => [name, aroundMethod(name, spec)]));
 }

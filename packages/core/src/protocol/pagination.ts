@@ -1,15 +1,16 @@
 import { JsonRpcError } from '../jsonrpc/index.js';
+import { base64UrlOf, fromBase64Url } from '../registry/index.js';
 import { ErrorCode } from './error-codes.js';
 
 // Cursors are opaque to clients (spec: "Pagination"); this one is the offset of the next page.
 export function encodeCursor(offset: number): string {
-  return Buffer.from(`o:${offset}`).toString('base64url');
+  return base64UrlOf(`o:${offset}`);
 }
 
 export function decodeCursor(cursor: unknown): number {
   if (cursor === undefined) return 0;
   if (typeof cursor === 'string') {
-    const match = /^o:(\d{1,9})$/.exec(Buffer.from(cursor, 'base64url').toString());
+    const match = /^o:(\d{1,9})$/.exec(fromBase64Url(cursor) ?? '');
     if (match) return Number(match[1]);
   }
   throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid params: unknown or malformed cursor');

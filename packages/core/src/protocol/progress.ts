@@ -1,5 +1,5 @@
 import type { RequestRecord } from './request-record.js';
-import { featuresOf } from './revisions.js';
+import { featuresOf } from './eras/revisions.js';
 import type { Scope } from './server-core.js';
 
 /**

@@ -1,4 +1,5 @@
 import type { InboundRequest } from '../jsonrpc/index.js';
+import type { Era } from './eras/era.js';
 
 /** The client's `clientInfo`: its name, version and optional title. */
 export interface ClientInfo {
@@ -12,13 +13,14 @@ export interface ClientInfo {
 export type ClientCapabilities = Record<string, unknown>;
 
 /**
- * The era-independent description of one request. A legacy session and (later) a 2026-07-28
- * envelope are two ways of building it; everything after dispatch reads only this.
+ * The era-independent description of one request. A legacy session and a stateless envelope are
+ * two ways of building it (`Era.admit`); everything after dispatch reads only this, and asks
+ * `era` where the eras differ.
  */
 export interface RequestRecord {
   readonly request: InboundRequest;
-  /** `legacy`: state from the session's handshake; `modern`: from this request's envelope. */
-  readonly era: 'legacy' | 'modern';
+  /** The era that admitted the request: what differs between eras is asked of it. */
+  readonly era: Era;
   readonly protocolVersion: string;
   readonly clientCapabilities: ClientCapabilities;
   readonly clientInfo: ClientInfo;

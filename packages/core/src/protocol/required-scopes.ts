@@ -1,5 +1,5 @@
 import { findResource, type Registry } from '../registry/index.js';
-import { decodeHeaderValue } from './modern/http-ladder.js';
+import { decodeHeaderValue } from './eras/modern/http-ladder.js';
 
 /** A request's use of one member that declares OAuth scopes. */
 export interface ScopeNeed {

@@ -1,6 +1,6 @@
 import type { Engine } from '../jsonrpc/index.js';
 import type { Registry } from '../registry/index.js';
-import type { LegacySession } from './legacy-session.js';
+import type { LegacySession } from './eras/legacy/session.js';
 import type { Logger } from './logger.js';
 import type { RequestRecord } from './request-record.js';
 import type { ConnectionHub } from './hub.js';

@@ -1,7 +1,7 @@
 import type { InboundRequest } from '../jsonrpc/index.js';
 import { UnserialisableResultError } from '../registry/index.js';
-import { toolErrorResult } from './error-mapping.js';
 import type { ErrorPolicy } from './error-ref.js';
+import type { Era } from './eras/era.js';
 
 /**
  * What replaces a result the engine could not serialise: values the normalisers pass through
@@ -13,14 +13,13 @@ export function unencodableResult(
   request: InboundRequest,
   value: unknown,
   error: unknown,
-  setting: { policy: ErrorPolicy; era: 'legacy' | 'modern' },
+  setting: { policy: ErrorPolicy; era: Era },
 ): unknown {
   const params = request.params ?? {};
   switch (request.method) {
     case 'tools/call': {
       const failure = new UnserialisableResultError('tool', String(params.name), value, error);
-      return toolErrorResult(failure, {
-        era: setting.era,
+      return setting.era.toolError(failure, {
         policy: setting.policy,
         quiet: request.aborted,
       });

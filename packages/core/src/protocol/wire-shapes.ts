@@ -5,7 +5,7 @@ import type {
   ToolDefinition,
 } from '../registry/index.js';
 import type { ResourceEntry } from '../registry/index.js';
-import type { RevisionFeatures } from './revisions.js';
+import type { RevisionFeatures } from './eras/revisions.js';
 
 // The wire shape of each member for one revision: fields the revision does not know are left
 // out, so every list result validates against that revision's schema.

@@ -1,5 +1,6 @@
 // MCP content blocks and the helpers that build them. Tools return these as is, inside arrays,
 // or let the normaliser wrap plain values.
+import { base64Of } from './base64.js';
 
 /** Hints on a content block: who it is for, how important, when it last changed. */
 export interface Annotations {
@@ -81,9 +82,7 @@ export function isContentBlock(value: unknown): value is ContentBlock {
 }
 
 function base64(data: Uint8Array | string): string {
-  return typeof data === 'string'
-    ? data
-    : Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64');
+  return typeof data === 'string' ? data : base64Of(data);
 }
 
 /**

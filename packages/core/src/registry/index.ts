@@ -30,5 +30,6 @@ export {
   type StartupErrorCode,
 } from './errors.js';
 export * from './content.js';
+export { base64UrlOf, fromBase64Url } from './base64.js';
 export { compileElicitation, type CompiledElicitation } from './elicitation-schema.js';
 export type { StandardSchemaV1, InferOutput } from '../schema/index.js';

@@ -1,3 +1,4 @@
+import { base64Of } from './base64.js';
 import type { ResourceContents } from './content.js';
 
 /**
@@ -13,7 +14,7 @@ export function normaliseResource(
   if (Array.isArray(value)) return value.flatMap((v) => normaliseResource(v, uri, mimeType));
   if (typeof value === 'string') return [{ uri, mimeType: mimeType ?? 'text/plain', text: value }];
   if (value instanceof Uint8Array) {
-    const blob = Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');
+    const blob = base64Of(value);
     return [{ uri, mimeType: mimeType ?? 'application/octet-stream', blob }];
   }
   if (typeof value === 'object' && value !== null) {

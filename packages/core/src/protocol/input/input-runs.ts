@@ -75,8 +75,8 @@ export class InputRuns {
   }
 
   /**
-   * Runs a call that may ask the client for input: through an input run under 2026-07-28;
-   * directly in the legacy era, where questions are real requests on the live channel.
+   * Runs a call that may ask the client for input: through an input run when the request's era
+   * asks in rounds; directly otherwise, where questions are real requests on the live channel.
    * `origin` names the client when nothing else does (its session), read only if a round waits.
    */
   call(
@@ -85,7 +85,7 @@ export class InputRuns {
     execute: (run?: InputRun) => unknown,
     origin?: Origin,
   ): unknown {
-    return record.era === 'modern' ? this.serve(params, record, execute, origin) : execute();
+    return record.era.asksInRounds ? this.serve(params, record, execute, origin) : execute();
   }
 
   /**

@@ -6,7 +6,7 @@ import { ErrorCode } from '../error-codes.js';
 import type { GuardedCall } from '../guards/index.js';
 import type { InputRun } from '../input/input-run.js';
 import { memberInfo } from '../middleware/index.js';
-import { featuresOf } from '../revisions.js';
+import { featuresOf } from '../eras/revisions.js';
 import type { MethodSpec } from '../server-core.js';
 import { promptForRevision } from '../wire-shapes.js';
 import { contentForRevision } from '../call-result.js';

@@ -12,7 +12,7 @@ import type { GuardedCall } from '../guards/index.js';
 import type { InputRun } from '../input/input-run.js';
 import { memberInfo } from '../middleware/index.js';
 import { page } from '../pagination.js';
-import { featuresOf } from '../revisions.js';
+import { featuresOf } from '../eras/revisions.js';
 import type { MethodSpec } from '../server-core.js';
 import { refused } from '../state-refusal.js';
 import { validateUri } from '../uri-guard.js';

@@ -9,10 +9,9 @@ import {
 import { callResultForRevision } from '../call-result.js';
 import { Context } from '../context.js';
 import { ErrorCode } from '../error-codes.js';
-import { toolErrorResult } from '../error-mapping.js';
 import type { GuardedCall } from '../guards/index.js';
 import type { InputRun } from '../input/input-run.js';
-import { featuresOf, type RevisionFeatures } from '../revisions.js';
+import { featuresOf, type RevisionFeatures } from '../eras/revisions.js';
 import type { RequestRecord } from '../request-record.js';
 import type { MethodSpec, Scope } from '../server-core.js';
 import { shownTo } from '../list-visibility.js';
@@ -122,9 +121,8 @@ function inBand(
   record: RequestRecord,
   scope: Scope,
 ): unknown {
-  const result = toolErrorResult(error, {
+  const result = record.era.toolError(error, {
     features,
-    era: record.era,
     policy: scope.core,
     quiet: record.request.aborted,
   });

@@ -75,7 +75,7 @@ export class MiddlewareContext {
 
   /** `legacy`: an initialize-era session; `modern`: a 2026-07-28 request. */
   get era(): 'legacy' | 'modern' | undefined {
-    return this.#source.record?.era;
+    return this.#source.record?.era.name as 'legacy' | 'modern' | undefined;
   }
 
   /** The session (`Mcp-Session-Id`, or one per stdio connection); none on stateless 2026-07-28 HTTP. */

@@ -5,7 +5,7 @@ import type { HttpRequestView, HttpResponder } from './exchange.js';
 import { HealthEndpoint, type HealthOptions } from './health.js';
 import { corsHeaders } from './cors.js';
 import { checkOrigin, type OriginPolicy } from './guard.js';
-import { LegacySseEndpoint } from './legacy-sse.js';
+import { Sse2024Endpoint } from './sse-2024.js';
 import type { ResponseMode } from './request-stream.js';
 import { sendError, sendRejection } from './responses.js';
 import type { Peer } from '../../jsonrpc/index.js';
@@ -67,7 +67,7 @@ export interface HttpEndpointOptions extends OriginPolicy {
   readonly path?: string;
   /** A health endpoint for load balancers and orchestrators (off by default): see {@link HealthOptions}. */
   readonly health?: string | HealthOptions;
-  /** The legacy HTTP+SSE stream and message endpoints (default `/sse` and `/messages`). */
+  /** The 2024-11-05 HTTP+SSE stream and message endpoints (default `/sse` and `/messages`). */
   readonly ssePath?: string;
   readonly messagesPath?: string;
   /** JSON unless messages precede the answer (`auto`, default), or always `sse` / `json`. */
@@ -143,12 +143,12 @@ export interface EndpointDeps {
 }
 
 /**
- * One MCP HTTP endpoint: the security checks, then Streamable HTTP on `path` and the legacy
+ * One MCP HTTP endpoint: the security checks, then Streamable HTTP on `path` and the 2024-11-05
  * HTTP+SSE transport beside it. Runtime-neutral; the fetch and node:http front ends wrap it.
  */
 export class HttpEndpoint {
   readonly #streamable: StreamableEndpoint;
-  readonly #legacy: LegacySseEndpoint;
+  readonly #sse2024: Sse2024Endpoint;
   readonly #paths: { mcp: string; sse: string; messages: string };
 
   readonly #health?: HealthEndpoint;
@@ -190,7 +190,7 @@ export class HttpEndpoint {
       retryMs: options.retryMs,
       access,
     });
-    this.#legacy = new LegacySseEndpoint({
+    this.#sse2024 = new Sse2024Endpoint({
       ...limits,
       connect: deps.connect,
       maxBodyBytes,
@@ -285,9 +285,9 @@ export class HttpEndpoint {
     }
     if (path === this.#paths.mcp) return this.#streamable.handle(req, reply, peer);
     if (path === this.#paths.sse && req.method === 'GET')
-      return this.#legacy.open(req, reply, peer);
+      return this.#sse2024.open(req, reply, peer);
     if (path === this.#paths.messages && req.method === 'POST')
-      return this.#legacy.message(req, reply, peer);
+      return this.#sse2024.message(req, reply, peer);
     reply.send(404, { 'content-type': 'text/plain' }, 'Not Found');
   }
 
@@ -297,7 +297,7 @@ export class HttpEndpoint {
 
   async close(): Promise<void> {
     this.#health?.closing();
-    await Promise.all([this.#streamable.close(), this.#legacy.close()]);
+    await Promise.all([this.#streamable.close(), this.#sse2024.close()]);
   }
 }
 

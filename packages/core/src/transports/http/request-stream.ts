@@ -1,3 +1,4 @@
+import type { WireError } from '../../jsonrpc/index.js';
 import type { EventStore } from './event-store.js';
 import type { EventStreamSink, HeaderMap, HttpResponder } from './exchange.js';
 import { primingEvent, SSE_HEADERS, sseEvent } from './sse.js';
@@ -10,15 +11,15 @@ export interface StreamSettings {
   readonly store?: EventStore;
   /** The session the stream belongs to, so the store can bound what each session keeps. */
   readonly sessionId?: string;
-  /** Extra headers of a JSON answer (`Retry-After` of a refusal at a limit). */
-  readonly headersOf?: (frame: string) => HeaderMap | undefined;
+  /** Extra headers of a JSON error answer (`Retry-After` of a refusal at a limit). */
+  readonly headersOf?: (error: WireError) => HeaderMap | undefined;
   /** Send the 2025-11-25 priming event (and `retry`) when a stream opens. */
   readonly priming: boolean;
   readonly retryMs?: number;
   /** The POST carried a request, so it is never answered 202 (which means "notification accepted"). */
   readonly expectsAnswer?: boolean;
-  /** HTTP status of a JSON answer (2026-07-28 errors map to 400/404); 200 when absent. */
-  readonly statusOf?: (frame: string) => number;
+  /** HTTP status of a JSON error answer (2026-07-28 errors map to 400/404); 200 when absent. */
+  readonly statusOf?: (error: WireError) => number;
 }
 
 /**
@@ -56,13 +57,14 @@ export class RequestStream {
     return this.#state === 'done';
   }
 
-  deliver(frame: string, final: boolean): void {
+  /** One frame for this POST; `error` is the JSON-RPC error of a final error answer. */
+  deliver(frame: string, final: boolean, error?: WireError): void {
     if (this.#state === 'done') return;
     if (this.#state === 'pending') {
       if (final && this.settings.mode !== 'sse') {
         this.#state = 'done';
-        const status = this.settings.statusOf?.(frame) ?? 200;
-        const extra = status === 200 ? undefined : this.settings.headersOf?.(frame);
+        const status = (error && this.settings.statusOf?.(error)) ?? 200;
+        const extra = status === 200 || !error ? undefined : this.settings.headersOf?.(error);
         this.#responder!.send(
           status,
           { ...this.headers, ...extra, 'content-type': 'application/json' },

@@ -46,7 +46,7 @@ export class SessionChannel implements Channel {
     const origin = route?.origin;
     if (origin instanceof RequestStream) {
       // After its answer a request has no stream; late messages for it are dropped.
-      origin.deliver(frame, route!.final);
+      origin.deliver(frame, route!.final, route!.error);
       if (origin.done) this.#streams.delete(origin);
       return;
     }

@@ -4,6 +4,7 @@ import {
   parseFrame,
   type Channel,
   type Peer,
+  type WireError,
 } from '../../jsonrpc/index.js';
 import type { EventStore } from './event-store.js';
 import type { HttpRequestView, HttpResponder } from './exchange.js';
@@ -290,11 +291,11 @@ export class StreamableEndpoint {
       res,
       {},
       {
-        headersOf: (frame) => errorHeaders(frame, eras),
+        headersOf: (error) => retryAfter(error, eras),
         mode: this.settings.responseMode,
         priming: false,
         expectsAnswer: carriesRequest(message),
-        statusOf: (frame) => errorStatus(frame, eras),
+        statusOf: (error) => eras.statusOf(error),
       },
     );
     this.#stateless.channel.post(text, message, stream, peer, req.onAbort, false);
@@ -399,18 +400,9 @@ function idOf(message: unknown): string | number | null {
 }
 
 // An error refused at a limit says when to come back.
-function errorHeaders(frame: string, eras: EraHooks): Record<string, string> | undefined {
-  if (!eras.retryAfterOf || !frame.includes('"error":{')) return undefined;
-  const error = (JSON.parse(frame) as { error?: { code: number; data?: unknown } }).error;
-  const seconds = error && eras.retryAfterOf(error);
+function retryAfter(error: WireError, eras: EraHooks): Record<string, string> | undefined {
+  const seconds = eras.retryAfterOf?.(error);
   return seconds === undefined ? undefined : { 'retry-after': String(seconds) };
-}
-
-// Only error answers are looked into; results are 200 without parsing.
-function errorStatus(frame: string, eras: EraHooks): number {
-  if (!frame.includes('"error":{')) return 200;
-  const error = (JSON.parse(frame) as { error?: { code: number; data?: unknown } }).error;
-  return error ? eras.statusOf(error) : 200;
 }
 
 /** Whether a body holds a request (answered on 200), not only notifications or responses (202). */

@@ -1,11 +1,12 @@
-import { JsonRpcError, type InboundRequest } from '../jsonrpc/index.js';
-import { ErrorCode } from './error-codes.js';
+import { JsonRpcError, type InboundRequest } from '../../../jsonrpc/index.js';
+import { ErrorCode } from '../../error-codes.js';
 import {
   progressTokenOf,
   type ClientCapabilities,
   type ClientInfo,
   type RequestRecord,
-} from './request-record.js';
+} from '../../request-record.js';
+import type { Era } from '../era.js';
 
 /** What an `initialize` handshake fixed for the rest of a legacy connection. */
 export interface Handshake {
@@ -37,7 +38,7 @@ export class LegacySession {
   }
 
   /** Builds the request record, refusing requests that need a handshake first. */
-  record(request: InboundRequest, needsHandshake: boolean): RequestRecord {
+  record(request: InboundRequest, needsHandshake: boolean, era: Era): RequestRecord {
     const handshake = this.#handshake;
     if (!handshake && needsHandshake) {
       throw new JsonRpcError(
@@ -47,7 +48,7 @@ export class LegacySession {
     }
     return {
       request,
-      era: 'legacy',
+      era,
       protocolVersion: handshake?.protocolVersion ?? '',
       clientCapabilities: handshake?.clientCapabilities ?? {},
       clientInfo: handshake?.clientInfo ?? { name: 'unknown', version: '' },

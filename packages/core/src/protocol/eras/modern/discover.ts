@@ -1,5 +1,5 @@
-import { serverCapabilities } from '../capabilities.js';
-import type { MethodSpec } from '../server-core.js';
+import { serverCapabilities } from '../../capabilities.js';
+import type { MethodSpec } from '../../server-core.js';
 import { MODERN_REVISIONS } from './envelope.js';
 
 /** `server/discover`: what a 2026-07-28 client learns instead of an initialize handshake. */

@@ -1,4 +1,4 @@
-import type { FrameOutput } from './transports/stdio.js';
+import type { FrameOutput } from './stdio.js';
 
 let frameOutput: FrameOutput | undefined;
 

@@ -1,5 +1,6 @@
-import type { ListName, ServerCore } from './protocol/index.js';
-import type { MemberKind, Registry } from './registry/index.js';
+import type { ListName } from './list-changed.js';
+import type { ServerCore } from './server-core.js';
+import type { MemberKind, Registry } from '../registry/index.js';
 
 /**
  * Runtime control of one kind of member (tools, prompts or resources). Every change swaps in a

@@ -1,10 +1,10 @@
-import { JsonRpcError } from '../../jsonrpc/index.js';
-import { serverCapabilities } from '../capabilities.js';
-import { ErrorCode } from '../error-codes.js';
-import { isLogLevel, LOG_LEVELS } from '../log-levels.js';
-import { isLegacyRevision, LATEST_LEGACY } from '../revisions.js';
-import type { MethodSpec } from '../server-core.js';
-import type { ClientInfo } from '../request-record.js';
+import { JsonRpcError } from '../../../jsonrpc/index.js';
+import { serverCapabilities } from '../../capabilities.js';
+import { ErrorCode } from '../../error-codes.js';
+import { isLogLevel, LOG_LEVELS } from '../../log-levels.js';
+import { featuresOf, isLegacyRevision, LATEST_LEGACY } from '../revisions.js';
+import type { MethodSpec } from '../../server-core.js';
+import type { ClientInfo } from '../../request-record.js';
 
 export const initialize: MethodSpec = {
   beforeInitialize: true,
@@ -37,7 +37,7 @@ export const initialize: MethodSpec = {
     });
     const { name, version, title, instructions } = core.identity;
     const serverInfo =
-      title !== undefined && protocolVersion >= '2025-06-18'
+      title !== undefined && featuresOf(protocolVersion).structured
         ? { name, title, version }
         : { name, version };
     const result: Record<string, unknown> = {

@@ -1,5 +1,5 @@
-import { RawJson } from '../../jsonrpc/index.js';
-import type { ServerCore } from '../server-core.js';
+import { RawJson } from '../../../jsonrpc/index.js';
+import type { ServerCore } from '../../server-core.js';
 import { META } from './envelope.js';
 
 /** Results a client may cache; each carries `ttlMs` and `cacheScope` (protocol.md §2.1). */

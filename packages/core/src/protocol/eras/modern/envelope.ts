@@ -1,8 +1,8 @@
-import { JsonRpcError } from '../../jsonrpc/index.js';
-import { showClientValue } from '../client-value.js';
-import { ErrorCode } from '../error-codes.js';
-import { isLogLevel, LOG_LEVELS } from '../log-levels.js';
-import type { ClientCapabilities, ClientInfo } from '../request-record.js';
+import { JsonRpcError } from '../../../jsonrpc/index.js';
+import { showClientValue } from '../../client-value.js';
+import { ErrorCode } from '../../error-codes.js';
+import { isLogLevel, LOG_LEVELS } from '../../log-levels.js';
+import type { ClientCapabilities, ClientInfo } from '../../request-record.js';
 
 /** The `_meta` keys of the 2026-07-28 request and result envelopes. */
 export const META = {
@@ -16,6 +16,24 @@ export const META = {
 
 /** Revisions served statelessly, through the per-request envelope. */
 export const MODERN_REVISIONS = ['2026-07-28'] as const;
+
+/** Whether `version` is a revision served statelessly, through the per-request envelope. */
+export function isModernRevision(version: string): boolean {
+  return (MODERN_REVISIONS as readonly string[]).includes(version);
+}
+
+/** The `_meta` a client puts on every stateless request (what the test client sends). */
+export function requestEnvelope(
+  protocolVersion: string,
+  clientCapabilities: ClientCapabilities,
+  clientInfo: ClientInfo,
+): Record<string, unknown> {
+  return {
+    [META.protocolVersion]: protocolVersion,
+    [META.clientCapabilities]: clientCapabilities,
+    [META.clientInfo]: clientInfo,
+  };
+}
 
 export interface Envelope {
   readonly protocolVersion: string;
@@ -110,7 +128,7 @@ export function unsupportedVersion(requested: unknown): JsonRpcError {
 
 /** Rung 3: the claimed version must be a modern one we serve → -32022. */
 export function checkVersion(version: string): void {
-  if (!(MODERN_REVISIONS as readonly string[]).includes(version)) throw unsupportedVersion(version);
+  if (!isModernRevision(version)) throw unsupportedVersion(version);
 }
 
 /** Rungs 1 and 3 for one request: its envelope, read and checked (what a record is built from). */

@@ -48,7 +48,7 @@ interface SseSession extends StoredSession {
   readonly channel: SseChannel;
 }
 
-export interface LegacySseSettings extends SessionLimits {
+export interface Sse2024Settings extends SessionLimits {
   readonly connect: Connect;
   readonly refused?: (refusal: LimitRefusal) => void;
   readonly maxBodyBytes: number;
@@ -63,10 +63,10 @@ export interface LegacySseSettings extends SessionLimits {
  * names the POST endpoint; messages POSTed there are accepted with 202 and answered on the
  * stream. The session ends with the stream.
  */
-export class LegacySseEndpoint {
+export class Sse2024Endpoint {
   readonly #sessions: SessionStore<SseSession>;
 
-  constructor(private readonly settings: LegacySseSettings) {
+  constructor(private readonly settings: Sse2024Settings) {
     this.#sessions = new SessionStore(settings);
   }
 

@@ -1,4 +1,5 @@
-import { forEachObject, parseFrame, parseUnescapedFrame } from '../../jsonrpc/index.js';
+import { forEachObject, parseFrame, parseUnescapedFrame } from '../../../jsonrpc/index.js';
+import { handOn } from './admission.js';
 import { metaOf, servedEnvelope, type Envelope } from './envelope.js';
 
 const NAMESPACE = 'io.modelcontextprotocol/';
@@ -51,29 +52,6 @@ export class EnvelopeMemo {
   // miss in a row, so a client whose envelope never repeats does not pay it on every frame.
   #misses = 0;
   #nextLearn = 1;
-  // The params of the last frame whose `_meta` was built from the template, and from what.
-  #lastParams?: object;
-  #lastLearned?: Learned;
-
-  /**
-   * The envelope of `params` when they are the last frame's and its `_meta` was rebuilt from the
-   * learned members: read and checked once per learned envelope instead of once per request.
-   * Undefined otherwise (the caller reads the envelope itself).
-   */
-  envelopeOf(params: unknown): Envelope | undefined {
-    const learned = this.#lastLearned;
-    if (learned === undefined || params !== this.#lastParams || !learned.restOutsideEnvelope)
-      return undefined;
-    if (learned.envelope === undefined) {
-      try {
-        learned.envelope = servedEnvelope(params);
-      } catch {
-        learned.envelope = null;
-      }
-    }
-    return learned.envelope ?? undefined;
-  }
-
   parse(text: string): unknown {
     const learned = this.#learned;
     if (learned !== undefined) {
@@ -122,8 +100,10 @@ export class EnvelopeMemo {
     const params = (value as { params: { _meta: unknown } }).params;
     if (hasRestKeys(meta, learned.restKeys)) {
       params._meta = fromTemplate(learned, meta);
-      this.#lastParams = params;
-      this.#lastLearned = learned;
+      // The members were read and checked as an envelope once, when first met: the record is
+      // built from that (unless a rest key could override one of them).
+      const envelope = learned.restOutsideEnvelope ? envelopeOf(learned) : undefined;
+      if (envelope) handOn(params, envelope);
     } else {
       params._meta = Object.assign({}, learned.members, meta);
     }
@@ -152,6 +132,18 @@ export class EnvelopeMemo {
       restOutsideEnvelope,
     };
   }
+}
+
+/** The learned members read and checked as an envelope, once per learned envelope. */
+function envelopeOf(learned: Learned): Envelope | undefined {
+  if (learned.envelope === undefined) {
+    try {
+      learned.envelope = servedEnvelope({ _meta: learned.members });
+    } catch {
+      learned.envelope = null;
+    }
+  }
+  return learned.envelope ?? undefined;
 }
 
 function paramsMetaOf(value: unknown): Record<string, unknown> | undefined {

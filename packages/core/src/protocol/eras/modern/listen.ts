@@ -1,16 +1,16 @@
-import { JsonRpcError } from '../../jsonrpc/index.js';
-import { findResource, type Registry } from '../../registry/index.js';
-import { ErrorCode } from '../error-codes.js';
-import { limitReached, type OverBudget, type StateLimits } from '../guards/index.js';
-import type { HubMember } from '../hub.js';
+import { JsonRpcError } from '../../../jsonrpc/index.js';
+import { findResource, type Registry } from '../../../registry/index.js';
+import { ErrorCode } from '../../error-codes.js';
+import { limitReached, type OverBudget, type StateLimits } from '../../guards/index.js';
+import type { HubMember } from '../../hub.js';
 import {
   LIST_CHANGED_FILTER_KEYS,
   listChangedNotification,
   subscriptionTag,
-} from '../list-changed.js';
-import type { MethodSpec } from '../server-core.js';
-import { clientKeyOf, refused } from '../state-refusal.js';
-import { validateUri } from '../uri-guard.js';
+} from '../../list-changed.js';
+import type { MethodSpec } from '../../server-core.js';
+import { clientKeyOf, refused } from '../../state-refusal.js';
+import { validateUri } from '../../uri-guard.js';
 
 interface Filter {
   toolsListChanged?: boolean;

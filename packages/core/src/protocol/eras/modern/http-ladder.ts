@@ -1,6 +1,7 @@
-import { JsonRpcError, type WireError } from '../../jsonrpc/index.js';
-import { quoteClientValue, showClientValue } from '../client-value.js';
-import { ErrorCode } from '../error-codes.js';
+import { JsonRpcError, type WireError } from '../../../jsonrpc/index.js';
+import { quoteClientValue, showClientValue } from '../../client-value.js';
+import { ErrorCode } from '../../error-codes.js';
+import { handOn } from './admission.js';
 import { checkVersion, readEnvelope } from './envelope.js';
 
 /** Where the HTTP checks find a tool's input schema (a server's registry, or a relay's copy). */
@@ -37,7 +38,8 @@ function mismatch(header: string | undefined, body: string): JsonRpcError {
  * The checks a 2026-07-28 request over HTTP passes before dispatch, in the order SDK 2.4.0
  * applies them (protocol.md §3.3): envelope shape (-32602), version and method headers against
  * the body (-32020), supported version (-32022), required headers (-32020), then `Mcp-Param-*`
- * for `x-mcp-header` arguments (-32020). All of them answer 400.
+ * for `x-mcp-header` arguments (-32020). All of them answer 400. The envelope read here is handed
+ * on to the request's record, so it is read once.
  */
 export function modernPreflight(
   message: Record<string, unknown>,
@@ -100,6 +102,8 @@ function ladder(message: Record<string, unknown>, header: Header, registry: Tool
   }
   if (method === 'tools/call' && typeof params?.name === 'string')
     checkParamHeaders(params, header, registry);
+  // readEnvelope found `_meta` in them, so the params are an object.
+  handOn(params as object, envelope);
 }
 
 /** Arguments whose schema carries `x-mcp-header: Name` must be mirrored in `Mcp-Param-Name`. */
@@ -133,6 +137,7 @@ function checkParamHeaders(
 
 const WRAPPED = /^=\?base64\?(.*)\?=$/;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+const UTF8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /**
  * Header values outside visible ASCII travel as `=?base64?…?=`, which must then be valid Base64
@@ -144,7 +149,11 @@ export function decodeHeaderValue(value: string): string | undefined {
   if (!wrapped) return value;
   const encoded = wrapped[1];
   if (!BASE64.test(encoded) || encoded.length % 4 !== 0) return undefined;
-  return Buffer.from(encoded, 'base64').toString('utf8');
+  // atob and TextDecoder rather than Buffer: the same in every runtime.
+  const binary = atob(encoded);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return UTF8.decode(bytes);
 }
 
 /** The `Retry-After` (seconds) of a modern error answer refused at a cap, if any. */

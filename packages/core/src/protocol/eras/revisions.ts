@@ -1,3 +1,5 @@
+import { MODERN_REVISIONS } from './modern/envelope.js';
+
 /**
  * The legacy-family revisions served through `initialize`, newest first.
  *
@@ -34,27 +36,40 @@ export interface RevisionFeatures {
   readonly samplingTools: boolean;
 }
 
+/** The legacy revision each feature first appeared in; absent: every revision has it. */
+const SINCE: Readonly<Record<keyof RevisionFeatures, LegacyRevision | undefined>> = {
+  batching: undefined,
+  toolAnnotations: '2025-03-26',
+  audio: '2025-03-26',
+  structured: '2025-06-18',
+  icons: '2025-11-25',
+  validationAsToolError: '2025-11-25',
+  progressMessage: '2025-03-26',
+  completions: '2025-03-26',
+  elicitation: '2025-06-18',
+  urlElicitation: '2025-11-25',
+  samplingTools: '2025-11-25',
+};
+
+/** The first revision with `feature`, as named in "needs … or later" messages. */
+export function sinceOf(feature: keyof RevisionFeatures): string {
+  return SINCE[feature] ?? LEGACY_REVISIONS[LEGACY_REVISIONS.length - 1];
+}
+
 const FEATURES = new Map<string, RevisionFeatures>(
-  LEGACY_REVISIONS.map((r) => [
-    r,
-    Object.freeze({
-      batching: r === '2025-03-26',
-      toolAnnotations: r >= '2025-03-26',
-      audio: r >= '2025-03-26',
-      structured: r >= '2025-06-18',
-      icons: r >= '2025-11-25',
-      validationAsToolError: r >= '2025-11-25',
-      progressMessage: r >= '2025-03-26',
-      completions: r >= '2025-03-26',
-      elicitation: r >= '2025-06-18',
-      urlElicitation: r >= '2025-11-25',
-      samplingTools: r >= '2025-11-25',
-    }),
-  ]),
+  LEGACY_REVISIONS.map((r) => {
+    const features = {} as Record<keyof RevisionFeatures, boolean>;
+    for (const [feature, since] of Object.entries(SINCE))
+      features[feature as keyof RevisionFeatures] = since === undefined || r >= since;
+    // Batches were added in 2025-03-26 and removed again in 2025-06-18.
+    features.batching = r === '2025-03-26';
+    return [r, Object.freeze(features as RevisionFeatures)];
+  }),
 );
 
-// 2026-07-28 carries everything the newest legacy revision does, except batches.
-FEATURES.set('2026-07-28', Object.freeze({ ...FEATURES.get(LATEST_LEGACY)!, batching: false }));
+// The stateless revisions carry everything the newest legacy revision does, except batches.
+for (const revision of MODERN_REVISIONS)
+  FEATURES.set(revision, Object.freeze({ ...FEATURES.get(LATEST_LEGACY)!, batching: false }));
 
 export function featuresOf(revision: string): RevisionFeatures {
   return FEATURES.get(revision) ?? FEATURES.get(LATEST_LEGACY)!;

@@ -1,0 +1,56 @@
+import { ResourceNotFoundError } from '../../../registry/index.js';
+import { ErrorCode } from '../../error-codes.js';
+import { mapError, toolErrorResult } from '../../error-mapping.js';
+import { lookupMethod, methodTable, SHARED_METHODS } from '../../method-table.js';
+import { resourcesSubscribe, resourcesUnsubscribe } from '../../methods/resources.js';
+import type { MethodSpec } from '../../server-core.js';
+import type { Era } from '../era.js';
+import { featuresOf } from '../revisions.js';
+import { askOnChannel } from './ask.js';
+import { initialize, ping, setLevel } from './lifecycle.js';
+
+/** Every request method a legacy (initialize-era) connection answers; anything else is -32601. */
+const METHODS: ReadonlyMap<string, MethodSpec> = methodTable([
+  ['initialize', initialize],
+  ['ping', ping],
+  ['logging/setLevel', setLevel],
+  ...SHARED_METHODS,
+  ['resources/subscribe', resourcesSubscribe],
+  ['resources/unsubscribe', resourcesUnsubscribe],
+]);
+
+/**
+ * The initialize era (2024-11-05 … 2025-11-25): the handshake fixes the version, capabilities
+ * and client for the whole connection or HTTP session, which also holds the log level and the
+ * resource subscriptions. The server asks the client with real requests on the live channel and
+ * pushes list changes unsolicited; results go out as handlers made them.
+ */
+export const LEGACY: Era = {
+  name: 'legacy',
+  methods: METHODS,
+  admit(request, scope, admitted) {
+    admitted?.();
+    const method = lookupMethod(METHODS, request);
+    return { method, record: scope.session.record(request, !method.beforeInitialize, LEGACY) };
+  },
+  mapError(error, policy) {
+    if (error instanceof ResourceNotFoundError) {
+      return {
+        code: ErrorCode.ResourceNotFound,
+        message: error.message,
+        data: { uri: error.uri },
+      };
+    }
+    return mapError(error, policy);
+  },
+  toolError: toolErrorResult,
+  asksInRounds: false,
+  ask: askOnChannel,
+  urlElicitationIds: true,
+  logThreshold: (_record, session) => session.logLevel,
+  pushesListChanged: (session) => session.handshake !== undefined,
+  acceptsBatch(session) {
+    const version = session.handshake?.protocolVersion;
+    return version !== undefined && featuresOf(version).batching;
+  },
+};

@@ -1,0 +1,87 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { REPO_ROOT } from './paths.ts';
+
+// Reads core's source as text, for the tests that keep its house rules (layering.test.ts): no
+// TypeScript API, only what a rule needs (imports, code without comments).
+
+export const SRC = join(REPO_ROOT, 'packages/core/src');
+
+export interface Import {
+  readonly specifier: string;
+  readonly typeOnly: boolean;
+}
+
+/** Every `.ts` file under `dir`, relative to the source root, with `/` separators. */
+export function sourceFiles(dir = SRC): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') ? [relative(SRC, path).replaceAll('\\', '/')] : [];
+  });
+}
+
+/** Source text without comments, so JSDoc examples neither import nor log. */
+export function stripComments(text: string): string {
+  return text
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/^\s*\/\/.*$/gm, '')
+    .replace(/([;,{}()])\s*\/\/.*$/gm, '$1');
+}
+
+export function code(file: string): string {
+  return stripComments(readFileSync(join(SRC, file), 'utf8'));
+}
+
+/** Static imports and re-exports, side-effect imports and dynamic `import()` (not `typeof import()`). */
+export function parseImports(text: string): Import[] {
+  const found: Import[] = [];
+  const declaration = /\b(import|export)\s+(type\s+)?(?:[\w*${}\s,]+?\s+from\s+)?['"]([^'"]+)['"]/g;
+  for (const m of text.matchAll(declaration))
+    found.push({ specifier: m[3], typeOnly: m[2] !== undefined });
+  const dynamic = /(\btypeof\s+)?\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
+  for (const m of text.matchAll(dynamic))
+    found.push({ specifier: m[2], typeOnly: m[1] !== undefined });
+  return found;
+}
+
+export function importsOf(file: string): Import[] {
+  return parseImports(code(file));
+}
+
+/** The source file a relative import of `file` names. */
+export function resolveImport(file: string, specifier: string): string {
+  const target = resolve(join(SRC, dirname(file)), specifier).replace(/\.js$/, '.ts');
+  return relative(SRC, target).replaceAll('\\', '/');
+}
+
+/** Every file `entry` loads at runtime (type-only imports are erased), each with the path that reaches it. */
+export function runtimeGraph(entry: string): Map<string, string> {
+  const seen = new Map<string, string>([[entry, entry]]);
+  const queue = [entry];
+  while (queue.length > 0) {
+    const file = queue.shift() as string;
+    for (const { specifier, typeOnly } of importsOf(file)) {
+      if (typeOnly || !specifier.startsWith('.')) continue;
+      const target = resolveImport(file, specifier);
+      if (seen.has(target)) continue;
+      seen.set(target, `${seen.get(file)} → ${target}`);
+      queue.push(target);
+    }
+  }
+  return seen;
+}
+
+/**
+ * What in `text` only Node provides at runtime: `node:*` modules it loads, and uses of Node's
+ * globals (`process`, `Buffer`, `require`, `__dirname`, `__filename`).
+ */
+export function nodeUses(text: string): string[] {
+  const found = parseImports(text)
+    .filter((i) => !i.typeOnly && i.specifier.startsWith('node:'))
+    .map((i) => `import '${i.specifier}'`);
+  const globals =
+    /(?<![\w$.])(process|Buffer)\s*\.\s*\w+|(?<![\w$.])(require\s*\(|__dirname|__filename)/g;
+  for (const m of text.matchAll(globals)) found.push(m[0].replace(/\s+/g, ''));
+  return [...new Set(found)];
+}
