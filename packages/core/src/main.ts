@@ -3,11 +3,14 @@ import { serveStdio, type StdioHandle } from './stdio.js';
 import { serveHttp, type HttpServerHandle, type ServeHttpOptions } from './node.js';
 import type { ServerConnection } from './protocol/index.js';
 import type { Servable, ServedConnection } from './servable.js';
+import type { SharedStore } from './stores/index.js';
 import { useYoungGeneration } from './transports/young-generation.js';
 
 /**
  * Serves `server` the way its command line asks: stdio by default, or HTTP with
- * `--http [--port N] [--host H]` (Streamable HTTP at `/mcp`, HTTP+SSE at `/sse`). Meant for a
+ * `--http [--port N] [--host H]` (Streamable HTTP at `/mcp`, HTTP+SSE at `/sse`). With
+ * `--redis <url>` (or `REDIS_URL` set) several instances share their state in Redis through
+ * `@mcp-fw/redis`, so any of them serves any request behind a load balancer. Meant for a
  * server's entry file, so every server is launched the same way.
  *
  * @example
@@ -32,14 +35,40 @@ export async function serveFromArgs<C extends ServedConnection = ServerConnectio
     return at >= 0 ? argv[at + 1] : undefined;
   };
   const port = value('--port');
+  const redisUrl = value('--redis') ?? process.env.REDIS_URL;
+  const store = httpOptions.store ?? (redisUrl ? await openRedisStore(redisUrl) : undefined);
   const handle = await serveHttp(server, {
     ...httpOptions,
+    store,
     port: port === undefined ? httpOptions.port : Number(port),
     host: value('--host') ?? httpOptions.host,
   });
-  process.stderr.write(`MCP server listening on ${handle.url} (HTTP+SSE at /sse)\n`);
-  const stop = () => void handle.close().then(() => process.exit(0));
+  process.stderr.write(
+    `MCP server listening on ${handle.url} (HTTP+SSE at /sse)${store ? ' with shared state in Redis' : ''}\n`,
+  );
+  const stop = () =>
+    void handle
+      .close()
+      .then(() => (store === httpOptions.store ? undefined : store?.close()))
+      .then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   return handle;
+}
+
+/**
+ * The shared store for `--redis <url>` / `REDIS_URL`, from `@mcp-fw/redis`, loaded only when
+ * asked for so that core never depends on it.
+ */
+async function openRedisStore(url: string): Promise<SharedStore> {
+  const name = '@mcp-fw/redis';
+  let module: { redisStore(url: string): Promise<SharedStore> };
+  try {
+    module = (await import(name)) as typeof module;
+  } catch (error) {
+    throw new Error(
+      `--redis / REDIS_URL needs the package @mcp-fw/redis: install it (npm install @mcp-fw/redis redis) or drop the option (${error instanceof Error ? error.message : error})`,
+    );
+  }
+  return module.redisStore(url);
 }

@@ -1,4 +1,5 @@
 import type { Channel } from './jsonrpc/index.js';
+import type { SharedStore } from './stores/index.js';
 import type { EraMode, LimitRefusalEvent, ToolLookup } from './protocol/index.js';
 
 /** What core's transports hold of one connection a {@link Servable} opened. */
@@ -39,6 +40,8 @@ export interface Servable<C extends ServedConnection = ServedConnection> {
    * Binds HTTP sessions to an authenticated principal and hears of requests refused at a limit
    * (the audit log). Without it, sessions are bound to no principal and refusals go unrecorded.
    */
+  /** Shares server-wide state with other instances (see `McpServer.share`); optional. */
+  share?(store: SharedStore): Promise<void>;
   readonly guards?: {
     principal(auth: unknown): string | undefined;
     refused(event: LimitRefusalEvent): void;

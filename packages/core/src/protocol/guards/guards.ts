@@ -16,7 +16,7 @@ import { DEFAULT_MAX_RESULT_BYTES, DEFAULT_TIMEOUT_MS, type ServerLimits } from 
 import { OutputPolicy } from './output-limit.js';
 import { RateLimiter } from './rate-limit.js';
 import { StateBudget } from './state-budget.js';
-import { MemoryRateLimitStore } from './rate-limit-store.js';
+import { MemoryRateLimitStore, type RateLimitStore } from './rate-limit-store.js';
 import {
   hasDeadline,
   SharedDeadline,
@@ -34,7 +34,8 @@ import {
  * call under it costs two clock reads, and one shared timer serves every pending call.
  */
 export class Guards {
-  readonly #rate: RateLimiter;
+  #rate: RateLimiter;
+  readonly #ownRateStore: boolean;
   readonly #defaultRate?: RateLimit;
   readonly #timeoutMs: number;
   readonly #shared?: SharedDeadline;
@@ -46,6 +47,14 @@ export class Guards {
   readonly identify: Identify;
   /** The counts and caps of client-made state (listen streams, subscriptions). */
   readonly state: StateBudget;
+
+  /**
+   * Counts rate limits in `store`, shared with the other instances of this server (unless
+   * `limits.rateLimitStore` names a store of its own).
+   */
+  shareRateLimits(store: RateLimitStore): void {
+    if (!this.#ownRateStore) this.#rate = new RateLimiter(store, this.identify);
+  }
 
   constructor(
     options: {
@@ -61,6 +70,7 @@ export class Guards {
     this.state = new StateBudget(limits);
     this.#defaultRate = checkRateLimit(limits.rateLimit, 'limits') || undefined;
     this.#rate = new RateLimiter(limits.rateLimitStore ?? new MemoryRateLimitStore(), identify);
+    this.#ownRateStore = limits.rateLimitStore !== undefined;
     this.#timeoutMs = checkTimeout(limits.timeoutMs, 'limits') ?? DEFAULT_TIMEOUT_MS;
     this.#overran = (call, timeoutMs, blockedMs) => {
       logger.warn(

@@ -52,14 +52,15 @@ interface Parked {
  * caller, not answered before, and answer only what its round asked.
  */
 export class InputRuns {
-  readonly codec: RequestStateCodec;
+  codec: RequestStateCodec;
   readonly maxRounds: number;
   readonly #parked = new Map<string, Parked>();
   readonly #perClient = new Map<string, number>();
   readonly #maxWaiting: number;
   readonly #maxPerClient: number;
   readonly #timeoutMs: number;
-  readonly #used: UsedRounds;
+  #used: UsedRounds;
+  readonly #settings: InputSettings;
   readonly #identify: Identify;
 
   constructor(settings: InputSettings = {}, limits: RunLimits = {}) {
@@ -70,7 +71,19 @@ export class InputRuns {
     this.#maxWaiting = caps.maxWaiting;
     this.#maxPerClient = caps.maxWaitingPerClient;
     this.#used = settings.usedRounds ?? new MemoryUsedRounds(caps.maxAnswered);
+    this.#settings = settings;
     this.#identify = limits.identify ?? defaultIdentify;
+  }
+
+  /**
+   * Shares answered rounds and the `requestState` key with the other instances of this server,
+   * so a round resumes (replays) on any of them and stays single-use across all; a key or store
+   * given in the server's own `input` options is kept.
+   */
+  share(usedRounds: UsedRounds, requestStateKey: string): void {
+    if (this.#settings.usedRounds === undefined) this.#used = usedRounds;
+    if (this.#settings.requestStateKey === undefined)
+      this.codec = new RequestStateCodec(requestStateKey, this.#timeoutMs);
   }
 
   /**

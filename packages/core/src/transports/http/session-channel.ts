@@ -4,6 +4,9 @@ import type { EventStreamSink } from './exchange.js';
 import { RequestStream } from './request-stream.js';
 import { sseEvent } from './sse.js';
 
+/** The origin of replayed frames: their answers go nowhere. */
+const REPLAYED = Symbol('replayed');
+
 /**
  * The channel of one Streamable HTTP session. Inbound frames come from POSTs, each with its
  * {@link RequestStream} as origin; outbound frames go to the stream of the request they belong
@@ -16,9 +19,15 @@ export class SessionChannel implements Channel {
   /** Streams the client lost before their end: their events stay stored for a resume. */
   readonly #resumable = new Set<string>();
 
+  /**
+   * @param shared The session is shared with other instances: unsolicited frames go out (and
+   * are stored) only where its standalone stream is open, since every instance that holds the
+   * session produces the same ones.
+   */
   constructor(
     readonly id: string,
     private readonly store: EventStore | undefined,
+    private readonly shared = false,
   ) {}
 
   start(sink: ChannelSink): void {
@@ -42,16 +51,27 @@ export class SessionChannel implements Channel {
     this.#sink?.frame(text, stream, peer, { value: parsed });
   }
 
+  /**
+   * Feeds a message the client sent to another instance (or sent earlier, replayed to set this
+   * instance's connection up); whatever the engine answers to it is dropped.
+   */
+  replay(text: string, peer: Peer): void {
+    this.#sink?.frame(text, REPLAYED, peer);
+  }
+
   send(frame: string, route?: FrameRoute): void {
     const origin = route?.origin;
+    if (origin === REPLAYED) return;
     if (origin instanceof RequestStream) {
       // After its answer a request has no stream; late messages for it are dropped.
       origin.deliver(frame, route!.final);
       if (origin.done) this.#streams.delete(origin);
       return;
     }
+    const open = this.#standalone !== undefined && !this.#standalone.closed;
+    if (this.shared && !open) return;
     const id = this.store?.append(this.standaloneId, frame, this.id);
-    if (this.#standalone && !this.#standalone.closed) this.#standalone.write(sseEvent(frame, id));
+    if (open) this.#standalone!.write(sseEvent(frame, id));
   }
 
   settle(origin: unknown): void {
@@ -90,6 +110,8 @@ export class SessionChannel implements Channel {
     this.#streams.clear();
     this.#standalone?.end();
     this.#sink?.ended();
+    // A shared session's logs outlive this instance's copy of it; the store expires them.
+    if (this.shared) return;
     for (const id of this.#resumable) this.store?.drop(id);
     this.store?.drop(this.standaloneId);
   }

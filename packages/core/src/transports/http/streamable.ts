@@ -18,7 +18,9 @@ import {
 } from './responses.js';
 import type { AuthRejection } from './endpoint.js';
 import { SessionChannel } from './session-channel.js';
-import { SessionStore, type SessionLimits, type StoredSession } from './session-store.js';
+import { SessionStore, clientOf, type SessionLimits, type StoredSession } from './session-store.js';
+import { replayPeer, SharedSessions } from './shared-sessions.js';
+import { StoreUnavailableError, type SharedStore } from '../../stores/index.js';
 import { sseEvent, SSE_HEADERS } from './sse.js';
 
 /** What serving a session needs from the layer above: a connection on a channel. */
@@ -69,6 +71,11 @@ export interface StreamableSettings extends SessionLimits {
   readonly maxBodyBytes: number;
   readonly responseMode: ResponseMode;
   readonly eventStore?: EventStore;
+  /**
+   * Legacy sessions live here, shared with other instances (any instance serves any session);
+   * this instance keeps a copy of each session it serves, dropped when idle.
+   */
+  readonly shared?: SharedStore;
   /** `retry:` sent with the priming event, in ms. */
   readonly retryMs?: number;
   /** Revisions accepted in `MCP-Protocol-Version`. */
@@ -88,6 +95,23 @@ interface Session extends StoredSession {
   version?: string;
 }
 
+/** The answer for a request that needs the shared store while it cannot be reached. */
+function sendStoreDown(
+  res: HttpResponder,
+  error: unknown,
+  id: string | number | null = null,
+): void {
+  if (!(error instanceof StoreUnavailableError)) throw error;
+  sendError(
+    res,
+    503,
+    BAD_REQUEST,
+    `Service Unavailable: ${error.message}; retry in ${error.retryAfterS} s`,
+    { 'retry-after': String(error.retryAfterS) },
+    id,
+  );
+}
+
 // Session and transport errors are implementation-defined; these match SDK v2 (protocol.md §6.2).
 const BAD_REQUEST = -32000;
 const SESSION_NOT_FOUND = -32001;
@@ -101,9 +125,13 @@ const SESSION_HEADER = 'mcp-session-id';
  */
 export class StreamableEndpoint {
   readonly #sessions: SessionStore<Session>;
+  readonly #shared?: SharedSessions;
+  /** Sessions being set up on this instance from the shared store, so concurrent requests share one copy. */
+  readonly #hydrating = new Map<string, Promise<Session>>();
 
   constructor(private readonly settings: StreamableSettings) {
     this.#sessions = new SessionStore(settings);
+    if (settings.shared) this.#shared = new SharedSessions(settings.shared, settings);
   }
 
   get sessionCount(): number {
@@ -194,7 +222,15 @@ export class StreamableEndpoint {
           idOf(parsed),
         );
       }
-      const refusal = this.#sessions.admit(peer);
+      if (this.#shared) {
+        try {
+          session = await this.#openShared(peer, text, idOf(parsed), res);
+        } catch (error) {
+          return sendStoreDown(res, error, idOf(parsed));
+        }
+        if (!session) return;
+      }
+      const refusal = session ? undefined : this.#sessions.admit(peer);
       if (refusal) {
         this.settings.refused?.({
           limit: refusal.limit,
@@ -212,9 +248,13 @@ export class StreamableEndpoint {
           idOf(parsed),
         );
       }
-      session = this.#open(peer);
+      session ??= this.#open(peer);
     } else {
-      session = this.#sessions.get(sessionId, peer.principal);
+      try {
+        session = await this.#find(sessionId, peer);
+      } catch (error) {
+        return sendStoreDown(res, error, idOf(parsed));
+      }
       if (!session)
         return sendError(
           res,
@@ -237,8 +277,17 @@ export class StreamableEndpoint {
       }
     }
     const { id } = session.channel;
+    const expectsAnswer = carriesRequest(parsed);
+    if (this.#shared && sessionId !== undefined) {
+      try {
+        await this.#shared.relay(id, text, parsed, expectsAnswer);
+      } catch (error) {
+        return sendStoreDown(res, error, idOf(parsed));
+      }
+    }
     const stream = new RequestStream(
-      `${id}_${this.#streamSeq++}`,
+      // Stream ids name the instance too: each instance counts its own streams of a shared session.
+      `${id}_${this.#shared ? `${this.#shared.nodeId}.` : ''}${this.#streamSeq++}`,
       res,
       { [SESSION_HEADER]: id },
       {
@@ -247,7 +296,7 @@ export class StreamableEndpoint {
         sessionId: id,
         // Priming lets a client resume a stream that broke before its first event (2025-11-25).
         priming: true,
-        expectsAnswer: carriesRequest(parsed),
+        expectsAnswer,
         retryMs: this.settings.retryMs,
       },
     );
@@ -300,22 +349,97 @@ export class StreamableEndpoint {
     this.#stateless.channel.post(text, message, stream, peer, req.onAbort, false);
   }
 
-  #open(owner: Peer): Session {
-    return this.#sessions.add(owner, (id) => {
-      const channel = new SessionChannel(id, this.settings.eventStore);
-      const connection = this.settings.connect(channel, 'legacy');
-      return {
-        channel,
-        lastSeen: Date.now(),
-        get busy() {
-          return channel.busy;
-        },
-        close: async () => {
-          await channel.close();
-          await connection.close();
-        },
-      };
+  #open(owner: Peer, id?: string, unfollow?: Promise<() => void>): Session {
+    const shared = this.#shared !== undefined;
+    return this.#sessions.add(
+      owner,
+      (id) => {
+        const channel = new SessionChannel(id, this.settings.eventStore, shared);
+        const connection = this.settings.connect(channel, 'legacy');
+        return {
+          channel,
+          lastSeen: Date.now(),
+          get busy() {
+            return channel.busy;
+          },
+          close: async () => {
+            void unfollow?.then((stop) => stop()).catch(() => undefined);
+            await channel.close();
+            await connection.close();
+          },
+        };
+      },
+      id,
+    );
+  }
+
+  /** Opens a session in the shared store (cluster-wide caps), then this instance's copy of it. */
+  async #openShared(
+    peer: Peer,
+    initialize: string,
+    requestId: string | number | null,
+    res: HttpResponder,
+  ): Promise<Session | undefined> {
+    const shared = this.#shared!;
+    const id = globalThis.crypto.randomUUID();
+    const limit = await shared.open(id, peer, clientOf(peer), initialize);
+    if (limit) {
+      const perClient = limit === 'maxSessionsPerClient';
+      const max = perClient ? this.settings.maxSessionsPerClient : this.settings.maxSessions;
+      const message = perClient
+        ? `Too Many Requests: this client already has ${max} sessions across the cluster (maxSessionsPerClient); end one with DELETE, or raise maxSessionsPerClient in the HTTP options`
+        : `Service Unavailable: the cluster holds ${max} sessions (maxSessions); retry later, or raise maxSessions in the HTTP options`;
+      this.settings.refused?.({ limit, method: 'initialize', requestId, message, peer });
+      sendError(
+        res,
+        perClient ? 429 : 503,
+        BAD_REQUEST,
+        message,
+        { 'retry-after': String(Math.max(1, Math.ceil(this.settings.idleTimeoutMs / 60_000))) },
+        requestId,
+      );
+      return undefined;
+    }
+    return this.#follow(peer, id, []);
+  }
+
+  /**
+   * The session `id` if it serves `peer`: this instance's copy, checked against the shared
+   * store (one round trip, which also restarts its idle expiry), or a copy made from the store.
+   */
+  async #find(id: string, peer: Peer): Promise<Session | undefined> {
+    const local = this.#sessions.get(id, peer.principal);
+    if (!this.#shared) return local;
+    const record = await this.#shared.find(id, peer.principal);
+    if (!record) {
+      // Ended elsewhere, or expired: this copy goes too.
+      if (local) void this.#sessions.remove(id);
+      return undefined;
+    }
+    if (local) return local;
+    let pending = this.#hydrating.get(id);
+    if (!pending) {
+      pending = this.#follow(replayPeer(record, peer), id, record.replay);
+      this.#hydrating.set(id, pending);
+      void pending.finally(() => this.#hydrating.delete(id)).catch(() => undefined);
+    }
+    return pending;
+  }
+
+  /**
+   * This instance's copy of shared session `id`: a connection set up by replaying the session's
+   * state-setting messages, which hears from then on what the client sends to other instances.
+   */
+  async #follow(owner: Peer, id: string, replay: readonly string[]): Promise<Session> {
+    let session: Session | undefined;
+    const unfollow = this.#shared!.follow(id, {
+      inbound: (text) => session?.channel.replay(text, owner),
+      ended: () => void this.#sessions.remove(id),
     });
+    await unfollow;
+    session = this.#open(owner, id, unfollow);
+    for (const frame of replay) session.channel.replay(frame, owner);
+    return session;
   }
 
   async #get(req: HttpRequestView, res: HttpResponder, peer: Peer): Promise<void> {
@@ -330,13 +454,18 @@ export class StreamableEndpoint {
         'Not Acceptable: Accept must include text/event-stream',
       );
     }
-    const session = this.#session(req, res, peer);
+    const session = await this.#session(req, res, peer);
     if (!session) return;
     const headers = { ...SSE_HEADERS, [SESSION_HEADER]: session.channel.id };
     const lastEventId = req.header('last-event-id');
     const store = this.settings.eventStore;
     if (lastEventId !== undefined && store) {
-      const missed = store.after(lastEventId);
+      let missed: Awaited<ReturnType<EventStore['after']>>;
+      try {
+        missed = await store.after(lastEventId);
+      } catch (error) {
+        return sendStoreDown(res, error);
+      }
       // Only this session's own streams resume here; another's event id is as unknown as a made-up one.
       if (missed?.streamId.startsWith(`${session.channel.id}_`)) {
         const sink = res.stream(headers);
@@ -363,19 +492,36 @@ export class StreamableEndpoint {
   async #delete(req: HttpRequestView, res: HttpResponder, peer: Peer): Promise<void> {
     if (req.header(SESSION_HEADER) === undefined)
       return sendError(res, 405, BAD_REQUEST, 'Method not allowed.', { allow: 'POST' });
-    const session = this.#session(req, res, peer);
+    const session = await this.#session(req, res, peer);
     if (!session) return;
+    if (this.#shared) {
+      try {
+        await this.#shared.end(session.channel.id);
+      } catch (error) {
+        return sendStoreDown(res, error);
+      }
+    }
     await this.#sessions.remove(session.channel.id);
     res.send(200, {});
   }
 
-  #session(req: HttpRequestView, res: HttpResponder, peer: Peer): Session | undefined {
+  async #session(
+    req: HttpRequestView,
+    res: HttpResponder,
+    peer: Peer,
+  ): Promise<Session | undefined> {
     const id = req.header(SESSION_HEADER);
     if (id === undefined) {
       sendError(res, 400, BAD_REQUEST, 'Bad Request: Mcp-Session-Id header is required');
       return undefined;
     }
-    const session = this.#sessions.get(id, peer.principal);
+    let session: Session | undefined;
+    try {
+      session = await this.#find(id, peer);
+    } catch (error) {
+      sendStoreDown(res, error);
+      return undefined;
+    }
     if (!session)
       sendError(
         res,
