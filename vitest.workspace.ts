@@ -3,6 +3,7 @@
 export default [
   'packages/core',
   'packages/auth',
+  'packages/redis',
   'packages/cli',
   'packages/typescript',
   'examples/calculator',
