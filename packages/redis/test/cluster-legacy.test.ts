@@ -140,12 +140,14 @@ describe.skipIf(!ready)('legacy sessions on any node (3 processes, HAProxy, Redi
     const lastId = first.events[0].id!;
     expect(lastId).toBeTruthy();
 
-    // Node c takes the stream over from lastId; what is raised from then on, anywhere, reaches it.
+    // Raised while no stream is open: node b, which held it last, keeps it for a resume.
+    await call(4, a.url);
+    // Node c takes the stream over from lastId: the missed update first, then what is raised anywhere.
     const resumed = openStream(c.url, { ...headers, 'last-event-id': lastId });
     expect(await resumed.status).toBe(200);
-    await call(4, a.url);
+    await until(() => resumed.events.length === 1, 'the missed update replayed on node c');
     await call(5, b.url);
-    await until(() => resumed.events.length === 2, 'two updates on the resumed stream on node c');
+    await until(() => resumed.events.length === 2, 'a live update on the resumed stream on node c');
     expect(resumed.events.map((e) => JSON.parse(e.data).method)).toEqual([
       'notifications/resources/updated',
       'notifications/resources/updated',

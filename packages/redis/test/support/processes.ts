@@ -211,3 +211,26 @@ export class NodeProcess {
     return stop(this.child, signal);
   }
 }
+
+/** A redis-server, `count` server processes on it and HAProxy in front of them. */
+export class Cluster {
+  private constructor(
+    readonly redis: RedisProcess,
+    readonly nodes: NodeProcess[],
+    readonly balancer: Balancer,
+  ) {}
+
+  static async start(count = 3, env: Record<string, string> = {}): Promise<Cluster> {
+    const redis = await RedisProcess.start();
+    const names = ['a', 'b', 'c', 'd', 'e'].slice(0, count);
+    const nodes = await Promise.all(names.map((n) => NodeProcess.start(n, redis.url, env)));
+    const balancer = await Balancer.start(nodes.map((n) => n.port));
+    return new Cluster(redis, nodes, balancer);
+  }
+
+  async stop(): Promise<void> {
+    await this.balancer.stop();
+    await Promise.all(this.nodes.map((n) => n.kill()));
+    await this.redis.stop();
+  }
+}

@@ -20,9 +20,9 @@ export class SessionChannel implements Channel {
   readonly #resumable = new Set<string>();
 
   /**
-   * @param shared The session is shared with other instances: unsolicited frames go out (and
-   * are stored) only where its standalone stream is open, since every instance that holds the
-   * session produces the same ones.
+   * @param shared The session is shared with other instances, each producing the same
+   * unsolicited frames: only the instance that holds the standalone stream, or held it last,
+   * sends and stores them (the latter for a client that resumes it anywhere).
    */
   constructor(
     readonly id: string,
@@ -69,7 +69,7 @@ export class SessionChannel implements Channel {
       return;
     }
     const open = this.#standalone !== undefined && !this.#standalone.closed;
-    if (this.shared && !open) return;
+    if (this.shared && !open && !this.#keeper) return;
     const id = this.store?.append(this.standaloneId, frame, this.id);
     if (open) this.#standalone!.write(sseEvent(frame, id));
   }
@@ -96,6 +96,16 @@ export class SessionChannel implements Channel {
 
   openStandalone(sink: EventStreamSink): void {
     this.#standalone = sink;
+    this.#keeper = true;
+  }
+
+  /** This instance holds (or held last) the standalone stream, so it keeps its events. */
+  #keeper = false;
+
+  /** Another instance took the standalone stream over: it keeps the events from now on. */
+  handOver(): void {
+    this.#keeper = false;
+    if (this.#standalone && !this.#standalone.closed) this.#standalone.end();
   }
 
   /** Finds the open request stream a resumed GET continues. */

@@ -14,8 +14,11 @@ const STATEFUL = new Set([
 
 /** What another instance tells the holders of a session over the bus. */
 interface SessionMessage {
-  /** `replay`: a state-setting message; `in`: answers or notifications; `end`: the session ended. */
-  readonly k: 'replay' | 'in' | 'end';
+  /**
+   * `replay`: a state-setting message; `in`: answers or notifications; `hold`: the sender opened
+   * the standalone stream; `end`: the session ended.
+   */
+  readonly k: 'replay' | 'in' | 'hold' | 'end';
   readonly f?: string;
   readonly n: string;
 }
@@ -24,6 +27,8 @@ interface SessionMessage {
 export interface SessionFollower {
   /** Feeds a message some other instance received into this one's connection. */
   inbound(text: string): void;
+  /** Another instance now holds the session's standalone stream. */
+  heldElsewhere(): void;
   ended(): void;
 }
 
@@ -80,6 +85,11 @@ export class SharedSessions {
     }
   }
 
+  /** Tells the other holders of the session that this instance opened its standalone stream. */
+  hold(id: string): void {
+    this.#publish(id, { k: 'hold', n: this.nodeId });
+  }
+
   /** Ends the session everywhere. */
   async end(id: string): Promise<void> {
     await guard(this.store.sessions.remove(id));
@@ -98,6 +108,7 @@ export class SharedSessions {
         }
         if (message.n === this.nodeId) return;
         if (message.k === 'end') follower.ended();
+        else if (message.k === 'hold') follower.heldElsewhere();
         else if (typeof message.f === 'string') follower.inbound(message.f);
       }),
     );

@@ -434,6 +434,7 @@ export class StreamableEndpoint {
     let session: Session | undefined;
     const unfollow = this.#shared!.follow(id, {
       inbound: (text) => session?.channel.replay(text, owner),
+      heldElsewhere: () => session?.channel.handOver(),
       ended: () => void this.#sessions.remove(id),
     });
     await unfollow;
@@ -472,9 +473,10 @@ export class StreamableEndpoint {
         for (const { id, frame } of missed.frames) sink.write(sseEvent(frame, id));
         const live = session.channel.stream(missed.streamId);
         if (live) live.attach(sink);
-        else if (missed.streamId === session.channel.standaloneId)
+        else if (missed.streamId === session.channel.standaloneId) {
           session.channel.openStandalone(sink);
-        else sink.end();
+          this.#shared?.hold(session.channel.id);
+        } else sink.end();
         return;
       }
     }
@@ -487,6 +489,7 @@ export class StreamableEndpoint {
       );
     }
     session.channel.openStandalone(res.stream(headers));
+    this.#shared?.hold(session.channel.id);
   }
 
   async #delete(req: HttpRequestView, res: HttpResponder, peer: Peer): Promise<void> {
