@@ -39,8 +39,15 @@ export class RedisEventStore implements EventStore {
     this.redis
       .sendCommand(['XADD', key, 'MAXLEN', '~', this.#max, '*', 'i', id, 'f', frame])
       .catch(this.onError);
-    this.redis.sendCommand(['PEXPIRE', key, this.#ttl]).catch(this.onError);
+    this.#last = this.redis.sendCommand(['PEXPIRE', key, this.#ttl]).catch(this.onError);
     return id;
+  }
+
+  #last: Promise<unknown> = Promise.resolve();
+
+  /** Resolves once every event appended so far is in Redis (tests, graceful shutdown). */
+  async written(): Promise<void> {
+    await this.#last;
   }
 
   async after(eventId: string): Promise<StoredEvents | undefined> {
@@ -61,7 +68,7 @@ export class RedisEventStore implements EventStore {
   }
 
   drop(streamId: string): void {
-    this.redis.sendCommand(['DEL', this.#key(streamId)]).catch(this.onError);
+    this.#last = this.redis.sendCommand(['DEL', this.#key(streamId)]).catch(this.onError);
   }
 
   #key(streamId: string): string {

@@ -28,7 +28,15 @@ export class SessionChannel implements Channel {
     readonly id: string,
     private readonly store: EventStore | undefined,
     private readonly shared = false,
-  ) {}
+  ) {
+    this.firstOutboundId = shared ? Math.floor(Math.random() * 2 ** 52) : undefined;
+  }
+
+  /**
+   * A shared session is served by several instances at once, each asking the client its own
+   * questions: their request ids must not meet, so each copy starts at a random point.
+   */
+  readonly firstOutboundId: number | undefined;
 
   start(sink: ChannelSink): void {
     this.#sink = sink;

@@ -148,6 +148,11 @@ export class SessionStore<T extends StoredSession> {
     return true;
   }
 
+  /** Ids of the sessions with a stream open (kept alive in a shared store while they stream). */
+  *busyIds(): Iterable<string> {
+    for (const [id, { session }] of this.#sessions) if (session.busy) yield id;
+  }
+
   /** Closes sessions idle past the limit; returns how many. */
   sweep(now: number): number {
     let closed = 0;

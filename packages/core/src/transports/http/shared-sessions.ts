@@ -85,6 +85,11 @@ export class SharedSessions {
     }
   }
 
+  /** Restarts the idle expiry of a session whose stream is open here (no request need come). */
+  keepAlive(id: string): void {
+    this.store.sessions.touch(id, this.limits.idleTimeoutMs).catch(() => undefined);
+  }
+
   /** Tells the other holders of the session that this instance opened its standalone stream. */
   hold(id: string): void {
     this.#publish(id, { k: 'hold', n: this.nodeId });

@@ -131,8 +131,21 @@ export class StreamableEndpoint {
 
   constructor(private readonly settings: StreamableSettings) {
     this.#sessions = new SessionStore(settings);
-    if (settings.shared) this.#shared = new SharedSessions(settings.shared, settings);
+    if (settings.shared) {
+      const shared = new SharedSessions(settings.shared, settings);
+      this.#shared = shared;
+      // A client that only listens sends no requests: its open streams keep its session alive.
+      this.#keepAlive = setInterval(
+        () => {
+          for (const id of this.#sessions.busyIds()) shared.keepAlive(id);
+        },
+        Math.max(1_000, Math.min(settings.idleTimeoutMs / 3, 60_000)),
+      );
+      (this.#keepAlive as { unref?: () => void }).unref?.();
+    }
   }
+
+  #keepAlive?: ReturnType<typeof setInterval>;
 
   get sessionCount(): number {
     return this.#sessions.size;
@@ -153,6 +166,7 @@ export class StreamableEndpoint {
   }
 
   async close(): Promise<void> {
+    if (this.#keepAlive) clearInterval(this.#keepAlive);
     await this.#stateless?.channel.close();
     await this.#stateless?.connection.close();
     await this.#sessions.closeAll();
