@@ -17,6 +17,11 @@ export interface RedisStoreOptions {
   readonly events?: RedisEventStoreOptions;
   /** State-setting messages kept per legacy session (subscriptions, log level; default 1,000). */
   readonly maxReplayPerSession?: number;
+  /**
+   * Commands waiting to be sent or answered at most (default 100,000); past it new ones fail at
+   * once (a request gets 503; an event written behind is not kept for resumption).
+   */
+  readonly maxQueuedCommands?: number;
   /** Longest wait for Redis to answer a command, in ms (default 2,000); then the request gets 503. */
   readonly commandTimeoutMs?: number;
   /** Told when Redis goes away and comes back (default: a line on stderr each time). */
@@ -58,7 +63,8 @@ export async function redisStore(options: string | RedisStoreOptions): Promise<S
   const client = createClient({
     url: o.url,
     disableOfflineQueue: true,
-    commandOptions: { timeout: timeoutMs },
+    // Writes behind (event logs) wait in this queue while Redis is slow; past it they are dropped.
+    commandsQueueMaxLength: o.maxQueuedCommands ?? 100_000,
     socket: {
       connectTimeout: timeoutMs,
       reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 2_000),
@@ -79,12 +85,15 @@ export async function redisStore(options: string | RedisStoreOptions): Promise<S
   subscriber.on('error', () => undefined);
   await client.connect();
   await subscriber.connect();
-  const commands = wrap(client as unknown as Commands);
+  const raw = client as unknown as Commands;
+  const commands = wrap(raw, timeoutMs);
   const requestStateKey = await sharedKey(commands, `${prefix}request-state-key`);
   return {
     nodeId,
     sessions: new RedisSessionRecords(commands, prefix, o.maxReplayPerSession),
-    events: new RedisEventStore(commands, prefix, nodeId, o.events),
+    // Written behind, without a timeout: a burst of events may take longer to drain than a
+    // request may wait, and nobody waits on them.
+    events: new RedisEventStore(wrap(raw, undefined, commands), prefix, nodeId, o.events),
     bus: new RedisBus(client, subscriber, prefix),
     usedRounds: new RedisUsedRounds(commands, prefix),
     rateLimits: new RedisRateLimitStore(commands, prefix),
@@ -103,14 +112,21 @@ async function sharedKey(redis: Commands, key: string): Promise<string> {
   return value;
 }
 
-/** Failures to reach Redis become {@link StoreUnavailableError}s (503 with `Retry-After`). */
-function wrap(redis: Commands): Commands {
+/**
+ * Each command bounded by `timeoutMs` (reads the event log with `reads`' bound); failures to
+ * reach Redis become {@link StoreUnavailableError}s (503 with `Retry-After`).
+ */
+function wrap(redis: Commands, timeoutMs: number | undefined, reads?: Commands): Commands {
   return {
     async sendCommand<T>(args: readonly string[]): Promise<T> {
+      if (reads && args[0] === 'XRANGE') return reads.sendCommand<T>(args);
       try {
-        return await redis.sendCommand<T>(args);
+        return await redis.sendCommand<T>(
+          args,
+          timeoutMs === undefined ? undefined : { timeout: timeoutMs },
+        );
       } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
+        const message = error instanceof Error ? error.message || error.name : String(error);
         // Script and data errors are bugs, not outages: they keep their own message.
         if (/^(ERR|WRONGTYPE|NOSCRIPT)/.test(message)) throw error;
         throw new StoreUnavailableError(`Redis cannot be reached (${message})`);

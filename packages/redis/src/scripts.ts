@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 
 /** What the stores need of a node-redis client: raw commands, in order, on one connection. */
 export interface Commands {
-  sendCommand<T = unknown>(args: readonly string[]): Promise<T>;
+  sendCommand<T = unknown>(args: readonly string[], options?: { timeout?: number }): Promise<T>;
 }
 
 /**

@@ -264,10 +264,15 @@ export class StreamableEndpoint {
       }
       session ??= this.#open(peer);
     } else {
-      try {
-        session = await this.#find(sessionId, peer);
-      } catch (error) {
-        return sendStoreDown(res, error, idOf(parsed));
+      // In memory the lookup stays synchronous: no await on the hot path of a legacy call.
+      if (!this.#shared) {
+        session = this.#sessions.get(sessionId, peer.principal);
+      } else {
+        try {
+          session = await this.#find(sessionId, peer);
+        } catch (error) {
+          return sendStoreDown(res, error, idOf(parsed));
+        }
       }
       if (!session)
         return sendError(
