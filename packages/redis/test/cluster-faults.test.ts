@@ -60,7 +60,45 @@ describe.skipIf(!ready)('faults (3 processes, HAProxy, Redis)', () => {
     const [a, b] = cluster.nodes;
     const opened = await post(a.url, INIT);
     const sid = opened.headers.get('mcp-session-id')!;
+    const greet = (url: string, id: number, extra: Record<string, unknown> = {}) =>
+      post(
+        url,
+        {
+          jsonrpc: '2.0',
+          id,
+          method: 'tools/call',
+          params: {
+            name: 'greet',
+            arguments: {},
+            _meta: { ...META, 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } },
+            ...extra,
+          },
+        },
+        { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'greet' },
+      );
+    const round1 = messages(await greet(a.url, 10))[0].result;
+    const [key] = Object.keys(round1.inputRequests);
+    const retry = {
+      inputResponses: { [key]: { action: 'accept', content: { name: 'Grace' } } },
+      requestState: round1.requestState,
+    };
     await cluster.redis.stop();
+
+    // A retry needs the record of used rounds: refused as at a limit, to be retried shortly.
+    const refusedRetry = await greet(b.url, 11, retry);
+    expect(refusedRetry.status).toBe(503);
+    expect(refusedRetry.headers.get('retry-after')).toBe('1');
+    expect(messages(refusedRetry)[0]).toEqual({
+      jsonrpc: '2.0',
+      id: 11,
+      error: {
+        code: -32000,
+        message: expect.stringMatching(
+          /^Service unavailable: Redis cannot be reached .*; retry in 1 s\.$/,
+        ),
+        data: { limit: 'inputRounds', status: 503, retryAfterS: 1 },
+      },
+    });
 
     const inSession = await post(
       b.url,

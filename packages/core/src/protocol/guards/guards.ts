@@ -16,6 +16,7 @@ import { DEFAULT_MAX_RESULT_BYTES, DEFAULT_TIMEOUT_MS, type ServerLimits } from 
 import { OutputPolicy } from './output-limit.js';
 import { RateLimiter } from './rate-limit.js';
 import { StateBudget } from './state-budget.js';
+import { storeRefusal } from './limit-error.js';
 import { MemoryRateLimitStore, type RateLimitStore } from './rate-limit-store.js';
 import {
   hasDeadline,
@@ -53,7 +54,14 @@ export class Guards {
    * `limits.rateLimitStore` names a store of its own).
    */
   shareRateLimits(store: RateLimitStore): void {
-    if (!this.#ownRateStore) this.#rate = new RateLimiter(store, this.identify);
+    if (this.#ownRateStore) return;
+    const shared: RateLimitStore = {
+      hit: (key, max, perMs) =>
+        Promise.resolve(store.hit(key, max, perMs)).catch((error: unknown) => {
+          throw storeRefusal('rateLimit', error);
+        }),
+    };
+    this.#rate = new RateLimiter(shared, this.identify);
   }
 
   constructor(
