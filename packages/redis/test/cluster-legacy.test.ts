@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
+  CallToolResultSchema,
   ElicitRequestSchema,
   ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
@@ -110,6 +111,56 @@ describe.skipIf(!ready)('legacy sessions on any node (3 processes, HAProxy, Redi
       );
       expect(res.status).toBe(404);
     }
+  });
+
+  it('SDK v1 resumption: a call whose stream was lost is resumed with its token through the balancer, wherever the GET lands', async () => {
+    const first = new StreamableHTTPClientTransport(new URL(balancer.url));
+    const client = new Client({ name: 'resume-test', version: '1.0.0' }, { capabilities: {} });
+    await client.connect(first);
+    const sessionId = first.sessionId!;
+    let token: string | undefined;
+    const progress: number[] = [];
+    const call = {
+      method: 'tools/call' as const,
+      params: { name: 'ticker', arguments: { ticks: 6, ms: 250 } },
+    };
+    const lost = client
+      .request(call, CallToolResultSchema, {
+        onprogress: (p) => progress.push(p.progress),
+        onresumptiontoken: (t) => {
+          token = t;
+        },
+      })
+      .then(
+        () => 'answered',
+        () => 'lost',
+      );
+    await until(
+      () => progress.length >= 2 && token !== undefined,
+      'two progress events and a token',
+    );
+    // The client goes away mid-call; the node running it keeps its events in Redis.
+    await first.close();
+    expect(await lost).toBe('lost');
+
+    const second = new StreamableHTTPClientTransport(new URL(balancer.url), { sessionId });
+    const again = new Client({ name: 'resume-test', version: '1.0.0' }, { capabilities: {} });
+    // The replayed progress carries the first request's token, which the SDK reports as unknown.
+    const resumed: number[] = [];
+    again.onerror = (error) => {
+      const match = /"progress":(\d+)/.exec(String(error));
+      if (match) resumed.push(Number(match[1]));
+    };
+    await again.connect(second);
+    const result = await again.request(call, CallToolResultSchema, {
+      resumptionToken: token,
+      timeout: 20_000,
+    });
+    expect((result.content[0] as { text: string }).text).toMatch(/^ticked 6 on [abc]$/);
+    // Nothing lost, nothing twice: what the first stream delivered, then the rest.
+    expect([...progress, ...resumed]).toEqual([1, 2, 3, 4, 5, 6]);
+    await second.terminateSession();
+    await again.close();
   });
 
   it('resumes the standalone stream with Last-Event-ID on another node, missing nothing', async () => {

@@ -3,6 +3,7 @@ import type { EventStore } from './event-store.js';
 import type { EventStreamSink } from './exchange.js';
 import { RequestStream } from './request-stream.js';
 import { sseEvent } from './sse.js';
+import type { TailFrame } from './stream-tail.js';
 
 /** The origin of replayed frames: their answers go nowhere. */
 const REPLAYED = Symbol('replayed');
@@ -72,7 +73,18 @@ export class SessionChannel implements Channel {
     if (origin === REPLAYED) return;
     if (origin instanceof RequestStream) {
       // After its answer a request has no stream; late messages for it are dropped.
+      const open = !origin.done;
       origin.deliver(frame, route!.final);
+      // An event of a shared session's stream (SSE, stored) is also published: if the client
+      // loses the stream, another instance resuming it relays what follows. Published after it
+      // was stored, on the same connection, so a resume that subscribes and then reads the log
+      // misses nothing.
+      if (open && this.#tail && origin.lastEventId !== undefined)
+        this.#tail(origin.streamId, {
+          i: origin.lastEventId,
+          f: frame,
+          e: route!.final || undefined,
+        });
       if (origin.done) this.#streams.delete(origin);
       return;
     }
@@ -105,6 +117,13 @@ export class SessionChannel implements Channel {
   openStandalone(sink: EventStreamSink): void {
     this.#standalone = sink;
     this.#keeper = true;
+  }
+
+  #tail?: (streamId: string, frame: TailFrame) => void;
+
+  /** Where frames of lost request streams go for a resume on another instance (shared sessions). */
+  tailLost(publish: (streamId: string, frame: TailFrame) => void): void {
+    this.#tail = publish;
   }
 
   /** This instance holds (or held last) the standalone stream, so it keeps its events. */

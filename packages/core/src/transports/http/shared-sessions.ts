@@ -2,6 +2,7 @@ import type { Peer } from '../../jsonrpc/index.js';
 import type { SessionRecord, SharedStore } from '../../stores/index.js';
 import { StoreUnavailableError } from '../../stores/index.js';
 import type { SessionLimits, SessionOwner } from './session-store.js';
+import type { TailFrame } from './stream-tail.js';
 
 /** Messages that set a legacy session's state: recorded, and replayed where the session is new. */
 const STATEFUL = new Set([
@@ -88,6 +89,27 @@ export class SharedSessions {
   /** Restarts the idle expiry of a session whose stream is open here (no request need come). */
   keepAlive(id: string): void {
     this.store.sessions.touch(id, this.limits.idleTimeoutMs).catch(() => undefined);
+  }
+
+  /** Publishes a frame of a lost request stream, for an instance where it is resumed. */
+  publishFrame(streamId: string, frame: TailFrame): void {
+    void Promise.resolve()
+      .then(() => this.store.bus.publish(`stream:${streamId}`, JSON.stringify(frame)))
+      .catch(() => undefined);
+  }
+
+  /** Hears the frames published for request stream `streamId`. */
+  tail(streamId: string, listener: (frame: TailFrame) => void): Promise<() => void> {
+    return guard(
+      this.store.bus.subscribe(`stream:${streamId}`, (raw) => {
+        try {
+          const frame = JSON.parse(raw) as TailFrame;
+          if (typeof frame.f === 'string') listener(frame);
+        } catch {
+          // Not ours.
+        }
+      }),
+    );
   }
 
   /** Tells the other holders of the session that this instance opened its standalone stream. */

@@ -20,6 +20,7 @@ import type { AuthRejection } from './endpoint.js';
 import { SessionChannel } from './session-channel.js';
 import { SessionStore, clientOf, type SessionLimits, type StoredSession } from './session-store.js';
 import { replayPeer, SharedSessions } from './shared-sessions.js';
+import { isAnswer, StreamTail } from './stream-tail.js';
 import { StoreUnavailableError, type SharedStore } from '../../stores/index.js';
 import { sseEvent, SSE_HEADERS } from './sse.js';
 
@@ -458,6 +459,8 @@ export class StreamableEndpoint {
     });
     await unfollow;
     session = this.#open(owner, id, unfollow);
+    const shared = this.#shared!;
+    session.channel.tailLost((streamId, frame) => shared.publishFrame(streamId, frame));
     for (const frame of replay) session.channel.replay(frame, owner);
     return session;
   }
@@ -481,9 +484,12 @@ export class StreamableEndpoint {
     const store = this.settings.eventStore;
     if (lastEventId !== undefined && store) {
       let missed: Awaited<ReturnType<EventStore['after']>>;
+      let tail: StreamTail | undefined;
       try {
+        tail = await this.#tailOf(session, lastEventId);
         missed = await store.after(lastEventId);
       } catch (error) {
+        tail?.stop();
         return sendStoreDown(res, error);
       }
       // Only this session's own streams resume here; another's event id is as unknown as a made-up one.
@@ -495,9 +501,15 @@ export class StreamableEndpoint {
         else if (missed.streamId === session.channel.standaloneId) {
           session.channel.openStandalone(sink);
           this.#shared?.hold(session.channel.id);
+        } else if (tail) {
+          const last = missed.frames.at(-1);
+          tail.pipe(sink, last?.id ?? lastEventId, last !== undefined && isAnswer(last.frame));
+          return;
         } else sink.end();
+        tail?.stop();
         return;
       }
+      tail?.stop();
     }
     if (session.channel.hasStandalone) {
       return sendError(
@@ -552,6 +564,21 @@ export class StreamableEndpoint {
         'Session not found (it expired or was deleted); initialize again',
       );
     return session;
+  }
+
+  /**
+   * For a `Last-Event-ID` of a shared session's request stream that is not running here: hears
+   * its live frames from the instance running it, subscribed before the stored ones are read.
+   */
+  async #tailOf(session: Session, lastEventId: string): Promise<StreamTail | undefined> {
+    const shared = this.#shared;
+    if (!shared) return undefined;
+    const streamId = lastEventId.slice(0, lastEventId.lastIndexOf(':'));
+    const { channel } = session;
+    if (!streamId.startsWith(`${channel.id}_`) || streamId === channel.standaloneId)
+      return undefined;
+    if (channel.stream(streamId)) return undefined;
+    return StreamTail.open((listener) => shared.tail(streamId, listener));
   }
 
   /** Reaps idle sessions now (tests; normally a timer does it). */
