@@ -29,7 +29,9 @@ describe.skipIf(!ready)(
     let cluster: Cluster;
 
     beforeAll(async () => {
+      // Configured by REDIS_URL here (the other files pass --redis).
       cluster = await Cluster.start(3, {
+        REDIS_URL: 'set by Cluster.start',
         BEARER_AUTH: '1',
         MAX_SESSIONS: '3',
         MAX_SESSIONS_PER_CLIENT: '2',

@@ -185,8 +185,8 @@ export class NodeProcess {
         '--http',
         '--port',
         String(port),
-        '--redis',
-        redisUrl,
+        // REDIS_URL in `env` instead of the flag: serveFromArgs reads either.
+        ...(env.REDIS_URL === undefined ? ['--redis', redisUrl] : []),
       ],
       {
         cwd: REPO_ROOT,
@@ -195,6 +195,7 @@ export class NodeProcess {
           TSX_TSCONFIG_PATH: join(REPO_ROOT, 'tsconfig.base.json'),
           NODE_NAME: name,
           ...env,
+          ...(env.REDIS_URL === undefined ? {} : { REDIS_URL: redisUrl }),
         },
         stdio: ['ignore', 'ignore', 'pipe'],
       },
