@@ -102,13 +102,19 @@ function sendStoreDown(
   error: unknown,
   id: string | number | null = null,
 ): void {
-  if (!(error instanceof StoreUnavailableError)) throw error;
+  // Whatever a store throws (a custom event store too) is answered, never left hanging.
+  const unavailable =
+    error instanceof StoreUnavailableError
+      ? error
+      : new StoreUnavailableError(
+          `the event store failed (${error instanceof Error ? error.message : String(error)})`,
+        );
   sendError(
     res,
     503,
     BAD_REQUEST,
-    `Service Unavailable: ${error.message}; retry in ${error.retryAfterS} s`,
-    { 'retry-after': String(error.retryAfterS) },
+    `Service Unavailable: ${unavailable.message}; retry in ${unavailable.retryAfterS} s`,
+    { 'retry-after': String(unavailable.retryAfterS) },
     id,
   );
 }
