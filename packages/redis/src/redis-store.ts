@@ -22,6 +22,8 @@ export interface RedisStoreOptions {
    * once (a request gets 503; an event written behind is not kept for resumption).
    */
   readonly maxQueuedCommands?: number;
+  /** How long to try to reach Redis at start before giving up with an error (default 10,000 ms). */
+  readonly startupTimeoutMs?: number;
   /** Longest wait for Redis to answer a command, in ms (default 2,000); then the request gets 503. */
   readonly commandTimeoutMs?: number;
   /** Told when Redis goes away and comes back (default: a line on stderr each time). */
@@ -83,8 +85,36 @@ export async function redisStore(options: string | RedisStoreOptions): Promise<S
   });
   const subscriber = client.duplicate();
   subscriber.on('error', () => undefined);
-  await client.connect();
-  await subscriber.connect();
+  let lastError = '';
+  client.on('error', (error: unknown) => {
+    lastError = error instanceof Error ? error.message : String(error);
+  });
+  // Once serving, an outage is waited out; at start an unreachable Redis is a configuration
+  // error to report, not a reason to hang.
+  const startupMs = o.startupTimeoutMs ?? 10_000;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    await Promise.race([
+      Promise.all([client.connect(), subscriber.connect()]),
+      new Promise((_, reject) => {
+        timer = setTimeout(
+          () =>
+            reject(
+              new Error(
+                `@mcp-fw/redis: cannot reach Redis at ${redacted(o.url)} within ${startupMs} ms (${lastError || 'no answer'}); start Redis, or fix --redis / REDIS_URL`,
+              ),
+            ),
+          startupMs,
+        );
+      }),
+    ]);
+  } catch (error) {
+    client.destroy();
+    subscriber.destroy();
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
   const raw = client as unknown as Commands;
   const commands = wrap(raw, timeoutMs);
   const requestStateKey = await sharedKey(commands, `${prefix}request-state-key`);
@@ -133,4 +163,15 @@ function wrap(redis: Commands, timeoutMs: number | undefined, reads?: Commands):
       }
     },
   };
+}
+
+/** The URL without its password, for messages. */
+function redacted(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(an unparsable URL)';
+  }
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SharedStore } from '@mcp-fw/core/http';
 import { type RedisEventStore, redisStore } from '@mcp-fw/redis';
-import { REDIS_SERVER, RedisProcess } from './support/processes.ts';
+import { freePort, REDIS_SERVER, RedisProcess } from './support/processes.ts';
 
 // Each store against a real redis-server of its own: what it keeps, its bounds, and that two
 // instances (two stores on one Redis) see the same state.
@@ -98,6 +98,21 @@ describe.skipIf(REDIS_SERVER === undefined)('@mcp-fw/redis stores', () => {
     expect(await two.sessions.touch('e-1', 100)).toBeUndefined();
     expect(await two.sessions.create('e-3', { replay: [] }, limits)).toBeUndefined();
     await two.sessions.remove('e-3');
+  });
+
+  it('a Redis that cannot be reached at start is an error naming it (password hidden) and the fix, not a hang', async () => {
+    const port = await freePort();
+    await expect(
+      redisStore({
+        url: `redis://app:s3cret@127.0.0.1:${port}`,
+        startupTimeoutMs: 500,
+        onStatus: () => undefined,
+      }),
+    ).rejects.toThrow(
+      new RegExp(
+        `^@mcp-fw/redis: cannot reach Redis at redis://app:\\*\\*\\*@127\\.0\\.0\\.1:${port} within 500 ms \\(connect ECONNREFUSED .*\\); start Redis, or fix --redis / REDIS_URL$`,
+      ),
+    );
   });
 
   it('rate counters, used rounds, the bus and the requestState key are shared', async () => {
