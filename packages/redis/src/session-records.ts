@@ -142,6 +142,24 @@ export class RedisSessionRecords implements SessionRecords {
     );
   }
 
+  async hold(id: string, node: string, idleTimeoutMs: number): Promise<void> {
+    await this.redis.sendCommand([
+      'SET',
+      `${this.prefix}holder:${id}`,
+      node,
+      'PX',
+      String(idleTimeoutMs),
+    ]);
+  }
+
+  async holder(id: string): Promise<string | undefined> {
+    const value = await this.redis.sendCommand<string | null>([
+      'GET',
+      `${this.prefix}holder:${id}`,
+    ]);
+    return typeof value === 'string' ? value : undefined;
+  }
+
   get #all(): string {
     return `${this.prefix}sessions`;
   }

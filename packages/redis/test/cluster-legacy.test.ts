@@ -191,8 +191,12 @@ describe.skipIf(!ready)('legacy sessions on any node (3 processes, HAProxy, Redi
     const lastId = first.events[0].id!;
     expect(lastId).toBeTruthy();
 
-    // Raised while no stream is open: node b, which held it last, keeps it for a resume.
+    // Raised while no stream is open: node b, which held it last, keeps it for a resume. It
+    // hears of it over the bus, so the event lands in Redis a moment after the call returns; a
+    // client resuming within that moment would miss it (real clients wait `retry` first).
     await call(4, a.url);
+    const log = `mcp:events:${sid}_get`;
+    await until(() => redis.cli('XLEN', log) === '2', 'the missed update stored by node b');
     // Node c takes the stream over from lastId: the missed update first, then what is raised anywhere.
     const resumed = openStream(c.url, { ...headers, 'last-event-id': lastId });
     expect(await resumed.status).toBe(200);

@@ -80,6 +80,11 @@ describe.skipIf(REDIS_SERVER === undefined)('@mcp-fw/redis stores', () => {
       client: 'id:alice',
       replay: ['{"init":1}', '{"setLevel":1}'],
     });
+    expect(await two.sessions.holder('s-1')).toBeUndefined();
+    await one.sessions.hold('s-1', one.nodeId, 60_000);
+    expect(await two.sessions.holder('s-1')).toBe(one.nodeId);
+    await two.sessions.hold('s-1', two.nodeId, 60_000);
+    expect(await one.sessions.holder('s-1')).toBe(two.nodeId);
     expect(await one.sessions.remove('s-1')).toBe(true);
     expect(await two.sessions.touch('s-1', 60_000)).toBeUndefined();
     expect(await two.sessions.append('s-1', '{"late":1}')).toBe(false);

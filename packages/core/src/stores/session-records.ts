@@ -41,4 +41,11 @@ export interface SessionRecords {
   append(id: string, frame: string): Promise<boolean>;
   /** Ends the session; true when it existed. */
   remove(id: string): Promise<boolean>;
+  /**
+   * Records that instance `node` now holds the session's standalone (GET) stream, so the one
+   * that held it before stops keeping its events (expires with the session's idle timeout).
+   */
+  hold(id: string, node: string, idleTimeoutMs: number): Promise<void>;
+  /** The instance that holds (or last held) the session's standalone stream, if known. */
+  holder(id: string): Promise<string | undefined>;
 }

@@ -1,6 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -30,6 +30,17 @@ export function freePort(): Promise<number> {
       const { port } = server.address() as { port: number };
       server.close(() => done(port));
     });
+  });
+}
+
+function accepts(port: number): Promise<boolean> {
+  return new Promise((done) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      done(true);
+    });
+    socket.once('error', () => done(false));
   });
 }
 
@@ -77,9 +88,16 @@ export class RedisProcess {
   private constructor(readonly port: number) {}
 
   static async start(): Promise<RedisProcess> {
-    const redis = new RedisProcess(await freePort());
-    await redis.restart();
-    return redis;
+    // A port found free may be taken by another test file before redis-server binds it: retry.
+    for (let attempt = 1; ; attempt++) {
+      const redis = new RedisProcess(await freePort());
+      try {
+        await redis.restart();
+        return redis;
+      } catch (error) {
+        if (attempt === 3) throw error;
+      }
+    }
   }
 
   get url(): string {
@@ -118,7 +136,16 @@ export class Balancer {
   ) {}
 
   static async start(ports: readonly number[]): Promise<Balancer> {
-    const port = await freePort();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await Balancer.#start(ports, await freePort());
+      } catch (error) {
+        if (attempt === 3) throw error;
+      }
+    }
+  }
+
+  static async #start(ports: readonly number[], port: number): Promise<Balancer> {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-haproxy-'));
     const config = join(dir, 'haproxy.cfg');
     writeFileSync(
@@ -144,9 +171,15 @@ export class Balancer {
     );
     const child = spawn(HAPROXY!, ['-db', '-f', config], { stdio: ['ignore', 'pipe', 'pipe'] });
     const balancer = new Balancer(port, child, dir);
-    await new Promise((r) => setTimeout(r, 300));
-    if (child.exitCode !== null) throw new Error('haproxy exited at start');
-    return balancer;
+    // Listening once a connection is accepted; an exit means the port was taken meanwhile.
+    for (let i = 0; ; i++) {
+      if (child.exitCode !== null || i === 100) {
+        await balancer.stop();
+        throw new Error(`haproxy did not listen on ${port}`);
+      }
+      if (await accepts(port)) return balancer;
+      await new Promise((r) => setTimeout(r, 50));
+    }
   }
 
   get url(): string {
@@ -174,7 +207,7 @@ export class NodeProcess {
     redisUrl: string,
     env: Record<string, string> = {},
   ): Promise<NodeProcess> {
-    const port = await freePort();
+    // Port 0: the node picks a free port itself (no race with other test files for it).
     const child = spawn(
       process.execPath,
       [
@@ -184,7 +217,7 @@ export class NodeProcess {
         FIXTURE,
         '--http',
         '--port',
-        String(port),
+        '0',
         // REDIS_URL in `env` instead of the flag: serveFromArgs reads either.
         ...(env.REDIS_URL === undefined ? ['--redis', redisUrl] : []),
       ],
@@ -200,8 +233,12 @@ export class NodeProcess {
         stdio: ['ignore', 'ignore', 'pipe'],
       },
     );
-    await waitForOutput(child, /listening on http/, `node ${name}`);
-    return new NodeProcess(name, port, child);
+    const [, port] = await waitForOutput(
+      child,
+      /listening on http:\/\/127\.0\.0\.1:(\d+)\//,
+      `node ${name}`,
+    );
+    return new NodeProcess(name, Number(port), child);
   }
 
   get url(): string {

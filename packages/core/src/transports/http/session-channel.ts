@@ -89,7 +89,22 @@ export class SessionChannel implements Channel {
       return;
     }
     const open = this.#standalone !== undefined && !this.#standalone.closed;
-    if (this.shared && !open && !this.#keeper) return;
+    if (this.shared && !open) {
+      if (!this.#keeper) return;
+      // The client lost the stream here: keep the event only if no other instance has taken the
+      // stream over since (asked of the store, so a takeover is never raced by the bus).
+      const check = this.#stillKeeper;
+      if (check) {
+        void check().then(
+          (mine) => {
+            if (mine) this.store?.append(this.standaloneId, frame, this.id);
+            else this.#keeper = false;
+          },
+          () => undefined,
+        );
+        return;
+      }
+    }
     const id = this.store?.append(this.standaloneId, frame, this.id);
     if (open) this.#standalone!.write(sseEvent(frame, id));
   }
@@ -120,6 +135,12 @@ export class SessionChannel implements Channel {
   }
 
   #tail?: (streamId: string, frame: TailFrame) => void;
+  #stillKeeper?: () => Promise<boolean>;
+
+  /** How a shared session's copy learns whether it still keeps the standalone stream's events. */
+  keepIf(check: () => Promise<boolean>): void {
+    this.#stillKeeper = check;
+  }
 
   /** Where frames of lost request streams go for a resume on another instance (shared sessions). */
   tailLost(publish: (streamId: string, frame: TailFrame) => void): void {

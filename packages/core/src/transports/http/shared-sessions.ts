@@ -112,9 +112,19 @@ export class SharedSessions {
     );
   }
 
-  /** Tells the other holders of the session that this instance opened its standalone stream. */
-  hold(id: string): void {
+  /**
+   * Records that this instance now holds the session's standalone stream (before it sends
+   * anything on it), and tells the others, so the one that held it before stops keeping events.
+   */
+  async hold(id: string): Promise<void> {
+    await guard(this.store.sessions.hold(id, this.nodeId, this.limits.idleTimeoutMs));
     this.#publish(id, { k: 'hold', n: this.nodeId });
+  }
+
+  /** Whether this instance still holds (or held last) the session's standalone stream. */
+  async holds(id: string): Promise<boolean> {
+    const holder = await this.store.sessions.holder(id);
+    return holder === undefined || holder === this.nodeId;
   }
 
   /** Ends the session everywhere. */

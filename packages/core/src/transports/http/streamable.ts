@@ -467,6 +467,7 @@ export class StreamableEndpoint {
     session = this.#open(owner, id, unfollow);
     const shared = this.#shared!;
     session.channel.tailLost((streamId, frame) => shared.publishFrame(streamId, frame));
+    session.channel.keepIf(() => shared.holds(id));
     for (const frame of replay) session.channel.replay(frame, owner);
     return session;
   }
@@ -500,14 +501,24 @@ export class StreamableEndpoint {
       }
       // Only this session's own streams resume here; another's event id is as unknown as a made-up one.
       if (missed?.streamId.startsWith(`${session.channel.id}_`)) {
+        if (missed.streamId === session.channel.standaloneId && this.#shared) {
+          // Taken over before the log is read again below: events the previous holder keeps
+          // until it learns of it are in the log by then, and none is kept twice.
+          try {
+            await this.#shared.hold(session.channel.id);
+            missed = (await store.after(lastEventId)) ?? missed;
+          } catch (error) {
+            tail?.stop();
+            return sendStoreDown(res, error);
+          }
+        }
         const sink = res.stream(headers);
         for (const { id, frame } of missed.frames) sink.write(sseEvent(frame, id));
         const live = session.channel.stream(missed.streamId);
         if (live) live.attach(sink);
-        else if (missed.streamId === session.channel.standaloneId) {
+        else if (missed.streamId === session.channel.standaloneId)
           session.channel.openStandalone(sink);
-          this.#shared?.hold(session.channel.id);
-        } else if (tail) {
+        else if (tail) {
           const last = missed.frames.at(-1);
           tail.pipe(sink, last?.id ?? lastEventId, last !== undefined && isAnswer(last.frame));
           return;
@@ -525,8 +536,14 @@ export class StreamableEndpoint {
         'Conflict: this session already has a standalone SSE stream',
       );
     }
+    if (this.#shared) {
+      try {
+        await this.#shared.hold(session.channel.id);
+      } catch (error) {
+        return sendStoreDown(res, error);
+      }
+    }
     session.channel.openStandalone(res.stream(headers));
-    this.#shared?.hold(session.channel.id);
   }
 
   async #delete(req: HttpRequestView, res: HttpResponder, peer: Peer): Promise<void> {
