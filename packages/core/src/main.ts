@@ -36,20 +36,28 @@ export async function serveFromArgs<C extends ServedConnection = ServerConnectio
   };
   const port = value('--port');
   const redisUrl = value('--redis') ?? process.env.REDIS_URL;
-  const store = httpOptions.store ?? (redisUrl ? await openRedisStore(redisUrl) : undefined);
-  const handle = await serveHttp(server, {
-    ...httpOptions,
-    store,
-    port: port === undefined ? httpOptions.port : Number(port),
-    host: value('--host') ?? httpOptions.host,
-  });
+  const opened = !httpOptions.store && redisUrl ? await openRedisStore(redisUrl) : undefined;
+  const store = httpOptions.store ?? opened;
+  let handle: HttpServerHandle;
+  try {
+    handle = await serveHttp(server, {
+      ...httpOptions,
+      store,
+      port: port === undefined ? httpOptions.port : Number(port),
+      host: value('--host') ?? httpOptions.host,
+    });
+  } catch (error) {
+    // A store opened here must not keep the process alive after a failed start.
+    if (opened) await opened.close();
+    throw error;
+  }
   process.stderr.write(
-    `MCP server listening on ${handle.url} (HTTP+SSE at /sse)${store ? ' with shared state in Redis' : ''}\n`,
+    `MCP server listening on ${handle.url} (HTTP+SSE at /sse)${opened ? ' with shared state in Redis' : store ? ' with a shared store' : ''}\n`,
   );
   const stop = () =>
     void handle
       .close()
-      .then(() => (store === httpOptions.store ? undefined : store?.close()))
+      .then(() => (opened ? opened.close() : undefined))
       .then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
@@ -67,7 +75,7 @@ async function openRedisStore(url: string): Promise<SharedStore> {
     module = (await import(name)) as typeof module;
   } catch (error) {
     throw new Error(
-      `--redis / REDIS_URL needs the package @mcp-fw/redis: install it (npm install @mcp-fw/redis redis) or drop the option (${error instanceof Error ? error.message : error})`,
+      `--redis / REDIS_URL needs the package @mcp-fw/redis: install it (npm install @mcp-fw/redis) or drop the option (${error instanceof Error ? error.message : error})`,
     );
   }
   return module.redisStore(url);
