@@ -4,6 +4,7 @@ export default [
   'packages/core',
   'packages/auth',
   'packages/otel',
+  'packages/redis',
   'packages/cli',
   'packages/typescript',
   'examples/calculator',

@@ -24,7 +24,9 @@ export function endpointLimiter(
 ): (req: HttpRequestView, auth: unknown) => number | Promise<number> {
   const { max, perMs } = checkRateLimit(value, 'createHttpHandler') as RateLimit;
   const key = value.key ?? 'address';
-  const store = counting.rateLimitStore ?? new MemoryRateLimitStore();
+  // Read at each request: a server that shares its state (a Redis store) switches its counters
+  // to the shared ones after this handler was made.
+  const own = new MemoryRateLimitStore();
   const identify = counting.identify ?? defaultIdentify;
   const address = (req: HttpRequestView) => req.remoteAddress ?? 'unknown';
   // Tool counters are keyed by tool name, which cannot contain \0: a key starting with it is the
@@ -35,5 +37,5 @@ export function endpointLimiter(
       : key === 'identity'
         ? (req: HttpRequestView, auth: unknown) => `\0endpoint\0${identify(auth) ?? address(req)}`
         : (req: HttpRequestView) => `\0endpoint\0${address(req)}`;
-  return (req, auth) => store.hit(keyOf(req, auth), max, perMs);
+  return (req, auth) => (counting.rateLimitStore ?? own).hit(keyOf(req, auth), max, perMs);
 }

@@ -77,6 +77,16 @@ export function createHttpHandler(
   options: HttpHandlerOptions = {},
 ): McpHttpHandler {
   const { rateLimit, ...endpointOptions } = options;
+  const store = options.store;
+  // serveHttp waits for this before listening; a bare handler starts serving at once.
+  if (store)
+    server
+      .share?.(store)
+      .catch((error: unknown) =>
+        console.error(
+          `[mcp-fw] could not share server events through the store: ${error instanceof Error ? error.message : error}`,
+        ),
+      );
   const endpoint = new HttpEndpoint(
     {
       connect: (channel, era) => server.connect(channel, era),
@@ -106,3 +116,13 @@ export function createHttpHandler(
 function isRegistry(lookup: Servable['registry']): lookup is Registry {
   return typeof (lookup as Partial<Registry>).prompt === 'function';
 }
+
+export {
+  StoreUnavailableError,
+  type MessageBus,
+  type SessionRecord,
+  type SessionRecords,
+  type SharedSessionLimits,
+  type SharedStore,
+  type StoredEvents,
+} from './stores/index.js';

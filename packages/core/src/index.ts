@@ -121,3 +121,12 @@ export type {
 } from './registry/index.js';
 export { JsonRpcError } from './jsonrpc/index.js';
 export type { StandardSchemaV1, JsonSchema } from './schema/index.js';
+export {
+  StoreUnavailableError,
+  type MessageBus,
+  type SessionRecord,
+  type SessionRecords,
+  type SharedSessionLimits,
+  type SharedStore,
+  type StoredEvents,
+} from './stores/index.js';

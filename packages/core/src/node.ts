@@ -140,6 +140,8 @@ export async function serveHttp(
     keepAliveTimeoutMs,
     maxConnections,
   });
+  // Hear the other instances before serving, so no event raised meanwhile is missed.
+  if (endpointOptions.store) await server.share?.(endpointOptions.store);
   const handler = createHttpHandler(server, endpointOptions);
   const httpServer = createHttpServer(
     {

@@ -1,4 +1,5 @@
 import type { Channel } from './jsonrpc/index.js';
+import type { SharedStore } from './stores/index.js';
 import type {
   EraMode,
   Identify,
@@ -47,6 +48,8 @@ export interface Servable<C extends ServedConnection = ServedConnection> {
    * Binds HTTP sessions to an authenticated principal and hears of requests refused at a limit
    * (the audit log). Without it, sessions are bound to no principal and refusals go unrecorded.
    */
+  /** Shares server-wide state with other instances (see `McpServer.share`); optional. */
+  share?(store: SharedStore): Promise<void>;
   readonly guards?: {
     /** Names the caller `auth` stands for (what a session is bound to). */
     principal(auth: unknown): string | undefined;

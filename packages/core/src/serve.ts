@@ -3,10 +3,13 @@ import { serveStdio, type StdioHandle } from './stdio.js';
 import { serveHttp, type HttpServerHandle, type ServeHttpOptions } from './node.js';
 import type { ServerConnection } from './protocol/index.js';
 import type { Servable, ServedConnection } from './servable.js';
+import type { SharedStore } from './stores/index.js';
 
 /**
  * Serves `server` the way its command line asks: stdio by default, or HTTP with
- * `--http [--port N] [--host H]` (Streamable HTTP at `/mcp`, HTTP+SSE at `/sse`). Meant for a
+ * `--http [--port N] [--host H]` (Streamable HTTP at `/mcp`, HTTP+SSE at `/sse`). With
+ * `--redis <url>` (or `REDIS_URL` set) several instances share their state in Redis through
+ * `@mcp-fw/redis`, so any of them serves any request behind a load balancer. Meant for a
  * server's entry file, so every server is launched the same way.
  *
  * @example
@@ -28,14 +31,48 @@ export async function serveFromArgs<C extends ServedConnection = ServerConnectio
     return at >= 0 ? argv[at + 1] : undefined;
   };
   const port = value('--port');
-  const handle = await serveHttp(server, {
-    ...httpOptions,
-    port: port === undefined ? httpOptions.port : Number(port),
-    host: value('--host') ?? httpOptions.host,
-  });
-  process.stderr.write(`MCP server listening on ${handle.url} (HTTP+SSE at /sse)\n`);
-  const stop = () => void handle.close().then(() => process.exit(0));
+  const redisUrl = value('--redis') ?? process.env.REDIS_URL;
+  const opened = !httpOptions.store && redisUrl ? await openRedisStore(redisUrl) : undefined;
+  const store = httpOptions.store ?? opened;
+  let handle: HttpServerHandle;
+  try {
+    handle = await serveHttp(server, {
+      ...httpOptions,
+      store,
+      port: port === undefined ? httpOptions.port : Number(port),
+      host: value('--host') ?? httpOptions.host,
+    });
+  } catch (error) {
+    // A store opened here must not keep the process alive after a failed start.
+    if (opened) await opened.close();
+    throw error;
+  }
+  process.stderr.write(
+    `MCP server listening on ${handle.url} (HTTP+SSE at /sse)${opened ? ' with shared state in Redis' : store ? ' with a shared store' : ''}\n`,
+  );
+  const stop = () =>
+    void handle
+      .close()
+      .then(() => (opened ? opened.close() : undefined))
+      .then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   return handle;
+}
+
+/**
+ * The shared store for `--redis <url>` / `REDIS_URL`, from `@mcp-fw/redis`, loaded only when
+ * asked for so that core never depends on it.
+ */
+async function openRedisStore(url: string): Promise<SharedStore> {
+  const name = '@mcp-fw/redis';
+  let module: { redisStore(url: string): Promise<SharedStore> };
+  try {
+    module = (await import(name)) as typeof module;
+  } catch (error) {
+    throw new Error(
+      `--redis / REDIS_URL needs the package @mcp-fw/redis: install it (npm install @mcp-fw/redis) or drop the option (${error instanceof Error ? error.message : error})`,
+    );
+  }
+  return module.redisStore(url);
 }

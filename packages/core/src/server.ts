@@ -26,6 +26,7 @@ import {
   type TypeSchemas,
 } from './registry/index.js';
 import { MemberControl, ResourceControl } from './protocol/server-members.js';
+import type { SharedStore } from './stores/index.js';
 
 /**
  * Options of {@link createServer}.
@@ -265,6 +266,30 @@ export class McpFwServer {
   get guards(): Guards {
     return this.#core.guards;
   }
+
+  /**
+   * Shares this server's cluster-wide state with the other instances of it through `store`:
+   * list changes and resource updates reach their clients (legacy sessions and `listen`
+   * streams), 2026-07-28 input rounds resume on any instance and stay single-use across all,
+   * and rate limits count for all. The HTTP entry points call it when given a `store`; options
+   * given to `createServer` (`input.requestStateKey`, `input.usedRounds`,
+   * `limits.rateLimitStore`) win over the store's. Resolves once this instance hears the others.
+   *
+   * @example
+   * ```ts
+   * const store = await redisStore(process.env.REDIS_URL!);
+   * await server.share(store); // serveHttp(server, { store }) does this for you
+   * ```
+   */
+  async share(store: SharedStore): Promise<void> {
+    if (this.#shared === store) return;
+    this.#shared = store;
+    this.#core.inputs.share(store.usedRounds, store.requestStateKey);
+    this.#core.guards.shareRateLimits(store.rateLimits);
+    await this.#core.hub.share(store.bus, store.nodeId);
+  }
+
+  #shared?: SharedStore;
 
   /** Ends every open `subscriptions/listen` stream with a final result (before shutting down). */
   endSubscriptions(): void {

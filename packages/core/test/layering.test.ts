@@ -39,8 +39,10 @@ const RULES: Record<string, { values: string[]; types: string[] }> = {
   decorators: { values: [], types: ['schema'] },
   registry: { values: ['schema', 'decorators'], types: ['schema', 'decorators'] },
   jsonrpc: { values: [], types: [] },
-  protocol: { values: ['jsonrpc', 'registry'], types: ['jsonrpc', 'registry'] },
-  transports: { values: ['jsonrpc'], types: ['jsonrpc'] },
+  // Store contracts (sessions, event logs, bus): a leaf both sides of the engine may ask.
+  stores: { values: [], types: [] },
+  protocol: { values: ['jsonrpc', 'registry', 'stores'], types: ['jsonrpc', 'registry', 'stores'] },
+  transports: { values: ['jsonrpc', 'stores'], types: ['jsonrpc', 'stores'] },
 };
 
 /** Node-only modules the runtime-neutral root entry must never load. */

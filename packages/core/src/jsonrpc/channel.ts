@@ -7,6 +7,11 @@ import type { WireError } from './engine.js';
 export interface Channel {
   /** The transport's own session id, when it has sessions (HTTP); connections are named by it. */
   readonly id?: string;
+  /**
+   * Where the ids of requests sent on this channel start (default 0): a session that several
+   * processes serve at once gives each its own range, so the peer's answers match one request.
+   */
+  readonly firstOutboundId?: number;
   /** Starts delivering incoming frames and events to `sink`. */
   start(sink: ChannelSink): void;
   /**

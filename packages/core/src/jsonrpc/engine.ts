@@ -81,7 +81,7 @@ export class Engine {
    * clients of the shared stateless HTTP connection do): each must still be aborted on close.
    */
   readonly #live = new Set<InboundRequest>();
-  readonly #outbound = new OutboundRequests();
+  readonly #outbound: OutboundRequests;
   readonly #endListeners: (() => void)[] = [];
   readonly #outboundTimeoutMs: number;
   #idle?: () => void;
@@ -89,6 +89,7 @@ export class Engine {
 
   constructor(channel: Channel, handlers: EngineHandlers, options: EngineOptions = {}) {
     this.#channel = channel;
+    this.#outbound = new OutboundRequests(channel.firstOutboundId);
     this.#handlers = handlers;
     this.#outboundTimeoutMs = options.outboundTimeoutMs ?? DEFAULT_OUTBOUND_TIMEOUT_MS;
     channel.start({

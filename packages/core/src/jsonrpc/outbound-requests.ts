@@ -13,7 +13,12 @@ interface Pending {
 /** Requests this side sent and is waiting on, keyed by id, each with its own timeout. */
 export class OutboundRequests {
   readonly #pending = new Map<JsonRpcId, Pending>();
-  #nextId = 0;
+  #nextId: number;
+
+  /** `firstId`: where this side's ids start (see `Channel.firstOutboundId`). */
+  constructor(firstId = 0) {
+    this.#nextId = firstId;
+  }
 
   /** Opens a request; a `timeoutMs` of `Infinity` waits for the answer however long it takes. */
   open(

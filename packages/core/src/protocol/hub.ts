@@ -1,6 +1,16 @@
+import type { MessageBus } from '../stores/index.js';
 import type { ListName } from './list-changed.js';
 
 export type { ListName };
+
+const HUB_TOPIC = 'hub';
+
+/** A server-wide event on the bus: a list changed or a resource was updated, raised on node `n`. */
+interface HubEvent {
+  readonly k: 'list' | 'res';
+  readonly v: string;
+  readonly n: string;
+}
 
 /** What the hub needs of a connection: a way to pass on server-wide events. */
 export interface HubMember {
@@ -30,10 +40,49 @@ export class ConnectionHub {
 
   listChanged(list: ListName): void {
     for (const member of this.#members) member.listChanged(list);
+    this.#publish({ k: 'list', v: list });
   }
 
   resourceUpdated(uri: string): void {
     for (const member of this.#members) member.resourceUpdated(uri);
+    this.#publish({ k: 'res', v: uri });
+  }
+
+  #bus?: { readonly bus: MessageBus; readonly node: string };
+
+  /**
+   * Shares server-wide events with the other instances on `bus`: those raised here reach their
+   * connections too, and theirs reach this instance's (each event once per instance).
+   */
+  async share(bus: MessageBus, node: string): Promise<() => void> {
+    this.#bus = { bus, node };
+    const stop = await bus.subscribe(HUB_TOPIC, (raw) => {
+      let event: HubEvent;
+      try {
+        event = JSON.parse(raw) as HubEvent;
+      } catch {
+        return;
+      }
+      if (event.n === node || typeof event.v !== 'string') return;
+      for (const member of this.#members) {
+        if (event.k === 'list') member.listChanged(event.v as ListName);
+        else if (event.k === 'res') member.resourceUpdated(event.v);
+      }
+    });
+    return () => {
+      this.#bus = undefined;
+      stop();
+    };
+  }
+
+  #publish(event: Omit<HubEvent, 'n'>): void {
+    const shared = this.#bus;
+    if (!shared) return;
+    void Promise.resolve()
+      .then(() => shared.bus.publish(HUB_TOPIC, JSON.stringify({ ...event, n: shared.node })))
+      .catch(() => {
+        // Best effort, as pub/sub is: instances that miss an event are not told again.
+      });
   }
 
   /** Runs `listener` when the server ends its subscriptions (see {@link endSubscriptions}). */

@@ -25,6 +25,7 @@ import { DEFAULT_MAX_RESULT_BYTES, DEFAULT_TIMEOUT_MS, type ServerLimits } from 
 import { OutputPolicy } from './output-limit.js';
 import { RateLimiter } from './rate-limit.js';
 import { StateBudget } from './state-budget.js';
+import { storeRefusal } from './limit-error.js';
 import { MemoryRateLimitStore, type RateLimitStore } from './rate-limit-store.js';
 import {
   hasDeadline,
@@ -48,13 +49,36 @@ export class Guards {
   readonly #steps: readonly GuardStep[];
   /** Set when the steps are only the no-op rate step, the output policy and the shared deadline. */
   readonly #fused?: { readonly shared: SharedDeadline; readonly output: OutputPolicy };
+  /** Where rate limits are counted now: the server's own store, or the shared one once shared. */
+  #counting: RateLimitStore;
+  readonly #ownRateStore: boolean;
   readonly #audit?: AuditLog;
   /** How `ctx.auth` names the caller (`limits.identify`). */
   readonly identify: Identify;
-  /** Where rate-limit counters live (`limits.rateLimitStore`), shared with the HTTP endpoint's. */
-  readonly rateLimitStore: RateLimitStore;
+  /**
+   * Where rate-limit counters live (`limits.rateLimitStore`, or the shared store once the server
+   * shares its state), also the HTTP endpoint's.
+   */
+  get rateLimitStore(): RateLimitStore {
+    return this.#counting;
+  }
   /** The counts and caps of client-made state (listen streams, subscriptions). */
   readonly state: StateBudget;
+
+  /**
+   * Counts rate limits in `store`, shared with the other instances of this server (unless
+   * `limits.rateLimitStore` names a store of its own).
+   */
+  shareRateLimits(store: RateLimitStore): void {
+    if (this.#ownRateStore) return;
+    const shared: RateLimitStore = {
+      hit: (key, max, perMs) =>
+        Promise.resolve(store.hit(key, max, perMs)).catch((error: unknown) => {
+          throw storeRefusal('rateLimit', error);
+        }),
+    };
+    this.#counting = shared;
+  }
 
   constructor(
     options: {
@@ -69,8 +93,13 @@ export class Guards {
     this.identify = identify;
     this.state = new StateBudget(limits);
     const defaultRate = checkRateLimit(limits.rateLimit, 'limits') || undefined;
-    this.rateLimitStore = limits.rateLimitStore ?? new MemoryRateLimitStore();
-    const rate = new RateLimiter(this.rateLimitStore, identify);
+    this.#ownRateStore = limits.rateLimitStore !== undefined;
+    this.#counting = limits.rateLimitStore ?? new MemoryRateLimitStore();
+    // Through #counting, so that sharing the server's state (shareRateLimits) moves the counters.
+    const rate = new RateLimiter(
+      { hit: (key, max, perMs) => this.#counting.hit(key, max, perMs) },
+      identify,
+    );
     const timeoutMs = checkTimeout(limits.timeoutMs, 'limits') ?? DEFAULT_TIMEOUT_MS;
     const overran: ReportOverrun = (call, timeoutMs, blockedMs) => {
       logger.warn(

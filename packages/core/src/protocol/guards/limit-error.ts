@@ -26,3 +26,18 @@ export class LimitError extends UserError {
     super(message);
   }
 }
+
+/**
+ * A shared store (Redis) that cannot be reached, met while checking a limit: the call is refused
+ * as at a limit, with a short retry, rather than failing as an internal error.
+ */
+export function storeRefusal(limit: LimitName, error: unknown): LimitError {
+  const seconds = (error as { retryAfterS?: unknown } | undefined)?.retryAfterS;
+  const retryAfterMs = Math.max(1, typeof seconds === 'number' ? seconds : 1) * 1000;
+  const detail = error instanceof Error ? error.message : String(error);
+  return new LimitError(
+    limit,
+    `Service unavailable: ${detail}; retry in ${Math.ceil(retryAfterMs / 1000)} s.`,
+    retryAfterMs,
+  );
+}

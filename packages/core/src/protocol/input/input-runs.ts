@@ -1,7 +1,7 @@
 import { JsonRpcError } from '../../jsonrpc/index.js';
 import { isThenable } from '../../registry/index.js';
 import { ErrorCode } from '../error-codes.js';
-import { LimitError } from '../guards/limit-error.js';
+import { LimitError, storeRefusal } from '../guards/limit-error.js';
 import { defaultIdentify, principalOf, type Identify } from '../guards/identity.js';
 import type { RequestRecord } from '../request-record.js';
 import { inputRoundLimits, type InputRoundLimits } from './input-round-limits.js';
@@ -53,14 +53,15 @@ interface Parked {
  * caller, not answered before, and answer only what its round asked.
  */
 export class InputRuns {
-  readonly codec: RequestStateCodec;
+  codec: RequestStateCodec;
   readonly maxRounds: number;
   readonly #parked = new Map<string, Parked>();
   readonly #perClient = new Map<string, number>();
   readonly #maxWaiting: number;
   readonly #maxPerClient: number;
   readonly #timeoutMs: number;
-  readonly #used: UsedRounds;
+  #used: UsedRounds;
+  readonly #settings: InputRoundSettings;
   readonly #identify: Identify;
 
   constructor(settings: InputRoundSettings = {}, limits: RunLimits = {}) {
@@ -71,7 +72,32 @@ export class InputRuns {
     this.#maxWaiting = caps.maxWaiting;
     this.#maxPerClient = caps.maxWaitingPerClient;
     this.#used = settings.usedRounds ?? new MemoryUsedRounds(caps.maxAnswered);
+    this.#settings = settings;
     this.#identify = limits.identify ?? defaultIdentify;
+  }
+
+  /**
+   * Shares answered rounds and the `requestState` key with the other instances of this server,
+   * so a round resumes (replays) on any of them and stays single-use across all; a key or store
+   * given in the server's own `input` options is kept.
+   */
+  share(usedRounds: UsedRounds, requestStateKey: string): void {
+    if (this.#settings.usedRounds === undefined)
+      this.#used = {
+        // A store that cannot be reached refuses the retry as a full server does (503 with
+        // Retry-After over HTTP), never as an internal error; the client retries shortly.
+        markUsed: (id, expiresAt) =>
+          Promise.resolve(usedRounds.markUsed(id, expiresAt)).catch((error: unknown) => {
+            const { message, retryAfterMs } = storeRefusal('inputRounds', error);
+            throw new JsonRpcError(ErrorCode.LimitReached, message, {
+              limit: 'inputRounds',
+              status: 503,
+              retryAfterS: Math.ceil((retryAfterMs ?? 1000) / 1000),
+            });
+          }),
+      };
+    if (this.#settings.requestStateKey === undefined)
+      this.codec = new RequestStateCodec(requestStateKey, this.#timeoutMs);
   }
 
   /**

@@ -9,6 +9,7 @@ import { Sse2024Endpoint } from './sse-2024.js';
 import type { ResponseMode } from './request-stream.js';
 import { sendError, sendRejection } from './responses.js';
 import type { Peer } from '../../jsonrpc/index.js';
+import type { SharedStore } from '../../stores/index.js';
 import {
   StreamableEndpoint,
   type Connect,
@@ -90,6 +91,15 @@ export interface HttpEndpointOptions extends OriginPolicy {
   readonly idleTimeoutMs?: number;
   /** Where SSE events are kept for `Last-Event-ID` resumption (default in memory; false: none). */
   readonly eventStore?: EventStore | false;
+  /**
+   * Where state shared by several instances lives (e.g. `await redisStore(url)` from
+   * `@mcp-fw/redis`), so that any instance behind a load balancer, without affinity, serves any
+   * request: Streamable HTTP legacy sessions (caps and principal binding hold across the
+   * cluster), their event logs (unless `eventStore` is given), and through the server, list
+   * changes, resource updates, input rounds and rate limits. The legacy HTTP+SSE transport
+   * (`/sse`) stays bound to the instance that holds its stream. Default: this process's memory.
+   */
+  readonly store?: SharedStore;
   /** `retry:` hint sent with the priming event, in ms. */
   readonly retryMs?: number;
   /**
@@ -186,7 +196,10 @@ export class HttpEndpoint {
       maxBodyBytes,
       responseMode: options.responseMode ?? 'auto',
       eventStore:
-        options.eventStore === false ? undefined : (options.eventStore ?? new MemoryEventStore()),
+        options.eventStore === false
+          ? undefined
+          : (options.eventStore ?? options.store?.events ?? new MemoryEventStore()),
+      shared: options.store,
       retryMs: options.retryMs,
       access,
     });

@@ -1,19 +1,6 @@
-/**
- * Keeps the events sent on SSE streams so a client that lost a stream can resume it with
- * `Last-Event-ID` (Streamable HTTP "Resumability"). Pluggable: a shared store lets another
- * instance replay; the default keeps the newest events in memory.
- */
-export interface EventStore {
-  /**
-   * Records a frame sent (or meant to be sent) on `streamId` of session `sessionId`; returns its
-   * event id. The session lets a store bound what each session keeps.
-   */
-  append(streamId: string, frame: string, sessionId?: string): string;
-  /** The stream an event id belongs to and the frames after it, oldest first. */
-  after(eventId: string): { streamId: string; frames: { id: string; frame: string }[] } | undefined;
-  /** Forgets a stream (its request is complete and replayed, or its session ended). */
-  drop(streamId: string): void;
-}
+import type { EventStore } from '../../stores/event-store.js';
+
+export type { EventStore } from '../../stores/event-store.js';
 
 /** Bounds of the {@link MemoryEventStore}; past any of them the oldest events are forgotten. */
 export interface MemoryEventStoreOptions {

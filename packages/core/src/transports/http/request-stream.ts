@@ -122,8 +122,12 @@ export class RequestStream {
     if (store && priming) this.#sink.write(primingEvent(`${this.streamId}:p`, retryMs));
   }
 
+  /** The id of the last event written (stored), if any. */
+  lastEventId?: string;
+
   #write(frame: string): void {
     const id = this.settings.store?.append(this.streamId, frame, this.settings.sessionId);
+    this.lastEventId = id;
     if (this.#sink && !this.#sink.closed) this.#sink.write(sseEvent(frame, id));
   }
 

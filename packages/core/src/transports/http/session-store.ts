@@ -33,7 +33,7 @@ export interface SessionOwner {
  * The key a client's sessions are counted under: its identity, else its address (kept apart, so
  * a user named like an address shares nothing with it); none when neither is known.
  */
-function clientOf(owner: SessionOwner): string | undefined {
+export function clientOf(owner: SessionOwner): string | undefined {
   if (owner.principal !== undefined) return `id:${owner.principal}`;
   return owner.remoteAddress === undefined ? undefined : `ip:${owner.remoteAddress}`;
 }
@@ -96,9 +96,15 @@ export class SessionStore<T extends StoredSession> {
     return undefined;
   }
 
-  /** Registers a session under a fresh, unguessable id (call {@link admit} first). */
-  add(owner: SessionOwner, create: (id: string) => T): T {
-    const id = globalThis.crypto.randomUUID();
+  /**
+   * Registers a session under a fresh, unguessable id (call {@link admit} first), or under the
+   * id a shared store already knows it by.
+   */
+  add(
+    owner: SessionOwner,
+    create: (id: string) => T,
+    id: string = globalThis.crypto.randomUUID(),
+  ): T {
     const session = create(id);
     const client = clientOf(owner);
     this.#sessions.set(id, { session, principal: owner.principal, client });
@@ -140,6 +146,11 @@ export class SessionStore<T extends StoredSession> {
     }
     await entry.session.close();
     return true;
+  }
+
+  /** Ids of the sessions with a stream open (kept alive in a shared store while they stream). */
+  *busyIds(): Iterable<string> {
+    for (const [id, { session }] of this.#sessions) if (session.busy) yield id;
   }
 
   /** Closes sessions idle past the limit; returns how many. */

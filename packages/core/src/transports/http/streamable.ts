@@ -19,7 +19,10 @@ import {
 } from './responses.js';
 import type { AuthRejection } from './endpoint.js';
 import { SessionChannel } from './session-channel.js';
-import { SessionStore, type SessionLimits, type StoredSession } from './session-store.js';
+import { SessionStore, clientOf, type SessionLimits, type StoredSession } from './session-store.js';
+import { replayPeer, SharedSessions } from './shared-sessions.js';
+import { isAnswer, StreamTail } from './stream-tail.js';
+import { StoreUnavailableError, type SharedStore } from '../../stores/index.js';
 import { sseEvent, SSE_HEADERS } from './sse.js';
 
 /** What serving a session needs from the layer above: a connection on a channel. */
@@ -70,6 +73,11 @@ export interface StreamableSettings extends SessionLimits {
   readonly maxBodyBytes: number;
   readonly responseMode: ResponseMode;
   readonly eventStore?: EventStore;
+  /**
+   * Legacy sessions live here, shared with other instances (any instance serves any session);
+   * this instance keeps a copy of each session it serves, dropped when idle.
+   */
+  readonly shared?: SharedStore;
   /** `retry:` sent with the priming event, in ms. */
   readonly retryMs?: number;
   /** Revisions accepted in `MCP-Protocol-Version`. */
@@ -89,6 +97,29 @@ interface Session extends StoredSession {
   version?: string;
 }
 
+/** The answer for a request that needs the shared store while it cannot be reached. */
+function sendStoreDown(
+  res: HttpResponder,
+  error: unknown,
+  id: string | number | null = null,
+): void {
+  // Whatever a store throws (a custom event store too) is answered, never left hanging.
+  const unavailable =
+    error instanceof StoreUnavailableError
+      ? error
+      : new StoreUnavailableError(
+          `the event store failed (${error instanceof Error ? error.message : String(error)})`,
+        );
+  sendError(
+    res,
+    503,
+    BAD_REQUEST,
+    `Service Unavailable: ${unavailable.message}; retry in ${unavailable.retryAfterS} s`,
+    { 'retry-after': String(unavailable.retryAfterS) },
+    id,
+  );
+}
+
 // Session and transport errors are implementation-defined; these match SDK v2 (protocol.md §6.2).
 const BAD_REQUEST = -32000;
 const SESSION_NOT_FOUND = -32001;
@@ -102,10 +133,27 @@ const SESSION_HEADER = 'mcp-session-id';
  */
 export class StreamableEndpoint {
   readonly #sessions: SessionStore<Session>;
+  readonly #shared?: SharedSessions;
+  /** Sessions being set up on this instance from the shared store, so concurrent requests share one copy. */
+  readonly #hydrating = new Map<string, Promise<Session>>();
 
   constructor(private readonly settings: StreamableSettings) {
     this.#sessions = new SessionStore(settings);
+    if (settings.shared) {
+      const shared = new SharedSessions(settings.shared, settings);
+      this.#shared = shared;
+      // A client that only listens sends no requests: its open streams keep its session alive.
+      this.#keepAlive = setInterval(
+        () => {
+          for (const id of this.#sessions.busyIds()) shared.keepAlive(id);
+        },
+        Math.max(1_000, Math.min(settings.idleTimeoutMs / 3, 60_000)),
+      );
+      (this.#keepAlive as { unref?: () => void }).unref?.();
+    }
   }
+
+  #keepAlive?: ReturnType<typeof setInterval>;
 
   get sessionCount(): number {
     return this.#sessions.size;
@@ -126,6 +174,7 @@ export class StreamableEndpoint {
   }
 
   async close(): Promise<void> {
+    if (this.#keepAlive) clearInterval(this.#keepAlive);
     await this.#stateless?.channel.close();
     await this.#stateless?.connection.close();
     await this.#sessions.closeAll();
@@ -195,7 +244,15 @@ export class StreamableEndpoint {
           idOf(parsed),
         );
       }
-      const refusal = this.#sessions.admit(peer);
+      if (this.#shared) {
+        try {
+          session = await this.#openShared(peer, text, idOf(parsed), res);
+        } catch (error) {
+          return sendStoreDown(res, error, idOf(parsed));
+        }
+        if (!session) return;
+      }
+      const refusal = session ? undefined : this.#sessions.admit(peer);
       if (refusal) {
         this.settings.refused?.({
           limit: refusal.limit,
@@ -213,9 +270,18 @@ export class StreamableEndpoint {
           idOf(parsed),
         );
       }
-      session = this.#open(peer);
+      session ??= this.#open(peer);
     } else {
-      session = this.#sessions.get(sessionId, peer.principal);
+      // In memory the lookup stays synchronous: no await on the hot path of a legacy call.
+      if (!this.#shared) {
+        session = this.#sessions.get(sessionId, peer.principal);
+      } else {
+        try {
+          session = await this.#find(sessionId, peer);
+        } catch (error) {
+          return sendStoreDown(res, error, idOf(parsed));
+        }
+      }
       if (!session)
         return sendError(
           res,
@@ -238,8 +304,17 @@ export class StreamableEndpoint {
       }
     }
     const { id } = session.channel;
+    const expectsAnswer = carriesRequest(parsed);
+    if (this.#shared && sessionId !== undefined) {
+      try {
+        await this.#shared.relay(id, text, parsed, expectsAnswer);
+      } catch (error) {
+        return sendStoreDown(res, error, idOf(parsed));
+      }
+    }
     const stream = new RequestStream(
-      `${id}_${this.#streamSeq++}`,
+      // Stream ids name the instance too: each instance counts its own streams of a shared session.
+      `${id}_${this.#shared ? `${this.#shared.nodeId}.` : ''}${this.#streamSeq++}`,
       res,
       { [SESSION_HEADER]: id },
       {
@@ -248,7 +323,7 @@ export class StreamableEndpoint {
         sessionId: id,
         // Priming lets a client resume a stream that broke before its first event (2025-11-25).
         priming: true,
-        expectsAnswer: carriesRequest(parsed),
+        expectsAnswer,
         retryMs: this.settings.retryMs,
       },
     );
@@ -301,22 +376,101 @@ export class StreamableEndpoint {
     this.#stateless.channel.post(text, message, stream, peer, req.onAbort, false);
   }
 
-  #open(owner: Peer): Session {
-    return this.#sessions.add(owner, (id) => {
-      const channel = new SessionChannel(id, this.settings.eventStore);
-      const connection = this.settings.connect(channel, 'legacy');
-      return {
-        channel,
-        lastSeen: Date.now(),
-        get busy() {
-          return channel.busy;
-        },
-        close: async () => {
-          await channel.close();
-          await connection.close();
-        },
-      };
+  #open(owner: Peer, id?: string, unfollow?: Promise<() => void>): Session {
+    const shared = this.#shared !== undefined;
+    return this.#sessions.add(
+      owner,
+      (id) => {
+        const channel = new SessionChannel(id, this.settings.eventStore, shared);
+        const connection = this.settings.connect(channel, 'legacy');
+        return {
+          channel,
+          lastSeen: Date.now(),
+          get busy() {
+            return channel.busy;
+          },
+          close: async () => {
+            void unfollow?.then((stop) => stop()).catch(() => undefined);
+            await channel.close();
+            await connection.close();
+          },
+        };
+      },
+      id,
+    );
+  }
+
+  /** Opens a session in the shared store (cluster-wide caps), then this instance's copy of it. */
+  async #openShared(
+    peer: Peer,
+    initialize: string,
+    requestId: string | number | null,
+    res: HttpResponder,
+  ): Promise<Session | undefined> {
+    const shared = this.#shared!;
+    const id = globalThis.crypto.randomUUID();
+    const limit = await shared.open(id, peer, clientOf(peer), initialize);
+    if (limit) {
+      const perClient = limit === 'maxSessionsPerClient';
+      const max = perClient ? this.settings.maxSessionsPerClient : this.settings.maxSessions;
+      const message = perClient
+        ? `Too Many Requests: this client already has ${max} sessions across the cluster (maxSessionsPerClient); end one with DELETE, or raise maxSessionsPerClient in the HTTP options`
+        : `Service Unavailable: the cluster holds ${max} sessions (maxSessions); retry later, or raise maxSessions in the HTTP options`;
+      this.settings.refused?.({ limit, method: 'initialize', requestId, message, peer });
+      sendError(
+        res,
+        perClient ? 429 : 503,
+        BAD_REQUEST,
+        message,
+        { 'retry-after': String(Math.max(1, Math.ceil(this.settings.idleTimeoutMs / 60_000))) },
+        requestId,
+      );
+      return undefined;
+    }
+    return this.#follow(peer, id, []);
+  }
+
+  /**
+   * The session `id` if it serves `peer`: this instance's copy, checked against the shared
+   * store (one round trip, which also restarts its idle expiry), or a copy made from the store.
+   */
+  async #find(id: string, peer: Peer): Promise<Session | undefined> {
+    const local = this.#sessions.get(id, peer.principal);
+    if (!this.#shared) return local;
+    const record = await this.#shared.find(id, peer.principal);
+    if (!record) {
+      // Ended elsewhere, or expired: this copy goes too.
+      if (local) void this.#sessions.remove(id);
+      return undefined;
+    }
+    if (local) return local;
+    let pending = this.#hydrating.get(id);
+    if (!pending) {
+      pending = this.#follow(replayPeer(record, peer), id, record.replay);
+      this.#hydrating.set(id, pending);
+      void pending.finally(() => this.#hydrating.delete(id)).catch(() => undefined);
+    }
+    return pending;
+  }
+
+  /**
+   * This instance's copy of shared session `id`: a connection set up by replaying the session's
+   * state-setting messages, which hears from then on what the client sends to other instances.
+   */
+  async #follow(owner: Peer, id: string, replay: readonly string[]): Promise<Session> {
+    let session: Session | undefined;
+    const unfollow = this.#shared!.follow(id, {
+      inbound: (text) => session?.channel.replay(text, owner),
+      heldElsewhere: () => session?.channel.handOver(),
+      ended: () => void this.#sessions.remove(id),
     });
+    await unfollow;
+    session = this.#open(owner, id, unfollow);
+    const shared = this.#shared!;
+    session.channel.tailLost((streamId, frame) => shared.publishFrame(streamId, frame));
+    session.channel.keepIf(() => shared.holds(id));
+    for (const frame of replay) session.channel.replay(frame, owner);
+    return session;
   }
 
   async #get(req: HttpRequestView, res: HttpResponder, peer: Peer): Promise<void> {
@@ -331,24 +485,49 @@ export class StreamableEndpoint {
         'Not Acceptable: Accept must include text/event-stream',
       );
     }
-    const session = this.#session(req, res, peer);
+    const session = await this.#session(req, res, peer);
     if (!session) return;
     const headers = { ...SSE_HEADERS, [SESSION_HEADER]: session.channel.id };
     const lastEventId = req.header('last-event-id');
     const store = this.settings.eventStore;
     if (lastEventId !== undefined && store) {
-      const missed = store.after(lastEventId);
+      let missed: Awaited<ReturnType<EventStore['after']>>;
+      let tail: StreamTail | undefined;
+      try {
+        tail = await this.#tailOf(session, lastEventId);
+        missed = await store.after(lastEventId);
+      } catch (error) {
+        tail?.stop();
+        return sendStoreDown(res, error);
+      }
       // Only this session's own streams resume here; another's event id is as unknown as a made-up one.
       if (missed?.streamId.startsWith(`${session.channel.id}_`)) {
+        if (missed.streamId === session.channel.standaloneId && this.#shared) {
+          // Taken over before the log is read again below: events the previous holder keeps
+          // until it learns of it are in the log by then, and none is kept twice.
+          try {
+            await this.#shared.hold(session.channel.id);
+            missed = (await store.after(lastEventId)) ?? missed;
+          } catch (error) {
+            tail?.stop();
+            return sendStoreDown(res, error);
+          }
+        }
         const sink = res.stream(headers);
         for (const { id, frame } of missed.frames) sink.write(sseEvent(frame, id));
         const live = session.channel.stream(missed.streamId);
         if (live) live.attach(sink);
         else if (missed.streamId === session.channel.standaloneId)
           session.channel.openStandalone(sink);
-        else sink.end();
+        else if (tail) {
+          const last = missed.frames.at(-1);
+          tail.pipe(sink, last?.id ?? lastEventId, last !== undefined && isAnswer(last.frame));
+          return;
+        } else sink.end();
+        tail?.stop();
         return;
       }
+      tail?.stop();
     }
     if (session.channel.hasStandalone) {
       return sendError(
@@ -358,25 +537,49 @@ export class StreamableEndpoint {
         'Conflict: this session already has a standalone SSE stream',
       );
     }
+    if (this.#shared) {
+      try {
+        await this.#shared.hold(session.channel.id);
+      } catch (error) {
+        return sendStoreDown(res, error);
+      }
+    }
     session.channel.openStandalone(res.stream(headers));
   }
 
   async #delete(req: HttpRequestView, res: HttpResponder, peer: Peer): Promise<void> {
     if (req.header(SESSION_HEADER) === undefined)
       return sendError(res, 405, BAD_REQUEST, 'Method not allowed.', { allow: 'POST' });
-    const session = this.#session(req, res, peer);
+    const session = await this.#session(req, res, peer);
     if (!session) return;
+    if (this.#shared) {
+      try {
+        await this.#shared.end(session.channel.id);
+      } catch (error) {
+        return sendStoreDown(res, error);
+      }
+    }
     await this.#sessions.remove(session.channel.id);
     res.send(200, {});
   }
 
-  #session(req: HttpRequestView, res: HttpResponder, peer: Peer): Session | undefined {
+  async #session(
+    req: HttpRequestView,
+    res: HttpResponder,
+    peer: Peer,
+  ): Promise<Session | undefined> {
     const id = req.header(SESSION_HEADER);
     if (id === undefined) {
       sendError(res, 400, BAD_REQUEST, 'Bad Request: Mcp-Session-Id header is required');
       return undefined;
     }
-    const session = this.#sessions.get(id, peer.principal);
+    let session: Session | undefined;
+    try {
+      session = await this.#find(id, peer);
+    } catch (error) {
+      sendStoreDown(res, error);
+      return undefined;
+    }
     if (!session)
       sendError(
         res,
@@ -385,6 +588,21 @@ export class StreamableEndpoint {
         'Session not found (it expired or was deleted); initialize again',
       );
     return session;
+  }
+
+  /**
+   * For a `Last-Event-ID` of a shared session's request stream that is not running here: hears
+   * its live frames from the instance running it, subscribed before the stored ones are read.
+   */
+  async #tailOf(session: Session, lastEventId: string): Promise<StreamTail | undefined> {
+    const shared = this.#shared;
+    if (!shared) return undefined;
+    const streamId = lastEventId.slice(0, lastEventId.lastIndexOf(':'));
+    const { channel } = session;
+    if (!streamId.startsWith(`${channel.id}_`) || streamId === channel.standaloneId)
+      return undefined;
+    if (channel.stream(streamId)) return undefined;
+    return StreamTail.open((listener) => shared.tail(streamId, listener));
   }
 
   /** Reaps idle sessions now (tests; normally a timer does it). */

@@ -1,0 +1,50 @@
+import type { EventStore } from './event-store.js';
+import type { MessageBus } from './message-bus.js';
+import type { SessionRecords } from './session-records.js';
+
+/**
+ * Everything instances of one server share so that any of them serves any request, in both
+ * eras: legacy sessions, their event logs, a message bus, the record of used 2026-07-28 input
+ * rounds, rate-limit counters, and the key that signs `requestState`. `@mcp-fw/redis` builds one
+ * (`await redisStore(url)`); pass it once, as the `store` option of `serveHttp` /
+ * `createHttpHandler` (or `--redis <url>` / `REDIS_URL` with `serveFromArgs`).
+ *
+ * A store that cannot be reached makes the requests that need it fail with 503 and
+ * `Retry-After` (`StoreUnavailableError`); 2026-07-28 requests that need nothing shared are
+ * served as usual.
+ *
+ * @example
+ * ```ts
+ * import { redisStore } from '@mcp-fw/redis';
+ * await serveHttp(server, { port: 3000, host: '0.0.0.0', store: await redisStore(process.env.REDIS_URL!) });
+ * ```
+ */
+export interface SharedStore {
+  /** Names this instance in bus messages, so it can ignore its own. */
+  readonly nodeId: string;
+  readonly sessions: SessionRecords;
+  readonly events: EventStore;
+  readonly bus: MessageBus;
+  /** Single use of 2026-07-28 input rounds (same contract as `input.usedRounds`). */
+  readonly usedRounds: { markUsed(id: string, expiresAt: number): Promise<boolean> };
+  /** Rate-limit counters (same contract as `limits.rateLimitStore` and `rateLimit.store`). */
+  readonly rateLimits: { hit(key: string, max: number, perMs: number): Promise<number> };
+  /** The key that signs `requestState`, the same on every instance (≥ 32 bytes). */
+  readonly requestStateKey: string;
+  /** Releases the store's connections. */
+  close(): Promise<void>;
+}
+
+/**
+ * Thrown by a shared store that cannot be reached: the request that needed it is answered 503
+ * with `Retry-After` (HTTP) rather than failing as an internal error.
+ */
+export class StoreUnavailableError extends Error {
+  constructor(
+    message: string,
+    readonly retryAfterS = 1,
+  ) {
+    super(message);
+    this.name = 'StoreUnavailableError';
+  }
+}

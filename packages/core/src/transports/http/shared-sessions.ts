@@ -1,0 +1,190 @@
+import type { Peer } from '../../jsonrpc/index.js';
+import type { SessionRecord, SharedStore } from '../../stores/index.js';
+import { StoreUnavailableError } from '../../stores/index.js';
+import type { SessionLimits, SessionOwner } from './session-store.js';
+import type { TailFrame } from './stream-tail.js';
+
+/** Messages that set a legacy session's state: recorded, and replayed where the session is new. */
+const STATEFUL = new Set([
+  'initialize',
+  'notifications/initialized',
+  'logging/setLevel',
+  'resources/subscribe',
+  'resources/unsubscribe',
+]);
+
+/** What another instance tells the holders of a session over the bus. */
+interface SessionMessage {
+  /**
+   * `replay`: a state-setting message; `in`: answers or notifications; `hold`: the sender opened
+   * the standalone stream; `end`: the session ended.
+   */
+  readonly k: 'replay' | 'in' | 'hold' | 'end';
+  readonly f?: string;
+  readonly n: string;
+}
+
+/** What an instance does with a session's bus messages while it holds the session. */
+export interface SessionFollower {
+  /** Feeds a message some other instance received into this one's connection. */
+  inbound(text: string): void;
+  /** Another instance now holds the session's standalone stream. */
+  heldElsewhere(): void;
+  ended(): void;
+}
+
+/**
+ * Legacy sessions in a {@link SharedStore}: any instance opens, finds, changes and ends them, and
+ * the instances that hold one hear what the client sent to the others (answers to questions
+ * their handlers asked, cancels, state changes, the end).
+ */
+export class SharedSessions {
+  constructor(
+    readonly store: SharedStore,
+    private readonly limits: SessionLimits,
+  ) {}
+
+  get nodeId(): string {
+    return this.store.nodeId;
+  }
+
+  /** Opens session `id` for `owner` with its `initialize`, unless a cluster-wide cap refuses. */
+  open(
+    id: string,
+    owner: SessionOwner,
+    client: string | undefined,
+    initialize: string,
+  ): Promise<'maxSessions' | 'maxSessionsPerClient' | undefined> {
+    return guard(
+      this.store.sessions.create(
+        id,
+        { principal: owner.principal, client, replay: [initialize] },
+        this.limits,
+      ),
+    );
+  }
+
+  /** The session's record if it exists and serves `principal` (no oracle otherwise). */
+  async find(id: string, principal: string | undefined): Promise<SessionRecord | undefined> {
+    const record = await guard(this.store.sessions.touch(id, this.limits.idleTimeoutMs));
+    if (!record) return undefined;
+    if (record.principal !== undefined && record.principal !== principal) return undefined;
+    return record;
+  }
+
+  /**
+   * Passes what the client sent here on to the other holders of the session: state-setting
+   * messages are recorded first (so a request that follows finds them anywhere); answers and
+   * notifications are published for the instance whose handler waits on them.
+   */
+  async relay(id: string, text: string, parsed: unknown, carriesRequest: boolean): Promise<void> {
+    if (isStateful(parsed)) {
+      if (!(await guard(this.store.sessions.append(id, text)))) return;
+      this.#publish(id, { k: 'replay', f: text, n: this.nodeId });
+    } else if (!carriesRequest) {
+      this.#publish(id, { k: 'in', f: text, n: this.nodeId });
+    }
+  }
+
+  /** Restarts the idle expiry of a session whose stream is open here (no request need come). */
+  keepAlive(id: string): void {
+    this.store.sessions.touch(id, this.limits.idleTimeoutMs).catch(() => undefined);
+  }
+
+  /** Publishes a frame of a lost request stream, for an instance where it is resumed. */
+  publishFrame(streamId: string, frame: TailFrame): void {
+    void Promise.resolve()
+      .then(() => this.store.bus.publish(`stream:${streamId}`, JSON.stringify(frame)))
+      .catch(() => undefined);
+  }
+
+  /** Hears the frames published for request stream `streamId`. */
+  tail(streamId: string, listener: (frame: TailFrame) => void): Promise<() => void> {
+    return guard(
+      this.store.bus.subscribe(`stream:${streamId}`, (raw) => {
+        try {
+          const frame = JSON.parse(raw) as TailFrame;
+          if (typeof frame.f === 'string') listener(frame);
+        } catch {
+          // Not ours.
+        }
+      }),
+    );
+  }
+
+  /**
+   * Records that this instance now holds the session's standalone stream (before it sends
+   * anything on it), and tells the others, so the one that held it before stops keeping events.
+   */
+  async hold(id: string): Promise<void> {
+    await guard(this.store.sessions.hold(id, this.nodeId, this.limits.idleTimeoutMs));
+    this.#publish(id, { k: 'hold', n: this.nodeId });
+  }
+
+  /** Whether this instance still holds (or held last) the session's standalone stream. */
+  async holds(id: string): Promise<boolean> {
+    const holder = await this.store.sessions.holder(id);
+    return holder === undefined || holder === this.nodeId;
+  }
+
+  /** Ends the session everywhere. */
+  async end(id: string): Promise<void> {
+    await guard(this.store.sessions.remove(id));
+    this.#publish(id, { k: 'end', n: this.nodeId });
+  }
+
+  /** Hears the session's messages from other instances until the returned function is called. */
+  follow(id: string, follower: SessionFollower): Promise<() => void> {
+    return guard(
+      this.store.bus.subscribe(topicOf(id), (raw) => {
+        let message: SessionMessage;
+        try {
+          message = JSON.parse(raw) as SessionMessage;
+        } catch {
+          return;
+        }
+        if (message.n === this.nodeId) return;
+        if (message.k === 'end') follower.ended();
+        else if (message.k === 'hold') follower.heldElsewhere();
+        else if (typeof message.f === 'string') follower.inbound(message.f);
+      }),
+    );
+  }
+
+  #publish(id: string, message: SessionMessage): void {
+    void Promise.resolve()
+      .then(() => this.store.bus.publish(topicOf(id), JSON.stringify(message)))
+      .catch(() => {
+        // At most once, as pub/sub is: a holder that misses it finds out on its next request.
+      });
+  }
+}
+
+/** The peer a replica's replayed messages come from: the session's own principal. */
+export function replayPeer(record: SessionRecord, peer: Peer): Peer {
+  return { ...peer, principal: record.principal };
+}
+
+function topicOf(id: string): string {
+  return `session:${id}`;
+}
+
+function isStateful(message: unknown): boolean {
+  const one = (m: unknown) =>
+    typeof m === 'object' &&
+    m !== null &&
+    STATEFUL.has((m as { method?: unknown }).method as string);
+  return Array.isArray(message) ? message.some(one) : one(message);
+}
+
+/** Any failure of the store becomes a {@link StoreUnavailableError} (answered 503). */
+async function guard<T>(pending: Promise<T>): Promise<T> {
+  try {
+    return await pending;
+  } catch (error) {
+    if (error instanceof StoreUnavailableError) throw error;
+    throw new StoreUnavailableError(
+      `the shared session store cannot be reached (${error instanceof Error ? error.message : String(error)})`,
+    );
+  }
+}

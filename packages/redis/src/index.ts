@@ -1,0 +1,5 @@
+export { redisStore, type RedisStoreOptions } from './redis-store.js';
+export { RedisEventStore, type RedisEventStoreOptions } from './event-store.js';
+export { RedisSessionRecords } from './session-records.js';
+export { RedisBus } from './bus.js';
+export { RedisRateLimitStore, RedisUsedRounds } from './counters.js';

@@ -1,0 +1,274 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const REPO_ROOT = resolve(import.meta.dirname, '../../../..');
+
+/** The Debian binaries these tests drive (`scripts/system-packages.sh` installs them). */
+export const REDIS_SERVER = which('redis-server');
+export const HAPROXY =
+  which('haproxy') ?? (existsSync('/usr/sbin/haproxy') ? '/usr/sbin/haproxy' : undefined);
+
+function which(name: string): string | undefined {
+  try {
+    return (
+      execFileSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).trim() || undefined
+    );
+  } catch {
+    return undefined;
+  }
+}
+
+/** A loopback port free right now. */
+export function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => done(port));
+    });
+  });
+}
+
+function accepts(port: number): Promise<boolean> {
+  return new Promise((done) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      done(true);
+    });
+    socket.once('error', () => done(false));
+  });
+}
+
+/** Resolves when `child` writes a line matching `pattern` (stdout or stderr), with the match. */
+export function waitForOutput(
+  child: ChildProcess,
+  pattern: RegExp,
+  what: string,
+): Promise<RegExpExecArray> {
+  return new Promise((done, fail) => {
+    let text = '';
+    const timer = setTimeout(
+      () => fail(new Error(`${what} did not start in time:\n${text}`)),
+      20_000,
+    );
+    const onData = (chunk: Buffer) => {
+      text += chunk.toString();
+      const match = pattern.exec(text);
+      if (match) {
+        clearTimeout(timer);
+        done(match);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      fail(new Error(`${what} exited (${code ?? signal}):\n${text}`));
+    });
+  });
+}
+
+function stop(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((done) => {
+    child.once('exit', () => done());
+    child.kill(signal);
+  });
+}
+
+/** A redis-server of its own on a loopback port, without persistence. */
+export class RedisProcess {
+  #child?: ChildProcess;
+
+  private constructor(readonly port: number) {}
+
+  static async start(): Promise<RedisProcess> {
+    // A port found free may be taken by another test file before redis-server binds it: retry.
+    for (let attempt = 1; ; attempt++) {
+      const redis = new RedisProcess(await freePort());
+      try {
+        await redis.restart();
+        return redis;
+      } catch (error) {
+        if (attempt === 3) throw error;
+      }
+    }
+  }
+
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+
+  /** (Re)starts the server on the same port, empty. */
+  async restart(): Promise<void> {
+    const child = spawn(
+      REDIS_SERVER!,
+      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    this.#child = child;
+    await waitForOutput(child, /Ready to accept connections/, 'redis-server');
+  }
+
+  async stop(): Promise<void> {
+    if (this.#child) await stop(this.#child);
+  }
+
+  /** Runs one command through redis-cli (for measurements and checks). */
+  cli(...args: string[]): string {
+    return execFileSync('redis-cli', ['-p', String(this.port), ...args], {
+      encoding: 'utf8',
+    }).trim();
+  }
+}
+
+/** HAProxy round-robin in front of `ports`: no cookie, no stickiness, a TCP health check per node. */
+export class Balancer {
+  private constructor(
+    readonly port: number,
+    private readonly child: ChildProcess,
+    private readonly dir: string,
+  ) {}
+
+  static async start(ports: readonly number[]): Promise<Balancer> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await Balancer.#start(ports, await freePort());
+      } catch (error) {
+        if (attempt === 3) throw error;
+      }
+    }
+  }
+
+  static async #start(ports: readonly number[], port: number): Promise<Balancer> {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-haproxy-'));
+    const config = join(dir, 'haproxy.cfg');
+    writeFileSync(
+      config,
+      [
+        'global',
+        '  maxconn 512',
+        'defaults',
+        '  mode http',
+        '  timeout connect 2s',
+        '  timeout client 120s',
+        '  timeout server 120s',
+        '  retries 2',
+        '  option redispatch',
+        'frontend mcp',
+        `  bind 127.0.0.1:${port}`,
+        '  default_backend nodes',
+        'backend nodes',
+        '  balance roundrobin',
+        ...ports.map((p, i) => `  server n${i + 1} 127.0.0.1:${p} check inter 300ms fall 1 rise 1`),
+        '',
+      ].join('\n'),
+    );
+    const child = spawn(HAPROXY!, ['-db', '-f', config], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const balancer = new Balancer(port, child, dir);
+    // Listening once a connection is accepted; an exit means the port was taken meanwhile.
+    for (let i = 0; ; i++) {
+      if (child.exitCode !== null || i === 100) {
+        await balancer.stop();
+        throw new Error(`haproxy did not listen on ${port}`);
+      }
+      if (await accepts(port)) return balancer;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}/mcp`;
+  }
+
+  async stop(): Promise<void> {
+    await stop(this.child);
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+const FIXTURE = join(REPO_ROOT, 'packages/redis/test/fixtures/cluster-server.ts');
+
+/** One server instance as a real process: `serveFromArgs --http --redis <url>`. */
+export class NodeProcess {
+  private constructor(
+    readonly name: string,
+    readonly port: number,
+    readonly child: ChildProcess,
+  ) {}
+
+  static async start(
+    name: string,
+    redisUrl: string,
+    env: Record<string, string> = {},
+  ): Promise<NodeProcess> {
+    // Port 0: the node picks a free port itself (no race with other test files for it).
+    const child = spawn(
+      process.execPath,
+      [
+        '--conditions=@mcp-fw/source',
+        '--import',
+        'tsx',
+        FIXTURE,
+        '--http',
+        '--port',
+        '0',
+        // REDIS_URL in `env` instead of the flag: serveFromArgs reads either.
+        ...(env.REDIS_URL === undefined ? ['--redis', redisUrl] : []),
+      ],
+      {
+        cwd: REPO_ROOT,
+        env: {
+          ...process.env,
+          TSX_TSCONFIG_PATH: join(REPO_ROOT, 'tsconfig.base.json'),
+          NODE_NAME: name,
+          ...env,
+          ...(env.REDIS_URL === undefined ? {} : { REDIS_URL: redisUrl }),
+        },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
+    const [, port] = await waitForOutput(
+      child,
+      /listening on http:\/\/127\.0\.0\.1:(\d+)\//,
+      `node ${name}`,
+    );
+    return new NodeProcess(name, Number(port), child);
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}/mcp`;
+  }
+
+  kill(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+    return stop(this.child, signal);
+  }
+}
+
+/** A redis-server, `count` server processes on it and HAProxy in front of them. */
+export class Cluster {
+  private constructor(
+    readonly redis: RedisProcess,
+    readonly nodes: NodeProcess[],
+    readonly balancer: Balancer,
+  ) {}
+
+  static async start(count = 3, env: Record<string, string> = {}): Promise<Cluster> {
+    const redis = await RedisProcess.start();
+    const names = ['a', 'b', 'c', 'd', 'e'].slice(0, count);
+    const nodes = await Promise.all(names.map((n) => NodeProcess.start(n, redis.url, env)));
+    const balancer = await Balancer.start(nodes.map((n) => n.port));
+    return new Cluster(redis, nodes, balancer);
+  }
+
+  async stop(): Promise<void> {
+    await this.balancer.stop();
+    await Promise.all(this.nodes.map((n) => n.kill()));
+    await this.redis.stop();
+  }
+}
