@@ -27,6 +27,7 @@ export class RedisRateLimitStore {
     private readonly prefix: string,
   ) {}
 
+  /** Counts one call under `key` atomically (a script); 0 when allowed, else the ms to wait. */
   async hit(key: string, max: number, perMs: number): Promise<number> {
     return Number(
       await HIT.run<number>(
@@ -48,6 +49,7 @@ export class RedisUsedRounds {
     private readonly prefix: string,
   ) {}
 
+  /** Marks round `id` used until `expiresAt` (epoch ms); false when another instance did first. */
   async markUsed(id: string, expiresAt: number): Promise<boolean> {
     const at = Math.max(expiresAt, Date.now() + 1);
     const reply = await this.redis.sendCommand([
