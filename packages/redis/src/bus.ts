@@ -18,6 +18,7 @@ export class RedisBus implements MessageBus {
     private readonly prefix: string,
   ) {}
 
+  /** Publishes `message` on `topic`'s channel (under the store's prefix). */
   async publish(topic: string, message: string): Promise<void> {
     await this.publisher.publish(this.#channel(topic), message);
   }

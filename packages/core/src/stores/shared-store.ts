@@ -25,10 +25,16 @@ export interface SharedStore {
   readonly sessions: SessionRecords;
   readonly events: EventStore;
   readonly bus: MessageBus;
-  /** Single use of 2026-07-28 input rounds (same contract as `input.usedRounds`). */
-  readonly usedRounds: { markUsed(id: string, expiresAt: number): Promise<boolean> };
-  /** Rate-limit counters (same contract as `limits.rateLimitStore` and `rateLimit.store`). */
-  readonly rateLimits: { hit(key: string, max: number, perMs: number): Promise<number> };
+  /** Single use of 2026-07-28 input rounds (same contract as `inputRounds.usedRounds`). */
+  readonly usedRounds: {
+    /** Records that round `id` was answered: true the first time, false when it already was. */
+    markUsed(id: string, expiresAt: number): Promise<boolean>;
+  };
+  /** Rate-limit counters (same contract as `limits.rateLimitStore`). */
+  readonly rateLimits: {
+    /** Counts one call under `key`: 0 when allowed, else the ms until the next allowed call. */
+    hit(key: string, max: number, perMs: number): Promise<number>;
+  };
   /** The key that signs `requestState`, the same on every instance (≥ 32 bytes). */
   readonly requestStateKey: string;
   /** Releases the store's connections. */
