@@ -40,7 +40,7 @@ function publicEntryPoints(): Set<string> {
   return new Set(entryPoints().map((e) => e.name));
 }
 const OTHER_IMPORTS =
-  /^(node:|zod$|vitest$|hono$|@modelcontextprotocol\/|\.\/server\.js$|\.\/schemas\.gen\.js$)/;
+  /^(node:|zod$|vitest$|hono$|@modelcontextprotocol\/|@opentelemetry\/|\.\/server\.js$|\.\/schemas\.gen\.js$)/;
 
 let workspace: DocWorkspace;
 let diagnostics: Map<string, DocDiagnostic[]>;
