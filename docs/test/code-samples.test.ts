@@ -40,7 +40,7 @@ function publicEntryPoints(): Set<string> {
   return new Set(entryPoints().map((e) => e.name));
 }
 const OTHER_IMPORTS =
-  /^(node:|zod$|vitest$|hono$|@modelcontextprotocol\/|\.\/server\.js$|\.\/schemas\.gen\.js$)/;
+  /^(node:|zod$|vitest$|hono$|@modelcontextprotocol\/|@opentelemetry\/|\.\/server\.js$|\.\/schemas\.gen\.js$)/;
 
 let workspace: DocWorkspace;
 let diagnostics: Map<string, DocDiagnostic[]>;
@@ -92,6 +92,27 @@ describe('the documentation site', () => {
     const listed = [...intro.matchAll(/^\| \[`([^`]+)`\]\(([^)]+)\)/gm)];
     expect(listed.map((m) => m[1]).sort()).toEqual([...publicEntryPoints()].sort());
     for (const [, name, link] of listed) expect(link).toBe(`${name}/index.md`);
+  });
+
+  it('uses none of the names renamed in this release in its samples', () => {
+    // The old names still compile (deprecated aliases), so only this keeps them off the site.
+    // The official SDK's own McpServer may appear where a sample imports the SDK.
+    const renamed: readonly [RegExp, string][] = [
+      [/\bMcpServer\b/, 'McpFwServer'],
+      [/@mcp-fw\/core\/main\b/, '@mcp-fw/core/serve'],
+      [/\bresourceUpdated\(/, 'server.resources.updated(uri)'],
+      [/\bInputSettings\b/, 'InputRoundSettings'],
+    ];
+    const found = blocks.flatMap((block) =>
+      renamed
+        .filter(([old]) => old.test(block.code))
+        .filter(
+          ([old]) =>
+            !(old.source.includes('McpServer') && /@modelcontextprotocol\//.test(block.code)),
+        )
+        .map(([old, now]) => `${block.where}: ${old.source} (now ${now})`),
+    );
+    expect(found).toEqual([]);
   });
 
   it.each(blocks.map((b) => [b.where, b] as const))('%s type-checks', (_where, block) => {

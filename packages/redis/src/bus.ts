@@ -18,7 +18,7 @@ export class RedisBus implements MessageBus {
     private readonly prefix: string,
   ) {}
 
-  /** PUBLISHes `message` on `topic`'s channel (under this store's key prefix). */
+  /** Publishes `message` on `topic`'s channel (under the store's prefix). */
   async publish(topic: string, message: string): Promise<void> {
     await this.publisher.publish(this.#channel(topic), message);
   }

@@ -19,7 +19,7 @@ return ttl
 
 /**
  * Rate-limit counters on Redis: fixed windows, one atomic script per call, each counter expiring
- * with its window. Serves `limits.rateLimitStore` and the HTTP `rateLimit.store`.
+ * with its window. Serves `limits.rateLimitStore`, which the HTTP `rateLimit` counts in too.
  */
 export class RedisRateLimitStore {
   constructor(
@@ -27,7 +27,7 @@ export class RedisRateLimitStore {
     private readonly prefix: string,
   ) {}
 
-  /** Counts one call under `key` atomically (a script); 0 when allowed, else the ms to wait. */
+  /** Counts one call under `key`: 0 when allowed, else the ms until the window ends. */
   async hit(key: string, max: number, perMs: number): Promise<number> {
     return Number(
       await HIT.run<number>(
@@ -49,7 +49,7 @@ export class RedisUsedRounds {
     private readonly prefix: string,
   ) {}
 
-  /** Marks round `id` used until `expiresAt` (epoch ms); false when another instance did first. */
+  /** Records that round `id` was answered: true the first time, false when it already was. */
   async markUsed(id: string, expiresAt: number): Promise<boolean> {
     const at = Math.max(expiresAt, Date.now() + 1);
     const reply = await this.redis.sendCommand([

@@ -13,7 +13,7 @@
  * ```
  */
 export interface MessageBus {
-  /** Sends `message` to every instance subscribed to `topic` now (this one included). */
+  /** Sends `message` to every instance subscribed to `topic` now (at most once, none kept). */
   publish(topic: string, message: string): void | Promise<void>;
   /** Starts delivering `topic`'s messages to `listener`; resolves once subscribed, to a stop function. */
   subscribe(topic: string, listener: (message: string) => void): Promise<() => void>;

@@ -27,12 +27,12 @@ export interface SharedStore {
   readonly bus: MessageBus;
   /** Single use of 2026-07-28 input rounds (same contract as `inputRounds.usedRounds`). */
   readonly usedRounds: {
-    /** Marks round `id` used until `expiresAt` (epoch ms); false when it was used already. */
+    /** Records that round `id` was answered: true the first time, false when it already was. */
     markUsed(id: string, expiresAt: number): Promise<boolean>;
   };
-  /** Rate-limit counters (same contract as `limits.rateLimitStore` and `rateLimit.store`). */
+  /** Rate-limit counters (same contract as `limits.rateLimitStore`). */
   readonly rateLimits: {
-    /** Counts one call under `key`; 0 when allowed, else the ms until the next allowed call. */
+    /** Counts one call under `key`: 0 when allowed, else the ms until the next allowed call. */
     hit(key: string, max: number, perMs: number): Promise<number>;
   };
   /** The key that signs `requestState`, the same on every instance (≥ 32 bytes). */
