@@ -17,6 +17,8 @@ import type { MethodSpec, Scope } from '../server-core.js';
 import { shownTo } from '../list-visibility.js';
 import { asToolError, memberInfo } from '../middleware/index.js';
 import { toolForRevision } from '../wire-shapes.js';
+import { TaskRun, taskOwner } from '../tasks/index.js';
+import type { EraTasks } from '../eras/era.js';
 
 export const toolsList: MethodSpec = {
   handle(params, record, { core }) {
@@ -86,9 +88,37 @@ export const toolsCall: MethodSpec = {
           )
         : callResultForRevision(result, features);
     };
+    if (record.era.tasks?.decide(tool.task, record, params))
+      return startTask(tool, record, scope, execute);
     return scope.core.inputs.call(params, record, execute, scope);
   },
 };
+
+/**
+ * Runs the call as a task: the same handler, middleware and guardrails, detached from the
+ * request, which is answered at once with the task. Questions the handler asks go through the
+ * task; a tool error completes it with its `isError` result, a protocol error fails it.
+ */
+function startTask(
+  tool: ToolDefinition,
+  record: RequestRecord,
+  scope: Scope,
+  execute: (run?: InputRun) => unknown,
+): unknown {
+  const { tasks } = scope.core;
+  const snapshot = tasks.start(
+    taskOwner(record, scope),
+    { ttlMs: tool.task.ttlMs, pollIntervalMs: tool.task.pollIntervalMs },
+    async (work) => {
+      try {
+        return { result: await execute(new TaskRun(record, scope.core.inputs, work)) };
+      } catch (error) {
+        return { error: record.era.mapError(error, scope.core) };
+      }
+    },
+  );
+  return (record.era.tasks as EraTasks).created(snapshot);
+}
 
 /** Runs the tool under the guardrails with `args` (as middleware left them). */
 function invoke(
