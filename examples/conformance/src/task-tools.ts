@@ -102,12 +102,16 @@ export class TaskTools {
 
   @Tool({
     name: 'test_tool_with_task',
-    description: 'Asks for the user name, then greets them from a task',
+    description: 'Asks for the user name in its request, then greets them from a task',
     input: NO_ARGUMENTS,
-    task: { mode: 'required', pollIntervalMs: 200 },
+    task: { mode: 'required', pollIntervalMs: 200, deferred: true },
   })
   async withTask(_args: object, ctx: Context) {
+    // An input round of the request: no task exists yet.
     const answer = await ctx.elicit('What is your name?', Name, { key: 'user_name' });
+    // The request is answered with the task; the rest runs detached.
+    await ctx.runAsTask();
+    await wait(300, ctx.signal);
     return answer.action === 'accept' ? `Hello, ${answer.content.name}!` : 'No name given.';
   }
 }

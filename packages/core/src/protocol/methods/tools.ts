@@ -79,20 +79,76 @@ export const toolsCall: MethodSpec = {
                   throw asToolError(name, error);
                 }) as Promise<CallToolResult>);
       } catch (error) {
-        return inBand(error, features, record, scope);
+        return inBand(error, features, record, scope, run);
       }
       return isThenable(result)
         ? result.then(
             (value) => callResultForRevision(value, features),
-            (error: unknown) => inBand(error, features, record, scope),
+            (error: unknown) => inBand(error, features, record, scope, run),
           )
         : callResultForRevision(result, features);
     };
-    if (record.era.tasks?.decide(tool.task, record, params))
-      return startTask(tool, record, scope, execute);
+    if (record.era.tasks?.decide(tool.task, record, params)) {
+      if (!tool.task.deferred) return startTask(tool, record, scope, execute);
+      return scope.core.inputs.call(
+        params,
+        record,
+        deferrable(tool, record, scope, execute),
+        scope,
+      );
+    }
     return scope.core.inputs.call(params, record, execute, scope);
   },
 };
+
+/**
+ * The call of a `deferred` task tool: it runs in its request (input rounds and all) until the
+ * handler calls `ctx.runAsTask()`; then the request is answered with a new task, whose work is
+ * the rest of the same invocation.
+ */
+function deferrable(
+  tool: ToolDefinition,
+  record: RequestRecord,
+  scope: Scope,
+  execute: (run?: InputRun) => unknown,
+): (run?: InputRun) => unknown {
+  return (run) => {
+    if (!run) return execute();
+    let finish!: (value: unknown) => void;
+    let failure!: (error: unknown) => void;
+    const outcome = new Promise<unknown>((resolve, reject) => {
+      finish = resolve;
+      failure = reject;
+    });
+    run.detacher = () =>
+      new Promise<boolean>((running) => {
+        const current = run.record;
+        const snapshot = scope.core.tasks.start(
+          taskOwner(current, scope),
+          { ttlMs: tool.task.ttlMs, pollIntervalMs: tool.task.pollIntervalMs },
+          async (work) => {
+            run.bindTask(work);
+            running(true);
+            try {
+              return { result: await outcome };
+            } catch (error) {
+              return { error: current.era.mapError(error, scope.core) };
+            }
+          },
+        );
+        run.detach((current.era.tasks as EraTasks).created(snapshot));
+      });
+    let value: unknown;
+    try {
+      value = execute(run);
+    } catch (error) {
+      failure(error);
+      throw error;
+    }
+    Promise.resolve(value).then(finish, failure);
+    return value;
+  };
+}
 
 /**
  * Runs the call as a task: the same handler, middleware and guardrails, detached from the
@@ -150,12 +206,11 @@ function inBand(
   features: RevisionFeatures,
   record: RequestRecord,
   scope: Scope,
+  run: InputRun | undefined,
 ): unknown {
-  const result = record.era.toolError(error, {
-    features,
-    policy: scope.core,
-    quiet: record.request.aborted,
-  });
+  // A call its client cancelled (the request, or the task it runs as) fails quietly.
+  const quiet = record.request.aborted || (run?.detached === true && run.signal.aborted);
+  const result = record.era.toolError(error, { features, policy: scope.core, quiet });
   if (!result) throw error;
   return result;
 }

@@ -17,6 +17,10 @@ export class TaskRun extends InputRun {
     this.#task = task;
   }
 
+  override get detached(): boolean {
+    return true;
+  }
+
   override get signal(): AbortSignal {
     return this.#task.signal;
   }
