@@ -7,7 +7,7 @@ import type { RequestRecord } from '../request-record.js';
 import type { MethodSpec, Scope, ServerCore } from '../server-core.js';
 import type { LegacySession } from './legacy/session.js';
 import type { MemberTask } from '../../registry/index.js';
-import type { TaskSnapshot } from '../tasks/index.js';
+import type { TaskRelay, TaskSnapshot } from '../tasks/index.js';
 
 /** How `tools/call` runs as a task in an era that has tasks (see {@link Era.tasks}). */
 export interface EraTasks {
@@ -22,6 +22,11 @@ export interface EraTasks {
   ): boolean;
   /** The answer to the `tools/call` that started a task: the era's `CreateTaskResult`. */
   created(snapshot: TaskSnapshot): unknown;
+  /**
+   * Where the task's questions go when not into its `inputRequests`: 2025-11-25 sends them on
+   * the session as ordinary requests tagged with the task.
+   */
+  relay?(record: RequestRecord, scope: Scope): TaskRelay;
 }
 
 /** A request let in by its era: the record every handler reads, and the method that serves it. */

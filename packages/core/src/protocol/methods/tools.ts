@@ -89,7 +89,9 @@ export const toolsCall: MethodSpec = {
         : callResultForRevision(result, features);
     };
     if (record.era.tasks?.decide(tool.task, record, params)) {
-      if (!tool.task.deferred) return startTask(tool, record, scope, execute);
+      // A deferred tool waits for ctx.runAsTask() only where a call can ask in rounds first.
+      if (!tool.task.deferred || !record.era.asksInRounds)
+        return startTask(tool, record, scope, execute);
       return scope.core.inputs.call(
         params,
         record,
@@ -162,6 +164,7 @@ function startTask(
   execute: (run?: InputRun) => unknown,
 ): unknown {
   const { tasks } = scope.core;
+  const era = record.era.tasks as EraTasks;
   const snapshot = tasks.start(
     taskOwner(record, scope),
     { ttlMs: tool.task.ttlMs, pollIntervalMs: tool.task.pollIntervalMs },
@@ -172,8 +175,9 @@ function startTask(
         return { error: record.era.mapError(error, scope.core) };
       }
     },
+    era.relay?.(record, scope),
   );
-  return (record.era.tasks as EraTasks).created(snapshot);
+  return era.created(snapshot);
 }
 
 /** Runs the tool under the guardrails with `args` (as middleware left them). */
