@@ -71,6 +71,20 @@ class Jobs {
     return 'gone soon';
   }
 
+  @Tool({
+    description: 'Asks for a name in its request, then greets from a task when it can',
+    input: z.object({}),
+    task: { mode: 'optional', deferred: true, pollIntervalMs: 50 },
+  })
+  async greetLater(_args: object, ctx: Context) {
+    const answer = await ctx.elicit('Your name?', z.object({ name: z.string() }), {
+      key: 'name',
+    });
+    const detached = await ctx.runAsTask();
+    const name = answer.action === 'accept' ? answer.content.name : 'nobody';
+    return `Hello, ${name}${detached ? ' (from a task)' : ''}!`;
+  }
+
   @Tool({ description: 'Never a task' })
   plain() {
     return 'plain';
@@ -250,6 +264,35 @@ describe('tasks extension over HTTP (2026-07-28)', () => {
     // tasks/result and tasks/list are not part of the extension.
     for (const method of ['tasks/result', 'tasks/list'])
       expect((await caller(url)(method, { taskId: 'x' })).error.code).toBe(-32601);
+  });
+
+  it('a deferred tool asks in input rounds first, then ctx.runAsTask() answers the request with the task', async () => {
+    const url = await serve();
+    for (const [caps, expected] of [
+      [WITH_TASKS, 'Hello, Ada (from a task)!'],
+      [{ elicitation: {} }, 'Hello, Ada!'],
+    ] as const) {
+      const call = caller(url, caps);
+      const round = await call('tools/call', { name: 'greetLater', arguments: {} });
+      expect(round.result).toMatchObject({ resultType: 'input_required' });
+      expect(round.result).not.toHaveProperty('taskId');
+      const retry = await call('tools/call', {
+        name: 'greetLater',
+        arguments: {},
+        inputResponses: { name: { action: 'accept', content: { name: 'Ada' } } },
+        requestState: round.result.requestState,
+      });
+      if (caps === WITH_TASKS) {
+        expect(checkTaskMessage('CreateTaskResult', retry.result)).toEqual([]);
+        expect(retry.result).not.toHaveProperty('requestState');
+        const done = await pollUntil(call, retry.result.taskId, terminal);
+        expect(done.result.content[0].text).toBe(expected);
+      } else {
+        // Without the extension the same call goes on in its request.
+        expect(retry.result).toMatchObject({ resultType: 'complete' });
+        expect(retry.result.content[0].text).toBe(expected);
+      }
+    }
   });
 
   it.each([
