@@ -266,6 +266,81 @@ describe('tasks extension over HTTP (2026-07-28)', () => {
       expect((await caller(url)(method, { taskId: 'x' })).error.code).toBe(-32601);
   });
 
+  it("notifications/tasks on a listen stream: the followed task's changes, each a full DetailedTask", async () => {
+    const url = await serve();
+    const call = caller(url);
+    const task = await ok(call, 'tools/call', { name: 'ship', arguments: { version: '3' } });
+    await pollUntil(call, task.taskId, (t) => t.status === 'input_required');
+    const controller = new AbortController();
+    const response = await fetch(url, {
+      method: 'POST',
+      signal: controller.signal,
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: 'alice',
+        'mcp-protocol-version': MODERN,
+        'mcp-method': 'subscriptions/listen',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'listen',
+        method: 'subscriptions/listen',
+        params: {
+          notifications: { taskIds: [task.taskId, 'someone-elses'] },
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': MODERN,
+            'io.modelcontextprotocol/clientCapabilities': WITH_TASKS,
+          },
+        },
+      }),
+    });
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let buffered = '';
+    const next = async (): Promise<any> => {
+      for (;;) {
+        const end = buffered.indexOf('\n\n');
+        if (end >= 0) {
+          const event = buffered.slice(0, end);
+          buffered = buffered.slice(end + 2);
+          const data = event.split('\n').find((l) => l.startsWith('data:'));
+          if (data) return JSON.parse(data.slice(5));
+          continue;
+        }
+        const { value, done } = await reader.read();
+        if (done) throw new Error('the listen stream ended');
+        buffered += value;
+      }
+    };
+    const ack = await next();
+    expect(ack.params.notifications).toEqual({ taskIds: [task.taskId] });
+    expect(
+      checkTaskMessage('TaskSubscriptionAcknowledgedNotifications', ack.params.notifications),
+    ).toEqual([]);
+    await ok(call, 'tasks/update', {
+      taskId: task.taskId,
+      inputResponses: { approval: { action: 'accept', content: { confirm: true } } },
+    });
+    const statuses: string[] = [];
+    for (;;) {
+      const message = await next();
+      expect(message.method).toBe('notifications/tasks');
+      expect(checkTaskMessage('TaskStatusNotification', message)).toEqual([]);
+      statuses.push(message.params.status);
+      if (message.params.status === 'completed') {
+        expect(message.params.result.content[0].text).toBe('shipped 3');
+        break;
+      }
+    }
+    expect(statuses).toEqual(['working', 'completed']);
+    controller.abort();
+    // Following tasks needs the extension.
+    const refused = await caller(url, { elicitation: {} })('subscriptions/listen', {
+      notifications: { taskIds: [task.taskId] },
+    });
+    expect(refused.error).toMatchObject({ code: -32021 });
+  });
+
   it('a deferred tool asks in input rounds first, then ctx.runAsTask() answers the request with the task', async () => {
     const url = await serve();
     for (const [caps, expected] of [

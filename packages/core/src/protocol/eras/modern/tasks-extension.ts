@@ -3,7 +3,7 @@ import type { Registry } from '../../../registry/index.js';
 import { hasCapability, MissingCapabilityError } from '../../client-capability.js';
 import { ErrorCode } from '../../error-codes.js';
 import type { RequestRecord } from '../../request-record.js';
-import type { MethodSpec } from '../../server-core.js';
+import type { MethodSpec, Scope } from '../../server-core.js';
 import { taskOwner, type TaskSnapshot } from '../../tasks/index.js';
 import type { EraTasks } from '../era.js';
 
@@ -97,3 +97,48 @@ export const tasksCancel: MethodSpec = {
     return {};
   },
 };
+
+/**
+ * The `taskIds` of a `subscriptions/listen` filter that this caller may follow: its own tasks
+ * that exist now (others' and unknown ids are left out of the acknowledgement, as a filter's
+ * unserved parts are). -32021 when the request does not declare the extension; at most `max`.
+ */
+export function followedTaskIds(
+  requested: unknown,
+  record: RequestRecord,
+  scope: Scope,
+  max: number,
+): string[] | undefined {
+  if (!Array.isArray(requested)) return undefined;
+  if (!declares(record)) throw missing('subscriptions/listen with notifications.taskIds', record);
+  if (requested.length > max)
+    throw new JsonRpcError(
+      ErrorCode.InvalidParams,
+      `Invalid params: notifications.taskIds lists ${requested.length} tasks; a listen stream may follow at most ${max} (limits.maxSubscriptionsPerStream); spread them over several streams`,
+    );
+  const owner = taskOwner(record, scope);
+  const ids = new Set<string>();
+  for (const id of requested) {
+    try {
+      scope.core.tasks.get(owner, id);
+      ids.add(id as string);
+    } catch {
+      // Not this caller's task, or none: not followed.
+    }
+  }
+  return [...ids];
+}
+
+/** Calls `send` with each status change of the followed tasks; returns the way to stop. */
+export function followTasks(
+  record: RequestRecord,
+  scope: Scope,
+  ids: readonly string[],
+  send: (task: TaskSnapshot) => void,
+): () => void {
+  const owner = taskOwner(record, scope);
+  const followed = new Set(ids);
+  return scope.core.tasks.listen((taskOwnerId, snapshot) => {
+    if (taskOwnerId === owner && followed.has(snapshot.taskId)) send(snapshot);
+  });
+}
