@@ -26,6 +26,12 @@ function missing(what: string, record: RequestRecord): MissingCapabilityError {
   );
 }
 
+/** `capabilities` with the tasks extension declared (what a client of the extension sends). */
+export function withTasksExtension(capabilities: Record<string, unknown>): Record<string, unknown> {
+  const extensions = (capabilities.extensions ?? {}) as Record<string, unknown>;
+  return { ...capabilities, extensions: { ...extensions, [TASKS_EXTENSION]: {} } };
+}
+
 /** Whether any tool may run as a task, so the extension is worth advertising. */
 export function servesTasks(registry: Registry): boolean {
   return registry.tools.some((tool) => tool.task.mode !== 'forbidden');
