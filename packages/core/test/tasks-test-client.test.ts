@@ -18,13 +18,20 @@ class Releases {
     return ok.action === 'accept' && ok.content.confirm ? `shipped ${version}` : 'not shipped';
   }
 
+  @Tool({ description: 'Takes longer than the server timeout', task: 'optional' })
+  async slow() {
+    await new Promise((r) => setTimeout(r, 50));
+    return 'finished';
+  }
+
   @Tool({ description: 'Answers at once' })
   ping() {
     return 'pong';
   }
 }
 
-const server = () => createServer({ name: 'rel', version: '1.0.0', providers: [Releases] });
+const server = (timeoutMs?: number) =>
+  createServer({ name: 'rel', version: '1.0.0', providers: [Releases], limits: { timeoutMs } });
 const approve = { 'elicitation/create': () => ({ action: 'accept', content: { confirm: true } }) };
 
 describe('connectTestClient: callToolAsTask', () => {
@@ -77,4 +84,18 @@ describe('connectTestClient: callToolAsTask', () => {
     await owner.close();
     await other.close();
   });
+
+  it.each(['2026-07-28', '2025-11-25'])(
+    "a task's handler lives as long as the task, not the server's call timeout (%s)",
+    async (protocolVersion) => {
+      const client = await connectTestClient(server(1), { protocolVersion });
+      // In its request the call times out after 1 ms; as a task it runs to its end.
+      expect(await client.callTool('slow')).toMatchObject({ isError: true });
+      expect(await client.callToolAsTask('slow')).toMatchObject({
+        status: 'completed',
+        result: { content: [{ text: 'finished' }] },
+      });
+      await client.close();
+    },
+  );
 });

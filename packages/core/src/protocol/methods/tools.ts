@@ -191,7 +191,11 @@ function invoke(
   const call: GuardedCall = {
     kind: 'tool',
     name: tool.name,
-    limits: tool.limits,
+    // A task's handler may run as long as the task lives, unless the tool sets its own timeout.
+    limits:
+      at.run?.detached && tool.limits.timeoutMs === undefined
+        ? { ...tool.limits, timeoutMs: tool.task.ttlMs }
+        : tool.limits,
     args,
     record,
     scope,

@@ -121,6 +121,8 @@ export const legacyTasksResult = coreOnly('tasks/result', async (params, record,
   }
   if (end.status === 'failed' && end.error)
     throw new JsonRpcError(end.error.code, end.error.message, end.error.data);
+  if (!TERMINAL.has(end.status))
+    throw new JsonRpcError(ErrorCode.InvalidParams, 'Failed to retrieve task: Task has expired');
   throw new JsonRpcError(
     ErrorCode.InvalidParams,
     `Failed to retrieve task result: the task was ${end.status}, so it has no result`,
