@@ -88,16 +88,13 @@ export const toolsCall: MethodSpec = {
           )
         : callResultForRevision(result, features);
     };
-    if (record.era.tasks?.decide(tool.task, record, params)) {
+    // Most tools never run as tasks and most calls ask for none: skip the era's decision then.
+    const mayBeTask = tool.task.mode !== 'forbidden' || params?.task !== undefined;
+    if (mayBeTask && record.era.tasks?.decide(tool.task, record, params)) {
       // A deferred tool waits for ctx.runAsTask() only where a call can ask in rounds first.
       if (!tool.task.deferred || !record.era.asksInRounds)
         return startTask(tool, record, scope, execute);
-      return scope.core.inputs.call(
-        params,
-        record,
-        deferrable(tool, record, scope, execute),
-        scope,
-      );
+      return scope.core.inputs.call(params, record, deferrable(tool, scope, execute), scope);
     }
     return scope.core.inputs.call(params, record, execute, scope);
   },
@@ -110,7 +107,6 @@ export const toolsCall: MethodSpec = {
  */
 function deferrable(
   tool: ToolDefinition,
-  record: RequestRecord,
   scope: Scope,
   execute: (run?: InputRun) => unknown,
 ): (run?: InputRun) => unknown {
