@@ -7,6 +7,7 @@ import { TestPrompts } from './prompts.js';
 import { TestResources } from './resources.js';
 import { SchemaTools } from './schema-tools.js';
 import { StatelessProbes } from './stateless-probes.js';
+import { TaskTools } from './task-tools.js';
 
 /**
  * The server the official conformance suite tests: every tool, resource, template and prompt
@@ -26,6 +27,7 @@ export function createConformanceServer(): McpFwServer {
       TestResources,
       TestPrompts,
       InputRoundPrompts,
+      TaskTools,
     ],
   });
   // The triggers change this server's own lists, so they join once it exists.

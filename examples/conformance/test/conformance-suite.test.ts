@@ -47,7 +47,7 @@ function summaryOf(stdout: string): Record<string, { header: string; problems: s
   return runs;
 }
 
-it('passes the official conformance suite at both wires (alpha.12); only the tasks extension fails', async () => {
+it('passes the official conformance suite at both wires (alpha.12), the tasks extension included', async () => {
   const { code, stdout, stderr } = await runConformance();
   const runs = summaryOf(stdout);
 
@@ -66,13 +66,12 @@ it('passes the official conformance suite at both wires (alpha.12); only the tas
   ).toEqual({
     'requirements 2025-11-25':
       'exit 0; scored: 30 passed, 0 failed; not scored: 3 run, 0 failing; Total: 82 passed, 0 failed',
-    // The 9 failing unscored scenarios are the tasks extension (conformance-baseline.yaml).
     'requirements 2026-07-28':
-      'exit 0; scored: 37 passed, 0 failed; not scored: 13 run, 9 failing; Total: 164 passed, 30 failed',
+      'exit 0; scored: 37 passed, 0 failed; not scored: 13 run, 0 failing; Total: 196 passed, 0 failed',
     'suite all, spec 2026-07-28':
       'exit 0; scenarios: 40 passed, 0 failed; Total: 152 passed, 0 failed',
     'suite all, with baseline':
-      'exit 0; scenarios: 56 passed, 9 failed; Total: 200 passed, 30 failed',
+      'exit 0; scenarios: 65 passed, 0 failed; Total: 232 passed, 0 failed',
   });
   expect(code, `${stdout.slice(-4000)}\n${stderr}`).toBe(0);
 }, 240_000);

@@ -75,6 +75,8 @@ describe('the conformance fixture serves the suite contract exactly (2025-11-25,
         resources: { subscribe: true, listChanged: true },
         prompts: { listChanged: true },
         completions: {},
+        // The task tools (src/task-tools.ts): 2025-11-25 core tasks.
+        tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
       },
       serverInfo: { name: 'mcp-fw-conformance', version: '0.1.0' },
     });
@@ -109,6 +111,13 @@ describe('the conformance fixture serves the suite contract exactly (2025-11-25,
       ['test_missing_capability', []],
       ['test_logging_tool', []],
       ['test_streaming_elicitation', []],
+      ['greet', ['name']],
+      ['slow_compute', ['seconds']],
+      ['failing_job', []],
+      ['protocol_error_job', []],
+      ['confirm_delete', ['filename']],
+      ['multi_input', []],
+      ['test_tool_with_task', []],
       ['test_trigger_tool_change', []],
       ['test_trigger_prompt_change', []],
     ]);
@@ -553,6 +562,7 @@ describe('the conformance fixture serves the 2026-07-28 contract exactly (in mem
         resources: { subscribe: true, listChanged: true },
         prompts: { listChanged: true },
         completions: {},
+        extensions: { 'io.modelcontextprotocol/tasks': {} },
       },
       _meta: SERVER_INFO,
     });
@@ -561,7 +571,7 @@ describe('the conformance fixture serves the 2026-07-28 contract exactly (in mem
       resultType: 'complete',
       ttlMs: 0,
       cacheScope: 'private',
-      tools: 28,
+      tools: 35,
       _meta: SERVER_INFO,
     });
     expect(listed.tools.find((t: any) => t.name === 'test_x_mcp_header')).toEqual({

@@ -31,9 +31,12 @@ export interface ReleaseOptions {
 export class Release {
   constructor(private readonly options: ReleaseOptions) {}
 
+  // A long job with a question halfway: a client that can take tasks gets a task it polls
+  // (the confirmation then travels through the task); any other client waits on the call.
   @Tool({
     description: 'Publishes a release (tag, build, upload, announce) after the user confirms it',
     input: PublishInput,
+    task: { mode: 'optional', pollIntervalMs: 500 },
   })
   async publish_release({ version }: z.infer<typeof PublishInput>, ctx: Context): Promise<string> {
     const answer = await ctx.elicit(`Publish version ${version}?`, Confirmation, {

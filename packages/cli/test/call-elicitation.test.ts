@@ -51,6 +51,15 @@ describe('mcp-fw call with a tool that asks questions', () => {
     });
   });
 
+  it('follows a tool that runs as a task to its end, answering its question', async () => {
+    const { code, stdout, stderr } = await runCli(
+      ['call', 'checkout', 'room=12', '--answers', '{"confirm": true}'],
+      asking.dir,
+    );
+    expect({ code, stdout }).toEqual({ code: 0, stdout: 'Checked out of room 12.\n' });
+    expect(stderr).toMatch(/^task \S+: working\n$/);
+  });
+
   it('without answers and without a terminal, cancels and says how to answer', async () => {
     expect(await runCli(['call', 'book', 'room=12'], asking.dir)).toEqual({
       code: 1,

@@ -26,6 +26,7 @@ import {
   type TypeSchemas,
 } from './registry/index.js';
 import { MemberControl, ResourceControl } from './protocol/server-members.js';
+import { Tasks } from './protocol/tasks/index.js';
 import type { SharedStore } from './stores/index.js';
 
 /**
@@ -193,6 +194,7 @@ export class McpFwServer {
       inputs: new InputRuns(options.inputRounds ?? options.input, options.limits),
       guards: new Guards(options, logger),
       middleware: new Pipeline(options.middleware),
+      tasks: new Tasks(options.limits?.tasks),
     };
     warnUndescribed(registry, logger);
     checkMiddleware(registry);

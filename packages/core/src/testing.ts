@@ -4,6 +4,7 @@ import {
   isModernRevision,
   LATEST_LEGACY,
   requestEnvelope,
+  withTasksExtension,
   type ServerConnection,
 } from './protocol/index.js';
 import type { McpFwServer } from './server.js';
@@ -112,6 +113,26 @@ export interface TestClient {
     args?: Record<string, unknown>,
     options?: { signal?: AbortSignal; progressToken?: string | number },
   ): Promise<ReceivedToolResult>;
+  /**
+   * `tools/call` as a task, followed to its end: under 2026-07-28 the request declares the tasks
+   * extension, the task is polled with `tasks/get` and its questions are answered by `handlers`
+   * through `tasks/update`; under 2025-11-25 it is asked for with `params.task` and awaited with
+   * `tasks/result` (its questions reach `handlers` as requests). Polls without waiting the whole
+   * `pollIntervalMs`, to keep tests quick. Under 2026-07-28 a tool that allows no task is
+   * answered in its request and comes back as `result` alone; 2025-11-25 refuses it (-32601).
+   *
+   * @example
+   * ```ts
+   * const client = await connectTestClient(server, {
+   *   protocolVersion: '2026-07-28',
+   *   capabilities: { elicitation: {} },
+   *   handlers: { 'elicitation/create': () => ({ action: 'accept', content: { confirm: true } }) },
+   * });
+   * const { status, result } = await client.callToolAsTask('ship', { version: '1.0' });
+   * expect(status).toBe('completed');
+   * ```
+   */
+  callToolAsTask(name: string, args?: Record<string, unknown>): Promise<ReceivedTask>;
   /** `resources/read`. */
   readResource(uri: string): Promise<{ contents: ReceivedBlock[] }>;
   /** `prompts/get`. */
@@ -121,6 +142,19 @@ export interface TestClient {
   ): Promise<{ description?: string; messages: { role: string; content: ReceivedBlock }[] }>;
   /** Disconnects from the server. */
   close(): Promise<void>;
+}
+
+/** How a task started by {@link TestClient.callToolAsTask} ended. */
+export interface ReceivedTask {
+  /** Absent when the server answered without a task. */
+  readonly taskId?: string;
+  readonly status: 'completed' | 'failed' | 'cancelled';
+  /** The call's result (`completed`). */
+  readonly result?: ReceivedToolResult;
+  /** The JSON-RPC error the call ended with (`failed`). */
+  readonly error?: { code: number; message: string; data?: unknown };
+  /** Every status the client saw, in order (2026-07-28), e.g. `working`, `input_required`. */
+  readonly seen: readonly string[];
 }
 
 /**
@@ -223,6 +257,13 @@ export async function connectTestClient(
       if (opts.progressToken !== undefined) params._meta = { progressToken: opts.progressToken };
       return unchecked(request('tools/call', params, opts));
     },
+    callToolAsTask: async (name, args) => {
+      const call: Record<string, unknown> =
+        args === undefined ? { name } : { name, arguments: args };
+      if (!isModernRevision(version)) return legacyTask(request, call);
+      const _meta = requestEnvelope(version, withTasksExtension(capabilities), clientInfo);
+      return modernTask(request, { ...call, _meta }, _meta, options.handlers ?? {});
+    },
     readResource: (uri) => unchecked(request('resources/read', { uri })),
     getPrompt: (name, args) =>
       unchecked(request('prompts/get', args === undefined ? { name } : { name, arguments: args })),
@@ -234,6 +275,80 @@ export async function connectTestClient(
 }
 
 export { JsonRpcError };
+
+type Send = (method: string, params?: Record<string, unknown>) => Promise<WireObject>;
+const TERMINAL = ['completed', 'failed', 'cancelled'];
+
+/** 2026-07-28: poll tasks/get, answer input requests through tasks/update. */
+async function modernTask(
+  request: Send,
+  call: Record<string, unknown>,
+  _meta: Record<string, unknown>,
+  handlers: NonNullable<TestClientOptions['handlers']>,
+): Promise<ReceivedTask> {
+  const created = await request('tools/call', call);
+  if (created.resultType !== 'task')
+    return { status: 'completed', result: created as unknown as ReceivedToolResult, seen: [] };
+  const taskId = created.taskId as string;
+  const seen: string[] = [];
+  const answered = new Set<string>();
+  for (;;) {
+    const task = await request('tasks/get', { taskId, _meta });
+    const status = task.status as ReceivedTask['status'] | 'working' | 'input_required';
+    if (seen[seen.length - 1] !== status) seen.push(status);
+    if (TERMINAL.includes(status)) {
+      return {
+        taskId,
+        status: status as ReceivedTask['status'],
+        result: task.result as ReceivedToolResult | undefined,
+        error: task.error as ReceivedTask['error'],
+        seen,
+      };
+    }
+    const waiting = (task.inputRequests ?? {}) as Record<
+      string,
+      { method: string; params: unknown }
+    >;
+    const inputResponses: Record<string, unknown> = {};
+    for (const [key, input] of Object.entries(waiting)) {
+      const handler = handlers[input.method];
+      if (answered.has(key) || !handler) continue;
+      answered.add(key);
+      inputResponses[key] = await handler((input.params ?? {}) as Record<string, unknown>);
+    }
+    if (Object.keys(inputResponses).length > 0)
+      await request('tasks/update', { taskId, inputResponses, _meta });
+    else await new Promise((r) => setTimeout(r, Math.min(Number(task.pollIntervalMs) || 1, 5)));
+  }
+}
+
+/** 2025-11-25: ask for a task, wait for tasks/result (questions arrive as requests meanwhile). */
+async function legacyTask(request: Send, call: Record<string, unknown>): Promise<ReceivedTask> {
+  const created = await request('tools/call', { ...call, task: {} });
+  const task = created.task as { taskId: string } | undefined;
+  if (!task)
+    return { status: 'completed', result: created as unknown as ReceivedToolResult, seen: [] };
+  let result: ReceivedToolResult | undefined;
+  let error: ReceivedTask['error'];
+  try {
+    result = (await request('tasks/result', {
+      taskId: task.taskId,
+    })) as unknown as ReceivedToolResult;
+  } catch (failure) {
+    error =
+      failure instanceof JsonRpcError
+        ? failure.toJSON()
+        : { code: -32603, message: String(failure) };
+  }
+  const end = await request('tasks/get', { taskId: task.taskId });
+  return {
+    taskId: task.taskId,
+    status: end.status as ReceivedTask['status'],
+    result,
+    error,
+    seen: [],
+  };
+}
 
 // The test client reports what the server sent without checking it: the caller names the shape.
 function unchecked<R>(result: Promise<WireObject>): Promise<R> {

@@ -20,6 +20,7 @@ describe('@Tool({ task })', () => {
     'required',
     {},
     { mode: 'required', ttlMs: 60_000, pollIntervalMs: 250 },
+    { mode: 'required', deferred: true },
   ])('accepts %j', (task) => {
     expect(serverWith(task)).not.toThrow();
   });
@@ -30,6 +31,7 @@ describe('@Tool({ task })', () => {
     { ttlMs: 0 },
     { ttlMs: 1.5 },
     { pollIntervalMs: -1 },
+    { deferred: 'yes' },
     null,
     42,
   ])('refuses %j at startup, naming the member and the accepted forms', (task) => {

@@ -15,6 +15,9 @@ import { loadEntry } from '../project/load-entry.js';
 import { callArguments } from './call-arguments.js';
 import { examples } from './options.js';
 
+// The _meta key tasks/result tags its result with (2025-11-25), not part of the tool's result.
+const RELATED_TASK = 'io.modelcontextprotocol/related-task';
+
 interface CallOptions {
   json?: string;
   raw?: boolean;
@@ -54,7 +57,8 @@ export function callCommand(program: Command): void {
         ['mcp-fw call dist/server.js add a=1 b=2 --raw', 'the result as JSON'],
       ]) +
         '\nProgress is drawn on a terminal. A tool that asks questions (elicitation) is answered from\n' +
-        '--answers or --answers-file, else asked on the terminal. A result with isError exits with status 1.\n',
+        '--answers or --answers-file, else asked on the terminal. A tool that runs as a task is called as\n' +
+        'one and followed to its end. A result with isError exits with status 1.\n',
     )
     .action(
       (
@@ -118,13 +122,32 @@ export function callCommand(program: Command): void {
             );
           }
           const args = callArguments(pairs, options.json, definition.inputSchema ?? {});
+          // A tool that runs as a task is called as one and followed to its end: its questions
+          // and progress arrive meanwhile, as for an immediate call.
+          const taskSupport = definition.execution?.taskSupport;
+          const asTask = taskSupport === 'optional' || taskSupport === 'required';
           let result: Record<string, any>;
           try {
             result = (await client.peer.request('tools/call', {
               name: tool,
               arguments: args,
+              ...(asTask ? { task: {} } : {}),
               ...(bar.enabled ? { _meta: { progressToken: 1 } } : {}),
             })) as Record<string, any>;
+            if (asTask && result.task?.taskId) {
+              const taskId = result.task.taskId as string;
+              bar.clear();
+              process.stderr.write(style.dim(`task ${taskId}: ${result.task.status}\n`));
+              const { _meta, ...payload } = (await client.peer.request('tasks/result', {
+                taskId,
+              })) as Record<string, any>;
+              // The task tag is protocol, not the tool's result.
+              const { [RELATED_TASK]: _related, ...meta } = (_meta ?? {}) as Record<
+                string,
+                unknown
+              >;
+              result = Object.keys(meta).length > 0 ? { ...payload, _meta: meta } : payload;
+            }
           } catch (error) {
             if (error instanceof JsonRpcError)
               throw new CliError(

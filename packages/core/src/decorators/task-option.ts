@@ -28,4 +28,10 @@ export interface TaskOptions {
   readonly ttlMs?: number;
   /** How often the client should poll, in ms (default 1000). */
   readonly pollIntervalMs?: number;
+  /**
+   * The call starts in its request, where it may ask the client through input rounds, and
+   * becomes a task only when the handler calls `ctx.runAsTask()` (default false: a task from
+   * the start).
+   */
+  readonly deferred?: boolean;
 }

@@ -156,6 +156,33 @@ export class Context {
     return listRoots(this.#asker, this.#scope, options);
   }
 
+  /**
+   * Lets the rest of this call run as a task, for a tool declared
+   * `@Tool({ task: { deferred: true } })`: the request is answered with the task at once, and
+   * the handler goes on detached (its questions then reach the client through the task, and the
+   * task's cancellation aborts `ctx.signal`); its result becomes the task's. Questions asked
+   * before are input rounds of the request. Resolves `true` once the call runs as a task (also
+   * when it already did), `false` when it goes on in its request (the client or the revision
+   * cannot take a task, or the tool does not allow one).
+   *
+   * @example
+   * ```ts
+   * @Tool({ description: 'Publishes a report', task: { mode: 'optional', deferred: true } })
+   * async publish(_args: object, ctx: Context) {
+   *   const ok = await ctx.elicit('Publish now?', z.object({ confirm: z.boolean() }));
+   *   if (ok.action !== 'accept' || !ok.content.confirm) return 'Not published.';
+   *   await ctx.runAsTask();
+   *   return await buildAndUpload(ctx.signal);
+   * }
+   * ```
+   */
+  runAsTask(): Promise<boolean> {
+    const run = this.#run;
+    if (!run) return Promise.resolve(false);
+    if (run.detached) return Promise.resolve(true);
+    return run.detacher ? run.detacher() : Promise.resolve(false);
+  }
+
   get #asker(): Asker {
     const invocation = this.#invocation;
     return {

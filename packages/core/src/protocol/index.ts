@@ -33,6 +33,7 @@ export { LEGACY_REVISIONS, LATEST_LEGACY, type LegacyRevision } from './eras/rev
 export type { ServerCore, ServerIdentity } from './server-core.js';
 export type { ClientInfo, ClientCapabilities } from './request-record.js';
 export { MODERN_REVISIONS, isModernRevision, requestEnvelope } from './eras/modern/envelope.js';
+export { withTasksExtension } from './eras/modern/tasks-extension.js';
 export { InputRuns, type InputRoundSettings } from './input/input-runs.js';
 export { MemoryUsedRounds, type UsedRounds } from './input/used-rounds.js';
 export type { InputRoundLimits } from './input/input-round-limits.js';

@@ -8,6 +8,7 @@ import type { InputRuns } from './input/input-runs.js';
 import type { Guards } from './guards/index.js';
 import type { ListCache } from './list-cache.js';
 import type { Pipeline } from './middleware/index.js';
+import type { Tasks } from './tasks/index.js';
 
 /** Who the server says it is (the `serverInfo` and `instructions` of the handshake). */
 export interface ServerIdentity {
@@ -48,6 +49,8 @@ export interface ServerCore {
   readonly guards: Guards;
   /** Middleware around requests (`server.use`, `createServer({ middleware })`). */
   readonly middleware: Pipeline;
+  /** Calls running as tasks (owner-bound, bounded, expiring); see `@Tool({ task })`. */
+  readonly tasks: Tasks;
 }
 
 /** What a method handler may touch: the shared core, this connection's session and engine. */

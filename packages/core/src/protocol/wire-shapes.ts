@@ -22,6 +22,8 @@ export function toolForRevision(
   if (f.toolAnnotations && tool.annotations) wire.annotations = tool.annotations;
   if (f.icons && tool.icons) wire.icons = tool.icons;
   if (f.structured && tool._meta) wire._meta = tool._meta;
+  if (f.coreTasks && tool.task.mode !== 'forbidden')
+    wire.execution = { taskSupport: tool.task.mode };
   return wire;
 }
 

@@ -22,6 +22,11 @@ const RESULT_TYPES: Record<string, string> = {
   'resources/unsubscribe': 'EmptyResult',
   'server/discover': 'DiscoverResult',
   'subscriptions/listen': 'SubscriptionsListenResult',
+  // 2025-11-25 core tasks (the 2026-07-28 extension has its own schema: ext-tasks-schema.ts).
+  'tasks/get': 'GetTaskResult',
+  'tasks/result': 'GetTaskPayloadResult',
+  'tasks/list': 'ListTasksResult',
+  'tasks/cancel': 'CancelTaskResult',
 };
 
 export interface SchemaValidator {
@@ -65,12 +70,16 @@ export function mcpSchema(revision: string): SchemaValidator {
       const m = message as Record<string, unknown>;
       if ('result' in m) {
         const problems = run(responseType, m);
-        const interim =
-          (m.result as { resultType?: unknown } | undefined)?.resultType === 'input_required';
+        const result = m.result as { resultType?: unknown; task?: unknown } | undefined;
+        const interim = result?.resultType === 'input_required';
+        // A task-augmented request (2025-11-25 `params.task`) is answered with the task.
+        const created = typeof result?.task === 'object' && 'CreateTaskResult' in defs;
         const resultType = requestMethod
           ? interim
             ? 'InputRequiredResult'
-            : RESULT_TYPES[requestMethod]
+            : created
+              ? 'CreateTaskResult'
+              : RESULT_TYPES[requestMethod]
           : undefined;
         if (requestMethod && !resultType)
           problems.push(`no result type known for ${requestMethod}`);

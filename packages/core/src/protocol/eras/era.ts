@@ -6,6 +6,28 @@ import type { ErrorPolicy } from '../error-ref.js';
 import type { RequestRecord } from '../request-record.js';
 import type { MethodSpec, Scope, ServerCore } from '../server-core.js';
 import type { LegacySession } from './legacy/session.js';
+import type { MemberTask } from '../../registry/index.js';
+import type { TaskRelay, TaskSnapshot } from '../tasks/index.js';
+
+/** How `tools/call` runs as a task in an era that has tasks (see {@link Era.tasks}). */
+export interface EraTasks {
+  /**
+   * Whether this call of a tool declared `optional` or `required` runs as a task. Throws the
+   * era's refusal when the tool requires a task and the request cannot have one.
+   */
+  decide(
+    task: MemberTask,
+    record: RequestRecord,
+    params: Record<string, unknown> | undefined,
+  ): boolean;
+  /** The answer to the `tools/call` that started a task: the era's `CreateTaskResult`. */
+  created(snapshot: TaskSnapshot): unknown;
+  /**
+   * Where the task's questions go when not into its `inputRequests`: 2025-11-25 sends them on
+   * the session as ordinary requests tagged with the task.
+   */
+  relay?(record: RequestRecord, scope: Scope): TaskRelay;
+}
 
 /** A request let in by its era: the record every handler reads, and the method that serves it. */
 export interface Admission {
@@ -95,4 +117,7 @@ export interface Era {
 
   /** Whether a JSON array of requests (a batch) is accepted on a connection of this era now. */
   acceptsBatch(session: LegacySession): boolean;
+
+  /** How calls become tasks; absent where the era runs every call in its request. */
+  readonly tasks?: EraTasks;
 }

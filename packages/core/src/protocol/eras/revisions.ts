@@ -34,6 +34,8 @@ export interface RevisionFeatures {
   /** URL-mode elicitation, sampling with tools. */
   readonly urlElicitation: boolean;
   readonly samplingTools: boolean;
+  /** The experimental tasks of core (`params.task`, tasks/get, tasks/result, …); not 2026-07-28, where tasks are an extension. */
+  readonly coreTasks: boolean;
 }
 
 /** The legacy revision each feature first appeared in; absent: every revision has it. */
@@ -49,6 +51,7 @@ const SINCE: Readonly<Record<keyof RevisionFeatures, LegacyRevision | undefined>
   elicitation: '2025-06-18',
   urlElicitation: '2025-11-25',
   samplingTools: '2025-11-25',
+  coreTasks: '2025-11-25',
 };
 
 /** The first revision with `feature`, as named in "needs … or later" messages. */
@@ -69,7 +72,10 @@ const FEATURES = new Map<string, RevisionFeatures>(
 
 // The stateless revisions carry everything the newest legacy revision does, except batches.
 for (const revision of MODERN_REVISIONS)
-  FEATURES.set(revision, Object.freeze({ ...FEATURES.get(LATEST_LEGACY)!, batching: false }));
+  FEATURES.set(
+    revision,
+    Object.freeze({ ...FEATURES.get(LATEST_LEGACY)!, batching: false, coreTasks: false }),
+  );
 
 export function featuresOf(revision: string): RevisionFeatures {
   return FEATURES.get(revision) ?? FEATURES.get(LATEST_LEGACY)!;

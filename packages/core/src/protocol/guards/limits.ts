@@ -1,3 +1,4 @@
+import type { TaskLimits } from '../tasks/task-limits.js';
 import type { RateLimit } from '../../registry/index.js';
 import type { ConcurrencyLimits } from './concurrency.js';
 import type { Identify } from './identity.js';
@@ -54,6 +55,8 @@ export interface ServerLimits extends StateLimits {
   readonly controlChars?: ControlChars;
   /** How `ctx.auth` names the caller, for `key: 'identity'` and the audit log. */
   readonly identify?: Identify;
+  /** Tasks kept at once, per server and per caller, their questions and longest life. */
+  readonly tasks?: TaskLimits;
 
   // ── 2026-07-28 input rounds (issue #15, parts 2 and 4) ──────────────────────────────────
   /**

@@ -27,6 +27,12 @@ export interface RunStart {
   readonly replay: boolean;
 }
 
+/** What a call that went on as a task asks through, and is aborted by. */
+export interface TaskPort {
+  readonly signal: AbortSignal;
+  ask(method: string, params: unknown, key?: string): Promise<unknown>;
+}
+
 /** The 2026-07-28 interim result asking the client for input. */
 export interface InputRequiredResult {
   resultType: 'input_required';
@@ -69,6 +75,14 @@ export class InputRun {
   #finished = false;
   #record: RequestRecord;
   #id?: string;
+  // Once the call went on as a task (`ctx.runAsTask()`): where its questions and signal come from.
+  #task?: TaskPort;
+  #detached = false;
+  /**
+   * Set by `tools/call` when this call may go on as a task (its tool is `deferred` and the request
+   * can take a task): starts the task and resolves once the handler runs as its work.
+   */
+  detacher?: () => Promise<boolean>;
 
   /**
    * `id` is a replayed run's (from its state); a new run mints one when it first needs it.
@@ -115,6 +129,7 @@ export class InputRun {
 
   /** Aborted when the request currently driving the handler is cancelled, or the run expires. */
   get signal(): AbortSignal {
+    if (this.#task && !this.#controller) return this.#task.signal;
     if (!this.#controller) {
       this.#noteAbort();
       this.#controller = new AbortController();
@@ -177,8 +192,39 @@ export class InputRun {
     return outcome;
   }
 
+  /**
+   * The call goes on as a task: the request driving it now is answered with `answer` (the
+   * task's creation) instead of the handler's result, and the request's end no longer aborts
+   * the handler. {@link bindTask} then hands it the task's questions and signal.
+   */
+  detach(answer: unknown): void {
+    this.#detached = true;
+    this.detacher = undefined;
+    // The round's outcome is set up right after the handler's synchronous start (see start).
+    queueMicrotask(() => {
+      const resolve = this.#resolve;
+      this.#settle();
+      resolve?.(answer);
+    });
+  }
+
+  /** Whether the call runs as a task now. */
+  get detached(): boolean {
+    return this.#detached;
+  }
+
+  /** From now on questions go to `task`, and its cancellation or expiry aborts the handler. */
+  bindTask(task: TaskPort): void {
+    this.#task = task;
+    const signal = task.signal;
+    if (signal.aborted) this.#abortWith(signal.reason, true);
+    else
+      signal.addEventListener('abort', () => this.#abortWith(signal.reason, true), { once: true });
+  }
+
   /** Called by `ctx.elicit` and friends: the answer, now or after a round trip. */
   ask(method: string, params: unknown, key?: string): Promise<unknown> {
+    if (this.#task) return this.#task.ask(method, params, key);
     const k = key ?? `input_${++this.#seq}`;
     if (this.#answers?.has(k)) return Promise.resolve(this.#answers.get(k));
     return new Promise((resolve, reject) => {
@@ -226,8 +272,9 @@ export class InputRun {
     if (request.aborted) this.#abortWith(request.signal.reason);
   }
 
-  #abortWith(reason: unknown): void {
-    if (this.#abort) return;
+  #abortWith(reason: unknown, fromTask = false): void {
+    // A task outlives the request that started it: only the task's own end aborts it.
+    if (this.#abort || (this.#detached && !fromTask)) return;
     this.#abort = { reason };
     this.#controller?.abort(reason);
   }

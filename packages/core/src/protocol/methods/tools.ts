@@ -17,6 +17,8 @@ import type { MethodSpec, Scope } from '../server-core.js';
 import { shownTo } from '../list-visibility.js';
 import { asToolError, memberInfo } from '../middleware/index.js';
 import { toolForRevision } from '../wire-shapes.js';
+import { TaskRun, taskOwner } from '../tasks/index.js';
+import type { EraTasks } from '../eras/era.js';
 
 export const toolsList: MethodSpec = {
   handle(params, record, { core }) {
@@ -77,18 +79,102 @@ export const toolsCall: MethodSpec = {
                   throw asToolError(name, error);
                 }) as Promise<CallToolResult>);
       } catch (error) {
-        return inBand(error, features, record, scope);
+        return inBand(error, features, record, scope, run);
       }
       return isThenable(result)
         ? result.then(
             (value) => callResultForRevision(value, features),
-            (error: unknown) => inBand(error, features, record, scope),
+            (error: unknown) => inBand(error, features, record, scope, run),
           )
         : callResultForRevision(result, features);
     };
+    // Most tools never run as tasks and most calls ask for none: skip the era's decision then.
+    const mayBeTask = tool.task.mode !== 'forbidden' || params?.task !== undefined;
+    if (mayBeTask && record.era.tasks?.decide(tool.task, record, params)) {
+      // A deferred tool waits for ctx.runAsTask() only where a call can ask in rounds first.
+      if (!tool.task.deferred || !record.era.asksInRounds)
+        return startTask(tool, record, scope, execute);
+      return scope.core.inputs.call(params, record, deferrable(tool, scope, execute), scope);
+    }
     return scope.core.inputs.call(params, record, execute, scope);
   },
 };
+
+/**
+ * The call of a `deferred` task tool: it runs in its request (input rounds and all) until the
+ * handler calls `ctx.runAsTask()`; then the request is answered with a new task, whose work is
+ * the rest of the same invocation.
+ */
+function deferrable(
+  tool: ToolDefinition,
+  scope: Scope,
+  execute: (run?: InputRun) => unknown,
+): (run?: InputRun) => unknown {
+  return (run) => {
+    if (!run) return execute();
+    let finish!: (value: unknown) => void;
+    let failure!: (error: unknown) => void;
+    const outcome = new Promise<unknown>((resolve, reject) => {
+      finish = resolve;
+      failure = reject;
+    });
+    run.detacher = () =>
+      new Promise<boolean>((running) => {
+        const current = run.record;
+        const snapshot = scope.core.tasks.start(
+          taskOwner(current, scope),
+          { ttlMs: tool.task.ttlMs, pollIntervalMs: tool.task.pollIntervalMs },
+          async (work) => {
+            run.bindTask(work);
+            running(true);
+            try {
+              return { result: await outcome };
+            } catch (error) {
+              return { error: current.era.mapError(error, scope.core) };
+            }
+          },
+        );
+        run.detach((current.era.tasks as EraTasks).created(snapshot));
+      });
+    let value: unknown;
+    try {
+      value = execute(run);
+    } catch (error) {
+      failure(error);
+      throw error;
+    }
+    Promise.resolve(value).then(finish, failure);
+    return value;
+  };
+}
+
+/**
+ * Runs the call as a task: the same handler, middleware and guardrails, detached from the
+ * request, which is answered at once with the task. Questions the handler asks go through the
+ * task; a tool error completes it with its `isError` result, a protocol error fails it.
+ */
+function startTask(
+  tool: ToolDefinition,
+  record: RequestRecord,
+  scope: Scope,
+  execute: (run?: InputRun) => unknown,
+): unknown {
+  const { tasks } = scope.core;
+  const era = record.era.tasks as EraTasks;
+  const snapshot = tasks.start(
+    taskOwner(record, scope),
+    { ttlMs: tool.task.ttlMs, pollIntervalMs: tool.task.pollIntervalMs },
+    async (work) => {
+      try {
+        return { result: await execute(new TaskRun(record, scope.core.inputs, work)) };
+      } catch (error) {
+        return { error: record.era.mapError(error, scope.core) };
+      }
+    },
+    era.relay?.(record, scope),
+  );
+  return era.created(snapshot);
+}
 
 /** Runs the tool under the guardrails with `args` (as middleware left them). */
 function invoke(
@@ -101,7 +187,11 @@ function invoke(
   const call: GuardedCall = {
     kind: 'tool',
     name: tool.name,
-    limits: tool.limits,
+    // A task's handler may run as long as the task lives, unless the tool sets its own timeout.
+    limits:
+      at.run?.detached && tool.limits.timeoutMs === undefined
+        ? { ...tool.limits, timeoutMs: tool.task.ttlMs }
+        : tool.limits,
     args,
     record,
     scope,
@@ -120,12 +210,11 @@ function inBand(
   features: RevisionFeatures,
   record: RequestRecord,
   scope: Scope,
+  run: InputRun | undefined,
 ): unknown {
-  const result = record.era.toolError(error, {
-    features,
-    policy: scope.core,
-    quiet: record.request.aborted,
-  });
+  // A call its client cancelled (the request, or the task it runs as) fails quietly.
+  const quiet = record.request.aborted || (run?.detached === true && run.signal.aborted);
+  const result = record.era.toolError(error, { features, policy: scope.core, quiet });
   if (!result) throw error;
   return result;
 }

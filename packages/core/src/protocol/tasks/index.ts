@@ -13,3 +13,5 @@ export {
   type TaskSnapshot,
   type TaskStatus,
 } from './task-snapshot.js';
+export { taskOwner } from './task-owner.js';
+export { TaskRun } from './task-run.js';

@@ -15,6 +15,8 @@ export async function askOnChannel(
   method: string,
   params: unknown,
   options: ClientRequestOptions,
+  /** False for a question of a task, which outlives the request that started it. */
+  onRequestStream = true,
 ): Promise<unknown> {
   const { record } = asker;
   const timeoutMs = options.timeoutMs ?? scope.core.clientRequestTimeoutMs;
@@ -34,7 +36,7 @@ export async function askOnChannel(
     return await scope.engine.request(method, params, {
       timeoutMs,
       signal: asker.signal ?? record.request.signal,
-      relatedTo: record.request,
+      relatedTo: onRequestStream ? record.request : undefined,
     });
   } catch (error) {
     if (error instanceof JsonRpcError && error.code === REQUEST_TIMEOUT_CODE) {

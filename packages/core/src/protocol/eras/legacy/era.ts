@@ -8,6 +8,13 @@ import type { Era } from '../era.js';
 import { featuresOf } from '../revisions.js';
 import { askOnChannel } from './ask.js';
 import { initialize, ping, setLevel } from './lifecycle.js';
+import {
+  LEGACY_TASKS,
+  legacyTasksCancel,
+  legacyTasksGet,
+  legacyTasksList,
+  legacyTasksResult,
+} from './tasks.js';
 
 /** Every request method a legacy (initialize-era) connection answers; anything else is -32601. */
 const METHODS: ReadonlyMap<string, MethodSpec> = methodTable([
@@ -17,6 +24,10 @@ const METHODS: ReadonlyMap<string, MethodSpec> = methodTable([
   ...SHARED_METHODS,
   ['resources/subscribe', resourcesSubscribe],
   ['resources/unsubscribe', resourcesUnsubscribe],
+  ['tasks/get', legacyTasksGet],
+  ['tasks/result', legacyTasksResult],
+  ['tasks/list', legacyTasksList],
+  ['tasks/cancel', legacyTasksCancel],
 ]);
 
 /**
@@ -45,7 +56,11 @@ export const LEGACY: Era = {
   },
   toolError: toolErrorResult,
   asksInRounds: false,
-  ask: askOnChannel,
+  // A task's questions go through the task (input_required, tagged with it), not the request.
+  ask: (asker, scope, method, params, options) =>
+    asker.run?.detached
+      ? asker.run.ask(method, params, options.key)
+      : askOnChannel(asker, scope, method, params, options),
   urlElicitationIds: true,
   logThreshold: (_record, session) => session.logLevel,
   pushesListChanged: (session) => session.handshake !== undefined,
@@ -53,4 +68,5 @@ export const LEGACY: Era = {
     const version = session.handshake?.protocolVersion;
     return version !== undefined && featuresOf(version).batching;
   },
+  tasks: LEGACY_TASKS,
 };

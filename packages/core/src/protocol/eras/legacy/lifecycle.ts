@@ -1,5 +1,6 @@
 import { JsonRpcError } from '../../../jsonrpc/index.js';
 import { serverCapabilities } from '../../capabilities.js';
+import { legacyTasksCapability } from './tasks.js';
 import { ErrorCode } from '../../error-codes.js';
 import { isLogLevel, LOG_LEVELS } from '../../log-levels.js';
 import { featuresOf, isLegacyRevision, LATEST_LEGACY } from '../revisions.js';
@@ -40,11 +41,13 @@ export const initialize: MethodSpec = {
       title !== undefined && featuresOf(protocolVersion).structured
         ? { name, title, version }
         : { name, version };
-    const result: Record<string, unknown> = {
+    const served = serverCapabilities(core.registry, protocolVersion);
+    const tasks = legacyTasksCapability(
       protocolVersion,
-      capabilities: serverCapabilities(core.registry, protocolVersion),
-      serverInfo,
-    };
+      core.registry.tools.some((t) => t.task.mode !== 'forbidden'),
+    );
+    if (tasks) served.tasks = tasks;
+    const result: Record<string, unknown> = { protocolVersion, capabilities: served, serverInfo };
     if (instructions !== undefined) result.instructions = instructions;
     return result;
   },

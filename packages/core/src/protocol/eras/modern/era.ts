@@ -10,6 +10,7 @@ import { EnvelopeMemo } from './envelope-memo.js';
 import { discover } from './discover.js';
 import { listen } from './listen.js';
 import { modernResult } from './result-envelope.js';
+import { MODERN_TASKS, tasksCancel, tasksGet, tasksUpdate } from './tasks-extension.js';
 
 /**
  * The 2026-07-28 method table: the shared handlers plus discover and listen. The methods the
@@ -19,6 +20,9 @@ import { modernResult } from './result-envelope.js';
 const METHODS: ReadonlyMap<string, MethodSpec> = methodTable([
   ['server/discover', discover],
   ['subscriptions/listen', listen],
+  ['tasks/get', tasksGet],
+  ['tasks/update', tasksUpdate],
+  ['tasks/cancel', tasksCancel],
   ...SHARED_METHODS,
 ]);
 
@@ -81,4 +85,5 @@ export const MODERN: Era = {
   logThreshold: (record) => record.logLevel ?? SILENT,
   pushesListChanged: () => false,
   acceptsBatch: () => false,
+  tasks: MODERN_TASKS,
 };

@@ -18,8 +18,12 @@ export interface Refusal {
 
 type Header = (name: string) => string | undefined;
 
-const NAMED: Record<string, 'name' | 'uri'> = {
+const NAMED: Record<string, 'name' | 'uri' | 'taskId'> = {
   'tools/call': 'name',
+  // The tasks extension routes its methods by task (Mcp-Name: <taskId>).
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
   'prompts/get': 'name',
   'resources/read': 'uri',
 };

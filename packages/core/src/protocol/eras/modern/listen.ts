@@ -11,12 +11,15 @@ import {
 import type { MethodSpec } from '../../server-core.js';
 import { clientKeyOf, refused } from '../../state-refusal.js';
 import { validateUri } from '../../uri-guard.js';
+import { followedTaskIds, followTasks } from './tasks-extension.js';
 
 interface Filter {
   toolsListChanged?: boolean;
   promptsListChanged?: boolean;
   resourcesListChanged?: boolean;
   resourceSubscriptions?: string[];
+  /** The tasks extension: `notifications/tasks` for these tasks. */
+  taskIds?: string[];
 }
 
 /**
@@ -54,6 +57,13 @@ export const listen: MethodSpec = {
       }
       honoured.resourceSubscriptions = [...new Set(asked.filter((uri) => served(registry, uri)))];
     }
+    const taskIds = followedTaskIds(
+      requested.taskIds,
+      record,
+      scope,
+      budget.limits.maxSubscriptionsPerStream,
+    );
+    if (taskIds) honoured.taskIds = taskIds;
     const uris = new Set(honoured.resourceSubscriptions ?? []);
     const client = clientKeyOf(record, scope);
     const over = budget.openStream(client, uris.size);
@@ -83,12 +93,19 @@ export const listen: MethodSpec = {
       },
     };
     core.hub.add(member);
+    const unfollow =
+      taskIds && taskIds.length > 0
+        ? followTasks(record, scope, taskIds, (task) =>
+            engine.notify('notifications/tasks', { ...task, _meta: tag }, request),
+          )
+        : undefined;
     return new Promise((resolve) => {
       let ended = false;
       const end = () => {
         if (ended) return;
         ended = true;
         core.hub.delete(member);
+        unfollow?.();
         budget.closeStream(client, uris.size);
         off();
         resolve({ _meta: tag });
