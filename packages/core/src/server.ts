@@ -274,7 +274,7 @@ export class McpFwServer {
    * list changes and resource updates reach their clients (legacy sessions and `listen`
    * streams), 2026-07-28 input rounds resume on any instance and stay single-use across all,
    * and rate limits count for all. The HTTP entry points call it when given a `store`; options
-   * given to `createServer` (`input.requestStateKey`, `input.usedRounds`,
+   * given to `createServer` (`inputRounds.requestStateKey`, `inputRounds.usedRounds`,
    * `limits.rateLimitStore`) win over the store's. Resolves once this instance hears the others.
    *
    * @example
