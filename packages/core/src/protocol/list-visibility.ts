@@ -1,3 +1,7 @@
+import type { RawJson } from '../jsonrpc/index.js';
+import { featuresOf, type RevisionFeatures } from './eras/revisions.js';
+import type { ListCache } from './list-cache.js';
+import type { RequestRecord } from './request-record.js';
 import type { ServerCore } from './server-core.js';
 
 type Kind = 'tool' | 'prompt' | 'resource' | 'template';
@@ -15,4 +19,33 @@ export function shownTo<T extends { readonly scopes: readonly string[] }>(
   const listed = core.listed;
   if (!listed) return undefined;
   return (item) => listed(auth, { kind, name: nameOf(item), scopes: item.scopes });
+}
+
+/**
+ * One page of a list as `record`'s caller sees it: cached per list, revision, cursor and page
+ * size ({@link ListCache}), each item in its revision's shape, what the caller may not see left
+ * out. Every `…/list` method is this with its own items and shape.
+ */
+export function visiblePage<T extends { readonly scopes: readonly string[] }>(
+  list: { name: string; kind: Kind; nameOf: (item: T) => string },
+  items: () => readonly T[],
+  project: (item: T, features: RevisionFeatures) => unknown,
+  params: Record<string, unknown> | undefined,
+  record: RequestRecord,
+  core: ServerCore,
+): RawJson {
+  const features = featuresOf(record.protocolVersion);
+  const key = {
+    list: list.name,
+    revision: record.protocolVersion,
+    cursor: params?.cursor,
+    pageSize: core.pageSize,
+  };
+  return core.lists.get(
+    core.registry,
+    key,
+    items,
+    (item) => project(item, features),
+    shownTo(core, record.auth, list.kind, list.nameOf),
+  );
 }

@@ -1,11 +1,8 @@
 import {
   checkRateLimit,
   checkTimeout,
-  isThenable,
-  promised,
   StartupError,
   type MaybePromise,
-  type RateLimit,
 } from '../../registry/index.js';
 import type { Logger } from '../logger.js';
 import { compose } from '../middleware/compose.js';
@@ -27,13 +24,7 @@ import { RateLimiter } from './rate-limit.js';
 import { StateBudget } from './state-budget.js';
 import { storeRefusal } from './limit-error.js';
 import { MemoryRateLimitStore, type RateLimitStore } from './rate-limit-store.js';
-import {
-  hasDeadline,
-  SharedDeadline,
-  TimeoutError,
-  withTimeout,
-  type ReportOverrun,
-} from './timeout.js';
+import { hasDeadline, SharedDeadline, TimeoutError, type ReportOverrun } from './timeout.js';
 
 /**
  * The guardrails around every tool, resource and prompt handler call: built-in middleware

@@ -1,4 +1,4 @@
-import { shownTo } from '../list-visibility.js';
+import { visiblePage } from '../list-visibility.js';
 import { JsonRpcError } from '../../jsonrpc/index.js';
 import { getPrompt } from '../../registry/index.js';
 import { Context } from '../context.js';
@@ -13,21 +13,12 @@ import { contentForRevision } from '../call-result.js';
 
 export const promptsList: MethodSpec = {
   handle(params, record, { core }) {
-    const registry = core.registry;
-    const features = featuresOf(record.protocolVersion);
-    const key = {
-      list: 'prompts',
-      revision: record.protocolVersion,
-      cursor: params?.cursor,
-      pageSize: core.pageSize,
+    const list = {
+      name: 'prompts',
+      kind: 'prompt' as const,
+      nameOf: (p: { name: string }) => p.name,
     };
-    return core.lists.get(
-      registry,
-      key,
-      () => registry.prompts,
-      (p) => promptForRevision(p, features),
-      shownTo(core, record.auth, 'prompt', (p) => p.name),
-    );
+    return visiblePage(list, () => core.registry.prompts, promptForRevision, params, record, core);
   },
 };
 

@@ -5,7 +5,7 @@ import {
   type ResourceDefinition,
   type TemplateDefinition,
 } from '../../registry/index.js';
-import { shownTo } from '../list-visibility.js';
+import { shownTo, visiblePage } from '../list-visibility.js';
 import { Context } from '../context.js';
 import { limitReached } from '../guards/index.js';
 import type { GuardedCall } from '../guards/index.js';
@@ -34,19 +34,12 @@ export const resourcesList: MethodSpec = {
     );
     const listed = registry.templates.filter((t) => t.list && (!templateShown || templateShown(t)));
     if (listed.length === 0) {
-      const key = {
-        list: 'resources',
-        revision: record.protocolVersion,
-        cursor: params?.cursor,
-        pageSize: core.pageSize,
+      const list = {
+        name: 'resources',
+        kind: 'resource' as const,
+        nameOf: (r: { uri: string }) => r.uri,
       };
-      return core.lists.get(
-        registry,
-        key,
-        () => registry.resources,
-        (r) => resourceForRevision(r, features),
-        shownTo(core, record.auth, 'resource', (r) => r.uri),
-      );
+      return visiblePage(list, () => registry.resources, resourceForRevision, params, record, core);
     }
     // Templates that enumerate their resources make the list dynamic: built per request.
     const ctx = new Context(record, scope);
@@ -64,20 +57,18 @@ export const resourcesList: MethodSpec = {
 
 export const templatesList: MethodSpec = {
   handle(params, record, { core }) {
-    const registry = core.registry;
-    const features = featuresOf(record.protocolVersion);
-    const key = {
-      list: 'resourceTemplates',
-      revision: record.protocolVersion,
-      cursor: params?.cursor,
-      pageSize: core.pageSize,
+    const list = {
+      name: 'resourceTemplates',
+      kind: 'template' as const,
+      nameOf: (t: { uriTemplate: string }) => t.uriTemplate,
     };
-    return core.lists.get(
-      registry,
-      key,
-      () => registry.templates,
-      (t) => resourceForRevision(t, features),
-      shownTo(core, record.auth, 'template', (t) => t.uriTemplate),
+    return visiblePage(
+      list,
+      () => core.registry.templates,
+      resourceForRevision,
+      params,
+      record,
+      core,
     );
   },
 };

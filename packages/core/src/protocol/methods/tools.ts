@@ -14,7 +14,7 @@ import type { InputRun } from '../input/input-run.js';
 import { featuresOf, type RevisionFeatures } from '../eras/revisions.js';
 import type { RequestRecord } from '../request-record.js';
 import type { MethodSpec, Scope } from '../server-core.js';
-import { shownTo } from '../list-visibility.js';
+import { visiblePage } from '../list-visibility.js';
 import { asToolError, memberInfo } from '../middleware/index.js';
 import { toolForRevision } from '../wire-shapes.js';
 import { TaskRun, taskOwner } from '../tasks/index.js';
@@ -22,21 +22,8 @@ import type { EraTasks } from '../eras/era.js';
 
 export const toolsList: MethodSpec = {
   handle(params, record, { core }) {
-    const registry = core.registry;
-    const features = featuresOf(record.protocolVersion);
-    const key = {
-      list: 'tools',
-      revision: record.protocolVersion,
-      cursor: params?.cursor,
-      pageSize: core.pageSize,
-    };
-    return core.lists.get(
-      registry,
-      key,
-      () => registry.tools,
-      (t) => toolForRevision(t, features),
-      shownTo(core, record.auth, 'tool', (t) => t.name),
-    );
+    const list = { name: 'tools', kind: 'tool' as const, nameOf: (t: { name: string }) => t.name };
+    return visiblePage(list, () => core.registry.tools, toolForRevision, params, record, core);
   },
 };
 
