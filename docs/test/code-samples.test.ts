@@ -7,22 +7,18 @@ import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   blocksOf,
   cliMentions,
   compileWorkspace,
-  declaredPrompts,
-  declaredTools,
   emitted,
-  stdioRunner,
   writeWorkspace,
   type DocBlock,
   type DocDiagnostic,
   type DocWorkspace,
 } from '../../packages/core/test/support/doc-blocks.ts';
+import { expectServesWhatItDeclares } from '../../packages/core/test/support/doc-served.ts';
 import { REPO_ROOT } from '../../packages/core/test/support/paths.ts';
 import { PAGES } from '../.vitepress/sidebar.ts';
 import { entryPoints } from '../scripts/api.mjs';
@@ -123,36 +119,7 @@ describe('the documentation site', () => {
     '%s starts over stdio and serves the official client what it declares',
     async (_where, block) => {
       expect(problems(block)).toEqual([]);
-      const file =
-        block.kind === 'server-module' ? stdioRunner(workspace, block) : emitted(workspace, block);
-      const transport = new StdioClientTransport({
-        command: process.execPath,
-        args: [file],
-        cwd: workspace.programs,
-        stderr: 'pipe',
-      });
-      let stderr = '';
-      transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      const client = new Client({ name: 'docs-test', version: '1.0.0' });
-      try {
-        await client.connect(transport);
-        const declared = declaredTools(block.code);
-        if (declared.length) {
-          const listed = (await client.listTools()).tools.map((t) => t.name);
-          expect(listed.length).toBeGreaterThan(0);
-          expect(declared).toEqual(expect.arrayContaining(listed));
-          if (!/\.add\(/.test(block.code)) expect(listed.sort()).toEqual([...declared].sort());
-        }
-        const prompts = declaredPrompts(block.code);
-        if (prompts.length)
-          expect((await client.listPrompts()).prompts.map((p) => p.name).sort()).toEqual(
-            [...prompts].sort(),
-          );
-      } catch (error) {
-        throw new Error(`${block.where} did not serve: ${error}\n${stderr}`);
-      } finally {
-        await client.close();
-      }
+      await expectServesWhatItDeclares(workspace, block);
     },
   );
 

@@ -9,7 +9,6 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   allBlocks,
@@ -19,20 +18,17 @@ import {
   cliMentions,
   COMPILER_OPTIONS,
   compileWorkspace,
-  declaredPrompts,
-  declaredResources,
   declaredTools,
   emitted,
   jsonBlocks,
   readmes,
   relativeLinks,
-  shown,
-  stdioRunner,
   writeWorkspace,
   type DocBlock,
   type DocDiagnostic,
   type DocWorkspace,
 } from './support/doc-blocks.ts';
+import { expectServesWhatItDeclares } from './support/doc-served.ts';
 import { REPO_ROOT } from './support/paths.ts';
 
 const run = promisify(execFile);
@@ -145,51 +141,7 @@ describe('the README code blocks', () => {
     '%s starts over stdio and serves the official client what it declares',
     async (_where, block) => {
       expect(problems(block)).toEqual([]);
-      const file =
-        block.kind === 'server-module' ? stdioRunner(workspace, block) : emitted(workspace, block);
-      const transport = new StdioClientTransport({
-        command: process.execPath,
-        args: [file],
-        cwd: workspace.programs,
-        stderr: 'pipe',
-      });
-      let stderr = '';
-      transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      const client = new Client({ name: 'doc-test', version: '1.0.0' });
-      try {
-        await client.connect(transport);
-        expect(client.getServerVersion()?.name).toEqual(expect.any(String));
-        const declared = declaredTools(block.code);
-        if (declared.length) {
-          // Every declared tool is served, except those the block adds later at runtime.
-          const { tools } = await client.listTools();
-          const listed = tools.map((t) => t.name);
-          expect(listed.length).toBeGreaterThan(0);
-          expect(declared).toEqual(expect.arrayContaining(listed));
-          if (!/\.add\(/.test(block.code)) expect(listed.sort()).toEqual([...declared].sort());
-        }
-        const prompts = declaredPrompts(block.code);
-        if (prompts.length)
-          expect((await client.listPrompts()).prompts.map((p) => p.name).sort()).toEqual(
-            [...prompts].sort(),
-          );
-        const resources = declaredResources(block.code);
-        if (resources.length) {
-          const listed = (await client.listResources()).resources.map((r) => r.uri);
-          const templates = (await client.listResourceTemplates()).resourceTemplates.map(
-            (t) => t.uriTemplate,
-          );
-          expect(templates.sort()).toEqual(resources.filter((uri) => uri.includes('{')).sort());
-          for (const uri of resources.filter((u) => !u.includes('{'))) {
-            expect(listed).toContain(uri);
-            expect((await client.readResource({ uri })).contents.length).toBeGreaterThan(0);
-          }
-        }
-      } catch (error) {
-        throw new Error(`${block.where} (${shown(file)}) did not serve: ${error}\n${stderr}`);
-      } finally {
-        await client.close();
-      }
+      await expectServesWhatItDeclares(workspace, block);
     },
   );
 
