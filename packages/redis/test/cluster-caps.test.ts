@@ -1,21 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cluster, HAPROXY, REDIS_SERVER } from './support/processes.ts';
-import { messages, post } from './support/raw-http.ts';
+import { INIT, messages, post } from './support/raw-http.ts';
 
 // The session caps and the binding of a session to its principal hold across the cluster, not
 // per instance: each node asks the one Redis.
 const ready = REDIS_SERVER !== undefined && HAPROXY !== undefined;
 
-const INIT = {
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: {
-    protocolVersion: '2025-11-25',
-    capabilities: {},
-    clientInfo: { name: 'raw', version: '1' },
-  },
-};
 const as = (user: string, sid?: string): Record<string, string> => ({
   authorization: `Bearer ${user}`,
   'mcp-protocol-version': '2025-11-25',

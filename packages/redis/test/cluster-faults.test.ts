@@ -7,21 +7,11 @@ import {
 } from '@modelcontextprotocol/client';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Cluster, HAPROXY, REDIS_SERVER } from './support/processes.ts';
-import { messages, post, until } from './support/raw-http.ts';
+import { INIT, messages, post, until } from './support/raw-http.ts';
 
 const ready = REDIS_SERVER !== undefined && HAPROXY !== undefined;
 
 const LEGACY = { 'mcp-protocol-version': '2025-11-25' };
-const INIT = {
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: {
-    protocolVersion: '2025-11-25',
-    capabilities: {},
-    clientInfo: { name: 'raw', version: '1' },
-  },
-};
 const META = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
   'io.modelcontextprotocol/clientCapabilities': {},

@@ -8,22 +8,11 @@ import {
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { Balancer, HAPROXY, NodeProcess, REDIS_SERVER, RedisProcess } from './support/processes.ts';
-import { messages, openStream, post, until } from './support/raw-http.ts';
+import { INIT, messages, openStream, post, until } from './support/raw-http.ts';
 
 // Three real server processes on one redis-server, behind HAProxy round-robin without affinity:
 // a 2025-era session is served by whichever node each request lands on.
 const ready = REDIS_SERVER !== undefined && HAPROXY !== undefined;
-
-const INIT = {
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: {
-    protocolVersion: '2025-11-25',
-    capabilities: {},
-    clientInfo: { name: 'raw', version: '1' },
-  },
-};
 
 describe.skipIf(!ready)('legacy sessions on any node (3 processes, HAProxy, Redis)', () => {
   let redis: RedisProcess;

@@ -87,3 +87,15 @@ export async function until(check: () => boolean, what: string, ms = 5_000): Pro
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+/** A 2025-11-25 `initialize` request, as a raw client sends it to open a legacy session. */
+export const INIT = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: {
+    protocolVersion: '2025-11-25',
+    capabilities: {},
+    clientInfo: { name: 'raw', version: '1' },
+  },
+};
