@@ -7,7 +7,7 @@
  *
  * @example
  * ```ts
- * const off = await bus.subscribe('hub', (message) => console.log(message));
+ * const off = await bus.subscribe('hub', (message) => received.push(message));
  * await bus.publish('hub', '{"k":"list","l":"tools"}');
  * off();
  * ```
