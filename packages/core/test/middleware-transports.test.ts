@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { type Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { namingClient, type ClientMode } from './support/official-client.ts';
 import { REPO_ROOT } from './support/paths.ts';
 
 // Middleware over real transports (a child process, stdio and HTTP), in both eras, driven by the
@@ -20,29 +21,13 @@ afterEach(async () => {
   cleanups = [];
 });
 
-type Mode = 'auto' | 'legacy';
+type Mode = ClientMode;
 const MODES: [Mode, string, string][] = [
   ['auto', '2026-07-28', 'modern'],
   ['legacy', '2025-11-25', 'legacy'],
 ];
 
-function newClient(mode: Mode): Client {
-  const client = new Client(
-    { name: 'middleware-test', version: '1.0.0' },
-    {
-      capabilities: { elicitation: {} },
-      ...(mode === 'auto'
-        ? { versionNegotiation: { mode: 'auto' as const } }
-        : { supportedProtocolVersions: ['2025-11-25'] }),
-    },
-  );
-  let n = 0;
-  client.setRequestHandler('elicitation/create', async () => ({
-    action: 'accept',
-    content: { name: `Ada${++n}` },
-  }));
-  return client;
-}
+const newClient = (mode: Mode) => namingClient(mode, 'middleware-test');
 
 const text = (result: any) => result.content[0].text as string;
 

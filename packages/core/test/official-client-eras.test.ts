@@ -3,10 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { mcpSchema } from './support/mcp-schema.ts';
+import { connectRecording, namingClient, type ClientMode } from './support/official-client.ts';
 import { REPO_ROOT } from './support/paths.ts';
 import { checkServerLines, readTap } from './support/wire-log.ts';
 
@@ -18,7 +19,7 @@ const ENV = { ...process.env, TSX_TSCONFIG_PATH: join(REPO_ROOT, 'tsconfig.base.
   string
 >;
 
-type Mode = 'auto' | 'legacy';
+type Mode = ClientMode;
 const MODES: [Mode, string][] = [
   ['auto', '2026-07-28'],
   ['legacy', '2025-11-25'],
@@ -30,23 +31,7 @@ afterEach(async () => {
   cleanups = [];
 });
 
-function newClient(mode: Mode): Client {
-  const client = new Client(
-    { name: 'eras-test', version: '1.0.0' },
-    {
-      capabilities: { elicitation: {} },
-      ...(mode === 'auto'
-        ? { versionNegotiation: { mode: 'auto' as const } }
-        : { supportedProtocolVersions: ['2025-11-25'] }),
-    },
-  );
-  let n = 0;
-  client.setRequestHandler('elicitation/create', async () => ({
-    action: 'accept',
-    content: { name: `Ada${++n}` },
-  }));
-  return client;
-}
+const newClient = (mode: Mode) => namingClient(mode, 'eras-test');
 
 /** Everything the test drives, the same for both eras and both transports. */
 async function exercise(client: Client, version: string) {
@@ -125,28 +110,9 @@ describe.each(MODES)('@modelcontextprotocol/client 2.x, %s mode (%s)', (mode, ve
     cleanups.push(() => void child.kill());
     const url = await listeningUrl(child);
     const transport = new StreamableHTTPClientTransport(new URL(url));
-    const seen: { message: any; method?: string }[] = [];
-    const sent = new Map<string, string>();
-    const send = transport.send.bind(transport);
-    transport.send = ((message: any, options?: any) => {
-      if (message.method && message.id !== undefined)
-        sent.set(JSON.stringify(message.id), message.method);
-      return (send as (m: unknown, o?: unknown) => Promise<void>)(message, options);
-    }) as typeof transport.send;
     const client = newClient(mode);
     cleanups.push(() => client.close());
-    await client.connect(transport);
-    const onmessage = transport.onmessage!;
-    transport.onmessage = (message: any, extra?: any) => {
-      seen.push({
-        message,
-        method:
-          'id' in message && !('method' in message)
-            ? sent.get(JSON.stringify(message.id))
-            : undefined,
-      });
-      (onmessage as (m: unknown, e?: unknown) => void)(message, extra);
-    };
+    const seen = await connectRecording(client, transport);
     await exercise(client, version);
     const schema = mcpSchema(version);
     expect(seen.length).toBeGreaterThan(10);

@@ -2,8 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createServer, Tool, UserError, type Context } from '@mcp-fw/core';
-import { serveHttp, type HttpServerHandle } from '@mcp-fw/core/node';
+import { serveHttp } from '@mcp-fw/core/node';
 import { mcpSchema } from './support/mcp-schema.ts';
+import { connectRecording } from './support/official-client.ts';
 
 // Issue #22: the experimental tasks of 2025-11-25 core, driven by the official client 2.x over
 // HTTP (a legacy session): `params.task` → CreateTaskResult, tasks/get, tasks/result (waits,
@@ -62,26 +63,7 @@ async function session(url: string, asked: unknown[]) {
     return { action: 'accept', content: { confirm: true } };
   });
   const transport = new StreamableHTTPClientTransport(new URL(url));
-  const seen: { message: any; method?: string }[] = [];
-  const sent = new Map<string, string>();
-  const send = transport.send.bind(transport);
-  transport.send = ((message: any, options?: any) => {
-    if (message.method && message.id !== undefined)
-      sent.set(JSON.stringify(message.id), message.method);
-    return (send as (m: unknown, o?: unknown) => Promise<void>)(message, options);
-  }) as typeof transport.send;
-  await client.connect(transport);
-  const onmessage = transport.onmessage!;
-  transport.onmessage = (message: any, extra?: any) => {
-    seen.push({
-      message,
-      method:
-        'id' in message && !('method' in message)
-          ? sent.get(JSON.stringify(message.id))
-          : undefined,
-    });
-    (onmessage as (m: unknown, e?: unknown) => void)(message, extra);
-  };
+  const seen = await connectRecording(client, transport);
   cleanups.push(() => client.close());
   const request = (method: string, params: Record<string, unknown>) =>
     client.request({ method, params } as never, z.any()) as Promise<any>;
