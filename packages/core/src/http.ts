@@ -124,5 +124,8 @@ export {
   type SessionRecords,
   type SharedSessionLimits,
   type SharedStore,
+  type SharedTaskLimits,
   type StoredEvents,
+  type TaskRecord,
+  type TaskRecords,
 } from './stores/index.js';
