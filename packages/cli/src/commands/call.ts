@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { ElicitationAnswers, givenAnswers, unansweredError } from '../client/elicitation.js';
 import { connectInProcess } from '../client/in-process.js';
 import { fetchLists } from '../client/lists.js';
+import type { CallResult } from '../client/wire.js';
 import { askForm } from '../output/ask-form.js';
 import { formatCallResult } from '../output/call-result.js';
 import { CliError } from '../output/cli-error.js';
@@ -126,21 +127,21 @@ export function callCommand(program: Command): void {
           // and progress arrive meanwhile, as for an immediate call.
           const taskSupport = definition.execution?.taskSupport;
           const asTask = taskSupport === 'optional' || taskSupport === 'required';
-          let result: Record<string, any>;
+          let result: CallResult;
           try {
             result = (await client.peer.request('tools/call', {
               name: tool,
               arguments: args,
               ...(asTask ? { task: {} } : {}),
               ...(bar.enabled ? { _meta: { progressToken: 1 } } : {}),
-            })) as Record<string, any>;
+            })) as CallResult;
             if (asTask && result.task?.taskId) {
-              const taskId = result.task.taskId as string;
+              const taskId = result.task.taskId;
               bar.clear();
               process.stderr.write(style.dim(`task ${taskId}: ${result.task.status}\n`));
               const { _meta, ...payload } = (await client.peer.request('tasks/result', {
                 taskId,
-              })) as Record<string, any>;
+              })) as CallResult;
               // The task tag is protocol, not the tool's result.
               const { [RELATED_TASK]: _related, ...meta } = (_meta ?? {}) as Record<
                 string,
