@@ -11,9 +11,8 @@ export type SchemaOutput<S> = [S] extends [{ readonly '~standard': { readonly ty
     : Untyped
   : Untyped;
 
-// The arguments of a schema without a TypeScript type: whatever the method declares is accepted,
-// which only `any` expresses (`unknown` would reject every declared parameter type).
-// biome-ignore lint/suspicious/noExplicitAny: see above
+// The arguments of a schema without a TypeScript type.
+// biome-ignore lint/suspicious/noExplicitAny: whatever the method declares is accepted, which only `any` expresses (`unknown` would reject every declared parameter type)
 type Untyped = any;
 
 /**
