@@ -20,66 +20,108 @@ export class SessionPost {
     private readonly sessions: StreamableSessions,
   ) {}
 
-  async handle(
+  /** Serves one POST; a promise only while a shared store is asked. */
+  handle(
+    req: HttpRequestView,
+    res: HttpResponder,
+    peer: Peer,
+    message: PostedMessage,
+  ): Promise<void> | undefined {
+    const { parsed } = message;
+    const denied = this.settings.access?.(peer, parsed);
+    if (denied) {
+      sendRejection(res, denied, idOf(parsed));
+      return;
+    }
+    const sessionId = req.header(SESSION_HEADER);
+    if (sessionId === undefined && !isInitialize(parsed)) {
+      sendError(
+        res,
+        400,
+        BAD_REQUEST,
+        'Bad Request: Mcp-Session-Id header is required (send initialize first)',
+        {},
+        idOf(parsed),
+      );
+      return;
+    }
+    if (this.sessions.shared) return this.#viaStore(req, res, peer, message);
+    // In memory the session is found synchronously: no await on the hot path of a legacy call.
+    const session =
+      sessionId === undefined
+        ? this.sessions.openLocal(peer, idOf(parsed), res)
+        : this.#usable(this.sessions.local(sessionId, peer.principal), req, res, parsed);
+    if (session) this.#serve(session, req, res, peer, message);
+  }
+
+  /**
+   * With a shared store the session is opened, or found and checked, there; a message to an
+   * existing session is relayed to the other instances holding it before it is served here.
+   */
+  async #viaStore(
+    req: HttpRequestView,
+    res: HttpResponder,
+    peer: Peer,
+    message: PostedMessage,
+  ): Promise<void> {
+    const { text, parsed } = message;
+    const sessionId = req.header(SESSION_HEADER);
+    if (sessionId === undefined) {
+      const session = await this.sessions.openShared(peer, text, idOf(parsed), res);
+      if (session) this.#serve(session, req, res, peer, message);
+      return;
+    }
+    let found: Session | undefined;
+    try {
+      found = await this.sessions.find(sessionId, peer);
+    } catch (error) {
+      return sendStoreDown(res, error, idOf(parsed));
+    }
+    const session = this.#usable(found, req, res, parsed);
+    if (!session) return;
+    try {
+      await this.sessions.shared!.relay(session.channel.id, text, parsed, carriesRequest(parsed));
+    } catch (error) {
+      return sendStoreDown(res, error, idOf(parsed));
+    }
+    this.#serve(session, req, res, peer, message);
+  }
+
+  /** `session` if it exists and the version header names a revision served; else answers why not. */
+  #usable(
+    session: Session | undefined,
+    req: HttpRequestView,
+    res: HttpResponder,
+    parsed: unknown,
+  ): Session | undefined {
+    if (!session) {
+      this.sessions.notFound(res, idOf(parsed));
+      return undefined;
+    }
+    const version = req.header('mcp-protocol-version');
+    if (version !== undefined && !this.settings.versions.includes(version)) {
+      sendError(
+        res,
+        400,
+        BAD_REQUEST,
+        `Bad Request: unsupported MCP-Protocol-Version ${version} (supported: ${this.settings.versions.join(', ')})`,
+        {},
+        idOf(parsed),
+      );
+      return undefined;
+    }
+    return session;
+  }
+
+  #serve(
+    session: Session,
     req: HttpRequestView,
     res: HttpResponder,
     peer: Peer,
     { text, parsed }: PostedMessage,
-  ): Promise<void> {
-    const denied = this.settings.access?.(peer, parsed);
-    if (denied) return sendRejection(res, denied, idOf(parsed));
-    const sessionId = req.header(SESSION_HEADER);
-    const sessions = this.sessions;
-    let session: Session | undefined;
-    if (sessionId === undefined) {
-      if (!isInitialize(parsed)) {
-        return sendError(
-          res,
-          400,
-          BAD_REQUEST,
-          'Bad Request: Mcp-Session-Id header is required (send initialize first)',
-          {},
-          idOf(parsed),
-        );
-      }
-      session = sessions.shared
-        ? await sessions.openShared(peer, text, idOf(parsed), res)
-        : sessions.openLocal(peer, idOf(parsed), res);
-      if (!session) return;
-    } else {
-      // In memory the lookup stays synchronous: no await on the hot path of a legacy call.
-      if (!sessions.shared) {
-        session = sessions.local(sessionId, peer.principal);
-      } else {
-        try {
-          session = await sessions.find(sessionId, peer);
-        } catch (error) {
-          return sendStoreDown(res, error, idOf(parsed));
-        }
-      }
-      if (!session) return sessions.notFound(res, idOf(parsed));
-      const version = req.header('mcp-protocol-version');
-      if (version !== undefined && !this.settings.versions.includes(version)) {
-        return sendError(
-          res,
-          400,
-          BAD_REQUEST,
-          `Bad Request: unsupported MCP-Protocol-Version ${version} (supported: ${this.settings.versions.join(', ')})`,
-          {},
-          idOf(parsed),
-        );
-      }
-    }
+  ): void {
     const { id } = session.channel;
-    const expectsAnswer = carriesRequest(parsed);
-    if (sessions.shared && sessionId !== undefined) {
-      try {
-        await sessions.shared.relay(id, text, parsed, expectsAnswer);
-      } catch (error) {
-        return sendStoreDown(res, error, idOf(parsed));
-      }
-    }
-    const node = sessions.shared ? `${sessions.shared.nodeId}.` : '';
+    const node = this.sessions.shared ? `${this.sessions.shared.nodeId}.` : '';
     const stream = new RequestStream(
       // Stream ids name the instance too: each instance counts its own streams of a shared session.
       `${id}_${node}${this.#streamSeq++}`,
@@ -91,7 +133,7 @@ export class SessionPost {
         sessionId: id,
         // Priming lets a client resume a stream that broke before its first event (2025-11-25).
         priming: true,
-        expectsAnswer,
+        expectsAnswer: carriesRequest(parsed),
         retryMs: this.settings.retryMs,
       },
     );

@@ -110,7 +110,8 @@ export class Sse2024Endpoint {
     const session = id === null ? undefined : this.#sessions.get(id, peer.principal);
     if (!session)
       return sendError(res, 404, SESSION_NOT_FOUND, 'Session not found: open the SSE stream first');
-    const message = await readMessage(req, res, this.settings.maxBodyBytes);
+    const { maxBodyBytes } = this.settings;
+    const message = readMessage(await req.text(maxBodyBytes), maxBodyBytes, res);
     if (!message) return;
     const { text, parsed } = message;
     const denied = this.settings.access?.(peer, parsed);

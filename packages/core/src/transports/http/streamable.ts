@@ -68,7 +68,8 @@ export class StreamableEndpoint {
   async #post(req: HttpRequestView, res: HttpResponder, peer: Peer): Promise<void> {
     const contentType = req.header('content-type');
     if (!isJsonContentType(contentType)) return sendUnsupportedMediaType(res, contentType);
-    const message = await readMessage(req, res, this.settings.maxBodyBytes);
+    const { maxBodyBytes } = this.settings;
+    const message = readMessage(await req.text(maxBodyBytes), maxBodyBytes, res);
     if (!message) return;
     const { parsed } = message;
     const era = this.settings.eras?.classify(parsed, req.header) ?? 'legacy';
@@ -94,7 +95,7 @@ export class StreamableEndpoint {
         message.text,
         parsed as Record<string, unknown>,
       );
-    await this.#sessionPost.handle(req, res, peer, message);
+    return this.#sessionPost.handle(req, res, peer, message);
   }
 
   async #delete(req: HttpRequestView, res: HttpResponder, peer: Peer): Promise<void> {
