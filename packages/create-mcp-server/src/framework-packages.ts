@@ -147,13 +147,12 @@ export function dependOnVendored(
   pm: PackageManager,
 ): void {
   const path = join(projectDir, 'package.json');
-  const pkg = JSON.parse(readFileSync(path, 'utf8')) as Record<string, any>;
+  const pkg = JSON.parse(readFileSync(path, 'utf8')) as ProjectManifest;
   const overrides: Record<string, string> = {};
   // By name, so the file reads the same whichever way the tarballs came.
   for (const [name, file] of Object.entries(tarballs).sort(([a], [b]) => a.localeCompare(b))) {
     const spec = `file:${VENDOR_DIR}/${file}`;
-    for (const field of ['dependencies', 'devDependencies'])
-      if (pkg[field]?.[name]) pkg[field][name] = spec;
+    for (const deps of [pkg.dependencies, pkg.devDependencies]) if (deps?.[name]) deps[name] = spec;
     overrides[name] = spec;
   }
   // npm and bun read `overrides`, pnpm `pnpm.overrides`, yarn `resolutions`.
@@ -161,6 +160,16 @@ export function dependOnVendored(
   else if (pm === 'yarn') pkg.resolutions = overrides;
   else pkg.overrides = overrides;
   writeFileSync(path, `${JSON.stringify(pkg, null, 2)}\n`);
+}
+
+/** The members of the project's `package.json` that vendoring rewrites; the rest is kept as is. */
+interface ProjectManifest {
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+  overrides?: Record<string, string>;
+  resolutions?: Record<string, string>;
+  pnpm?: { overrides?: Record<string, string>; [setting: string]: unknown };
+  [member: string]: unknown;
 }
 
 /** `@mcp-fw/core` → `mcp-fw-core`, as `npm pack` names the tarball. */

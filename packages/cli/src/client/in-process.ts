@@ -6,11 +6,12 @@ import {
   type Engine,
 } from '@mcp-fw/core/transport';
 import { handshake } from './lists.js';
+import type { InitializeResult } from './wire.js';
 
 /** A client connected to a server in this process, past the handshake. */
 export interface InProcessClient {
   readonly peer: Engine;
-  readonly initializeResult: Record<string, any>;
+  readonly initializeResult: InitializeResult;
   close(): Promise<void>;
 }
 

@@ -1,25 +1,32 @@
 import { LATEST_LEGACY, type Engine, type ListName } from '@mcp-fw/core/transport';
+import type {
+  InitializeResult,
+  ListedPrompt,
+  ListedResource,
+  ListedTemplate,
+  ListedTool,
+} from './wire.js';
 
 /** Everything a server lists, exactly as a client receives it (all pages joined). */
 export interface ServerLists {
-  readonly tools: readonly Record<string, any>[];
-  readonly prompts: readonly Record<string, any>[];
-  readonly resources: readonly Record<string, any>[];
-  readonly resourceTemplates: readonly Record<string, any>[];
+  readonly tools: readonly ListedTool[];
+  readonly prompts: readonly ListedPrompt[];
+  readonly resources: readonly ListedResource[];
+  readonly resourceTemplates: readonly ListedTemplate[];
 }
 
 /** Runs the `initialize` handshake as a client with `capabilities` (none by default); returns the result. */
 export async function handshake(
   peer: Engine,
   capabilities: Record<string, unknown> = {},
-): Promise<Record<string, any>> {
+): Promise<InitializeResult> {
   const result = await peer.request('initialize', {
     protocolVersion: LATEST_LEGACY,
     capabilities,
     clientInfo: { name: 'mcp-fw', version: '0.1.0' },
   });
   peer.notify('notifications/initialized');
-  return result as Record<string, any>;
+  return result as InitializeResult;
 }
 
 /**
@@ -27,24 +34,24 @@ export async function handshake(
  * answer every list method, advertised or not, so an empty list needs no capability check.
  */
 export async function fetchLists(peer: Engine): Promise<ServerLists> {
-  const all = async (method: string, key: string) => {
-    const items: Record<string, any>[] = [];
+  const all = async <T>(method: string, key: string): Promise<T[]> => {
+    const items: T[] = [];
     let cursor: string | undefined;
     do {
-      const page = (await peer.request(method, cursor === undefined ? {} : { cursor })) as Record<
-        string,
-        any
-      >;
-      items.push(...(page[key] as Record<string, any>[]));
+      const page = (await peer.request(method, cursor === undefined ? {} : { cursor })) as {
+        readonly [member: string]: unknown;
+        readonly nextCursor?: string;
+      };
+      items.push(...(page[key] as T[]));
       cursor = page.nextCursor;
     } while (cursor !== undefined);
     return items;
   };
   const [tools, prompts, resources, resourceTemplates] = await Promise.all([
-    all('tools/list', 'tools'),
-    all('prompts/list', 'prompts'),
-    all('resources/list', 'resources'),
-    all('resources/templates/list', 'resourceTemplates'),
+    all<ListedTool>('tools/list', 'tools'),
+    all<ListedPrompt>('prompts/list', 'prompts'),
+    all<ListedResource>('resources/list', 'resources'),
+    all<ListedTemplate>('resources/templates/list', 'resourceTemplates'),
   ]);
   return { tools, prompts, resources, resourceTemplates };
 }

@@ -1,3 +1,4 @@
+import type { JsonSchema } from '../client/wire.js';
 import { CliError } from '../output/cli-error.js';
 
 /**
@@ -7,7 +8,7 @@ import { CliError } from '../output/cli-error.js';
 export function callArguments(
   pairs: readonly string[],
   json: string | undefined,
-  inputSchema: Record<string, any>,
+  inputSchema: JsonSchema,
 ): Record<string, unknown> {
   let args: Record<string, unknown> = {};
   if (json !== undefined) {
@@ -26,7 +27,7 @@ export function callArguments(
       );
     }
   }
-  const properties = (inputSchema.properties ?? {}) as Record<string, Record<string, any>>;
+  const properties = inputSchema.properties ?? {};
   for (const pair of pairs) {
     const at = pair.indexOf('=');
     if (at <= 0)
@@ -40,7 +41,7 @@ export function callArguments(
   return args;
 }
 
-function coerce(key: string, raw: string, schema: Record<string, any> | undefined): unknown {
+function coerce(key: string, raw: string, schema: JsonSchema | undefined): unknown {
   const types = new Set<string>([schema?.type ?? []].flat());
   if (
     types.has('string') ||

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { ElicitationAnswers, givenAnswers, unansweredError } from '../client/elicitation.js';
 import { connectInProcess } from '../client/in-process.js';
 import { fetchLists } from '../client/lists.js';
+import type { CallResult } from '../client/wire.js';
 import { askForm } from '../output/ask-form.js';
 import { formatCallResult } from '../output/call-result.js';
 import { CliError } from '../output/cli-error.js';
@@ -144,14 +145,14 @@ export function callCommand(program: Command): void {
             display = new TaskDisplay(process.stderr, style, bar);
             follower = new TaskFollower(client.peer, display);
           }
-          let result: Record<string, any>;
+          let result: CallResult;
           try {
             result = (await client.peer.request('tools/call', {
               name: tool,
               arguments: args,
               ...(asTask ? { task: {} } : {}),
               ...(bar.enabled || asTask ? { _meta: { progressToken: 1 } } : {}),
-            })) as Record<string, any>;
+            })) as CallResult;
             if (follower && result.task?.taskId) {
               const outcome = await follower.follow(result.task);
               if ('interrupted' in outcome) {

@@ -4,8 +4,10 @@
  * connect time (the SDK refuses `prompts/list` otherwise). mcp-fw servers answer every list
  * method, so an empty list is all a client sees until then.
  */
-export function widenCapabilities(result: Record<string, any>): Record<string, any> {
-  const capabilities = (result.capabilities ?? {}) as Record<string, any>;
+export function widenCapabilities(result: {
+  readonly [member: string]: unknown;
+}): Record<string, unknown> {
+  const capabilities = (result.capabilities ?? {}) as Readonly<Record<string, object | undefined>>;
   return {
     ...result,
     capabilities: {

@@ -9,7 +9,10 @@ export class InputRounds {
   readonly #issuers = new Map<string, Attachment>();
 
   /** Notes the `requestState` of an `input_required` result from `at`. */
-  issued(result: Record<string, any> | undefined, at: Attachment): void {
+  issued(
+    result: { readonly resultType?: unknown; readonly requestState?: unknown } | undefined,
+    at: Attachment,
+  ): void {
     const state = result?.resultType === 'input_required' ? result.requestState : undefined;
     if (typeof state === 'string') this.#issuers.set(state, at);
   }

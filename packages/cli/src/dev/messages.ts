@@ -1,10 +1,46 @@
 import { JsonRpcCode, subscriptionTag, type JsonRpcId } from '@mcp-fw/core/transport';
 
-/** A JSON-RPC message as relayed (parsed, rewritten, serialized again). */
-export type Message = Record<string, any>;
+/**
+ * A JSON-RPC message as relayed (parsed, rewritten, serialized again): typed as JSON-RPC says,
+ * not checked at run time (the child's engine answers a malformed one as production would).
+ * Members the relay does not act on pass through untouched.
+ */
+export interface Message {
+  readonly jsonrpc?: string;
+  /** `null` in an answer to a request that could not be read. */
+  readonly id?: JsonRpcId | null;
+  readonly method?: string;
+  readonly params?: Params;
+  readonly result?: Params;
+  readonly error?: { readonly code: number; readonly message: string; readonly data?: unknown };
+  readonly [member: string]: unknown;
+}
+
+/**
+ * A request as relayed: its id is passed on as the peer sent it, whatever it
+ * is (the child's engine answers an invalid one).
+ */
+export type RequestMessage = Message & { readonly id: JsonRpcId; readonly method: string };
+
+/** A notification as relayed. */
+export type NotificationMessage = Message & { readonly method: string };
+
+/** The `params` or `result` of a relayed message (the members the relay reads). */
+export interface Params {
+  readonly _meta?: { readonly [key: string]: unknown };
+  readonly requestId?: JsonRpcId;
+  readonly requestState?: unknown;
+  readonly notifications?: unknown;
+  readonly [member: string]: unknown;
+}
 
 /** An error response. */
-export function errorOf(id: unknown, code: number, message: string, data?: unknown): Message {
+export function errorOf(
+  id: JsonRpcId | null | undefined,
+  code: number,
+  message: string,
+  data?: unknown,
+): Message {
   return {
     jsonrpc: '2.0',
     id,
@@ -13,7 +49,7 @@ export function errorOf(id: unknown, code: number, message: string, data?: unkno
 }
 
 /** `params` (or a result) with its subscription id replaced by the client's listen id. */
-export function retag(params: Message, clientId: JsonRpcId): Message {
+export function retag(params: Params, clientId: JsonRpcId): Params {
   return { ...params, _meta: { ...params._meta, ...subscriptionTag(clientId) } };
 }
 
@@ -25,7 +61,7 @@ export function retag(params: Message, clientId: JsonRpcId): Message {
 export function answerWhileDown(
   m: Message,
   error: string,
-  initialize: (params: Message | undefined) => Message,
+  initialize: (params: Params | undefined) => Params,
 ): Message {
   switch (m.method) {
     case 'ping':

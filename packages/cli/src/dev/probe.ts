@@ -1,11 +1,12 @@
 import { createClientPeer, type ChannelSink } from '@mcp-fw/core/transport';
 import { fetchLists, handshake, type ServerLists } from '../client/lists.js';
+import type { InitializeResult } from '../client/wire.js';
 import type { ChildLink } from './child-link.js';
 
 /** What a child serves: its lists, and its `initialize` answer (for sessions opened while down). */
 export interface Probe {
   readonly lists: ServerLists;
-  readonly initializeResult: Record<string, any>;
+  readonly initializeResult: InitializeResult;
 }
 
 /**

@@ -14,7 +14,14 @@ import { CallTable, type Attachment, type ClientCall } from './call-table.js';
 import { widenCapabilities } from './capabilities.js';
 import type { ChildLink } from './child-link.js';
 import { FrameTokens } from './frame-tokens.js';
-import { answerWhileDown, errorOf, retag, type Message } from './messages.js';
+import {
+  answerWhileDown,
+  errorOf,
+  retag,
+  type Message,
+  type NotificationMessage,
+  type RequestMessage,
+} from './messages.js';
 import { InputRounds } from './input-rounds.js';
 import { idKey, SessionState, type ListenRecord } from './session-state.js';
 import { listChangedNotices, logNotices, type Notice } from './session-notices.js';
@@ -189,30 +196,8 @@ export class RelaySession implements ServedConnection {
     const m = item as Message;
     const current = this.#current;
     if (typeof m === 'object' && m !== null && typeof m.method === 'string') {
-      if (!('id' in m)) return this.#clientNotification(m, to);
-      this.#state.observeRequest(m.method, m.params);
-      const target = this.#ownerOf(m.params?.requestState) ?? current;
-      if (!target && m.method === 'subscriptions/listen') return this.#parkNewListen(m, origin);
-      if (!target)
-        return void answers.push(answerWhileDown(m, this.#down!, this.#env.initializeFallback));
-      const out = to(target);
-      const childId = this.#calls.add({
-        kind: 'client',
-        clientId: m.id,
-        method: m.method,
-        at: target,
-        token: out.token,
-      });
-      if (m.method === 'subscriptions/listen') {
-        this.#state.listens.set(idKey(m.id), {
-          clientId: m.id,
-          params: m.params ?? {},
-          origin,
-          childId,
-        });
-      }
-      out.messages.push({ ...m, id: childId });
-      return;
+      if (!('id' in m)) return this.#clientNotification(m as NotificationMessage, to);
+      return this.#clientRequest(m as RequestMessage, origin, to, answers);
     }
     if (typeof m === 'object' && m !== null && 'id' in m && ('result' in m || 'error' in m)) {
       // An answer to a child's request goes back to that child, even one being retired.
@@ -233,13 +218,40 @@ export class RelaySession implements ServedConnection {
       );
   }
 
-  #clientNotification(m: Message, to: Outbox): void {
+  /** A client's request: to the child that can serve it, or answered here while none can. */
+  #clientRequest(m: RequestMessage, origin: unknown, to: Outbox, answers: Message[]): void {
+    this.#state.observeRequest(m.method, m.params);
+    const target = this.#ownerOf(m.params?.requestState) ?? this.#current;
+    if (!target && m.method === 'subscriptions/listen') return this.#parkNewListen(m, origin);
+    if (!target)
+      return void answers.push(answerWhileDown(m, this.#down!, this.#env.initializeFallback));
+    const out = to(target);
+    const childId = this.#calls.add({
+      kind: 'client',
+      clientId: m.id,
+      method: m.method,
+      at: target,
+      token: out.token,
+    });
+    if (m.method === 'subscriptions/listen') {
+      this.#state.listens.set(idKey(m.id), {
+        clientId: m.id,
+        params: m.params ?? {},
+        origin,
+        childId,
+      });
+    }
+    out.messages.push({ ...m, id: childId });
+  }
+
+  #clientNotification(m: NotificationMessage, to: Outbox): void {
     this.#state.observeNotification(m.method);
     if (m.method === 'notifications/cancelled') {
+      // A cancel that names no request cancels nothing (and is not passed on).
       const clientId = m.params?.requestId;
-      const listen = this.#state.listens.get(idKey(clientId));
-      if (listen) this.#state.listens.delete(idKey(clientId));
-      const childId = this.#calls.childIdOf(clientId);
+      const listen = clientId === undefined ? undefined : this.#state.listens.get(idKey(clientId));
+      if (listen) this.#state.listens.delete(idKey(listen.clientId));
+      const childId = clientId === undefined ? undefined : this.#calls.childIdOf(clientId);
       const call = childId === undefined ? undefined : (this.#calls.take(childId) as ClientCall);
       if (call) to(call.at).messages.push({ ...m, params: { ...m.params, requestId: childId } });
       else if (listen) this.#settleClient(listen.origin);
@@ -281,19 +293,23 @@ export class RelaySession implements ServedConnection {
     if (typeof m.method !== 'string') return this.#answerFromChild(at, m);
     // A retired child still finishes its calls: only what relates to one of them gets through.
     if (this.#current !== at && !related) return undefined;
-    if ('id' in m) return { ...m, id: this.#calls.addServerRequest({ at, childId: m.id }) };
+    if ('id' in m) {
+      const { id } = m as RequestMessage;
+      return { ...m, id: this.#calls.addServerRequest({ at, childId: id }) };
+    }
     if (m.method === 'notifications/cancelled') {
       const id = this.#calls.findServerRequest(at.link, m.params?.requestId);
       if (id === undefined) return undefined;
       this.#calls.takeServerRequest(id);
       return { ...m, params: { ...m.params, requestId: id } };
     }
-    const tag = m.params?._meta?.[SUBSCRIPTION_ID];
-    if (tag === undefined) return m;
+    const params = m.params;
+    const tag = params?._meta?.[SUBSCRIPTION_ID];
+    if (params === undefined || tag === undefined) return m;
     const call = this.#calls.get(tag);
     if (call?.kind !== 'client' || call.at !== at) return undefined;
     if (call.replayed && m.method === 'notifications/subscriptions/acknowledged') return undefined;
-    return { ...m, params: retag(m.params, call.clientId) };
+    return { ...m, params: retag(params, call.clientId) };
   }
 
   #answerFromChild(at: Attachment, m: Message): Message | undefined {
@@ -425,7 +441,7 @@ export class RelaySession implements ServedConnection {
   }
 
   /** A listen request while no child serves: acknowledged now, served by the next child. */
-  #parkNewListen(m: Message, origin: unknown): void {
+  #parkNewListen(m: RequestMessage, origin: unknown): void {
     this.#state.listens.set(idKey(m.id), { clientId: m.id, params: m.params ?? {}, origin });
     const params = { notifications: m.params?.notifications ?? {}, _meta: subscriptionTag(m.id) };
     this.#send(

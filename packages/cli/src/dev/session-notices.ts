@@ -5,12 +5,12 @@ import {
   type FrameRoute,
   type ListName,
   type LogLevel,
+  type NotificationMessage,
 } from '@mcp-fw/core/transport';
-import type { Message } from './messages.js';
 import type { SessionState } from './session-state.js';
 
 /** A message the supervisor itself sends a client, with its route (none: the session stream). */
-export type Notice = readonly [Message, FrameRoute | undefined];
+export type Notice = readonly [NotificationMessage, FrameRoute | undefined];
 
 /**
  * `notifications/<list>/list_changed` as the session's revision expects them: unsolicited for a

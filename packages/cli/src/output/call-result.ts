@@ -1,11 +1,11 @@
-type Item = Record<string, any>;
+import type { CallResult } from '../client/wire.js';
 
 /**
  * A tool result as text for a terminal: each content block on its own (text as is, other kinds
  * described in one line), then the structured content as JSON when no text carries it.
  */
-export function formatCallResult(result: Item): string {
-  const blocks = ((result.content ?? []) as Item[]).map((block) => {
+export function formatCallResult(result: CallResult): string {
+  const blocks = (result.content ?? []).map((block) => {
     switch (block.type) {
       case 'text':
         return String(block.text);

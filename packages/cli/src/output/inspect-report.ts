@@ -1,24 +1,23 @@
 import type { ServerLists } from '../client/lists.js';
+import type { InitializeResult, JsonSchema } from '../client/wire.js';
 import type { Style } from './style.js';
 
-type Item = Record<string, any>;
-
 /** The `type` of a JSON Schema, in a few words: `string`, `number[]`, `"a" | "b"`, `object`. */
-export function typeOf(schema: Item | undefined): string {
+export function typeOf(schema: JsonSchema | undefined): string {
   if (!schema || typeof schema !== 'object') return 'any';
   if (Array.isArray(schema.enum))
     return schema.enum.map((v: unknown) => JSON.stringify(v)).join(' | ');
   if ('const' in schema) return JSON.stringify(schema.const);
   const union = schema.anyOf ?? schema.oneOf;
-  if (Array.isArray(union)) return union.map((s: Item) => typeOf(s)).join(' | ');
+  if (Array.isArray(union)) return union.map((s: JsonSchema) => typeOf(s)).join(' | ');
   const type = Array.isArray(schema.type) ? schema.type.join(' | ') : schema.type;
   if (type === 'array') return `${typeOf(schema.items)}[]`;
   return typeof type === 'string' ? type : 'any';
 }
 
 /** The properties of an object schema as aligned rows: name, type, required, description. */
-function argumentRows(schema: Item | undefined, indent: string, style: Style): string[] {
-  const properties = Object.entries((schema?.properties ?? {}) as Record<string, Item>);
+function argumentRows(schema: JsonSchema | undefined, indent: string, style: Style): string[] {
+  const properties = Object.entries(schema?.properties ?? {});
   if (properties.length === 0) return [`${indent}${style.dim('(no arguments)')}`];
   const required = new Set<string>(schema?.required ?? []);
   const rows = properties.map(([name, p]) => [
@@ -48,11 +47,11 @@ function table(rows: string[][], indent: string, style: Style): string[] {
   );
 }
 
-function section(
+function section<T>(
   title: string,
-  items: readonly Item[],
+  items: readonly T[],
   style: Style,
-  body: (item: Item) => string[],
+  body: (item: T) => string[],
 ): string[] {
   const lines = ['', style.bold(`${title} (${items.length})`)];
   if (items.length === 0) lines.push(`  ${style.dim('none')}`);
@@ -64,7 +63,11 @@ function section(
  * What `mcp-fw inspect` prints: the server's identity, then its tools (arguments and output
  * fields), resources, resource templates and prompts, as aligned plain-text tables.
  */
-export function inspectReport(initialize: Item, lists: ServerLists, style: Style): string {
+export function inspectReport(
+  initialize: InitializeResult,
+  lists: ServerLists,
+  style: Style,
+): string {
   const info = initialize.serverInfo ?? {};
   const lines = [`${style.bold(String(info.name ?? 'server'))} ${info.version ?? ''}`.trimEnd()];
   if (initialize.instructions) lines.push(style.dim(String(initialize.instructions)));
@@ -75,7 +78,7 @@ export function inspectReport(initialize: Item, lists: ServerLists, style: Style
         ...argumentRows(tool.inputSchema, '      ', style),
       ];
       if (tool.outputSchema) {
-        const fields = Object.entries((tool.outputSchema.properties ?? {}) as Record<string, Item>);
+        const fields = Object.entries(tool.outputSchema.properties ?? {});
         out.push(
           `      ${style.dim('returns')} ${fields.map(([name, p]) => `${name}: ${typeOf(p)}`).join(', ') || typeOf(tool.outputSchema)}`,
         );
@@ -89,7 +92,7 @@ export function inspectReport(initialize: Item, lists: ServerLists, style: Style
       `  ${style.cyan(t.uriTemplate)}  ${t.name ?? ''}${t.mimeType ? style.dim(` (${t.mimeType})`) : ''}${t.description ? ` — ${t.description}` : ''}`,
     ]),
     ...section('Prompts', lists.prompts, style, (p) => {
-      const args = (p.arguments ?? []) as Item[];
+      const args = p.arguments ?? [];
       const rows = args.map((a) => [
         a.name,
         'string',

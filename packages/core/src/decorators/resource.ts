@@ -46,6 +46,7 @@ export interface ResourceOptions extends MemberLimitOptions, MemberScopeOptions 
    */
   list?:
     | string
+    // biome-ignore lint/suspicious/noExplicitAny: `this` is the instance of a class these options cannot name; `unknown` or `never` would reject `function (this: MyClass)` or `this.x` in an unannotated function
     | ((this: any, ctx: unknown) => readonly ResourceEntry[] | Promise<readonly ResourceEntry[]>);
 }
 

@@ -8,8 +8,12 @@ import type { MemberKey } from './metadata.js';
 export type SchemaOutput<S> = [S] extends [{ readonly '~standard': { readonly types?: infer T } }]
   ? NonNullable<T> extends { readonly output: infer O }
     ? O
-    : any
-  : any;
+    : Untyped
+  : Untyped;
+
+// The arguments of a schema without a TypeScript type.
+// biome-ignore lint/suspicious/noExplicitAny: whatever the method declares is accepted, which only `any` expresses (`unknown` would reject every declared parameter type)
+type Untyped = any;
 
 /**
  * A method decorator whose signature makes TypeScript check, in both decorator modes, that the
@@ -18,14 +22,12 @@ export type SchemaOutput<S> = [S] extends [{ readonly '~standard': { readonly ty
  */
 export type TypedMethodDecorator<TArgs> = {
   // experimentalDecorators: (prototype or class, name, descriptor).
-  <M extends (args: TArgs, ...rest: any[]) => unknown>(
+  // `never[]`: the rest (a Context, …) may be of any type; only the first parameter is checked.
+  <M extends (args: TArgs, ...rest: never[]) => unknown>(
     target: object,
     key: MemberKey,
     descriptor?: TypedPropertyDescriptor<M>,
   ): void;
   // Standard decorators: (method, context).
-  (
-    value: (this: any, args: TArgs, ...rest: any[]) => unknown,
-    context: ClassMethodDecoratorContext,
-  ): void;
+  (value: (args: TArgs, ...rest: never[]) => unknown, context: ClassMethodDecoratorContext): void;
 };

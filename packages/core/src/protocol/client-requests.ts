@@ -47,10 +47,16 @@ function ask(
   method: string,
   params: unknown,
   options: ClientRequestOptions,
-): Promise<any> {
+): Promise<ClientAnswer> {
   if (asker.meta) params = withMeta(params, asker.meta);
-  return asker.record.era.ask(asker, scope, method, params, options);
+  return asker.record.era.ask(asker, scope, method, params, options) as Promise<ClientAnswer>;
 }
+
+/**
+ * A client's answer as it came off the wire: a JSON-RPC result is an object, but nothing in it
+ * is trusted, so each member is read as `unknown` and checked where it is used.
+ */
+type ClientAnswer = { readonly [member: string]: unknown } | null | undefined;
 
 export async function elicitForm<T>(
   asker: Asker,
@@ -130,7 +136,9 @@ export async function sample(
     requireRevision(record, 'samplingTools', 'ctx.sample with tools');
     requireCapability(record, ['sampling', 'tools'], 'ctx.sample with tools');
   }
-  return ask(asker, scope, 'sampling/createMessage', params, options) as Promise<SampleResult>;
+  // Handed to the handler as the client sent it: the sampling result is not checked here.
+  const result = await ask(asker, scope, 'sampling/createMessage', params, options);
+  return result as unknown as SampleResult;
 }
 
 export async function listRoots(

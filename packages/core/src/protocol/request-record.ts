@@ -28,6 +28,20 @@ export interface RequestRecord {
   readonly progressToken?: string | number;
   /** What the transport's authentication attached (HTTP), if anything. */
   readonly auth?: unknown;
+  /** The tool a check before dispatch already looked up for this `tools/call`, if one did. */
+  readonly preflightTool?: PreflightTool;
+}
+
+/**
+ * A tool looked up before dispatch: the HTTP preflight of a 2026-07-28 `tools/call` reads its
+ * schema for `x-mcp-header` arguments, and hands what it found on so dispatch need not look again.
+ */
+export interface PreflightTool {
+  /** The lookup asked; its answer stands only where dispatch would ask the same one. */
+  readonly lookup: object;
+  readonly name: string;
+  /** What it found: `undefined` when it has no tool of that name. */
+  readonly tool: object | undefined;
 }
 
 export function progressTokenOf(

@@ -38,7 +38,14 @@ export const toolsCall: MethodSpec = {
         'Invalid params: tools/call needs params.name (a string)',
       );
     }
-    const tool = scope.core.registry.tool(name);
+    const registry = scope.core.registry;
+    const found = record.preflightTool;
+    // The HTTP preflight of a 2026-07-28 call already asked the registry being served (a relay's
+    // lookup is another object) for this name: its answer stands.
+    const tool =
+      found?.lookup === registry && found.name === name
+        ? (found.tool as ToolDefinition | undefined)
+        : registry.tool(name);
     if (!tool) throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
     const features = featuresOf(record.protocolVersion);
     const execute = (run?: InputRun): unknown => {

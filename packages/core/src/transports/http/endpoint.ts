@@ -10,12 +10,8 @@ import type { ResponseMode } from './request-stream.js';
 import { sendError, sendRejection } from './responses.js';
 import type { Peer } from '../../jsonrpc/index.js';
 import type { SharedStore } from '../../stores/index.js';
-import {
-  StreamableEndpoint,
-  type Connect,
-  type EraHooks,
-  type LimitRefusal,
-} from './streamable.js';
+import { StreamableEndpoint } from './streamable.js';
+import type { Connect, EraHooks, LimitRefusal } from './streamable-settings.js';
 
 /**
  * What an authentication hook decides about one request: attach an identity, or refuse with

@@ -1,4 +1,9 @@
+import { StoreUnavailableError } from '../../stores/index.js';
 import type { HeaderMap, HttpResponder } from './exchange.js';
+
+// Session and transport errors are implementation-defined; these match SDK v2 (protocol.md §6.2).
+export const BAD_REQUEST = -32000;
+export const SESSION_NOT_FOUND = -32001;
 
 /** A JSON-RPC error as a whole HTTP response (id null: the body could not be tied to a request). */
 export function sendError(
@@ -33,7 +38,7 @@ export function sendRejection(
   sendError(
     res,
     status,
-    -32000,
+    BAD_REQUEST,
     message,
     { ...headers, ...(wwwAuthenticate ? { 'www-authenticate': wwwAuthenticate } : {}) },
     id,
@@ -61,8 +66,41 @@ export function sendUnsupportedMediaType(
   sendError(
     res,
     415,
-    -32000,
+    BAD_REQUEST,
     `Unsupported Media Type: Content-Type must be application/json (${got})`,
+  );
+}
+
+/** A request refused before dispatch (its JSON-RPC error and HTTP status), as the answer. */
+export function sendRefusal(
+  res: HttpResponder,
+  refusal: { readonly error: { code: number; message: string; data?: unknown }; status: number },
+  id: string | number | null,
+): void {
+  const { error } = refusal;
+  sendError(res, refusal.status, error.code, error.message, {}, id, error.data);
+}
+
+/** The answer for a request that needs the shared store while it cannot be reached. */
+export function sendStoreDown(
+  res: HttpResponder,
+  error: unknown,
+  id: string | number | null = null,
+): void {
+  // Whatever a store throws (a custom event store too) is answered, never left hanging.
+  const unavailable =
+    error instanceof StoreUnavailableError
+      ? error
+      : new StoreUnavailableError(
+          `the event store failed (${error instanceof Error ? error.message : String(error)})`,
+        );
+  sendError(
+    res,
+    503,
+    BAD_REQUEST,
+    `Service Unavailable: ${unavailable.message}; retry in ${unavailable.retryAfterS} s`,
+    { 'retry-after': String(unavailable.retryAfterS) },
+    id,
   );
 }
 

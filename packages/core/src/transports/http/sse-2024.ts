@@ -1,13 +1,10 @@
-import {
-  JsonRpcCode,
-  parseFrame,
-  type Channel,
-  type ChannelSink,
-  type Peer,
-} from '../../jsonrpc/index.js';
+import type { Channel, ChannelSink, Peer } from '../../jsonrpc/index.js';
 import type { EventStreamSink, HttpRequestView, HttpResponder } from './exchange.js';
+import { readMessage } from './read-message.js';
 import {
+  BAD_REQUEST,
   isJsonContentType,
+  SESSION_NOT_FOUND,
   sendError,
   sendRejection,
   sendUnsupportedMediaType,
@@ -15,7 +12,7 @@ import {
 import type { AuthRejection } from './endpoint.js';
 import { SessionStore, type SessionLimits, type StoredSession } from './session-store.js';
 import { SSE_HEADERS, sseEvent } from './sse.js';
-import type { Connect, LimitRefusal } from './streamable.js';
+import type { Connect, LimitRefusal } from './streamable-settings.js';
 
 /** One HTTP+SSE session: every server message goes out on its single event stream. */
 class SseChannel implements Channel {
@@ -80,7 +77,7 @@ export class Sse2024Endpoint {
         message: refusal.message,
         peer,
       });
-      return sendError(res, refusal.status, -32000, refusal.message, {
+      return sendError(res, refusal.status, BAD_REQUEST, refusal.message, {
         'retry-after': String(refusal.retryAfterS),
       });
     }
@@ -112,26 +109,11 @@ export class Sse2024Endpoint {
     const id = req.url.searchParams.get('sessionId');
     const session = id === null ? undefined : this.#sessions.get(id, peer.principal);
     if (!session)
-      return sendError(res, 404, -32001, 'Session not found: open the SSE stream first');
-    const text = await req.text(this.settings.maxBodyBytes);
-    if (text === undefined)
-      return sendError(
-        res,
-        413,
-        -32000,
-        `Payload Too Large: the body exceeds ${this.settings.maxBodyBytes} bytes`,
-      );
-    let parsed: unknown;
-    try {
-      parsed = parseFrame(text);
-    } catch (error) {
-      return sendError(
-        res,
-        400,
-        JsonRpcCode.ParseError,
-        `Parse error: ${(error as Error).message}`,
-      );
-    }
+      return sendError(res, 404, SESSION_NOT_FOUND, 'Session not found: open the SSE stream first');
+    const { maxBodyBytes } = this.settings;
+    const message = readMessage(await req.text(maxBodyBytes), maxBodyBytes, res);
+    if (!message) return;
+    const { text, parsed } = message;
     const denied = this.settings.access?.(peer, parsed);
     if (denied) return sendRejection(res, denied);
     res.send(202, {});

@@ -1,6 +1,7 @@
 import { JsonRpcError, type WireError } from '../../../jsonrpc/index.js';
 import { quoteClientValue, showClientValue } from '../../client-value.js';
 import { ErrorCode } from '../../error-codes.js';
+import type { PreflightTool } from '../../request-record.js';
 import { handOn } from './admission.js';
 import { checkVersion, readEnvelope } from './envelope.js';
 
@@ -104,19 +105,25 @@ function ladder(message: Record<string, unknown>, header: Header, registry: Tool
       );
     }
   }
-  if (method === 'tools/call' && typeof params?.name === 'string')
-    checkParamHeaders(params, header, registry);
+  const tool =
+    method === 'tools/call' && typeof params?.name === 'string'
+      ? checkParamHeaders(params, header, registry)
+      : undefined;
   // readEnvelope found `_meta` in them, so the params are an object.
-  handOn(params as object, envelope);
+  handOn(params as object, envelope, tool);
 }
 
-/** Arguments whose schema carries `x-mcp-header: Name` must be mirrored in `Mcp-Param-Name`. */
+/**
+ * Arguments whose schema carries `x-mcp-header: Name` must be mirrored in `Mcp-Param-Name`.
+ * Returns the tool it looked up, handed on so dispatch does not look it up again.
+ */
 function checkParamHeaders(
   params: Record<string, unknown>,
   header: Header,
   registry: ToolLookup,
-): void {
-  const tool = registry.tool(params.name as string);
+): PreflightTool {
+  const toolName = params.name as string;
+  const tool = registry.tool(toolName);
   const properties = (tool?.inputSchema.properties ?? {}) as Record<
     string,
     Record<string, unknown>
@@ -137,6 +144,7 @@ function checkParamHeaders(
       );
     }
   }
+  return { lookup: registry, name: toolName, tool };
 }
 
 const WRAPPED = /^=\?base64\?(.*)\?=$/;
