@@ -22,7 +22,6 @@ const CAPS = 'io.modelcontextprotocol/clientCapabilities';
 const KEY = 'm'.repeat(32);
 
 /** A middleware that logs `<label> in` / `<label> out` around `next()`. */
-// biome-ignore lint/suspicious/noExplicitAny: one tracer serves every hook's result type.
 function tracer(log: string[], label: string): Hook<any> {
   return async (ctx, next) => {
     log.push(`${label} in ${ctx.method}`);
