@@ -133,9 +133,6 @@ const NODE_IN_ROOT_TO_REMOVE: Record<string, readonly string[]> = {
   'decorators/metadata.ts': ["import 'node:module'"],
   'schema/to-json-schema.ts': ["import 'node:module'"],
   'schema/validator.ts': ["import 'node:module'"],
-  // requestState is signed synchronously with node:crypto's HMAC (Web Crypto's is async only).
-  'protocol/input/node-crypto.ts': ["import 'node:module'"],
-  'protocol/input/request-state.ts': ['Buffer.from'],
   // The default logger and audit sink write to stderr.
   'protocol/logger.ts': ['process.stderr'],
   'protocol/guards/audit.ts': ['process.stderr'],
