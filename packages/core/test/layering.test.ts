@@ -133,9 +133,6 @@ const NODE_IN_ROOT_TO_REMOVE: Record<string, readonly string[]> = {
   'decorators/metadata.ts': ["import 'node:module'"],
   'schema/to-json-schema.ts': ["import 'node:module'"],
   'schema/validator.ts': ["import 'node:module'"],
-  // The default logger and audit sink write to stderr.
-  'protocol/logger.ts': ['process.stderr'],
-  'protocol/guards/audit.ts': ['process.stderr'],
 };
 
 /** Every Node-only use the root entry reaches, by file, with the import path that reaches it. */
