@@ -1,7 +1,9 @@
 // requestState is signed without node:crypto (the root entry is runtime-neutral), and its wire
 // format did not change: states minted by the node:crypto version (the fixed tokens below, made
 // with these keys and payloads) still verify, and the same payload mints the same token.
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { base64urlToBytes, bytesToBase64url } from '../src/protocol/input/base64url.ts';
 import { RequestStateCodec } from '../src/protocol/input/request-state.ts';
 import { bindingOf } from '../src/protocol/input/round-binding.ts';
 
@@ -83,5 +85,16 @@ describe('requestState format across the move off node:crypto', () => {
   it('refuses a key under 32 bytes', () => {
     expect(() => new RequestStateCodec('x'.repeat(31), 1)).toThrow(/at least 32 bytes/);
     expect(() => new RequestStateCodec('é'.repeat(16), 1)).not.toThrow();
+  });
+
+  it('encodes and decodes base64url as Buffer does, and refuses what is not base64url', () => {
+    for (let length = 0; length < 200; length++) {
+      const bytes = randomBytes(length);
+      const text = bytesToBase64url(bytes);
+      expect(text).toBe(bytes.toString('base64url'));
+      expect(Buffer.from(base64urlToBytes(text) as Uint8Array)).toEqual(bytes);
+    }
+    for (const text of ['a', 'ab=c', 'ab+/', 'abé', 'abc.', 'abcd\n'])
+      expect(base64urlToBytes(text), text).toBeUndefined();
   });
 });
