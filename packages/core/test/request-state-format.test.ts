@@ -1,9 +1,12 @@
-// requestState is signed without node:crypto (the root entry is runtime-neutral), and its wire
-// format did not change: states minted by the node:crypto version (the fixed tokens below, made
-// with these keys and payloads) still verify, and the same payload mints the same token.
+// requestState is signed with node:crypto on Node and with @noble/hashes elsewhere (the root entry
+// is runtime-neutral), and its wire format did not change: states minted before (the fixed tokens
+// below, made with these keys and payloads) still verify, the same payload mints the same token,
+// and both digest variants give the same digests and signatures.
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { base64urlToBytes, bytesToBase64url } from '../src/protocol/input/base64url.ts';
+import * as neutral from '../src/protocol/input/digest.ts';
+import * as onNode from '../src/protocol/input/digest-node.ts';
 import { RequestStateCodec } from '../src/protocol/input/request-state.ts';
 import { bindingOf } from '../src/protocol/input/round-binding.ts';
 
@@ -87,6 +90,20 @@ describe('requestState format across the move off node:crypto', () => {
     expect(() => new RequestStateCodec('é'.repeat(16), 1)).not.toThrow();
   });
 
+  it('the runtime-neutral digests equal node:crypto’s', () => {
+    const keys = [utf8Of(TEXT_KEY), BYTES_KEY, randomBytes(32), randomBytes(100)];
+    const texts = ['', 'ü ☀ \u{1F600}', 'x'.repeat(55), 'y'.repeat(64), 'z'.repeat(10_000)];
+    for (const text of texts) {
+      expect(neutral.sha256Base64url(text)).toBe(onNode.sha256Base64url(text));
+      for (const key of keys) {
+        const sign = neutral.hmacSha256(key);
+        expect(sign(text)).toBe(onNode.hmacSha256(key)(text));
+        // Keyed once, signed many times: each signature stands alone.
+        expect(sign(text)).toBe(onNode.hmacSha256(key)(text));
+      }
+    }
+  });
+
   it('encodes and decodes base64url as Buffer does, and refuses what is not base64url', () => {
     for (let length = 0; length < 200; length++) {
       const bytes = randomBytes(length);
@@ -98,3 +115,7 @@ describe('requestState format across the move off node:crypto', () => {
       expect(base64urlToBytes(text), text).toBeUndefined();
   });
 });
+
+function utf8Of(text: string): Uint8Array {
+  return new TextEncoder().encode(text);
+}

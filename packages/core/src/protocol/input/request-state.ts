@@ -1,7 +1,7 @@
+import { hmacSha256 } from '#digest';
 import { JsonRpcError } from '../../jsonrpc/index.js';
 import { ErrorCode } from '../error-codes.js';
 import { base64urlToText, textToBase64url, utf8 } from './base64url.js';
-import { hmacSha256, randomBytes, sameText } from './digest.js';
 import type { RoundBinding } from './round-binding.js';
 
 /** What a 2026-07-28 `requestState` carries between rounds of one call. */
@@ -74,10 +74,23 @@ export class RequestStateCodec {
 
   #signer(): (body: string) => string {
     // A random key per process when none is configured, made when the first state is.
-    return (this.#sign ??= hmacSha256(randomBytes(32)));
+    return (this.#sign ??= hmacSha256(randomKey()));
   }
 }
 
 function invalid(why: string): JsonRpcError {
   return new JsonRpcError(ErrorCode.InvalidParams, `Invalid params: ${why}`);
+}
+
+/** Compares two strings in time that depends on their length only, not on where they differ. */
+function sameText(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}
+
+/** 32 random bytes from the platform's CSPRNG (Web Crypto, present on every target runtime). */
+function randomKey(): Uint8Array {
+  return globalThis.crypto.getRandomValues(new Uint8Array(32));
 }

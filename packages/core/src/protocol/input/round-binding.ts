@@ -1,6 +1,6 @@
+import { sha256Base64url } from '#digest';
 import { JsonRpcError } from '../../jsonrpc/index.js';
 import { ErrorCode } from '../error-codes.js';
-import { sha256Base64url } from './digest.js';
 
 /**
  * What one input round was issued for, signed into its `requestState`: a retry must be the same
