@@ -33,6 +33,7 @@ describe('the root entry without Node', () => {
       new Map([
         ['#load-reflect-metadata', expect.stringMatching(/\/src\/decorators\/load-metadata\.ts$/)],
         ['#schema-libraries', expect.stringMatching(/\/src\/schema\/libraries\.ts$/)],
+        ['#digest', expect.stringMatching(/\/src\/protocol\/input\/digest\.ts$/)],
       ]),
     );
     expect(neutral.report).toEqual(node.report);
