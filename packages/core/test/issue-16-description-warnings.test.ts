@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createServer, Prompt, Resource, Tool, type Logger } from '@mcp-fw/core';
+import { recordStdStreams } from './support/std-streams.ts';
 
 function capture(): Logger & { warnings: string[]; errors: string[] } {
   const warnings: string[] = [];
@@ -94,13 +95,7 @@ describe('issue #16: members without a description', () => {
   });
 
   it('the default logger writes the warning to stderr, never stdout', () => {
-    const written: { stream: string; text: string }[] = [];
-    const out = process.stdout.write;
-    const err = process.stderr.write;
-    process.stdout.write = ((text: string) =>
-      written.push({ stream: 'stdout', text }) > 0) as typeof out;
-    process.stderr.write = ((text: string) =>
-      written.push({ stream: 'stderr', text }) > 0) as typeof err;
+    const { written, stop } = recordStdStreams();
     try {
       class One {
         @Tool({ input: z.object({}) })
@@ -110,8 +105,7 @@ describe('issue #16: members without a description', () => {
       }
       createServer({ name: 'w', version: '1', providers: [One] });
     } finally {
-      process.stdout.write = out;
-      process.stderr.write = err;
+      stop();
     }
     expect(written).toEqual([
       {

@@ -17,6 +17,7 @@ import { connectTestClient, JsonRpcError, type TestClient } from '@mcp-fw/core/t
 import { createNotesServer } from '../../../templates/http/src/server.ts';
 import { CLIENT_MODES, listen, officialClient, textOf } from './support/guard-clients.ts';
 import { mcpSchema } from './support/mcp-schema.ts';
+import { recordStdStreams } from './support/std-streams.ts';
 
 const SECRET = 'connect ECONNREFUSED db.internal:5432 (user=app password=hunter2)';
 const MASKED = /^Internal error \(ref ([0-9a-f]{12})\); the server's log has the details$/;
@@ -260,19 +261,18 @@ describe('issue #16: the scaffolded http template masks internal errors', () => 
       }
     }
     server.add(new Broken());
-    const written: string[] = [];
-    const write = process.stderr.write;
-    process.stderr.write = ((text: string) => written.push(text) > 0) as typeof write;
+    const { written, stop } = recordStdStreams();
     let text: string;
     try {
       const client = await connectTestClient(server);
       clients.push(client);
       text = (await client.callTool('broken', {})).content[0].text ?? '';
     } finally {
-      process.stderr.write = write;
+      stop();
     }
     const ref = refOf(text);
-    expect(written.join('')).toContain(
+    const stderr = written.filter((w) => w.stream === 'stderr').map((w) => w.text);
+    expect(stderr.join('')).toContain(
       `[mcp-fw] tool broken threw (ref ${ref})\nError: ${SECRET}\n`,
     );
   });

@@ -7,12 +7,16 @@ import {
   importsOf,
   nodeUses,
   parseImports,
+  importTarget,
   resolveImport,
+  resolveSubpath,
   runtimeGraph,
   sourceFiles,
   SRC,
   stripComments,
+  SUBPATH_IMPORTS,
   type Import,
+  type Runtime,
 } from './support/source-graph.ts';
 
 // The import rules of docs/architecture.md, read from the source so they stay true.
@@ -80,13 +84,18 @@ function violations(file: string, imports: readonly Import[]): string[] {
       );
       continue;
     }
-    if (!specifier.startsWith('.')) continue;
-    const target = resolveImport(file, specifier);
-    const targetLayer = layerOf(target);
-    if (targetLayer === layer && target.includes('/')) continue;
-    if (!(typeOnly ? rule.types : rule.values).includes(targetLayer)) {
-      const kind = typeOnly ? 'import type' : 'import';
-      found.push(`${file}: ${kind} '${specifier}' (${target}) is not allowed in ${layer}/`);
+    // A subpath import (`#name`) is held to the rule in each of its variants.
+    const targets = new Set(
+      (['neutral', 'node'] as const).map((runtime) => importTarget(file, specifier, runtime)),
+    );
+    for (const target of targets) {
+      if (target === undefined) continue;
+      const targetLayer = layerOf(target);
+      if (targetLayer === layer && target.includes('/')) continue;
+      if (!(typeOnly ? rule.types : rule.values).includes(targetLayer)) {
+        const kind = typeOnly ? 'import type' : 'import';
+        found.push(`${file}: ${kind} '${specifier}' (${target}) is not allowed in ${layer}/`);
+      }
     }
   }
   return found;
@@ -123,28 +132,10 @@ function eraCrossings(file: string, imports: readonly Import[]): string[] {
     .map((i) => `${file}: '${i.specifier}' reaches into eras/${i.folder}/`);
 }
 
-/**
- * Node-only code the runtime-neutral root entry (`index.ts`) still reaches. Each is to move
- * behind `./node` or `./stdio`, or to use a web-standard API instead; the list only shrinks: a
- * use not listed fails the test, and so does a listed one that is gone.
- */
-const NODE_IN_ROOT_TO_REMOVE: Record<string, readonly string[]> = {
-  // reflect-metadata, ajv and the optional zod-to-json-schema are CommonJS, loaded lazily.
-  'decorators/metadata.ts': ["import 'node:module'"],
-  'schema/to-json-schema.ts': ["import 'node:module'"],
-  'schema/validator.ts': ["import 'node:module'"],
-  // requestState is signed synchronously with node:crypto's HMAC (Web Crypto's is async only).
-  'protocol/input/node-crypto.ts': ["import 'node:module'"],
-  'protocol/input/request-state.ts': ['Buffer.from'],
-  // The default logger and audit sink write to stderr.
-  'protocol/logger.ts': ['process.stderr'],
-  'protocol/guards/audit.ts': ['process.stderr'],
-};
-
-/** Every Node-only use the root entry reaches, by file, with the import path that reaches it. */
-function nodeReachable(entry: string): Record<string, string[]> {
+/** Every Node-only use `entry` reaches on `runtime`, by file. */
+function nodeReachable(entry: string, runtime: Runtime = 'neutral'): Record<string, string[]> {
   const found: Record<string, string[]> = {};
-  for (const file of runtimeGraph(entry).keys()) {
+  for (const file of runtimeGraph(entry, runtime).keys()) {
     const uses = nodeUses(code(file));
     if (uses.length > 0) found[file] = uses;
   }
@@ -209,12 +200,15 @@ describe('core layering', () => {
     expect(FILES.flatMap((file) => violations(file, importsOf(file)))).toEqual([]);
   });
 
-  it('every relative import resolves to a source file', () => {
+  it('every relative and subpath (#) import resolves to a source file', () => {
     const missing = FILES.flatMap((file) =>
       importsOf(file)
-        .filter(
-          (i) =>
-            i.specifier.startsWith('.') && !existsSync(join(SRC, resolveImport(file, i.specifier))),
+        .filter((i) => /^[.#]/.test(i.specifier))
+        .filter((i) =>
+          (['neutral', 'node'] as const).some((runtime) => {
+            const target = importTarget(file, i.specifier, runtime);
+            return target === undefined || !existsSync(join(SRC, target));
+          }),
         )
         .map((i) => `${file}: '${i.specifier}'`),
     );
@@ -254,8 +248,30 @@ describe('core layering', () => {
     expect(nodeReachable('transport.ts')).toEqual({});
   });
 
-  it('the root entry reaches no Node-only code beyond the listed remainder', () => {
-    expect(nodeReachable('index.ts')).toEqual(NODE_IN_ROOT_TO_REMOVE);
+  it('the root entry loads no node:* module and uses no Node global', () => {
+    expect(nodeReachable('index.ts')).toEqual({});
+  });
+
+  it("on Node, the root entry's Node-only code is only the `node` variants of package.json imports", () => {
+    const nodeVariants = Object.keys(SUBPATH_IMPORTS).map((name) => resolveSubpath(name, 'node'));
+    for (const file of Object.keys(nodeReachable('index.ts', 'node')))
+      expect(nodeVariants, `${file} uses Node outside a \`node\` variant`).toContain(file);
+  });
+
+  it('package.json imports name a source file and its build for Node and for every other runtime', () => {
+    expect(Object.keys(SUBPATH_IMPORTS).length).toBeGreaterThan(0);
+    for (const [name, conditions] of Object.entries(SUBPATH_IMPORTS)) {
+      const neutral = resolveSubpath(name, 'neutral') as string;
+      const node = resolveSubpath(name, 'node') as string;
+      expect(neutral, name).not.toBe(node);
+      const built = (file: string) => `./dist/${file.replace(/\.ts$/, '.js')}`;
+      expect(conditions, name).toEqual({
+        node: { '@mcp-fw/source': `./src/${node}`, default: built(node) },
+        '@mcp-fw/source': `./src/${neutral}`,
+        default: built(neutral),
+      });
+      for (const file of [neutral, node]) expect(existsSync(join(SRC, file)), file).toBe(true);
+    }
   });
 
   it('outside protocol/eras/ no code spells a revision or an envelope key', () => {
@@ -303,6 +319,23 @@ describe('core layering', () => {
         const subprocess = { env: 1 }; subprocess.env;
       `),
     ).toEqual(["import 'node:module'", 'process.stderr', 'Buffer.from']);
+    // Subpath imports: the root entry's graph takes the variant of the runtime it is read for.
+    const neutral = runtimeGraph('index.ts');
+    const onNode = runtimeGraph('index.ts', 'node');
+    expect(neutral.has('schema/libraries.ts')).toBe(true);
+    expect(neutral.has('schema/libraries-node.ts')).toBe(false);
+    expect(onNode.has('schema/libraries-node.ts')).toBe(true);
+    expect(nodeReachable('index.ts', 'node')).toHaveProperty(
+      ['schema/libraries-node.ts'],
+      ["import 'node:module'"],
+    );
+    expect(importTarget('x.ts', '#not-declared', 'neutral')).toBeUndefined();
+    expect(
+      violations('decorators/x.ts', [{ specifier: '#schema-libraries', typeOnly: false }]),
+    ).toEqual([
+      "decorators/x.ts: import '#schema-libraries' (schema/libraries.ts) is not allowed in decorators/",
+      "decorators/x.ts: import '#schema-libraries' (schema/libraries-node.ts) is not allowed in decorators/",
+    ]);
   });
 
   it('no console.log/info/debug in core: stdout belongs to stdio frames', () => {

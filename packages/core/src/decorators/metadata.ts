@@ -1,10 +1,7 @@
-import { createRequire } from 'node:module';
 import type {} from 'reflect-metadata'; // its global Reflect.getMetadata/defineMetadata types
-
-// reflect-metadata is CommonJS: loaded with require instead of `import`, Node skips scanning it
-// for named exports (cjs-module-lexer), which costs start-up time and memory. It still runs
-// before any decorated class: this module is evaluated first.
-createRequire(import.meta.url)('reflect-metadata');
+// Loads reflect-metadata before any decorated class, as this module is evaluated first: the
+// static import on any runtime, a require on Node (load-metadata-node.ts says why).
+import '#load-reflect-metadata';
 
 // TypeScript-compiled TC39 decorators get `context.metadata === undefined` on Node 20, which has
 // no Symbol.metadata (toolchain.md §3). This module is evaluated before any decorated class, so

@@ -14,6 +14,9 @@ export interface Logger {
   warn(message: string): void;
 }
 
+// console.error is stderr on every runtime (process.stderr on Node, Deno and Bun; the devtools
+// or log tail elsewhere), and unlike a bare process.stderr.write it never throws when stderr is
+// a closed pipe.
 export const stderrLogger: Logger = {
   error(message, error) {
     const detail =
@@ -22,9 +25,9 @@ export const stderrLogger: Logger = {
         : error === undefined
           ? ''
           : String(error);
-    process.stderr.write(`[mcp-fw] ${message}${detail ? `\n${detail}` : ''}\n`);
+    console.error(`[mcp-fw] ${message}${detail ? `\n${detail}` : ''}`);
   },
   warn(message) {
-    process.stderr.write(`[mcp-fw] ${message}\n`);
+    console.error(`[mcp-fw] ${message}`);
   },
 };

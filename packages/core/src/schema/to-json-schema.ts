@@ -1,8 +1,6 @@
-import { createRequire } from 'node:module';
+import { libraries } from '#schema-libraries';
 import { isPlainObject, type JsonSchema } from './json-schema.js';
 import { isStandardSchema } from './standard-schema.js';
-
-const requireOptional = createRequire(import.meta.url);
 
 /** Thrown when a value cannot be turned into JSON Schema; the message says why and what to do. */
 export class SchemaConversionError extends Error {
@@ -35,18 +33,20 @@ export function toJsonSchema(source: unknown, io: SchemaIo): JsonSchema {
 }
 
 function fromZod4Core(schema: object, io: SchemaIo): JsonSchema {
-  const core = requireOptional('zod/v4/core') as {
-    toJSONSchema: (s: unknown, o: { io: SchemaIo; unrepresentable: 'any' }) => JsonSchema;
-  };
-  return core.toJSONSchema(schema, { io, unrepresentable: 'any' });
+  const convert = libraries.zod4Convert();
+  if (!convert) {
+    throw new SchemaConversionError(
+      'this zod schema (zod/mini, or zod before 4.2) converts to JSON Schema through ' +
+        'zod/v4/core, which could not be loaded: install zod beside @mcp-fw/core, use zod 4.2 ' +
+        'or later (its schemas convert themselves), or pass a JSON Schema object instead',
+    );
+  }
+  return convert(schema, { io, unrepresentable: 'any' });
 }
 
 function fromZod3(schema: object): JsonSchema {
-  let convert: (s: unknown, o?: unknown) => JsonSchema;
-  try {
-    convert = (requireOptional('zod-to-json-schema') as { zodToJsonSchema: typeof convert })
-      .zodToJsonSchema;
-  } catch {
+  const convert = libraries.zod3Convert();
+  if (!convert) {
     throw new SchemaConversionError(
       'zod 3 schemas need the zod-to-json-schema package: npm install zod-to-json-schema',
     );

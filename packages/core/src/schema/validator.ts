@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import { libraries } from '#schema-libraries';
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { isDraft07, type JsonSchema } from './json-schema.js';
@@ -42,29 +42,22 @@ export class ValidatorCompiler {
 
   #ajvFor(json: JsonSchema): Ajv | Ajv2020 {
     // (Each constructor is read into a local first: TS 7 drops the parentheses of
-    // `new (require(x) as T).C()`, which then calls require with `new`.)
+    // `new (f() as T).C()`, which then calls f with `new`.)
     if (isDraft07(json)) {
-      const { Ajv: Draft07 } = lazyRequire('ajv') as AjvModule;
+      const Draft07 = libraries.ajvDraft07();
       return (this.#ajv07 ??= withFormats(new Draft07(AJV_OPTIONS)));
     }
-    const { Ajv2020: Draft2020 } = lazyRequire('ajv/dist/2020.js') as Ajv2020Module;
+    const Draft2020 = libraries.ajvDraft2020();
     return (this.#ajv2020 ??= withFormats(new Draft2020(AJV_OPTIONS)));
   }
 }
-
-// Ajv and ajv-formats are about 95 CommonJS files, a visible part of a server's cold start.
-// Servers whose schemas are all Standard Schemas (zod, ...) never use them, so they load on the
-// first JSON Schema compiled instead of at import.
-const lazyRequire = createRequire(import.meta.url);
-type AjvModule = typeof import('ajv');
-type Ajv2020Module = typeof import('ajv/dist/2020.js');
 
 // strict: false because user schemas legitimately carry annotations Ajv does not know
 // (x-mcp-header, title on every node, vendor keywords).
 const AJV_OPTIONS = { strict: false, allErrors: false, useDefaults: true } as const;
 
 function withFormats<T extends Ajv | Ajv2020>(ajv: T): T {
-  (lazyRequire('ajv-formats') as { default: (a: T) => void }).default(ajv);
+  libraries.addFormats(ajv);
   return ajv;
 }
 

@@ -55,16 +55,51 @@ export function resolveImport(file: string, specifier: string): string {
   return relative(SRC, target).replaceAll('\\', '/');
 }
 
-/** Every file `entry` loads at runtime (type-only imports are erased), each with the path that reaches it. */
-export function runtimeGraph(entry: string): Map<string, string> {
+/** Which of a subpath import's variants (package.json `imports`) a graph follows. */
+export type Runtime = 'neutral' | 'node';
+
+type Conditions = { readonly [condition: string]: string | Conditions };
+
+/** Core's package.json `imports`: `#name` → its conditions. */
+export const SUBPATH_IMPORTS: Record<string, Conditions> =
+  JSON.parse(readFileSync(join(SRC, '../package.json'), 'utf8')).imports ?? {};
+
+/**
+ * The source file `#name` (package.json `imports`) names on `runtime`: under `node`, the `node`
+ * branch when it has one; otherwise the branch every other runtime gets (`default`). Undefined
+ * for a name `imports` does not declare.
+ */
+export function resolveSubpath(specifier: string, runtime: Runtime): string | undefined {
+  const conditions = SUBPATH_IMPORTS[specifier];
+  if (conditions === undefined) return undefined;
+  const branch = runtime === 'node' && conditions.node !== undefined ? conditions.node : conditions;
+  const source = typeof branch === 'string' ? branch : branch['@mcp-fw/source'];
+  return typeof source === 'string' ? source.replace(/^\.\/src\//, '') : undefined;
+}
+
+/** The source file an import of `file` loads on `runtime`; undefined for a package. */
+export function importTarget(
+  file: string,
+  specifier: string,
+  runtime: Runtime,
+): string | undefined {
+  if (specifier.startsWith('.')) return resolveImport(file, specifier);
+  if (specifier.startsWith('#')) return resolveSubpath(specifier, runtime);
+  return undefined;
+}
+
+/**
+ * Every file `entry` loads at runtime (type-only imports are erased), each with the path that
+ * reaches it; subpath imports (`#name`) load their `runtime` variant.
+ */
+export function runtimeGraph(entry: string, runtime: Runtime = 'neutral'): Map<string, string> {
   const seen = new Map<string, string>([[entry, entry]]);
   const queue = [entry];
   while (queue.length > 0) {
     const file = queue.shift() as string;
     for (const { specifier, typeOnly } of importsOf(file)) {
-      if (typeOnly || !specifier.startsWith('.')) continue;
-      const target = resolveImport(file, specifier);
-      if (seen.has(target)) continue;
+      const target = typeOnly ? undefined : importTarget(file, specifier, runtime);
+      if (target === undefined || seen.has(target)) continue;
       seen.set(target, `${seen.get(file)} → ${target}`);
       queue.push(target);
     }

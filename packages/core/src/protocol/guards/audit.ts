@@ -194,6 +194,7 @@ function classify(
   return { kind: 'error', message };
 }
 
+// One JSON line per entry on stderr, through the portable stderr (see logger.ts).
 function stderrSink(entry: AuditEntry): void {
-  process.stderr.write(`${JSON.stringify(entry)}\n`);
+  console.error(JSON.stringify(entry));
 }

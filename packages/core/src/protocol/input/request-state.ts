@@ -1,6 +1,7 @@
+import { hmacSha256 } from '#digest';
 import { JsonRpcError } from '../../jsonrpc/index.js';
 import { ErrorCode } from '../error-codes.js';
-import { nodeCrypto } from './node-crypto.js';
+import { base64urlToText, textToBase64url, utf8 } from './base64url.js';
 import type { RoundBinding } from './round-binding.js';
 
 /** What a 2026-07-28 `requestState` carries between rounds of one call. */
@@ -27,40 +28,36 @@ export interface RequestStatePayload {
  * -32602 before any handler runs. Instances that share the key can replay each other's calls.
  */
 export class RequestStateCodec {
-  #key?: Buffer;
+  #sign?: (body: string) => string;
 
   constructor(
     key: string | Uint8Array | undefined,
     readonly ttlMs: number,
   ) {
     if (key !== undefined) {
-      this.#key = Buffer.from(key);
-      if (this.#key.length < 32) throw new Error('requestStateKey must be at least 32 bytes');
+      const bytes = typeof key === 'string' ? utf8(key) : Uint8Array.from(key);
+      if (bytes.length < 32) throw new Error('requestStateKey must be at least 32 bytes');
+      this.#sign = hmacSha256(bytes);
     }
   }
 
   mint(state: Omit<RequestStatePayload, 'exp'>, now = Date.now()): string {
     const { run, round, bind, asked, answers, start } = state;
-    const body = Buffer.from(
+    const body = textToBase64url(
       JSON.stringify({ run, round, bind, asked, answers, start, exp: now + this.ttlMs }),
-    ).toString('base64url');
-    return `${body}.${this.#sign(body)}`;
+    );
+    return `${body}.${this.#signer()(body)}`;
   }
 
   verify(state: unknown, now = Date.now()): RequestStatePayload {
     if (typeof state !== 'string') throw invalid('requestState must be a string');
     const dot = state.lastIndexOf('.');
     const body = state.slice(0, dot);
-    const signature = Buffer.from(state.slice(dot + 1), 'base64url');
-    const expected = Buffer.from(this.#sign(body), 'base64url');
-    if (
-      dot <= 0 ||
-      signature.length !== expected.length ||
-      !nodeCrypto().timingSafeEqual(signature, expected)
-    ) {
+    // The signature as this server writes it (canonical base64url), compared as text.
+    if (dot <= 0 || !sameText(state.slice(dot + 1), this.#signer()(body))) {
       throw invalid('requestState was not issued by this server or was altered');
     }
-    const payload = JSON.parse(Buffer.from(body, 'base64url').toString()) as RequestStatePayload;
+    const payload = JSON.parse(base64urlToText(body) ?? '') as RequestStatePayload;
     if (payload.exp < now) throw invalid('requestState has expired; start the call again');
     // Signed by this key but without a binding: issued by an older version sharing the key.
     if (
@@ -75,14 +72,25 @@ export class RequestStateCodec {
     return payload;
   }
 
-  #sign(body: string): string {
-    const crypto = nodeCrypto();
+  #signer(): (body: string) => string {
     // A random key per process when none is configured, made when the first state is.
-    this.#key ??= crypto.randomBytes(32);
-    return crypto.createHmac('sha256', this.#key).update(body).digest('base64url');
+    return (this.#sign ??= hmacSha256(randomKey()));
   }
 }
 
 function invalid(why: string): JsonRpcError {
   return new JsonRpcError(ErrorCode.InvalidParams, `Invalid params: ${why}`);
+}
+
+/** Compares two strings in time that depends on their length only, not on where they differ. */
+function sameText(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}
+
+/** 32 random bytes from the platform's CSPRNG (Web Crypto, present on every target runtime). */
+function randomKey(): Uint8Array {
+  return globalThis.crypto.getRandomValues(new Uint8Array(32));
 }

@@ -1,6 +1,6 @@
+import { sha256Base64url } from '#digest';
 import { JsonRpcError } from '../../jsonrpc/index.js';
 import { ErrorCode } from '../error-codes.js';
-import { nodeCrypto } from './node-crypto.js';
 
 /**
  * What one input round was issued for, signed into its `requestState`: a retry must be the same
@@ -36,7 +36,7 @@ export function bindingOf(
     target: typeof target === 'string' ? target : '',
     // No arguments and `{}` are the same call (a client may send either in either round).
     args: resource ? '' : digest(params?.arguments ?? {}),
-    ...(principal === undefined ? {} : { principal: sha256(principal) }),
+    ...(principal === undefined ? {} : { principal: sha256Base64url(principal) }),
   };
 }
 
@@ -77,11 +77,7 @@ function digest(args: unknown): string {
     // Nested deeper than the stack (a hostile argument): the client's fault, not the server's.
     throw invalid('arguments are nested too deeply');
   }
-  return sha256(text);
-}
-
-function sha256(text: string): string {
-  return nodeCrypto().createHash('sha256').update(text).digest('base64url');
+  return sha256Base64url(text);
 }
 
 // Canonical JSON: the same arguments with their keys in another order are the same call.
