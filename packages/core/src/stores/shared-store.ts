@@ -1,6 +1,7 @@
 import type { EventStore } from './event-store.js';
 import type { MessageBus } from './message-bus.js';
 import type { SessionRecords } from './session-records.js';
+import type { TaskRecords } from './task-records.js';
 
 /**
  * Everything instances of one server share so that any of them serves any request, in both
@@ -35,6 +36,8 @@ export interface SharedStore {
     /** Counts one call under `key`: 0 when allowed, else the ms until the next allowed call. */
     hit(key: string, max: number, perMs: number): Promise<number>;
   };
+  /** Tasks, so any instance answers for any (see {@link TaskRecords}). */
+  readonly tasks: TaskRecords;
   /** The key that signs `requestState`, the same on every instance (≥ 32 bytes). */
   readonly requestStateKey: string;
   /** Releases the store's connections. */

@@ -13,5 +13,6 @@ export {
   type TaskSnapshot,
   type TaskStatus,
 } from './task-snapshot.js';
-export { taskOwner } from './task-owner.js';
+export { ownsTask, taskOwner, taskRecordOwner } from './task-owner.js';
+export { MemoryTaskRecords } from './memory-task-records.js';
 export { TaskRun } from './task-run.js';

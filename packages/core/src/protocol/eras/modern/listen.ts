@@ -30,7 +30,7 @@ interface Filter {
  * Streams and their URIs count against `limits` (see `StateLimits`) while open.
  */
 export const listen: MethodSpec = {
-  handle(params, record, scope) {
+  async handle(params, record, scope) {
     const { core, engine } = scope;
     const requested = (params?.notifications ?? {}) as Filter;
     const registry = core.registry;
@@ -57,7 +57,7 @@ export const listen: MethodSpec = {
       }
       honoured.resourceSubscriptions = [...new Set(asked.filter((uri) => served(registry, uri)))];
     }
-    const taskIds = followedTaskIds(
+    const taskIds = await followedTaskIds(
       requested.taskIds,
       record,
       scope,
@@ -91,21 +91,20 @@ export const listen: MethodSpec = {
         if (uris.has(uri))
           engine.notify('notifications/resources/updated', { uri, _meta: tag }, request);
       },
+      taskChanged:
+        taskIds && taskIds.length > 0
+          ? followTasks(record, scope, taskIds, (task) =>
+              engine.notify('notifications/tasks', { ...task, _meta: tag }, request),
+            )
+          : undefined,
     };
     core.hub.add(member);
-    const unfollow =
-      taskIds && taskIds.length > 0
-        ? followTasks(record, scope, taskIds, (task) =>
-            engine.notify('notifications/tasks', { ...task, _meta: tag }, request),
-          )
-        : undefined;
     return new Promise((resolve) => {
       let ended = false;
       const end = () => {
         if (ended) return;
         ended = true;
         core.hub.delete(member);
-        unfollow?.();
         budget.closeStream(client, uris.size);
         off();
         resolve({ _meta: tag });
