@@ -391,7 +391,12 @@ export class Tasks {
     }
     const refuse = (why: string) =>
       new JsonRpcError(ErrorCode.InvalidParams, `Failed to ${verb} task: ${why}`);
-    const entry = this.#local.get(taskId);
+    let entry = this.#local.get(taskId);
+    // Its expiry timer may be late: past its time-to-live a task is gone, as its record is.
+    if (entry && Date.parse(entry.snapshot.createdAt) + entry.snapshot.ttlMs <= this.#now()) {
+      this.#expire(taskId);
+      entry = undefined;
+    }
     // Another caller's task is "not found": its existence is not ours to reveal.
     if (entry) {
       if (ownsTask(owner, entry.owner)) return { entry, snapshot: entry.snapshot };
