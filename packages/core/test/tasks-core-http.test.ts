@@ -74,9 +74,9 @@ async function session(url: string, asked: unknown[]) {
   return { client, request, problems };
 }
 
-async function serve(): Promise<string> {
+async function serve(pageSize?: number): Promise<string> {
   const handle = await serveHttp(
-    createServer({ name: 'jobs', version: '1.0.0', providers: [Jobs] }),
+    createServer({ name: 'jobs', version: '1.0.0', providers: [Jobs], pageSize }),
     { port: 0 },
   );
   cleanups.push(() => handle.close());
@@ -146,6 +146,25 @@ describe('2025-11-25 core tasks over HTTP (official client 2.x)', () => {
     await expect(request('tasks/get', { taskId: 'nope' })).rejects.toMatchObject({
       code: -32602,
     });
+    expect(problems()).toEqual([]);
+  });
+
+  it('lists the session’s tasks a page at a time (pageSize), oldest first; an unknown cursor is -32602', async () => {
+    const { request, problems } = await session(await serve(2), []);
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++)
+      ids.push(
+        (await request('tools/call', { name: 'hang', arguments: {}, task: {} })).task.taskId,
+      );
+    const first = await request('tasks/list', {});
+    expect(first.tasks.map((t: any) => t.taskId)).toEqual(ids.slice(0, 2));
+    expect(first.nextCursor).toBeTypeOf('string');
+    const second = await request('tasks/list', { cursor: first.nextCursor });
+    expect(second.tasks.map((t: any) => t.taskId)).toEqual(ids.slice(2));
+    expect(second).not.toHaveProperty('nextCursor');
+    for (const cursor of ['nope', first.nextCursor.slice(0, -2), 'dDpub3BlOm5vcGU'])
+      await expect(request('tasks/list', { cursor })).rejects.toMatchObject({ code: -32602 });
+    for (const taskId of ids) await request('tasks/cancel', { taskId });
     expect(problems()).toEqual([]);
   });
 });
