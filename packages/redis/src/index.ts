@@ -3,3 +3,4 @@ export { RedisEventStore, type RedisEventStoreOptions } from './event-store.js';
 export { RedisSessionRecords } from './session-records.js';
 export { RedisBus } from './bus.js';
 export { RedisRateLimitStore, RedisUsedRounds } from './counters.js';
+export { RedisTaskRecords } from './task-records.js';

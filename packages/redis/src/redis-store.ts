@@ -6,6 +6,7 @@ import { RedisRateLimitStore, RedisUsedRounds } from './counters.js';
 import { RedisEventStore, type RedisEventStoreOptions } from './event-store.js';
 import type { Commands } from './scripts.js';
 import { RedisSessionRecords } from './session-records.js';
+import { RedisTaskRecords } from './task-records.js';
 
 /** Options of {@link redisStore}. */
 export interface RedisStoreOptions {
@@ -32,7 +33,8 @@ export interface RedisStoreOptions {
 
 /**
  * Opens the state every instance of one server shares on one Redis: legacy sessions, their event
- * logs, the message bus, answered input rounds, rate-limit counters and the `requestState` key.
+ * logs, the message bus, answered input rounds, rate-limit counters, tasks and the `requestState`
+ * key.
  * Pass it as the `store` option of `serveHttp` / `createHttpHandler`, or run a server's
  * `serveFromArgs` entry with `--redis <url>` or `REDIS_URL`.
  *
@@ -127,6 +129,7 @@ export async function redisStore(options: string | RedisStoreOptions): Promise<S
     bus: new RedisBus(client, subscriber, prefix),
     usedRounds: new RedisUsedRounds(commands, prefix),
     rateLimits: new RedisRateLimitStore(commands, prefix),
+    tasks: new RedisTaskRecords(commands, prefix),
     requestStateKey,
     async close() {
       await Promise.allSettled([subscriber.close(), client.close()]);

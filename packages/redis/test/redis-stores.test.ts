@@ -143,4 +143,70 @@ describe.skipIf(REDIS_SERVER === undefined)('@mcp-fw/redis stores', () => {
     expect(two.requestStateKey).toBe(one.requestStateKey);
     expect(one.nodeId).not.toBe(two.nodeId);
   });
+
+  it('task records: caps across instances, first terminal write wins, pages by expiry, expired told apart', async () => {
+    const limits = { maxTasks: 3, maxTasksPerOwner: 2 };
+    const at = Date.now();
+    const record = (owner: string, snapshot = '{"status":"working"}') => ({
+      owner,
+      node: one.nodeId,
+      snapshot,
+      terminal: false,
+    });
+    expect(await one.tasks.create('t-1', record('alice'), at + 60_000, limits)).toBeUndefined();
+    expect(await two.tasks.create('t-2', record('alice'), at + 61_000, limits)).toBeUndefined();
+    expect(await two.tasks.create('t-3', record('alice'), at + 62_000, limits)).toBe(
+      'maxTasksPerOwner',
+    );
+    expect(await two.tasks.create('t-4', record('bob'), at + 62_000, limits)).toBeUndefined();
+    expect(await one.tasks.create('t-5', record('carol'), at + 62_000, limits)).toBe('maxTasks');
+
+    // Read from the other instance, exactly as written.
+    expect(await two.tasks.get('t-1')).toEqual(record('alice'));
+    expect(Number(redis.cli('PTTL', 'mcp:task:t-1'))).toBeGreaterThan(55_000);
+    expect(await two.tasks.get('never')).toBeUndefined();
+
+    // A cancel (terminal) on one instance wins over the work ending later on the other.
+    expect(await two.tasks.update('t-1', '{"status":"input_required"}', false)).toBe(true);
+    expect(await two.tasks.update('t-1', '{"status":"cancelled"}', true)).toBe(true);
+    expect(await one.tasks.update('t-1', '{"status":"completed"}', true)).toBe(false);
+    expect(await one.tasks.get('t-1')).toEqual({
+      ...record('alice', '{"status":"cancelled"}'),
+      terminal: true,
+    });
+    expect(await one.tasks.update('never', '{}', false)).toBe(false);
+
+    // Pages in the order the tasks expire; the cursor goes on where the page ended.
+    const first = await two.tasks.list('alice', undefined, 1);
+    expect(first.ids).toEqual(['t-1']);
+    expect(first.next).toEqual(expect.any(String));
+    expect(await one.tasks.list('alice', first.next, 1)).toEqual({ ids: ['t-2'] });
+    expect(await one.tasks.list('alice', undefined, 10)).toEqual({ ids: ['t-1', 't-2'] });
+    expect(await one.tasks.list('nobody', undefined, 10)).toEqual({ ids: [] });
+    await expect(one.tasks.list('alice', 'forged', 10)).rejects.toThrow(RangeError);
+
+    // A short-lived task expires: its id then reads "expired", its slot is free again.
+    expect(await one.tasks.create('t-6', record('dave'), Date.now() - 1_000, limits)).toBe(
+      'maxTasks',
+    );
+    redis.cli('DEL', 'mcp:task:t-4');
+    redis.cli('ZREM', 'mcp:tasks', 't-4');
+    expect(await one.tasks.create('t-6', record('dave'), Date.now() + 50, limits)).toBeUndefined();
+    for (let i = 0; i < 100 && (await two.tasks.get('t-6')) !== 'expired'; i++)
+      await new Promise((r) => setTimeout(r, 10));
+    expect(await two.tasks.get('t-6')).toBe('expired');
+    expect(await two.tasks.list('dave', undefined, 10)).toEqual({ ids: [] });
+    expect(
+      await one.tasks.create('t-7', record('erin'), Date.now() + 60_000, limits),
+    ).toBeUndefined();
+  });
+
+  it('task records: an instance is alive while it beats', async () => {
+    expect(await two.tasks.alive(one.nodeId)).toBe(false);
+    await one.tasks.beat(one.nodeId, 60);
+    expect(await two.tasks.alive(one.nodeId)).toBe(true);
+    for (let i = 0; i < 100 && (await two.tasks.alive(one.nodeId)); i++)
+      await new Promise((r) => setTimeout(r, 10));
+    expect(await two.tasks.alive(one.nodeId)).toBe(false);
+  });
 });

@@ -11,12 +11,11 @@ import { ProgressBar } from '../output/progress-bar.js';
 import { runToExit } from '../output/report-error.js';
 import { takeStdout } from '../output/stdout.js';
 import { styleFor } from '../output/style.js';
+import { TaskDisplay } from '../output/task-display.js';
 import { loadEntry } from '../project/load-entry.js';
 import { callArguments } from './call-arguments.js';
+import { TaskFollower } from './follow-task.js';
 import { examples } from './options.js';
-
-// The _meta key tasks/result tags its result with (2025-11-25), not part of the tool's result.
-const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 
 interface CallOptions {
   json?: string;
@@ -58,7 +57,9 @@ export function callCommand(program: Command): void {
       ]) +
         '\nProgress is drawn on a terminal. A tool that asks questions (elicitation) is answered from\n' +
         '--answers or --answers-file, else asked on the terminal. A tool that runs as a task is called as\n' +
-        'one and followed to its end. A result with isError exits with status 1.\n',
+        'one and followed to its end, its status and progress shown on stderr (one line per change when\n' +
+        'stderr is not a terminal); Ctrl-C cancels the task (exit status 130). A result with isError exits\n' +
+        'with status 1.\n',
     )
     .action(
       (
@@ -74,12 +75,17 @@ export function callCommand(program: Command): void {
           const bar = new ProgressBar(process.stderr);
           const given = givenAnswers(options.answers, options.answersFile);
           const onTerminal = process.stdin.isTTY === true && process.stderr.isTTY === true;
+          // Set once the tool turns out to run as a task: its life is shown while it is followed.
+          let display: TaskDisplay | undefined;
+          let follower: TaskFollower | undefined;
           const answers = new ElicitationAnswers(
             given,
             onTerminal
               ? (form) => {
+                  const ask = () => askForm(form, process.stdin, process.stderr, style);
+                  if (display) return display.hold(ask);
                   bar.clear();
-                  return askForm(form, process.stdin, process.stderr, style);
+                  return ask();
                 }
               : undefined,
           );
@@ -88,21 +94,29 @@ export function callCommand(program: Command): void {
             server,
             {
               notification: (method, params) => {
-                if (method === 'notifications/progress')
-                  bar.update(
-                    Number(params?.progress),
-                    params?.total as number | undefined,
-                    params?.message as string | undefined,
-                  );
+                if (method === 'notifications/progress') {
+                  const progress = {
+                    progress: Number(params?.progress),
+                    total: params?.total as number | undefined,
+                    message: params?.message as string | undefined,
+                  };
+                  if (display) display.progress(progress);
+                  else bar.update(progress.progress, progress.total, progress.message);
+                }
+                if (method === 'notifications/tasks/status') follower?.statusNotification(params);
                 if (method === 'notifications/message') {
                   bar.clear();
                   const data =
                     typeof params?.data === 'string' ? params.data : JSON.stringify(params?.data);
                   process.stderr.write(`${style.dim(`[${params?.level}] ${data}`)}\n`);
+                  display?.redraw();
                 }
               },
-              request: (method, params) => {
-                if (method === 'elicitation/create') return answers.answer(params);
+              request: async (method, params) => {
+                if (method === 'elicitation/create') {
+                  await follower?.question(params);
+                  return answers.answer(params);
+                }
                 throw new JsonRpcError(
                   JsonRpcCode.MethodNotFound,
                   `mcp-fw call does not answer ${method}`,
@@ -123,31 +137,29 @@ export function callCommand(program: Command): void {
           }
           const args = callArguments(pairs, options.json, definition.inputSchema ?? {});
           // A tool that runs as a task is called as one and followed to its end: its questions
-          // and progress arrive meanwhile, as for an immediate call.
+          // and progress arrive meanwhile, as for an immediate call, and its status is shown.
           const taskSupport = definition.execution?.taskSupport;
           const asTask = taskSupport === 'optional' || taskSupport === 'required';
+          if (asTask) {
+            display = new TaskDisplay(process.stderr, style, bar);
+            follower = new TaskFollower(client.peer, display);
+          }
           let result: Record<string, any>;
           try {
             result = (await client.peer.request('tools/call', {
               name: tool,
               arguments: args,
               ...(asTask ? { task: {} } : {}),
-              ...(bar.enabled ? { _meta: { progressToken: 1 } } : {}),
+              ...(bar.enabled || asTask ? { _meta: { progressToken: 1 } } : {}),
             })) as Record<string, any>;
-            if (asTask && result.task?.taskId) {
-              const taskId = result.task.taskId as string;
-              bar.clear();
-              process.stderr.write(style.dim(`task ${taskId}: ${result.task.status}\n`));
-              const { _meta, ...payload } = (await client.peer.request('tasks/result', {
-                taskId,
-              })) as Record<string, any>;
-              // The task tag is protocol, not the tool's result.
-              const { [RELATED_TASK]: _related, ...meta } = (_meta ?? {}) as Record<
-                string,
-                unknown
-              >;
-              result = Object.keys(meta).length > 0 ? { ...payload, _meta: meta } : payload;
-            }
+            if (follower && result.task?.taskId) {
+              const outcome = await follower.follow(result.task);
+              if ('interrupted' in outcome) {
+                await client.close();
+                return 130;
+              }
+              result = outcome.result;
+            } else display = undefined;
           } catch (error) {
             if (error instanceof JsonRpcError)
               throw new CliError(
@@ -156,6 +168,7 @@ export function callCommand(program: Command): void {
               );
             throw error;
           } finally {
+            follower?.stop();
             bar.clear();
           }
           if (options.raw) out(`${JSON.stringify(result, null, 2)}\n`);

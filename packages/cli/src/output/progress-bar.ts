@@ -15,18 +15,13 @@ export class ProgressBar {
   }
 
   update(progress: number, total?: number, message?: string): void {
+    this.draw(progressText(progress, total, message));
+  }
+
+  /** Redraws the line with `text`, cut to the terminal's width, then painted (a style). */
+  draw(text: string, paint: (text: string) => string = (t) => t): void {
     if (!this.enabled) return;
-    const width = 24;
-    const fraction = total ? Math.min(1, Math.max(0, progress / total)) : undefined;
-    const bar =
-      fraction === undefined
-        ? ''
-        : `[${'#'.repeat(Math.round(fraction * width)).padEnd(width, '-')}] ${Math.round(fraction * 100)}% `;
-    const text = `${bar}${fraction === undefined ? `${progress} ` : ''}${message ?? ''}`.slice(
-      0,
-      (this.#stream.columns || 80) - 1,
-    );
-    this.#stream.write(`\r\x1b[2K${text}`);
+    this.#stream.write(`\r\x1b[2K${paint(text.slice(0, (this.#stream.columns || 80) - 1))}`);
     this.#shown = true;
   }
 
@@ -35,4 +30,15 @@ export class ProgressBar {
     if (this.#shown) this.#stream.write('\r\x1b[2K');
     this.#shown = false;
   }
+}
+
+/** `[######------------------] 25% message`, or `3 message` when there is no total. */
+export function progressText(progress: number, total?: number, message?: string): string {
+  const width = 24;
+  const fraction = total ? Math.min(1, Math.max(0, progress / total)) : undefined;
+  const bar =
+    fraction === undefined
+      ? `${progress} `
+      : `[${'#'.repeat(Math.round(fraction * width)).padEnd(width, '-')}] ${Math.round(fraction * 100)}% `;
+  return `${bar}${message ?? ''}`;
 }

@@ -37,6 +37,31 @@ export function runCli(
   });
 }
 
+/**
+ * Starts `mcp-fw <args>` in `cwd` for a test that acts while it runs (reads its stderr, signals
+ * it); `exited` resolves with the whole run.
+ */
+export function spawnCli(
+  args: readonly string[],
+  cwd: string,
+  env: Record<string, string> = cliEnv(),
+): { child: ChildProcess; stderr: () => string; exited: Promise<CliRun> } {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<CliRun>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+  return { child, stderr: () => stderr, exited };
+}
+
 /** Starts a long-running `mcp-fw <args>` (dev or start over HTTP) and collects its stderr. */
 export function startCli(
   args: readonly string[],

@@ -5,8 +5,8 @@ import type { TaskRecords } from './task-records.js';
 
 /**
  * Everything instances of one server share so that any of them serves any request, in both
- * eras: legacy sessions, their event logs, a message bus, the record of used 2026-07-28 input
- * rounds, rate-limit counters, and the key that signs `requestState`. `@mcp-fw/redis` builds one
+ * eras: legacy sessions, their event logs, a message bus, tasks, the record of used 2026-07-28
+ * input rounds, rate-limit counters, and the key that signs `requestState`. `@mcp-fw/redis` builds one
  * (`await redisStore(url)`); pass it once, as the `store` option of `serveHttp` /
  * `createHttpHandler` (or `--redis <url>` / `REDIS_URL` with `serveFromArgs`).
  *

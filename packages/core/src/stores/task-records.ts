@@ -47,7 +47,8 @@ export interface TaskRecords {
   get(id: string): Promise<TaskRecord | 'expired' | undefined>;
   /**
    * A page of `owner`'s live tasks, oldest first: up to `limit` ids after `cursor` (an opaque
-   * string this method returned as `next`), and the cursor of the page after, if any.
+   * string this method returned as `next`), and the cursor of the page after, if any. A cursor
+   * it did not make may be refused with a `RangeError`.
    */
   list(
     owner: string,
