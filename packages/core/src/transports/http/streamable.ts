@@ -461,6 +461,7 @@ export class StreamableEndpoint {
     let session: Session | undefined;
     const unfollow = this.#shared!.follow(id, {
       inbound: (text) => session?.channel.replay(text, owner),
+      outbound: (frame) => session?.channel.forwarded(frame),
       heldElsewhere: () => session?.channel.handOver(),
       ended: () => void this.#sessions.remove(id),
     });
@@ -469,6 +470,7 @@ export class StreamableEndpoint {
     const shared = this.#shared!;
     session.channel.tailLost((streamId, frame) => shared.publishFrame(streamId, frame));
     session.channel.keepIf(() => shared.holds(id));
+    session.channel.forwardTo((frame) => shared.forward(id, frame));
     for (const frame of replay) session.channel.replay(frame, owner);
     return session;
   }
