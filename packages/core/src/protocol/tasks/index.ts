@@ -1,10 +1,5 @@
-export {
-  Tasks,
-  type TaskListener,
-  type TaskRelay,
-  type TaskTiming,
-  type TaskWork,
-} from './tasks.js';
+export { Tasks } from './tasks.js';
+export type { TaskListener, TaskRelay, TaskTiming, TaskWork } from './task-work.js';
 export { TASK_LIMIT_DEFAULTS, type TaskLimits } from './task-limits.js';
 export {
   TERMINAL,

@@ -6,43 +6,10 @@ import { MemoryTaskRecords } from './memory-task-records.js';
 import { ended, withStatus, type Entry, type TaskEnd } from './task-entry.js';
 import { newTaskId } from './task-ids.js';
 import { TASK_LIMIT_DEFAULTS, type TaskLimits } from './task-limits.js';
+import { readTaskMessage, type TaskMessage, topicOf } from './task-messages.js';
 import { ownsTask } from './task-owner.js';
 import { TERMINAL, type TaskOutcome, type TaskSnapshot, type TaskStatus } from './task-snapshot.js';
-
-/** What the work behind a task is handed: its signal, and the way to ask the client something. */
-export interface TaskWork {
-  /** Aborts when the task is cancelled or expires. */
-  readonly signal: AbortSignal;
-  /**
-   * Puts a question to the client through the task (`input_required` until it is answered) and
-   * resolves with the answer. `key` names it in `inputRequests` (default `input_<n>`); a key is
-   * used once per task.
-   */
-  ask(method: string, params: unknown, key?: string): Promise<unknown>;
-  /** Sets the task's `statusMessage` (progress a poller can read). */
-  setStatusMessage(message: string): void;
-}
-
-/** How long a task lives and how often its client should look at it. */
-export interface TaskTiming {
-  readonly ttlMs: number;
-  readonly pollIntervalMs: number;
-}
-
-/**
- * How a task's questions reach the client when not through `inputRequests`: 2025-11-25 sends
- * them as ordinary server→client requests on the session (tagged with the task), the task
- * showing `input_required` while it waits.
- */
-export type TaskRelay = (
-  method: string,
-  params: unknown,
-  taskId: string,
-  signal: AbortSignal,
-) => Promise<unknown>;
-
-/** A task status change, for whoever pushes `notifications/tasks`. */
-export type TaskListener = (owner: string, snapshot: TaskSnapshot) => void;
+import type { TaskListener, TaskRelay, TaskTiming, TaskWork } from './task-work.js';
 
 // An instance that shares its tasks says it is alive this often, for this long: a task whose
 // instance has not said so within NODE_TTL_MS is reported failed by whoever reads it.
@@ -55,19 +22,12 @@ const CANCELLED = 'Cancelled by the client.';
 const ORPHANED =
   'the server instance running this task stopped before the task ended; start the task again';
 
-/** What other instances send the instance running a task, on its topic. */
-type TaskMessage =
-  | { readonly k: 'update'; readonly id: string; readonly r: Record<string, unknown> }
-  | { readonly k: 'end'; readonly id: string; readonly s: TaskSnapshot };
-
 /** A task as a caller may see it: running here (`entry`), else as its record says. */
 interface Found {
   readonly entry?: Entry;
   readonly record?: TaskRecord;
   readonly snapshot: TaskSnapshot;
 }
-
-const topicOf = (node: string) => `task:${node}`;
 
 /**
  * The tasks of one server: each runs its work detached from the request that started it, can
@@ -446,18 +406,11 @@ export class Tasks {
   }
 
   #received(raw: string): void {
-    let message: TaskMessage;
-    try {
-      message = JSON.parse(raw) as TaskMessage;
-    } catch {
-      return;
-    }
-    const entry = typeof message?.id === 'string' ? this.#local.get(message.id) : undefined;
-    if (!entry) return;
-    if (message.k === 'update' && typeof message.r === 'object' && message.r !== null)
-      this.#answer(entry, message.r);
-    else if (message.k === 'end' && TERMINAL.has(message.s?.status as TaskStatus))
-      this.#adopt(entry, message.s);
+    const message = readTaskMessage(raw);
+    const entry = message && this.#local.get(message.id);
+    if (!message || !entry) return;
+    if (message.k === 'update') this.#answer(entry, message.r);
+    else this.#adopt(entry, message.s);
   }
 
   /** Takes on the end another instance wrote for a task running here: its work stops. */
