@@ -21,10 +21,11 @@ const made: Tasks[] = [];
 afterEach(() => made.splice(0).forEach((t) => t.close()));
 
 /** Pub/sub between the instances of one process, as the shared store's bus behaves. */
-function memoryBus(): MessageBus {
+function memoryBus(lost: (topic: string) => boolean = () => false): MessageBus {
   const topics = new Map<string, Set<(message: string) => void>>();
   return {
     publish(topic, message) {
+      if (lost(topic)) return;
       for (const listener of topics.get(topic) ?? []) queueMicrotask(() => listener(message));
     },
     async subscribe(topic, listener) {
@@ -37,11 +38,11 @@ function memoryBus(): MessageBus {
 }
 
 /** Instances `a` and `b` sharing records and a bus, on a clock the test moves. */
-async function cluster(limits = {}) {
+async function cluster(limits = {}, lost?: (topic: string) => boolean) {
   const clock = { now: Date.now() };
   const now = () => clock.now;
   const records = new MemoryTaskRecords(now);
-  const bus = memoryBus();
+  const bus = memoryBus(lost);
   const a = new Tasks(limits, now);
   const b = new Tasks(limits, now);
   made.push(a, b);
@@ -118,6 +119,19 @@ describe('Tasks shared by several instances', () => {
     // Cancelling again, from either instance, changes nothing.
     expect(await a.cancel('alice', taskId)).toEqual(cancelled);
     expect(await b.cancel('alice', taskId)).toEqual(cancelled);
+  });
+
+  it('a cancel whose message to the running instance is lost still ends the task there at its next read', async () => {
+    const { a, b } = await cluster({}, (topic) => topic === 'task:node-a');
+    let signal: AbortSignal | undefined;
+    const { taskId } = await a.start('alice', timing, (task) => {
+      signal = task.signal;
+      return new Promise(() => {});
+    });
+    const cancelled = await b.cancel('alice', taskId);
+    expect(signal?.aborted).toBe(false);
+    expect(await a.get('alice', taskId)).toEqual(cancelled);
+    expect(signal?.aborted).toBe(true);
   });
 
   it('a cancel of a task that already ended on its instance answers that end', async () => {

@@ -359,8 +359,14 @@ export class Tasks {
     }
     // Another caller's task is "not found": its existence is not ours to reveal.
     if (entry) {
-      if (ownsTask(owner, entry.owner)) return { entry, snapshot: entry.snapshot };
-      throw refuse('Task not found');
+      if (!ownsTask(owner, entry.owner)) throw refuse('Task not found');
+      // An end another instance wrote whose bus message never came (delivery is at most once).
+      if (this.#bus && !TERMINAL.has(entry.snapshot.status)) {
+        const record = await this.#records.get(taskId);
+        if (typeof record === 'object' && record.terminal)
+          this.#adopt(entry, JSON.parse(record.snapshot) as TaskSnapshot);
+      }
+      return { entry, snapshot: entry.snapshot };
     }
     const record = await this.#records.get(taskId);
     if (record === 'expired') throw refuse('Task has expired');
