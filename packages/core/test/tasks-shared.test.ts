@@ -188,6 +188,18 @@ describe('Tasks shared by several instances', () => {
     await expect(a.list('alice', 'not-a-cursor', 2)).rejects.toThrow(RangeError);
   });
 
+  it('tasks/result stops waiting when its request is cancelled, here and on another instance', async () => {
+    const { a, b } = await cluster();
+    const { taskId } = await a.start('alice', timing, () => new Promise(() => {}));
+    for (const at of [a, b]) {
+      const request = new AbortController();
+      const waiting = at.settled('alice', taskId, request.signal);
+      request.abort(new Error('the client cancelled tasks/result'));
+      await expect(waiting).rejects.toThrow('the client cancelled tasks/result');
+    }
+    expect((await b.get('alice', taskId)).status).toBe('working');
+  });
+
   it('an expired task reads expired on every instance', async () => {
     const { a, b, clock } = await cluster();
     const { taskId } = await a.start(

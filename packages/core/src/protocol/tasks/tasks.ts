@@ -177,14 +177,14 @@ export class Tasks {
   }
 
   /**
-   * Resolves when the task is terminal, with its final snapshot (2025-11-25 `tasks/result`).
-   * A task running elsewhere is read at its poll interval until it ends, expires, or `signal`
-   * aborts.
+   * Resolves when the task is terminal, with its final snapshot (2025-11-25 `tasks/result`),
+   * or rejects when `signal` aborts first. A task running elsewhere is read at its poll
+   * interval until it ends or expires.
    */
   async settled(owner: string, taskId: unknown, signal?: AbortSignal): Promise<TaskSnapshot> {
     let found = await this.#find(owner, taskId, 'retrieve');
     if (found.entry) {
-      await found.entry.settled;
+      await unlessAborted(found.entry.settled, signal);
       return found.entry.snapshot;
     }
     while (!TERMINAL.has(found.snapshot.status)) {
@@ -499,5 +499,25 @@ function pause(ms: number, signal?: AbortSignal): Promise<void> {
       resolve();
     }, ms);
     signal?.addEventListener('abort', stop, { once: true });
+  });
+}
+
+/** `pending`, or the signal's reason when it aborts first (the waiter is let go). */
+function unlessAborted<T>(pending: Promise<T>, signal?: AbortSignal): Promise<T> {
+  if (!signal) return pending;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    const stop = () => reject(signal.reason);
+    signal.addEventListener('abort', stop, { once: true });
+    pending.then(
+      (value) => {
+        signal.removeEventListener('abort', stop);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', stop);
+        reject(error);
+      },
+    );
   });
 }
