@@ -71,7 +71,7 @@ async function session(url: string, asked: unknown[]) {
     seen.flatMap(({ message, method }) =>
       schema.check(message, 'result' in message ? method : undefined),
     );
-  return { client, request, problems };
+  return { client, request, problems, seen };
 }
 
 async function serve(pageSize?: number): Promise<string> {
@@ -86,7 +86,7 @@ async function serve(pageSize?: number): Promise<string> {
 describe('2025-11-25 core tasks over HTTP (official client 2.x)', () => {
   it('advertises tasks, runs a task with an elicitation halfway, and serves its result', async () => {
     const asked: any[] = [];
-    const { client, request, problems } = await session(await serve(), asked);
+    const { client, request, problems, seen } = await session(await serve(), asked);
     expect(client.getServerCapabilities()?.tasks).toEqual({
       list: {},
       cancel: {},
@@ -114,6 +114,15 @@ describe('2025-11-25 core tasks over HTTP (official client 2.x)', () => {
     expect(await request('tasks/get', { taskId })).toMatchObject({ taskId, status: 'completed' });
     const { tasks } = await request('tasks/list', {});
     expect(tasks.map((t: any) => t.taskId)).toEqual([taskId]);
+    // Each status change was also pushed on the session (the optional notifications/tasks/status).
+    const statuses = seen
+      .filter(({ message }) => message.method === 'notifications/tasks/status')
+      .map(({ message }) => [message.params.taskId, message.params.status]);
+    expect(statuses).toEqual([
+      [taskId, 'input_required'],
+      [taskId, 'working'],
+      [taskId, 'completed'],
+    ]);
     expect(problems()).toEqual([]);
   });
 
@@ -141,6 +150,10 @@ describe('2025-11-25 core tasks over HTTP (official client 2.x)', () => {
       code: -32602,
     });
     expect((await other.request('tasks/list', {})).tasks).toEqual([]);
+    // Nor does another session hear of this one's tasks.
+    expect(other.seen.some(({ message }) => message.method === 'notifications/tasks/status')).toBe(
+      false,
+    );
     const cancelled = await request('tasks/cancel', { taskId: hang.task.taskId });
     expect(cancelled).toMatchObject({ taskId: hang.task.taskId, status: 'cancelled' });
     await expect(request('tasks/get', { taskId: 'nope' })).rejects.toMatchObject({

@@ -8,6 +8,7 @@ import {
   ElicitRequestSchema,
   GetTaskResultSchema,
   ListTasksResultSchema,
+  TaskStatusNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { checkTaskMessage } from '../../core/test/support/ext-tasks-schema.ts';
 import { Cluster, HAPROXY, type NodeProcess, REDIS_SERVER } from './support/processes.ts';
@@ -258,6 +259,10 @@ describe.skipIf(!ready)('tasks across nodes (3 processes, HAProxy, Redis)', () =
       asked.push(request.params);
       return { action: 'accept', content: { confirm: true } };
     });
+    const statuses: { taskId: string; status: string }[] = [];
+    client.setNotificationHandler(TaskStatusNotificationSchema, (n) => {
+      statuses.push({ taskId: n.params.taskId, status: n.params.status });
+    });
     await client.connect(transport);
     expect(client.getServerCapabilities()?.tasks).toMatchObject({ list: {}, cancel: {} });
 
@@ -301,10 +306,24 @@ describe.skipIf(!ready)('tasks across nodes (3 processes, HAProxy, Redis)', () =
       // HAProxy names its servers n1, n2, n3 for a, b, c.
       return { taskId, runner: `n${'abc'.indexOf(text.slice(-1)) + 1}` };
     };
-    const first = await release('4.0');
-    let crossed = first.runner !== holder;
-    for (let i = 1; i <= 3 && !crossed; i++) crossed = (await release(`4.${i}`)).runner !== holder;
-    expect(crossed, 'a task ran on a node that does not hold the GET stream').toBe(true);
+    const runs = [await release('4.0')];
+    while (runs.length < 4 && runs.at(-1)?.runner === holder)
+      runs.push(await release(`4.${runs.length}`));
+    const [first] = runs as [{ taskId: string; runner: string }];
+    const crossed = runs.at(-1) as { taskId: string; runner: string };
+    expect(crossed.runner, 'a task ran on a node that does not hold the GET stream').not.toBe(
+      holder,
+    );
+    // Its notifications/tasks/status came through the node holding the GET stream.
+    await until(
+      () => statuses.some((s) => s.taskId === crossed.taskId && s.status === 'completed'),
+      'notifications/tasks/status completed',
+    );
+    expect(statuses.filter((s) => s.taskId === crossed.taskId).map((s) => s.status)).toEqual([
+      'input_required',
+      'working',
+      'completed',
+    ]);
     const polls = servedBy.filter((s) => s.method === 'tasks/get').map((s) => s.node);
     expect(new Set(polls).size).toBeGreaterThanOrEqual(2);
     expect(polls.some((n) => n !== first.runner)).toBe(true);

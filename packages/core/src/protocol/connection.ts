@@ -4,6 +4,7 @@ import { LegacySession } from './eras/legacy/session.js';
 import { eraOfMode, selectEra, UNDECIDED, type EraMode } from './eras/select.js';
 import type { HubMember } from './hub.js';
 import { listChangedNotification, type ListName } from './list-changed.js';
+import { ownsTask, taskOwner, type TaskSnapshot } from './tasks/index.js';
 import { unencodableResult } from './unencodable.js';
 import type { Scope, ServerCore } from './server-core.js';
 
@@ -31,6 +32,8 @@ export class ServerConnection implements HubMember {
    * by their response streams; their ids are theirs alone, so none may be matched across them.
    */
   readonly #shared: boolean;
+  /** Who this connection's tasks belong to (a legacy session's requests all name the same). */
+  #taskOwner?: string;
 
   constructor(core: ServerCore, channel: Channel, mode: EraMode = 'pin-on-first') {
     const session = new LegacySession();
@@ -97,6 +100,13 @@ export class ServerConnection implements HubMember {
       this.engine.notify('notifications/resources/updated', { uri });
   }
 
+  taskChanged(owner: string, snapshot: TaskSnapshot): void {
+    const mine = this.#taskOwner;
+    if (mine === undefined || !ownsTask(mine, owner)) return;
+    const notice = this.#era?.tasks?.statusNotification?.(this.#scope.session, snapshot);
+    if (notice) this.engine.notify(notice.method, notice.params);
+  }
+
   /** The era that encodes what answers `request`: its probe's, else the connection's. */
   #eraOf(request: InboundRequest | undefined): Era {
     return (request && this.#probes?.get(request)) ?? this.#era ?? UNDECIDED;
@@ -117,6 +127,8 @@ export class ServerConnection implements HubMember {
       } else (this.#probes ??= new WeakMap()).set(request, era);
     }
     const { record, method } = era.admit(request, this.#scope, admitted);
+    // A stateless connection carries every client's requests: none of their tasks is its own.
+    if (!this.#shared) this.#taskOwner ??= taskOwner(record, this.#scope);
     return method.handle(request.params, record, this.#scope);
   }
 

@@ -70,6 +70,11 @@ export const LEGACY_TASKS: EraTasks = {
     return asked;
   },
   created: (snapshot) => ({ task: legacyTask(snapshot) }),
+  statusNotification(session, snapshot) {
+    const revision = session.handshake?.protocolVersion;
+    if (revision === undefined || !featuresOf(revision).coreTasks) return undefined;
+    return { method: 'notifications/tasks/status', params: legacyTask(snapshot) };
+  },
   relay(record, scope): TaskRelay {
     // The question goes on the session as an ordinary request, tagged with its task.
     return (method, params, taskId, signal) => {

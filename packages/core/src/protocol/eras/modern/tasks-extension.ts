@@ -113,12 +113,12 @@ export const tasksCancel: MethodSpec = {
  * that exist now (others' and unknown ids are left out of the acknowledgement, as a filter's
  * unserved parts are). -32021 when the request does not declare the extension; at most `max`.
  */
-export async function followedTaskIds(
+export function followedTaskIds(
   requested: unknown,
   record: RequestRecord,
   scope: Scope,
   max: number,
-): Promise<string[] | undefined> {
+): Promise<string[]> | undefined {
   if (!Array.isArray(requested)) return undefined;
   if (!declares(record)) throw missing('subscriptions/listen with notifications.taskIds', record);
   if (requested.length > max)
@@ -127,16 +127,18 @@ export async function followedTaskIds(
       `Invalid params: notifications.taskIds lists ${requested.length} tasks; a listen stream may follow at most ${max} (limits.maxSubscriptionsPerStream); spread them over several streams`,
     );
   const owner = taskOwner(record, scope);
-  const ids = new Set<string>();
-  for (const id of new Set(requested)) {
-    try {
-      await scope.core.tasks.get(owner, id);
-      ids.add(id as string);
-    } catch {
-      // Not this caller's task, or none: not followed.
+  return (async () => {
+    const ids = new Set<string>();
+    for (const id of new Set(requested)) {
+      try {
+        await scope.core.tasks.get(owner, id);
+        ids.add(id as string);
+      } catch {
+        // Not this caller's task, or none: not followed.
+      }
     }
-  }
-  return [...ids];
+    return [...ids];
+  })();
 }
 
 /**
