@@ -4,7 +4,7 @@ import { LegacySession } from './eras/legacy/session.js';
 import { eraOfMode, selectEra, UNDECIDED, type EraMode } from './eras/select.js';
 import type { HubMember } from './hub.js';
 import { listChangedNotification, type ListName } from './list-changed.js';
-import { ownsTask, taskOwner, type TaskSnapshot } from './tasks/index.js';
+import { ownsTask, taskOwnerOf, type TaskSnapshot } from './tasks/index.js';
 import { unencodableResult } from './unencodable.js';
 import type { Scope, ServerCore } from './server-core.js';
 
@@ -32,7 +32,11 @@ export class ServerConnection implements HubMember {
    * by their response streams; their ids are theirs alone, so none may be matched across them.
    */
   readonly #shared: boolean;
-  /** Who this connection's tasks belong to (a legacy session's requests all name the same). */
+  /**
+   * What the first request carried to name its caller (a legacy session's requests all name the
+   * same), from which who the connection's tasks belong to is worked out when a task changes.
+   */
+  #caller?: { readonly auth: unknown };
   #taskOwner?: string;
 
   constructor(core: ServerCore, channel: Channel, mode: EraMode = 'pin-on-first') {
@@ -101,8 +105,15 @@ export class ServerConnection implements HubMember {
   }
 
   taskChanged(owner: string, snapshot: TaskSnapshot): void {
-    const mine = this.#taskOwner;
-    if (mine === undefined || !ownsTask(mine, owner)) return;
+    if (!this.#caller) return;
+    if (this.#taskOwner === undefined) {
+      try {
+        this.#taskOwner = taskOwnerOf(this.#caller.auth, this.#scope);
+      } catch {
+        return; // limits.identify failed on it: it owns nothing.
+      }
+    }
+    if (!ownsTask(this.#taskOwner, owner)) return;
     const notice = this.#era?.tasks?.statusNotification?.(this.#scope.session, snapshot);
     if (notice) this.engine.notify(notice.method, notice.params);
   }
@@ -128,7 +139,7 @@ export class ServerConnection implements HubMember {
     }
     const { record, method } = era.admit(request, this.#scope, admitted);
     // A stateless connection carries every client's requests: none of their tasks is its own.
-    if (!this.#shared) this.#taskOwner ??= taskOwner(record, this.#scope);
+    if (!this.#shared) this.#caller ??= { auth: record.auth };
     return method.handle(request.params, record, this.#scope);
   }
 

@@ -8,6 +8,6 @@ export {
   type TaskSnapshot,
   type TaskStatus,
 } from './task-snapshot.js';
-export { ownsTask, taskOwner, taskRecordOwner } from './task-owner.js';
+export { ownsTask, taskOwner, taskOwnerOf, taskRecordOwner } from './task-owner.js';
 export { MemoryTaskRecords } from './memory-task-records.js';
 export { TaskRun } from './task-run.js';

@@ -13,7 +13,12 @@ const BEARER = 'bearer';
  * tasks extension allows. Anyone else gets "Task not found", as for an id that never existed.
  */
 export function taskOwner(record: RequestRecord, scope: Scope): string {
-  const identity = record.auth === undefined ? undefined : scope.core.guards.identify(record.auth);
+  return taskOwnerOf(record.auth, scope);
+}
+
+/** {@link taskOwner} of a request that carried `auth`. */
+export function taskOwnerOf(auth: unknown, scope: Scope): string {
+  const identity = auth === undefined ? undefined : scope.core.guards.identify(auth);
   if (identity !== undefined) return `id:${identity}`;
   return scope.sessionId === undefined ? BEARER : `session:${scope.sessionId}`;
 }
