@@ -236,7 +236,7 @@ describe.skipIf(!ready)('tasks across nodes (3 processes, HAProxy, Redis)', () =
     expect(await ok(b, 'alice', 'tasks/get', { taskId })).toEqual(cancelled);
   });
 
-  it('2025-11-25, SDK v1 through HAProxy: polls land on every node, the elicitation halfway is answered, tasks/result and tasks/list answer anywhere', async () => {
+  it('2025-11-25, SDK v1 through HAProxy: the question and status notifications of a task running on one node reach the client through the node holding the GET stream; polls, tasks/result, tasks/list and tasks/cancel answer anywhere', async () => {
     const servedBy: { method: string; node: string }[] = [];
     const recording: typeof fetch = async (input, init) => {
       const response = await fetch(input, init);
