@@ -196,6 +196,8 @@ export class McpFwServer {
       middleware: new Pipeline(options.middleware),
       tasks: new Tasks(options.limits?.tasks),
     };
+    // Status changes of the tasks running here reach listen streams here and on other instances.
+    this.#core.tasks.listen((owner, snapshot) => this.#core.hub.taskChanged(owner, snapshot));
     warnUndescribed(registry, logger);
     checkMiddleware(registry);
     this.tools = new MemberControl(this.#core, ['tool'], 'tools');
@@ -273,7 +275,8 @@ export class McpFwServer {
    * Shares this server's cluster-wide state with the other instances of it through `store`:
    * list changes and resource updates reach their clients (legacy sessions and `listen`
    * streams), 2026-07-28 input rounds resume on any instance and stay single-use across all,
-   * and rate limits count for all. The HTTP entry points call it when given a `store`; options
+   * rate limits count for all, and tasks are answered for by any instance (their work runs on
+   * the one that started them; a task whose instance stopped reads failed). The HTTP entry points call it when given a `store`; options
    * given to `createServer` (`inputRounds.requestStateKey`, `inputRounds.usedRounds`,
    * `limits.rateLimitStore`) win over the store's. Resolves once this instance hears the others.
    *
@@ -289,6 +292,7 @@ export class McpFwServer {
     this.#core.inputs.share(store.usedRounds, store.requestStateKey);
     this.#core.guards.shareRateLimits(store.rateLimits);
     await this.#core.hub.share(store.bus, store.nodeId);
+    await this.#core.tasks.share(store.tasks, store.bus, store.nodeId);
   }
 
   #shared?: SharedStore;

@@ -71,12 +71,12 @@ async function session(url: string, asked: unknown[]) {
     seen.flatMap(({ message, method }) =>
       schema.check(message, 'result' in message ? method : undefined),
     );
-  return { client, request, problems };
+  return { client, request, problems, seen };
 }
 
-async function serve(): Promise<string> {
+async function serve(pageSize?: number): Promise<string> {
   const handle = await serveHttp(
-    createServer({ name: 'jobs', version: '1.0.0', providers: [Jobs] }),
+    createServer({ name: 'jobs', version: '1.0.0', providers: [Jobs], pageSize }),
     { port: 0 },
   );
   cleanups.push(() => handle.close());
@@ -86,7 +86,7 @@ async function serve(): Promise<string> {
 describe('2025-11-25 core tasks over HTTP (official client 2.x)', () => {
   it('advertises tasks, runs a task with an elicitation halfway, and serves its result', async () => {
     const asked: any[] = [];
-    const { client, request, problems } = await session(await serve(), asked);
+    const { client, request, problems, seen } = await session(await serve(), asked);
     expect(client.getServerCapabilities()?.tasks).toEqual({
       list: {},
       cancel: {},
@@ -114,6 +114,15 @@ describe('2025-11-25 core tasks over HTTP (official client 2.x)', () => {
     expect(await request('tasks/get', { taskId })).toMatchObject({ taskId, status: 'completed' });
     const { tasks } = await request('tasks/list', {});
     expect(tasks.map((t: any) => t.taskId)).toEqual([taskId]);
+    // Each status change was also pushed on the session (the optional notifications/tasks/status).
+    const statuses = seen
+      .filter(({ message }) => message.method === 'notifications/tasks/status')
+      .map(({ message }) => [message.params.taskId, message.params.status]);
+    expect(statuses).toEqual([
+      [taskId, 'input_required'],
+      [taskId, 'working'],
+      [taskId, 'completed'],
+    ]);
     expect(problems()).toEqual([]);
   });
 
@@ -141,11 +150,34 @@ describe('2025-11-25 core tasks over HTTP (official client 2.x)', () => {
       code: -32602,
     });
     expect((await other.request('tasks/list', {})).tasks).toEqual([]);
+    // Nor does another session hear of this one's tasks.
+    expect(other.seen.some(({ message }) => message.method === 'notifications/tasks/status')).toBe(
+      false,
+    );
     const cancelled = await request('tasks/cancel', { taskId: hang.task.taskId });
     expect(cancelled).toMatchObject({ taskId: hang.task.taskId, status: 'cancelled' });
     await expect(request('tasks/get', { taskId: 'nope' })).rejects.toMatchObject({
       code: -32602,
     });
+    expect(problems()).toEqual([]);
+  });
+
+  it('lists the session’s tasks a page at a time (pageSize), oldest first; an unknown cursor is -32602', async () => {
+    const { request, problems } = await session(await serve(2), []);
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++)
+      ids.push(
+        (await request('tools/call', { name: 'hang', arguments: {}, task: {} })).task.taskId,
+      );
+    const first = await request('tasks/list', {});
+    expect(first.tasks.map((t: any) => t.taskId)).toEqual(ids.slice(0, 2));
+    expect(first.nextCursor).toBeTypeOf('string');
+    const second = await request('tasks/list', { cursor: first.nextCursor });
+    expect(second.tasks.map((t: any) => t.taskId)).toEqual(ids.slice(2));
+    expect(second).not.toHaveProperty('nextCursor');
+    for (const cursor of ['nope', first.nextCursor.slice(0, -2), 'dDpub3BlOm5vcGU'])
+      await expect(request('tasks/list', { cursor })).rejects.toMatchObject({ code: -32602 });
+    for (const taskId of ids) await request('tasks/cancel', { taskId });
     expect(problems()).toEqual([]);
   });
 });

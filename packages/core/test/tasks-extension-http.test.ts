@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createServer, Tool, UserError, type Context } from '@mcp-fw/core';
@@ -449,4 +450,85 @@ describe('tasks extension over HTTP (2026-07-28)', () => {
       message: 'Failed to retrieve task: Task has expired',
     });
   });
+
+  it('without authentication each client address has its own task budget; the task id stays the capability', async () => {
+    const server = createServer({
+      name: 'jobs',
+      version: '1.0.0',
+      providers: [Jobs],
+      limits: { tasks: { maxTasksPerOwner: 1 } },
+    });
+    const handle = await serveHttp(server, { port: 0 });
+    handles.push(handle);
+    // Two clients on different loopback addresses, neither authenticated (owner "bearer").
+    const from = (localAddress: string) => (method: string, params: Record<string, unknown>) =>
+      rawPost(handle.url, localAddress, method, params);
+    const first = from('127.0.0.1');
+    const second = from('127.0.0.2');
+    const task = (await first('tools/call', { name: 'hang', arguments: {} })).result;
+    expect(checkTaskMessage('CreateTaskResult', task)).toEqual([]);
+    const refused = await first('tools/call', { name: 'hang', arguments: {} });
+    expect(refused.result?.isError ?? refused.error).toBeTruthy();
+    expect(JSON.stringify(refused)).toContain('limits.tasks.maxTasksPerOwner');
+    // The first client's full budget is not the second's.
+    const other = (await second('tools/call', { name: 'hang', arguments: {} })).result;
+    expect(other).toMatchObject({ resultType: 'task', status: 'working' });
+    // Whoever holds the id reads and cancels the task, wherever it calls from.
+    expect((await second('tasks/get', { taskId: task.taskId })).result.status).toBe('working');
+    await second('tasks/cancel', { taskId: task.taskId });
+    expect((await first('tasks/get', { taskId: task.taskId })).result.status).toBe('cancelled');
+    await first('tasks/cancel', { taskId: other.taskId });
+  });
 });
+
+/** One unauthenticated 2026-07-28 request from `localAddress`, as a client there sends it. */
+function rawPost(
+  url: string,
+  localAddress: string,
+  method: string,
+  params: Record<string, unknown>,
+): Promise<any> {
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method,
+    params: {
+      ...params,
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': MODERN,
+        'io.modelcontextprotocol/clientCapabilities': WITH_TASKS,
+        'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+      },
+    },
+  });
+  const name = (params.taskId ?? params.name) as string;
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      url,
+      {
+        method: 'POST',
+        localAddress,
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': MODERN,
+          'mcp-method': method,
+          'mcp-name': name,
+        },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        res.on('end', () => {
+          const data = text.split('\n').find((l) => l.startsWith('data:'));
+          resolve(JSON.parse(data ? data.slice(5) : text));
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}

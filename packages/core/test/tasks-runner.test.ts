@@ -24,9 +24,9 @@ const gate = <T = void>() => {
   return { open, opened };
 };
 
-const until = async (check: () => boolean) => {
-  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 5));
-  expect(check()).toBe(true);
+const until = async (check: () => boolean | Promise<boolean>) => {
+  for (let i = 0; i < 200 && !(await check()); i++) await new Promise((r) => setTimeout(r, 5));
+  expect(await check()).toBe(true);
 };
 
 const valid = (snapshot: TaskSnapshot) => {
@@ -34,9 +34,9 @@ const valid = (snapshot: TaskSnapshot) => {
   return snapshot;
 };
 
-const rpcError = (fn: () => unknown) => {
+const rpcError = async (fn: () => unknown) => {
   try {
-    fn();
+    await fn();
   } catch (error) {
     expect(error).toBeInstanceOf(JsonRpcError);
     return { code: (error as JsonRpcError).code, message: (error as JsonRpcError).message };
@@ -48,7 +48,7 @@ describe('Tasks', () => {
   it('starts work detached, readable at once, and keeps its result when it completes', async () => {
     const t = tasks();
     const done = gate();
-    const first = t.start('alice', timing, async () => {
+    const first = await t.start('alice', timing, async () => {
       await done.opened;
       return { result: { content: [{ type: 'text', text: 'done' }] } };
     });
@@ -56,7 +56,7 @@ describe('Tasks', () => {
     expect(first).toMatchObject({ status: 'working', ttlMs: 60_000, pollIntervalMs: 500 });
     expect(first.taskId).toMatch(/^[A-Za-z0-9_-]{22}$/);
     expect(Date.parse(first.createdAt)).not.toBeNaN();
-    expect(valid(t.get('alice', first.taskId)).status).toBe('working');
+    expect(valid(await t.get('alice', first.taskId)).status).toBe('working');
     done.open();
     const final = valid(await t.settled('alice', first.taskId));
     expect(final).toMatchObject({
@@ -68,7 +68,7 @@ describe('Tasks', () => {
 
   it('fails with the JSON-RPC error the request would have had, and no result', async () => {
     const t = tasks();
-    const { taskId } = t.start('alice', timing, async () => ({
+    const { taskId } = await t.start('alice', timing, async () => ({
       error: { code: -32603, message: 'the upstream API refused' },
     }));
     const final = valid(await t.settled('alice', taskId));
@@ -87,20 +87,20 @@ describe('Tasks', () => {
       message: 'Approve?',
       requestedSchema: { type: 'object', properties: {} },
     };
-    const { taskId } = t.start('alice', timing, async (task: TaskWork) => {
+    const { taskId } = await t.start('alice', timing, async (task: TaskWork) => {
       const answer = (await task.ask('elicitation/create', question)) as { action: string };
       return { result: { content: [{ type: 'text', text: answer.action }] } };
     });
-    await until(() => t.get('alice', taskId).status === 'input_required');
-    const waiting = valid(t.get('alice', taskId));
+    await until(async () => (await t.get('alice', taskId)).status === 'input_required');
+    const waiting = valid(await t.get('alice', taskId));
     expect(waiting.inputRequests).toEqual({
       input_1: { method: 'elicitation/create', params: question },
     });
     expect(checkTaskMessage('InputRequiredTask', waiting)).toEqual([]);
 
-    t.update('alice', taskId, { never_asked: { action: 'accept' } });
-    expect(t.get('alice', taskId).status).toBe('input_required');
-    t.update('alice', taskId, { input_1: { action: 'accept', content: {} } });
+    await t.update('alice', taskId, { never_asked: { action: 'accept' } });
+    expect((await t.get('alice', taskId)).status).toBe('input_required');
+    await t.update('alice', taskId, { input_1: { action: 'accept', content: {} } });
     const final = valid(await t.settled('alice', taskId));
     expect(final).toMatchObject({
       status: 'completed',
@@ -113,61 +113,61 @@ describe('Tasks', () => {
     const t = tasks();
     let signal: AbortSignal | undefined;
     let asked: Promise<unknown> | undefined;
-    const { taskId } = t.start('alice', timing, async (task) => {
+    const { taskId } = await t.start('alice', timing, async (task) => {
       signal = task.signal;
       asked = task.ask('elicitation/create', { message: 'Go on?' });
       await asked.catch(() => undefined);
       return { result: { content: [], late: true } };
     });
-    await until(() => t.get('alice', taskId).status === 'input_required');
-    const cancelled = valid(t.cancel('alice', taskId));
+    await until(async () => (await t.get('alice', taskId)).status === 'input_required');
+    const cancelled = valid(await t.cancel('alice', taskId));
     expect(cancelled.status).toBe('cancelled');
     expect(signal?.aborted).toBe(true);
     await expect(asked).rejects.toThrow('the task is cancelled');
     await new Promise((r) => setTimeout(r, 10));
-    expect(t.get('alice', taskId)).toEqual(cancelled);
-    expect(t.cancel('alice', taskId)).toEqual(cancelled);
+    expect(await t.get('alice', taskId)).toEqual(cancelled);
+    expect(await t.cancel('alice', taskId)).toEqual(cancelled);
 
-    const finished = t.start('alice', timing, async () => ({ result: { content: [] } }));
+    const finished = await t.start('alice', timing, async () => ({ result: { content: [] } }));
     const completed = await t.settled('alice', finished.taskId);
-    expect(t.cancel('alice', finished.taskId)).toEqual(completed);
+    expect(await t.cancel('alice', finished.taskId)).toEqual(completed);
   });
 
-  it('answers -32602 for an unknown id, a malformed id, and another caller’s task alike', () => {
+  it('answers -32602 for an unknown id, a malformed id, and another caller’s task alike', async () => {
     const t = tasks();
-    const { taskId } = t.start('alice', timing, () => new Promise(() => {}));
-    expect(rpcError(() => t.get('alice', 'no-such-task'))).toEqual({
+    const { taskId } = await t.start('alice', timing, () => new Promise(() => {}));
+    expect(await rpcError(() => t.get('alice', 'no-such-task'))).toEqual({
       code: -32602,
       message: 'Failed to retrieve task: Task not found',
     });
-    expect(rpcError(() => t.get('mallory', taskId))).toEqual({
+    expect(await rpcError(() => t.get('mallory', taskId))).toEqual({
       code: -32602,
       message: 'Failed to retrieve task: Task not found',
     });
-    expect(rpcError(() => t.update('mallory', taskId, {}))).toEqual({
+    expect(await rpcError(() => t.update('mallory', taskId, {}))).toEqual({
       code: -32602,
       message: 'Failed to update task: Task not found',
     });
-    expect(rpcError(() => t.cancel('mallory', taskId))).toEqual({
+    expect(await rpcError(() => t.cancel('mallory', taskId))).toEqual({
       code: -32602,
       message: 'Failed to cancel task: Task not found',
     });
-    expect(rpcError(() => t.get('alice', 42)).code).toBe(-32602);
-    expect(t.list('mallory')).toEqual([]);
-    expect(t.list('alice').map((s) => s.taskId)).toEqual([taskId]);
-    expect(t.get('alice', taskId).status).toBe('working');
+    expect((await rpcError(() => t.get('alice', 42))).code).toBe(-32602);
+    expect((await t.list('mallory')).tasks).toEqual([]);
+    expect((await t.list('alice')).tasks.map((s) => s.taskId)).toEqual([taskId]);
+    expect((await t.get('alice', taskId)).status).toBe('working');
   });
 
   it('expires a task at the end of its time-to-live: its work aborts and a late poll hears so', async () => {
     const t = tasks();
     let signal: AbortSignal | undefined;
-    const { taskId } = t.start('alice', { ttlMs: 30, pollIntervalMs: 10 }, (task) => {
+    const { taskId } = await t.start('alice', { ttlMs: 30, pollIntervalMs: 10 }, (task) => {
       signal = task.signal;
       return new Promise(() => {});
     });
     await until(() => t.size === 0);
     expect(signal?.aborted).toBe(true);
-    expect(rpcError(() => t.get('alice', taskId))).toEqual({
+    expect(await rpcError(() => t.get('alice', taskId))).toEqual({
       code: -32602,
       message: 'Failed to retrieve task: Task has expired',
     });
@@ -181,16 +181,20 @@ describe('Tasks', () => {
       maxTtlMs: 1000,
     });
     const forever = () => new Promise<never>(() => {});
-    expect(t.start('alice', { ttlMs: 10 ** 9, pollIntervalMs: 1 }, forever).ttlMs).toBe(1000);
-    t.start('alice', timing, forever);
-    expect(() => t.start('alice', timing, forever)).toThrow(LimitError);
-    expect(() => t.start('alice', timing, forever)).toThrow('limits.tasks.maxTasksPerOwner');
-    t.start('bob', timing, forever);
-    expect(() => t.start('carol', timing, forever)).toThrow('limits.tasks.maxTasks');
+    expect((await t.start('alice', { ttlMs: 10 ** 9, pollIntervalMs: 1 }, forever)).ttlMs).toBe(
+      1000,
+    );
+    await t.start('alice', timing, forever);
+    await expect(t.start('alice', timing, forever)).rejects.toThrow(LimitError);
+    await expect(t.start('alice', timing, forever)).rejects.toThrow(
+      'limits.tasks.maxTasksPerOwner',
+    );
+    await t.start('bob', timing, forever);
+    await expect(t.start('carol', timing, forever)).rejects.toThrow('limits.tasks.maxTasks');
 
     const u = tasks({ maxInputRequestsPerTask: 1 });
     let second: Promise<unknown> | undefined;
-    u.start('alice', timing, async (task) => {
+    await u.start('alice', timing, async (task) => {
       task.ask('roots/list', {}).catch(() => undefined);
       second = task.ask('roots/list', {});
       second.catch(() => undefined);
@@ -203,15 +207,15 @@ describe('Tasks', () => {
   it('refuses a question key used before in the same task', async () => {
     const t = tasks();
     let reused: Promise<unknown> | undefined;
-    const { taskId } = t.start('alice', timing, async (task) => {
+    const { taskId } = await t.start('alice', timing, async (task) => {
       const first = task.ask('roots/list', {}, 'roots');
       await first;
       reused = task.ask('roots/list', {}, 'roots');
       reused.catch(() => undefined);
       return { result: { content: [] } };
     });
-    await until(() => t.get('alice', taskId).status === 'input_required');
-    t.update('alice', taskId, { roots: { roots: [] } });
+    await until(async () => (await t.get('alice', taskId)).status === 'input_required');
+    await t.update('alice', taskId, { roots: { roots: [] } });
     await t.settled('alice', taskId);
     await expect(reused).rejects.toThrow('keys are used once per task');
   });
@@ -220,12 +224,12 @@ describe('Tasks', () => {
     const t = tasks();
     const seen: string[] = [];
     t.listen((owner, snapshot) => seen.push(`${owner}:${snapshot.status}`));
-    const { taskId } = t.start('alice', timing, async (task) => {
+    const { taskId } = await t.start('alice', timing, async (task) => {
       await task.ask('roots/list', {});
       return { result: { content: [] } };
     });
-    await until(() => t.get('alice', taskId).status === 'input_required');
-    t.update('alice', taskId, { input_1: { roots: [] } });
+    await until(async () => (await t.get('alice', taskId)).status === 'input_required');
+    await t.update('alice', taskId, { input_1: { roots: [] } });
     await t.settled('alice', taskId);
     expect(seen).toEqual(['alice:input_required', 'alice:working', 'alice:completed']);
   });
@@ -236,7 +240,7 @@ describe('Tasks with questions relayed on the session (2025-11-25)', () => {
     const t = tasks();
     const answered = gate<unknown>();
     const relayed: { method: string; taskId: string }[] = [];
-    const { taskId } = t.start(
+    const { taskId } = await t.start(
       'alice',
       timing,
       async (task) => {
@@ -248,7 +252,7 @@ describe('Tasks with questions relayed on the session (2025-11-25)', () => {
         return answered.opened;
       },
     );
-    await until(() => t.get('alice', taskId).status === 'input_required');
+    await until(async () => (await t.get('alice', taskId)).status === 'input_required');
     expect(relayed).toEqual([{ method: 'roots/list', taskId }]);
     answered.open({ roots: [{ uri: 'file:///a' }] });
     const final = await t.settled('alice', taskId);

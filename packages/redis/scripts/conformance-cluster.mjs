@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // Runs the official MCP conformance suite's scored sets (--requirements 2025-11-25 and
-// --requirements 2026-07-28) against the conformance fixture deployed as a cluster: a
+// --requirements 2026-07-28) and every scenario (--suite all: the tasks extension's included,
+// so polls, answers and cancels land on nodes other than the one running the task) against the
+// conformance fixture deployed as a cluster: a
 // redis-server of its own, three fixture processes (`--http --redis <url>`) and HAProxy
 // round-robin in front of them, no affinity. Needs redis-server and haproxy (Debian;
 // scripts/system-packages.sh installs them) and a build (`npx tsc -b`).
@@ -18,8 +20,9 @@ import { ensureConformanceSuite } from '../../../scripts/toolchain.mjs';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const FIXTURE = join(ROOT, 'examples/conformance/dist/main.js');
 const RUNS = [
-  ['2025-11-25', ['--requirements', '2025-11-25']],
-  ['2026-07-28', ['--requirements', '2026-07-28']],
+  ['requirements 2025-11-25', ['--requirements', '2025-11-25']],
+  ['requirements 2026-07-28', ['--requirements', '2026-07-28']],
+  ['suite all', ['--suite', 'all']],
 ];
 
 if (!existsSync(FIXTURE)) fail(`${FIXTURE} is missing; build first: npx tsc -b`);
@@ -81,11 +84,11 @@ const lines = [];
 for (const [label, args] of RUNS) {
   const { code, output } = await runSuite(['server', '--url', url, ...args]);
   process.stdout.write(
-    `\n=== conformance through HAProxy (3 nodes, Redis): requirements ${label} ===\n${output}`,
+    `\n=== conformance through HAProxy (3 nodes, Redis): ${label} ===\n${output}`,
   );
   const text = stripVTControlCharacters(output);
   const { passed, scored } = scoredCounts(text);
-  lines.push(`[requirements ${label}] exit ${code}; scored ${passed}/${scored} passed`);
+  lines.push(`[${label}] exit ${code}; scored ${passed}/${scored} passed`);
   if (code !== 0) clean = false;
 }
 rmSync(dir, { recursive: true, force: true });

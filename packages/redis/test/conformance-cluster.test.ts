@@ -17,7 +17,7 @@ describe.skipIf(REDIS_SERVER === undefined || HAPROXY === undefined)(
       });
     }, 600_000);
 
-    it('scores 30/30 for 2025-11-25 and 37/37 for 2026-07-28 through a round-robin balancer', async () => {
+    it('scores 30/30 for 2025-11-25, 37/37 for 2026-07-28 and every scenario of --suite all (tasks included) through a round-robin balancer', async () => {
       const { code, stdout } = await new Promise<{ code: number; stdout: string }>((done) => {
         execFile(process.execPath, [RUNNER], { maxBuffer: 64 * 1024 * 1024 }, (error, out) =>
           done({ code: error ? 1 : 0, stdout: out }),
@@ -26,6 +26,7 @@ describe.skipIf(REDIS_SERVER === undefined || HAPROXY === undefined)(
       const summary = stdout.slice(stdout.lastIndexOf('=== summary ==='));
       expect(summary).toContain('[requirements 2025-11-25] exit 0; scored 30/30 passed');
       expect(summary).toContain('[requirements 2026-07-28] exit 0; scored 37/37 passed');
+      expect(summary).toMatch(/\[suite all\] exit 0; scored (\d+)\/\1 passed/);
       expect(code).toBe(0);
     }, 600_000);
   },

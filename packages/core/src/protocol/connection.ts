@@ -4,6 +4,7 @@ import { LegacySession } from './eras/legacy/session.js';
 import { eraOfMode, selectEra, UNDECIDED, type EraMode } from './eras/select.js';
 import type { HubMember } from './hub.js';
 import { listChangedNotification, type ListName } from './list-changed.js';
+import { ownsTask, taskOwnerOf, type TaskSnapshot } from './tasks/index.js';
 import { unencodableResult } from './unencodable.js';
 import type { Scope, ServerCore } from './server-core.js';
 
@@ -31,6 +32,12 @@ export class ServerConnection implements HubMember {
    * by their response streams; their ids are theirs alone, so none may be matched across them.
    */
   readonly #shared: boolean;
+  /**
+   * What the first request carried to name its caller (a legacy session's requests all name the
+   * same), from which who the connection's tasks belong to is worked out when a task changes.
+   */
+  #caller?: { readonly auth: unknown };
+  #taskOwner?: string;
 
   constructor(core: ServerCore, channel: Channel, mode: EraMode = 'pin-on-first') {
     const session = new LegacySession();
@@ -97,6 +104,20 @@ export class ServerConnection implements HubMember {
       this.engine.notify('notifications/resources/updated', { uri });
   }
 
+  taskChanged(owner: string, snapshot: TaskSnapshot): void {
+    if (!this.#caller) return;
+    if (this.#taskOwner === undefined) {
+      try {
+        this.#taskOwner = taskOwnerOf(this.#caller.auth, this.#scope);
+      } catch {
+        return; // limits.identify failed on it: it owns nothing.
+      }
+    }
+    if (!ownsTask(this.#taskOwner, owner)) return;
+    const notice = this.#era?.tasks?.statusNotification?.(this.#scope.session, snapshot);
+    if (notice) this.engine.notify(notice.method, notice.params);
+  }
+
   /** The era that encodes what answers `request`: its probe's, else the connection's. */
   #eraOf(request: InboundRequest | undefined): Era {
     return (request && this.#probes?.get(request)) ?? this.#era ?? UNDECIDED;
@@ -117,6 +138,8 @@ export class ServerConnection implements HubMember {
       } else (this.#probes ??= new WeakMap()).set(request, era);
     }
     const { record, method } = era.admit(request, this.#scope, admitted);
+    // A stateless connection carries every client's requests: none of their tasks is its own.
+    if (!this.#shared) this.#caller ??= { auth: record.auth };
     return method.handle(request.params, record, this.#scope);
   }
 

@@ -1,14 +1,19 @@
 import type { MessageBus } from '../stores/index.js';
 import type { ListName } from './list-changed.js';
+import type { TaskSnapshot } from './tasks/index.js';
 
 export type { ListName };
 
 const HUB_TOPIC = 'hub';
 
-/** A server-wide event on the bus: a list changed or a resource was updated, raised on node `n`. */
+/**
+ * A server-wide event on the bus, raised on node `n`: a list changed, a resource was updated,
+ * or a task changed status (`v` its recorded owner, `s` its snapshot).
+ */
 interface HubEvent {
-  readonly k: 'list' | 'res';
+  readonly k: 'list' | 'res' | 'task';
   readonly v: string;
+  readonly s?: TaskSnapshot;
   readonly n: string;
 }
 
@@ -16,6 +21,8 @@ interface HubEvent {
 export interface HubMember {
   listChanged(list: ListName): void;
   resourceUpdated(uri: string): void;
+  /** A task changed status, on any instance (for `notifications/tasks`). */
+  taskChanged?(owner: string, snapshot: TaskSnapshot): void;
 }
 
 /**
@@ -48,6 +55,15 @@ export class ConnectionHub {
     this.#publish({ k: 'res', v: uri });
   }
 
+  /**
+   * A task changed status (it runs here, or this instance ended it for another): its followers
+   * hear it, on every instance.
+   */
+  taskChanged(owner: string, snapshot: TaskSnapshot): void {
+    for (const member of this.#members) member.taskChanged?.(owner, snapshot);
+    this.#publish({ k: 'task', v: owner, s: snapshot });
+  }
+
   #bus?: { readonly bus: MessageBus; readonly node: string };
 
   /**
@@ -67,6 +83,8 @@ export class ConnectionHub {
       for (const member of this.#members) {
         if (event.k === 'list') member.listChanged(event.v as ListName);
         else if (event.k === 'res') member.resourceUpdated(event.v);
+        else if (event.k === 'task' && typeof event.s?.taskId === 'string')
+          member.taskChanged?.(event.v, event.s);
       }
     });
     return () => {

@@ -27,6 +27,14 @@ export interface EraTasks {
    * the session as ordinary requests tagged with the task.
    */
   relay?(record: RequestRecord, scope: Scope): TaskRelay;
+  /**
+   * The notification a connection of this era sends its client when one of the client's tasks
+   * changes status (2025-11-25 `notifications/tasks/status`), if its session has one.
+   */
+  statusNotification?(
+    session: LegacySession,
+    snapshot: TaskSnapshot,
+  ): { method: string; params: unknown } | undefined;
 }
 
 /** A request let in by its era: the record every handler reads, and the method that serves it. */

@@ -17,7 +17,7 @@ import type { MethodSpec, Scope } from '../server-core.js';
 import { visiblePage } from '../list-visibility.js';
 import { asToolError, memberInfo } from '../middleware/index.js';
 import { toolForRevision } from '../wire-shapes.js';
-import { TaskRun, taskOwner } from '../tasks/index.js';
+import { TaskRun, taskRecordOwner } from '../tasks/index.js';
 import type { EraTasks } from '../eras/era.js';
 
 export const toolsList: MethodSpec = {
@@ -113,10 +113,10 @@ function deferrable(
       failure = reject;
     });
     run.detacher = () =>
-      new Promise<boolean>((running) => {
+      new Promise<boolean>((running, refused) => {
         const current = run.record;
-        const snapshot = scope.core.tasks.start(
-          taskOwner(current, scope),
+        const started = scope.core.tasks.start(
+          taskRecordOwner(current, scope),
           { ttlMs: tool.task.ttlMs, pollIntervalMs: tool.task.pollIntervalMs },
           async (work) => {
             run.bindTask(work);
@@ -128,7 +128,10 @@ function deferrable(
             }
           },
         );
-        run.detach((current.era.tasks as EraTasks).created(snapshot));
+        started.then(
+          (snapshot) => run.detach((current.era.tasks as EraTasks).created(snapshot)),
+          refused,
+        );
       });
     let value: unknown;
     try {
@@ -155,8 +158,8 @@ function startTask(
 ): unknown {
   const { tasks } = scope.core;
   const era = record.era.tasks as EraTasks;
-  const snapshot = tasks.start(
-    taskOwner(record, scope),
+  const started = tasks.start(
+    taskRecordOwner(record, scope),
     { ttlMs: tool.task.ttlMs, pollIntervalMs: tool.task.pollIntervalMs },
     async (work) => {
       try {
@@ -167,7 +170,7 @@ function startTask(
     },
     era.relay?.(record, scope),
   );
-  return era.created(snapshot);
+  return started.then((snapshot) => era.created(snapshot));
 }
 
 /** Runs the tool under the guardrails with `args` (as middleware left them). */

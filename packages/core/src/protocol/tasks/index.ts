@@ -1,10 +1,5 @@
-export {
-  Tasks,
-  type TaskListener,
-  type TaskRelay,
-  type TaskTiming,
-  type TaskWork,
-} from './tasks.js';
+export { Tasks } from './tasks.js';
+export type { TaskListener, TaskRelay, TaskTiming, TaskWork } from './task-work.js';
 export { TASK_LIMIT_DEFAULTS, type TaskLimits } from './task-limits.js';
 export {
   TERMINAL,
@@ -13,5 +8,6 @@ export {
   type TaskSnapshot,
   type TaskStatus,
 } from './task-snapshot.js';
-export { taskOwner } from './task-owner.js';
+export { ownsTask, taskOwner, taskOwnerOf, taskRecordOwner } from './task-owner.js';
+export { MemoryTaskRecords } from './memory-task-records.js';
 export { TaskRun } from './task-run.js';

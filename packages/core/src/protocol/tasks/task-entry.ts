@@ -8,8 +8,12 @@ export interface Question {
   readonly fail: (reason: unknown) => void;
 }
 
-/** One task as the server holds it: its snapshot, its work's abort switch, its questions. */
+/**
+ * A task running on this instance: its snapshot, its work's abort switch, its questions (what
+ * cannot leave the process; the task's record in the store is what every instance reads).
+ */
 export interface Entry {
+  /** The owner it is recorded under (see `taskRecordOwner`). */
   readonly owner: string;
   snapshot: TaskSnapshot;
   readonly abort: AbortController;
@@ -20,6 +24,8 @@ export interface Entry {
   readonly expiry: ReturnType<typeof setTimeout>;
   readonly settled: Promise<void>;
   settle(): void;
+  /** The writes of its snapshots to the records, one after the other. */
+  writes: Promise<void>;
 }
 
 /** How a task ended. */

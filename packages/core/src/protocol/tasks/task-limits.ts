@@ -8,9 +8,15 @@
  * ```
  */
 export interface TaskLimits {
-  /** Tasks kept at once, all callers together, until they expire (default 1000). */
+  /**
+   * Tasks kept at once, all callers together, until they expire (default 1000); with a shared
+   * store, across every instance.
+   */
   readonly maxTasks?: number;
-  /** Tasks kept at once for one caller (principal, else session) (default 100). */
+  /**
+   * Tasks kept at once for one caller (principal, else session; an unauthenticated 2026-07-28
+   * caller by its address) (default 100); with a shared store, across every instance.
+   */
   readonly maxTasksPerOwner?: number;
   /** Questions one task may have waiting for the client at once (default 16). */
   readonly maxInputRequestsPerTask?: number;

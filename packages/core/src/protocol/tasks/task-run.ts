@@ -1,7 +1,7 @@
 import { InputRun } from '../input/input-run.js';
 import type { InputRuns } from '../input/input-runs.js';
 import type { RequestRecord } from '../request-record.js';
-import type { TaskWork } from './tasks.js';
+import type { TaskWork } from './task-work.js';
 
 /**
  * The call behind a task, as the handler's context sees it: an input run whose questions go to

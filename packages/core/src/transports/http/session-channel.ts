@@ -90,7 +90,13 @@ export class SessionChannel implements Channel {
     }
     const open = this.#standalone !== undefined && !this.#standalone.closed;
     if (this.shared && !open) {
-      if (!this.#keeper) return;
+      if (!this.#keeper) {
+        // Every copy produces the server-wide notifications, but a request to the client (a
+        // question of a task running here, whose own request has ended) only this one: it goes
+        // to the instance holding the stream.
+        if (this.#forward && isRequest(frame)) this.#forward(frame);
+        return;
+      }
       // The client lost the stream here: keep the event only if no other instance has taken the
       // stream over since (asked of the store, so a takeover is never raced by the bus).
       const check = this.#stillKeeper;
@@ -150,6 +156,21 @@ export class SessionChannel implements Channel {
   /** This instance holds (or held last) the standalone stream, so it keeps its events. */
   #keeper = false;
 
+  #forward?: (frame: string) => void;
+
+  /**
+   * How a shared session's copy passes on a request for the client that it alone sends and
+   * cannot deliver, not holding the standalone stream: to the instance that does.
+   */
+  forwardTo(publish: (frame: string) => void): void {
+    this.#forward = publish;
+  }
+
+  /** A request another instance's copy could not deliver: sent here if this one holds the stream. */
+  forwarded(frame: string): void {
+    if (this.hasStandalone || this.#keeper) this.send(frame);
+  }
+
   /** Another instance took the standalone stream over: it keeps the events from now on. */
   handOver(): void {
     this.#keeper = false;
@@ -172,5 +193,15 @@ export class SessionChannel implements Channel {
     if (this.shared) return;
     for (const id of this.#resumable) this.store?.drop(id);
     this.store?.drop(this.standaloneId);
+  }
+}
+
+/** Whether `frame` is a JSON-RPC request (method and id), rather than a notification or answer. */
+function isRequest(frame: string): boolean {
+  try {
+    const message = JSON.parse(frame) as { method?: unknown; id?: unknown };
+    return typeof message.method === 'string' && message.id !== undefined;
+  } catch {
+    return false;
   }
 }

@@ -16,10 +16,11 @@ const STATEFUL = new Set([
 /** What another instance tells the holders of a session over the bus. */
 interface SessionMessage {
   /**
-   * `replay`: a state-setting message; `in`: answers or notifications; `hold`: the sender opened
-   * the standalone stream; `end`: the session ended.
+   * `replay`: a state-setting message; `in`: answers or notifications; `out`: a request for the
+   * client the sender could not deliver (the holder of the standalone stream sends it); `hold`:
+   * the sender opened the standalone stream; `end`: the session ended.
    */
-  readonly k: 'replay' | 'in' | 'hold' | 'end';
+  readonly k: 'replay' | 'in' | 'out' | 'hold' | 'end';
   readonly f?: string;
   readonly n: string;
 }
@@ -28,6 +29,8 @@ interface SessionMessage {
 export interface SessionFollower {
   /** Feeds a message some other instance received into this one's connection. */
   inbound(text: string): void;
+  /** Sends the client a request another instance could not deliver, if the stream is here. */
+  outbound(frame: string): void;
   /** Another instance now holds the session's standalone stream. */
   heldElsewhere(): void;
   ended(): void;
@@ -127,6 +130,11 @@ export class SharedSessions {
     return holder === undefined || holder === this.nodeId;
   }
 
+  /** Passes a request for the client to the instance holding the session's standalone stream. */
+  forward(id: string, frame: string): void {
+    this.#publish(id, { k: 'out', f: frame, n: this.nodeId });
+  }
+
   /** Ends the session everywhere. */
   async end(id: string): Promise<void> {
     await guard(this.store.sessions.remove(id));
@@ -146,7 +154,9 @@ export class SharedSessions {
         if (message.n === this.nodeId) return;
         if (message.k === 'end') follower.ended();
         else if (message.k === 'hold') follower.heldElsewhere();
-        else if (typeof message.f === 'string') follower.inbound(message.f);
+        else if (typeof message.f !== 'string') return;
+        else if (message.k === 'out') follower.outbound(message.f);
+        else follower.inbound(message.f);
       }),
     );
   }

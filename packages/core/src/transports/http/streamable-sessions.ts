@@ -217,6 +217,7 @@ export class StreamableSessions {
     let session: Session | undefined;
     const unfollow = shared.follow(id, {
       inbound: (text) => session?.channel.replay(text, owner),
+      outbound: (frame) => session?.channel.forwarded(frame),
       heldElsewhere: () => session?.channel.handOver(),
       ended: () => void this.#local.remove(id),
     });
@@ -224,6 +225,7 @@ export class StreamableSessions {
     session = this.#open(owner, id, unfollow);
     session.channel.tailLost((streamId, frame) => shared.publishFrame(streamId, frame));
     session.channel.keepIf(() => shared.holds(id));
+    session.channel.forwardTo((frame) => shared.forward(id, frame));
     for (const frame of replay) session.channel.replay(frame, owner);
     return session;
   }

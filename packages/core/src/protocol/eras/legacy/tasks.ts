@@ -1,4 +1,5 @@
 import { JsonRpcError } from '../../../jsonrpc/index.js';
+import { base64UrlOf, fromBase64Url } from '../../../registry/index.js';
 import { ErrorCode } from '../../error-codes.js';
 import type { RequestRecord } from '../../request-record.js';
 import type { MethodSpec, Scope } from '../../server-core.js';
@@ -69,6 +70,11 @@ export const LEGACY_TASKS: EraTasks = {
     return asked;
   },
   created: (snapshot) => ({ task: legacyTask(snapshot) }),
+  statusNotification(session, snapshot) {
+    const revision = session.handshake?.protocolVersion;
+    if (revision === undefined || !featuresOf(revision).coreTasks) return undefined;
+    return { method: 'notifications/tasks/status', params: legacyTask(snapshot) };
+  },
   relay(record, scope): TaskRelay {
     // The question goes on the session as an ordinary request, tagged with its task.
     return (method, params, taskId, signal) => {
@@ -107,14 +113,14 @@ function coreOnly(method: string, handle: MethodSpec['handle']): MethodSpec {
 
 const owner = (record: RequestRecord, scope: Scope) => taskOwner(record, scope);
 
-export const legacyTasksGet = coreOnly('tasks/get', (params, record, scope) =>
-  legacyTask(scope.core.tasks.get(owner(record, scope), taskIdOf(params, 'tasks/get'))),
+export const legacyTasksGet = coreOnly('tasks/get', async (params, record, scope) =>
+  legacyTask(await scope.core.tasks.get(owner(record, scope), taskIdOf(params, 'tasks/get'))),
 );
 
 /** `tasks/result`: waits for the end, then answers exactly what the call would have. */
 export const legacyTasksResult = coreOnly('tasks/result', async (params, record, scope) => {
   const id = taskIdOf(params, 'tasks/result');
-  const end = await scope.core.tasks.settled(owner(record, scope), id);
+  const end = await scope.core.tasks.settled(owner(record, scope), id, record.request.signal);
   if (end.status === 'completed') {
     const result = (end.result ?? {}) as { _meta?: object };
     return { ...result, _meta: { ...result._meta, ...relatedMeta(id) } };
@@ -129,19 +135,60 @@ export const legacyTasksResult = coreOnly('tasks/result', async (params, record,
   );
 });
 
-export const legacyTasksList = coreOnly('tasks/list', (_params, record, scope) => ({
-  tasks: scope.core.tasks.list(owner(record, scope)).map(legacyTask),
-}));
+/**
+ * `tasks/list`: the caller's tasks a page at a time (`core.pageSize`, at most
+ * `limits.tasks.maxTasksPerOwner`), the store's own cursor wrapped like the other lists'.
+ */
+export const legacyTasksList = coreOnly('tasks/list', async (params, record, scope) => {
+  const cursor = decodeTaskCursor(params?.cursor);
+  const size = scope.core.pageSize;
+  let page: Awaited<ReturnType<Scope['core']['tasks']['list']>>;
+  try {
+    page = await scope.core.tasks.list(
+      owner(record, scope),
+      cursor,
+      Number.isFinite(size) ? size : undefined,
+    );
+  } catch (error) {
+    if (error instanceof RangeError) throw badCursor();
+    throw error;
+  }
+  const tasks = page.tasks.map(legacyTask);
+  return page.next === undefined ? { tasks } : { tasks, nextCursor: encodeTaskCursor(page.next) };
+});
+
+const CURSOR_PREFIX = 't:';
+
+function badCursor(): JsonRpcError {
+  return new JsonRpcError(ErrorCode.InvalidParams, 'Invalid params: unknown or malformed cursor');
+}
+
+function encodeTaskCursor(next: string): string {
+  return base64UrlOf(`${CURSOR_PREFIX}${next}`);
+}
+
+function decodeTaskCursor(cursor: unknown): string | undefined {
+  if (cursor === undefined) return undefined;
+  const text = typeof cursor === 'string' ? fromBase64Url(cursor) : undefined;
+  if (text === undefined || !text.startsWith(CURSOR_PREFIX)) throw badCursor();
+  return text.slice(CURSOR_PREFIX.length);
+}
 
 /** `tasks/cancel`: the cancelled task; a task that already ended is refused (-32602). */
-export const legacyTasksCancel = coreOnly('tasks/cancel', (params, record, scope) => {
+export const legacyTasksCancel = coreOnly('tasks/cancel', async (params, record, scope) => {
   const who = owner(record, scope);
   const id = taskIdOf(params, 'tasks/cancel');
-  const current = scope.core.tasks.get(who, id, 'cancel');
-  if (TERMINAL.has(current.status))
-    throw new JsonRpcError(
-      ErrorCode.InvalidParams,
-      `Cannot cancel task: it already ended (${current.status})`,
-    );
-  return legacyTask(scope.core.tasks.cancel(who, id));
+  const current = await scope.core.tasks.get(who, id, 'cancel');
+  if (TERMINAL.has(current.status)) throw alreadyEnded(current.status);
+  const cancelled = await scope.core.tasks.cancel(who, id);
+  // It may have ended on its instance while the cancel was on its way: that end stands.
+  if (cancelled.status !== 'cancelled') throw alreadyEnded(cancelled.status);
+  return legacyTask(cancelled);
 });
+
+function alreadyEnded(status: string): JsonRpcError {
+  return new JsonRpcError(
+    ErrorCode.InvalidParams,
+    `Cannot cancel task: it already ended (${status})`,
+  );
+}

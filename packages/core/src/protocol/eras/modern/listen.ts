@@ -57,63 +57,68 @@ export const listen: MethodSpec = {
       }
       honoured.resourceSubscriptions = [...new Set(asked.filter((uri) => served(registry, uri)))];
     }
-    const taskIds = followedTaskIds(
+    // Following tasks reads their records (the shared store's); without, the stream opens at
+    // once, so events raised right after the request are heard.
+    const following = followedTaskIds(
       requested.taskIds,
       record,
       scope,
       budget.limits.maxSubscriptionsPerStream,
     );
-    if (taskIds) honoured.taskIds = taskIds;
-    const uris = new Set(honoured.resourceSubscriptions ?? []);
-    const client = clientKeyOf(record, scope);
-    const over = budget.openStream(client, uris.size);
-    if (over)
-      throw refused(
-        record,
-        scope,
-        over.limit,
-        limitReached(over.limit, over.scope, overMessage(over, budget.limits)),
+    return following ? following.then(open) : open(undefined);
+
+    function open(taskIds: string[] | undefined): Promise<unknown> {
+      if (taskIds) honoured.taskIds = taskIds;
+      const uris = new Set(honoured.resourceSubscriptions ?? []);
+      const client = clientKeyOf(record, scope);
+      const over = budget.openStream(client, uris.size);
+      if (over)
+        throw refused(
+          record,
+          scope,
+          over.limit,
+          limitReached(over.limit, over.scope, overMessage(over, budget.limits)),
+        );
+      const request = record.request;
+      const tag = subscriptionTag(request.id);
+      engine.notify(
+        'notifications/subscriptions/acknowledged',
+        { notifications: honoured, _meta: tag },
+        request,
       );
-    const request = record.request;
-    const tag = subscriptionTag(request.id);
-    engine.notify(
-      'notifications/subscriptions/acknowledged',
-      { notifications: honoured, _meta: tag },
-      request,
-    );
-    const member: HubMember = {
-      listChanged(list) {
-        if (!honoured[LIST_CHANGED_FILTER_KEYS[list]]) return;
-        const { method, params } = listChangedNotification(list, request.id);
-        engine.notify(method, params, request);
-      },
-      resourceUpdated(uri) {
-        if (uris.has(uri))
-          engine.notify('notifications/resources/updated', { uri, _meta: tag }, request);
-      },
-    };
-    core.hub.add(member);
-    const unfollow =
-      taskIds && taskIds.length > 0
-        ? followTasks(record, scope, taskIds, (task) =>
-            engine.notify('notifications/tasks', { ...task, _meta: tag }, request),
-          )
-        : undefined;
-    return new Promise((resolve) => {
-      let ended = false;
-      const end = () => {
-        if (ended) return;
-        ended = true;
-        core.hub.delete(member);
-        unfollow?.();
-        budget.closeStream(client, uris.size);
-        off();
-        resolve({ _meta: tag });
+      const member: HubMember = {
+        listChanged(list) {
+          if (!honoured[LIST_CHANGED_FILTER_KEYS[list]]) return;
+          const { method, params } = listChangedNotification(list, request.id);
+          engine.notify(method, params, request);
+        },
+        resourceUpdated(uri) {
+          if (uris.has(uri))
+            engine.notify('notifications/resources/updated', { uri, _meta: tag }, request);
+        },
+        taskChanged:
+          taskIds && taskIds.length > 0
+            ? followTasks(record, scope, taskIds, (task) =>
+                engine.notify('notifications/tasks', { ...task, _meta: tag }, request),
+              )
+            : undefined,
       };
-      const off = core.hub.onShutdown(end);
-      request.signal.addEventListener('abort', end, { once: true });
-      if (request.signal.aborted) end();
-    });
+      core.hub.add(member);
+      return new Promise((resolve) => {
+        let ended = false;
+        const end = () => {
+          if (ended) return;
+          ended = true;
+          core.hub.delete(member);
+          budget.closeStream(client, uris.size);
+          off();
+          resolve({ _meta: tag });
+        };
+        const off = core.hub.onShutdown(end);
+        request.signal.addEventListener('abort', end, { once: true });
+        if (request.signal.aborted) end();
+      });
+    }
   },
 };
 

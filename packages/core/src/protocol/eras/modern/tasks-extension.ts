@@ -4,7 +4,7 @@ import { hasCapability, MissingCapabilityError } from '../../client-capability.j
 import { ErrorCode } from '../../error-codes.js';
 import type { RequestRecord } from '../../request-record.js';
 import type { MethodSpec, Scope } from '../../server-core.js';
-import { taskOwner, type TaskSnapshot } from '../../tasks/index.js';
+import { ownsTask, taskOwner, type TaskSnapshot } from '../../tasks/index.js';
 import type { EraTasks } from '../era.js';
 
 /** The tasks extension's identifier, in capabilities and in `-32021` data. */
@@ -73,7 +73,7 @@ function gate(record: RequestRecord, method: string): void {
 
 /** `tasks/get`: the task as it is now (a DetailedTask: result, error or questions inlined). */
 export const tasksGet: MethodSpec = {
-  handle(params, record, scope): TaskSnapshot {
+  handle(params, record, scope): Promise<TaskSnapshot> {
     gate(record, 'tasks/get');
     return scope.core.tasks.get(taskOwner(record, scope), taskIdOf(params, 'tasks/get'));
   },
@@ -81,7 +81,7 @@ export const tasksGet: MethodSpec = {
 
 /** `tasks/update`: answers to the task's questions; an empty acknowledgement. */
 export const tasksUpdate: MethodSpec = {
-  handle(params, record, scope) {
+  async handle(params, record, scope) {
     gate(record, 'tasks/update');
     const id = taskIdOf(params, 'tasks/update');
     const responses = params?.inputResponses;
@@ -90,16 +90,20 @@ export const tasksUpdate: MethodSpec = {
         ErrorCode.InvalidParams,
         "Invalid params: tasks/update needs params.inputResponses, an object of answers keyed like the task's inputRequests",
       );
-    scope.core.tasks.update(taskOwner(record, scope), id, responses as Record<string, unknown>);
+    await scope.core.tasks.update(
+      taskOwner(record, scope),
+      id,
+      responses as Record<string, unknown>,
+    );
     return {};
   },
 };
 
 /** `tasks/cancel`: an empty acknowledgement, also for a task that already ended. */
 export const tasksCancel: MethodSpec = {
-  handle(params, record, scope) {
+  async handle(params, record, scope) {
     gate(record, 'tasks/cancel');
-    scope.core.tasks.cancel(taskOwner(record, scope), taskIdOf(params, 'tasks/cancel'));
+    await scope.core.tasks.cancel(taskOwner(record, scope), taskIdOf(params, 'tasks/cancel'));
     return {};
   },
 };
@@ -114,7 +118,7 @@ export function followedTaskIds(
   record: RequestRecord,
   scope: Scope,
   max: number,
-): string[] | undefined {
+): Promise<string[]> | undefined {
   if (!Array.isArray(requested)) return undefined;
   if (!declares(record)) throw missing('subscriptions/listen with notifications.taskIds', record);
   if (requested.length > max)
@@ -123,28 +127,33 @@ export function followedTaskIds(
       `Invalid params: notifications.taskIds lists ${requested.length} tasks; a listen stream may follow at most ${max} (limits.maxSubscriptionsPerStream); spread them over several streams`,
     );
   const owner = taskOwner(record, scope);
-  const ids = new Set<string>();
-  for (const id of requested) {
-    try {
-      scope.core.tasks.get(owner, id);
-      ids.add(id as string);
-    } catch {
-      // Not this caller's task, or none: not followed.
+  return (async () => {
+    const ids = new Set<string>();
+    for (const id of new Set(requested)) {
+      try {
+        await scope.core.tasks.get(owner, id);
+        ids.add(id as string);
+      } catch {
+        // Not this caller's task, or none: not followed.
+      }
     }
-  }
-  return [...ids];
+    return [...ids];
+  })();
 }
 
-/** Calls `send` with each status change of the followed tasks; returns the way to stop. */
+/**
+ * The `taskChanged` of a listen stream's hub member: calls `send` with each status change of
+ * the followed tasks, wherever they run (the hub brings other instances' changes).
+ */
 export function followTasks(
   record: RequestRecord,
   scope: Scope,
   ids: readonly string[],
   send: (task: TaskSnapshot) => void,
-): () => void {
+): (owner: string, snapshot: TaskSnapshot) => void {
   const owner = taskOwner(record, scope);
   const followed = new Set(ids);
-  return scope.core.tasks.listen((taskOwnerId, snapshot) => {
-    if (taskOwnerId === owner && followed.has(snapshot.taskId)) send(snapshot);
-  });
+  return (recorded, snapshot) => {
+    if (followed.has(snapshot.taskId) && ownsTask(owner, recorded)) send(snapshot);
+  };
 }
