@@ -39,6 +39,7 @@ class Jobs {
     task: { mode: 'optional', pollIntervalMs: 50 },
   })
   async hang(_args: object, ctx: Context) {
+    ctx.progress(1, undefined, 'waiting to be cancelled');
     await new Promise((_resolve, reject) => {
       ctx.signal.addEventListener('abort', () => {
         seen.aborted++;
@@ -236,6 +237,10 @@ describe('tasks extension over HTTP (2026-07-28)', () => {
 
     const before = seen.aborted;
     const hang = await ok(call, 'tools/call', { name: 'hang' });
+    // Progress inside a task is its statusMessage: the request that could carry notifications ended.
+    expect(
+      await pollUntil(call, hang.taskId, (t) => t.statusMessage === 'waiting to be cancelled'),
+    ).toMatchObject({ status: 'working', statusMessage: 'waiting to be cancelled' });
     const ack = await ok(call, 'tasks/cancel', { taskId: hang.taskId });
     expect(Object.keys(ack).sort()).toEqual(['_meta', 'resultType']);
     expect(await ok(call, 'tasks/get', { taskId: hang.taskId })).toMatchObject({

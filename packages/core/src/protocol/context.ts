@@ -102,9 +102,14 @@ export class Context {
 
   /**
    * Reports progress, if the client asked for it (sent only when the request carried a progress
-   * token; a value that does not increase is dropped).
+   * token; a value that does not increase is dropped). In a call that runs as a task, it also
+   * becomes the task's `statusMessage` (`message`, else `progress/total`), which pollers read.
    */
   progress(progress: number, total?: number, message?: string): void {
+    if (this.#run?.detached)
+      this.#run.noteProgress(
+        message ?? (total === undefined ? `${progress}` : `${progress}/${total}`),
+      );
     const record = this.#record;
     if (this.#progressRecord !== record) {
       // A new round brings a new progress token (and its own ordering).

@@ -31,6 +31,7 @@ export interface RunStart {
 export interface TaskPort {
   readonly signal: AbortSignal;
   ask(method: string, params: unknown, key?: string): Promise<unknown>;
+  setStatusMessage(message: string): void;
 }
 
 /** The 2026-07-28 interim result asking the client for input. */
@@ -220,6 +221,14 @@ export class InputRun {
     if (signal.aborted) this.#abortWith(signal.reason, true);
     else
       signal.addEventListener('abort', () => this.#abortWith(signal.reason, true), { once: true });
+  }
+
+  /**
+   * Progress of a call that runs as a task, for whoever polls it: the task's `statusMessage`
+   * (a task's own request has ended, so progress notifications no longer reach anyone).
+   */
+  noteProgress(message: string): void {
+    this.#task?.setStatusMessage(message);
   }
 
   /** Called by `ctx.elicit` and friends: the answer, now or after a round trip. */

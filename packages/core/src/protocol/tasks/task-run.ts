@@ -25,6 +25,10 @@ export class TaskRun extends InputRun {
     return this.#task.signal;
   }
 
+  override noteProgress(message: string): void {
+    this.#task.setStatusMessage(message);
+  }
+
   override ask(method: string, params: unknown, key?: string): Promise<unknown> {
     return this.#task.ask(method, params, key);
   }
