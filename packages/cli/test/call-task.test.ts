@@ -20,6 +20,15 @@ function taskLines(stderr: string): string[] {
   return lines.map((line) => line.slice(`task ${id}: `.length));
 }
 
+/**
+ * The status words of the lines that are not progress, each once in a row: progress inside a
+ * task also becomes its statusMessage, which a poll may or may not catch between two changes.
+ */
+function statuses(lines: string[]): string[] {
+  const words = lines.filter((l) => !l.startsWith('progress ')).map((l) => l.split(' — ')[0]);
+  return words.filter((word, i) => word !== words[i - 1]);
+}
+
 describe('mcp-fw call following a task', () => {
   it('prints each status and progress off a terminal, and only the result on stdout', async () => {
     const gate = jobs.path('ship.gate');
@@ -28,19 +37,20 @@ describe('mcp-fw call following a task', () => {
       jobs.dir,
     );
     // The tool waits at its gate until the display showed it working again after the question.
-    await until(() => /: input_required\n(.*\n)*task \S+: working\n/.test(run.stderr()), 'resumed');
+    await until(
+      () => /: input_required\n(.*\n)*task \S+: working( — .*)?\n/.test(run.stderr()),
+      'resumed',
+    );
     jobs.write('ship.gate', '');
     const { code, stdout, stderr } = await run.exited;
     expect({ code, stdout }).toEqual({ code: 0, stdout: 'Shipped 1.2.\n' });
     // biome-ignore lint/suspicious/noControlCharactersInRegex: none may reach a pipe
     expect(stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/);
     const lines = taskLines(stderr);
-    expect(lines.filter((line) => !line.startsWith('progress '))).toEqual([
-      'working',
-      'input_required',
-      'working',
-      'completed',
-    ]);
+    expect(statuses(lines)).toEqual(['working', 'input_required', 'working', 'completed']);
+    // What a poll caught of the task's statusMessage is what the tool reported, in order.
+    const messages = lines.filter((l) => l.startsWith('working — ')).map((l) => l.slice(10));
+    expect(['built', 'approved', 'uploaded'].filter((m) => messages.includes(m))).toEqual(messages);
     expect(lines.filter((line) => line.startsWith('progress '))).toEqual([
       'progress 1/3 built',
       'progress 2/3 approved',
@@ -55,7 +65,8 @@ describe('mcp-fw call following a task', () => {
     run.child.kill('SIGINT');
     const { code, stdout, stderr } = await run.exited;
     expect({ code, stdout }).toEqual({ code: 130, stdout: '' });
-    expect(taskLines(stderr)).toEqual([
+    // A poll may have caught the progress as the task's statusMessage too.
+    expect(taskLines(stderr).filter((line) => line !== 'working — waiting')).toEqual([
       'working',
       'progress 1 waiting',
       'Ctrl-C: cancelling the task (press Ctrl-C again to quit at once)',
@@ -72,7 +83,9 @@ describe('mcp-fw call following a task', () => {
     );
     // Drawn over the same line (carriage return, erase line), not printed line by line.
     const drawn = output.split('\r\u001b[2K');
-    expect(drawn.some((line) => /^task \S+: working {2}1 waiting$/.test(line))).toBe(true);
+    expect(drawn.some((line) => /^task \S+: working( — waiting)? {2}1 waiting$/.test(line))).toBe(
+      true,
+    );
     expect(output).toContain('cancelled — Cancelled by the client.\r\n');
     expect(code).toBe(130);
     expect(readFileSync(jobs.path('tty.record'), 'utf8')).toBe(
