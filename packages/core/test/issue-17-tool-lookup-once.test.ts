@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createServer, Tool, type McpFwServer } from '@mcp-fw/core';
 import { createHttpHandler } from '@mcp-fw/core/http';
-import { initializeBody, JSON_AND_SSE, SURFACES, type Surface } from './support/http-surfaces.ts';
+import { JSON_AND_SSE, SURFACES, type Surface, openSession } from './support/http-surfaces.ts';
 
 // Issue 17: a 2026-07-28 `tools/call` over HTTP looked its tool up twice, once in the HTTP
 // preflight (for `x-mcp-header` arguments) and again in dispatch. The preflight's lookup is now
@@ -114,14 +114,7 @@ describe.each(SURFACES)('issue 17: one tool lookup per HTTP tools/call (%s)', (_
   it('a legacy session call, which has no preflight, looks its tool up once in dispatch', async () => {
     const served = server();
     surface = await make(served);
-    const init = await surface.send({
-      method: 'POST',
-      path: '/mcp',
-      headers: JSON_AND_SSE,
-      body: initializeBody(),
-    });
-    const session = init.header('mcp-session-id')!;
-    await init.text();
+    const session = await openSession(surface);
     const lookups = countLookups(served);
     const res = await surface.send({
       method: 'POST',

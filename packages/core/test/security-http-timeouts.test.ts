@@ -12,6 +12,7 @@ import {
   JSON_AND_SSE,
   nodeSurface,
   type Surface,
+  openSession,
 } from './support/http-surfaces.ts';
 
 // Issue #15, part 6: slow clients must not hold serveHttp. The limits are made small here so
@@ -213,14 +214,7 @@ describe('serveHttp timeouts spare response streams', () => {
     });
     const endpoint = await sse.nextEvent();
     // A Streamable HTTP call whose answer is an SSE stream that stays open until released.
-    const init = await surface.send({
-      method: 'POST',
-      path: '/mcp',
-      headers: JSON_AND_SSE,
-      body: initializeBody(),
-    });
-    const session = init.header('mcp-session-id')!;
-    await init.text();
+    const session = await openSession(surface);
     const call = await surface.send({
       method: 'POST',
       path: '/mcp',

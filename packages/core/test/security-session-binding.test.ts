@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AuthOutcome, HttpRequestView } from '@mcp-fw/core/http';
 import { httpFixture } from './support/http-fixture.ts';
-import { initializeBody, JSON_AND_SSE, type Surface } from './support/http-surfaces.ts';
+import { initializeBody, type Surface, openSession } from './support/http-surfaces.ts';
 import { serve, sessionPost } from './support/security-http.ts';
 
 let surface: Surface | undefined;
@@ -23,14 +23,7 @@ const BOB = { authorization: 'Bearer bob' };
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
 async function openAs(s: Surface, who: Record<string, string>): Promise<string> {
-  const init = await s.send({
-    method: 'POST',
-    path: '/mcp',
-    headers: { ...JSON_AND_SSE, ...who },
-    body: initializeBody('2025-11-25', { elicitation: { form: {} } }),
-  });
-  const session = init.header('mcp-session-id')!;
-  await init.text();
+  const session = await openSession(s, '2025-11-25', { elicitation: { form: {} } }, who);
   (await sessionPost(s, session, { method: 'notifications/initialized' }, who)).text();
   return session;
 }

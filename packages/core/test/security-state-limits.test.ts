@@ -15,6 +15,7 @@ import {
   initializeBody,
   type RawResponse,
   type Surface,
+  openSession,
 } from './support/http-surfaces.ts';
 import { envelope, modernPost, serve, sessionPost, sleep } from './support/security-http.ts';
 import { MemoryEventStore } from '@mcp-fw/core/http';
@@ -180,14 +181,7 @@ describe('security: every piece of client-made state is bounded (issue #15)', ()
   it('one legacy session sends 20,000 resources/subscribe (URIs that match nothing): each gets resource-not-found and nothing is kept', async () => {
     const server = feeds({ maxSubscriptions: 50 });
     surface = await serve(server);
-    const init = await surface.send({
-      method: 'POST',
-      path: '/mcp',
-      headers: JSON_AND_SSE,
-      body: initializeBody('2025-03-26'),
-    });
-    const session = init.header('mcp-session-id')!;
-    await init.text();
+    const session = await openSession(surface, '2025-03-26');
     await (await sessionPost(surface, session, { method: 'notifications/initialized' })).text();
     // 2025-03-26 takes batches: the whole attack in one POST.
     const batch = Array.from({ length: 20_000 }, (_, i) => ({
@@ -229,14 +223,7 @@ describe('security: every piece of client-made state is bounded (issue #15)', ()
     const entries: AuditEntry[] = [];
     const server = feeds({ maxSubscriptionsPerSession: 5 }, entries);
     surface = await serve(server);
-    const init = await surface.send({
-      method: 'POST',
-      path: '/mcp',
-      headers: JSON_AND_SSE,
-      body: initializeBody(),
-    });
-    const session = init.header('mcp-session-id')!;
-    await init.text();
+    const session = await openSession(surface);
     const subscribe = async (id: number) =>
       JSON.parse(
         await (
@@ -265,14 +252,7 @@ describe('security: every piece of client-made state is bounded (issue #15)', ()
   it('a client that never answers server→client requests: at most maxPendingClientRequests wait per connection, the next is refused', async () => {
     const entries: AuditEntry[] = [];
     surface = await serve(feeds({ maxPendingClientRequests: 2 }, entries));
-    const init = await surface.send({
-      method: 'POST',
-      path: '/mcp',
-      headers: JSON_AND_SSE,
-      body: initializeBody('2025-11-25', { elicitation: {} }),
-    });
-    const session = init.header('mcp-session-id')!;
-    await init.text();
+    const session = await openSession(surface, '2025-11-25', { elicitation: {} });
     await (await sessionPost(surface, session, { method: 'notifications/initialized' })).text();
     const call = await sessionPost(surface, session, {
       id: 7,

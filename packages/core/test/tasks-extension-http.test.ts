@@ -5,6 +5,7 @@ import { createServer, Tool, UserError, type Context } from '@mcp-fw/core';
 import { serveHttp, type HttpServerHandle } from '@mcp-fw/core/node';
 import { checkTaskMessage } from './support/ext-tasks-schema.ts';
 import { mcpSchema } from './support/mcp-schema.ts';
+import { sseMessages } from './support/sse-messages.ts';
 
 // Issue #22: the tasks extension (io.modelcontextprotocol/tasks) under 2026-07-28, over real
 // HTTP. The official client 2.x does not implement the extension (it refuses a result with
@@ -301,23 +302,7 @@ describe('tasks extension over HTTP (2026-07-28)', () => {
         },
       }),
     });
-    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-    let buffered = '';
-    const next = async (): Promise<any> => {
-      for (;;) {
-        const end = buffered.indexOf('\n\n');
-        if (end >= 0) {
-          const event = buffered.slice(0, end);
-          buffered = buffered.slice(end + 2);
-          const data = event.split('\n').find((l) => l.startsWith('data:'));
-          if (data) return JSON.parse(data.slice(5));
-          continue;
-        }
-        const { value, done } = await reader.read();
-        if (done) throw new Error('the listen stream ended');
-        buffered += value;
-      }
-    };
+    const { next } = sseMessages(response);
     const ack = await next();
     expect(ack.params.notifications).toEqual({ taskIds: [task.taskId] });
     expect(

@@ -13,6 +13,7 @@ import {
 import { checkTaskMessage } from '../../core/test/support/ext-tasks-schema.ts';
 import { Cluster, HAPROXY, type NodeProcess, REDIS_SERVER } from './support/processes.ts';
 import { until } from './support/raw-http.ts';
+import { sseMessages } from '../../core/test/support/sse-messages.ts';
 
 // Issue #22: tasks on the shared store. The work of a task runs on the node that started it;
 // every node answers for it (tasks/get, tasks/update, tasks/cancel, tasks/result, tasks/list),
@@ -126,23 +127,7 @@ async function listen(node: NodeProcess, user: string, taskIds: string[]) {
       params: { notifications: { taskIds }, _meta: meta() },
     }),
   });
-  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffered = '';
-  const next = async (): Promise<any> => {
-    for (;;) {
-      const end = buffered.indexOf('\n\n');
-      if (end >= 0) {
-        const event = buffered.slice(0, end);
-        buffered = buffered.slice(end + 2);
-        const data = event.split('\n').find((l) => l.startsWith('data:'));
-        if (data) return JSON.parse(data.slice(5));
-        continue;
-      }
-      const { value, done } = await reader.read();
-      if (done) throw new Error('the listen stream ended');
-      buffered += value;
-    }
-  };
+  const { next } = sseMessages(response);
   return { next, close: () => controller.abort() };
 }
 

@@ -194,3 +194,25 @@ export function initializeBody(
     params: { protocolVersion, capabilities, clientInfo: { name: 'http-test', version: '1.0.0' } },
   });
 }
+
+/**
+ * Opens a legacy session on `surface` (`initialize` POSTed with {@link initializeBody}'s
+ * arguments, and `headers` added) and answers its `Mcp-Session-Id`, the answer's body read.
+ */
+export async function openSession(
+  surface: Surface,
+  protocolVersion?: string,
+  capabilities?: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<string> {
+  const init = await surface.send({
+    method: 'POST',
+    path: '/mcp',
+    headers: { ...JSON_AND_SSE, ...headers },
+    body: initializeBody(protocolVersion, capabilities),
+  });
+  const session = init.header('mcp-session-id');
+  await init.text();
+  if (!session) throw new Error(`initialize was answered ${init.status} without a session id`);
+  return session;
+}

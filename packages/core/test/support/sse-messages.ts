@@ -1,0 +1,24 @@
+/**
+ * Reads the JSON messages of an SSE response one at a time: `next()` resolves with the next
+ * event's `data` parsed (events without data are skipped) and rejects once the stream ends.
+ */
+export function sseMessages(response: Response): { next: () => Promise<any> } {
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffered = '';
+  const next = async (): Promise<any> => {
+    for (;;) {
+      const end = buffered.indexOf('\n\n');
+      if (end >= 0) {
+        const event = buffered.slice(0, end);
+        buffered = buffered.slice(end + 2);
+        const data = event.split('\n').find((l) => l.startsWith('data:'));
+        if (data) return JSON.parse(data.slice(5));
+        continue;
+      }
+      const { value, done } = await reader.read();
+      if (done) throw new Error('the SSE stream ended');
+      buffered += value;
+    }
+  };
+  return { next };
+}
