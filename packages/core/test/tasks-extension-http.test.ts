@@ -5,7 +5,7 @@ import { createServer, Tool, UserError, type Context } from '@mcp-fw/core';
 import { serveHttp, type HttpServerHandle } from '@mcp-fw/core/node';
 import { checkTaskMessage } from './support/ext-tasks-schema.ts';
 import { mcpSchema } from './support/mcp-schema.ts';
-import { sseMessages } from './support/sse-messages.ts';
+import { responseOf, sseMessages } from './support/sse-messages.ts';
 
 // Issue #22: the tasks extension (io.modelcontextprotocol/tasks) under 2026-07-28, over real
 // HTTP. The official client 2.x does not implement the extension (it refuses a result with
@@ -142,15 +142,7 @@ function caller(url: string, caps: object = WITH_TASKS, user = 'alice'): Caller 
         },
       }),
     });
-    const text = await response.text();
-    // A progress notification may precede the response on an SSE stream: take the response.
-    const messages = response.headers.get('content-type')?.includes('text/event-stream')
-      ? text
-          .split('\n')
-          .filter((l) => l.startsWith('data:'))
-          .map((l) => JSON.parse(l.slice(5)))
-      : [JSON.parse(text)];
-    return messages.find((m) => 'id' in m);
+    return responseOf(response);
   };
 }
 

@@ -13,7 +13,7 @@ import {
 import { checkTaskMessage } from '../../core/test/support/ext-tasks-schema.ts';
 import { Cluster, HAPROXY, type NodeProcess, REDIS_SERVER } from './support/processes.ts';
 import { until } from './support/raw-http.ts';
-import { sseMessages } from '../../core/test/support/sse-messages.ts';
+import { responseOf, sseMessages } from '../../core/test/support/sse-messages.ts';
 
 // Issue #22: tasks on the shared store. The work of a task runs on the node that started it;
 // every node answers for it (tasks/get, tasks/update, tasks/cancel, tasks/result, tasks/list),
@@ -65,14 +65,7 @@ async function send(
     headers: headers(user, method, (params.taskId ?? params.name) as string | undefined),
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: meta() } }),
   });
-  const text = await response.text();
-  const messages = response.headers.get('content-type')?.includes('text/event-stream')
-    ? text
-        .split('\n')
-        .filter((l) => l.startsWith('data:'))
-        .map((l) => JSON.parse(l.slice(5)))
-    : [JSON.parse(text)];
-  return messages.find((m) => 'id' in m);
+  return responseOf(response);
 }
 
 /** Sends, expects a result, and checks it against the extension's schema. */

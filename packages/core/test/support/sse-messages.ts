@@ -22,3 +22,18 @@ export function sseMessages(response: Response): { next: () => Promise<any> } {
   };
   return { next };
 }
+
+/**
+ * The JSON-RPC response in a POST's answer: the body itself (JSON), or the one message with an
+ * id among an SSE stream's (progress or logs may come before it).
+ */
+export async function responseOf(response: Response): Promise<any> {
+  const text = await response.text();
+  const messages = response.headers.get('content-type')?.includes('text/event-stream')
+    ? text
+        .split('\n')
+        .filter((l) => l.startsWith('data:'))
+        .map((l) => JSON.parse(l.slice(5)))
+    : [JSON.parse(text)];
+  return messages.find((m) => 'id' in m);
+}
