@@ -291,11 +291,36 @@ export class McpFwServer {
     this.#shared = store;
     this.#core.inputs.share(store.usedRounds, store.requestStateKey);
     this.#core.guards.shareRateLimits(store.rateLimits);
-    await this.#core.hub.share(store.bus, store.nodeId);
+    this.#stopHub?.();
+    this.#stopHub = await this.#core.hub.share(store.bus, store.nodeId);
     await this.#core.tasks.share(store.tasks, store.bus, store.nodeId);
   }
 
   #shared?: SharedStore;
+  #stopHub?: () => void;
+
+  /**
+   * Stops sharing through the store {@link share} was given: this instance's task beat and its
+   * subscriptions on the store's bus (server events, messages for its tasks) end, so the other
+   * instances read it as gone once the beat's time-to-live has passed, and the tasks it left
+   * unfinished as failed. Closing what `serveHttp`/`createHttpHandler` returned calls it; the
+   * store itself stays open (it is the caller's to close).
+   *
+   * @example
+   * ```ts
+   * await server.share(store);
+   * // … serve …
+   * server.unshare();
+   * await store.close();
+   * ```
+   */
+  unshare(): void {
+    if (!this.#shared) return;
+    this.#shared = undefined;
+    this.#stopHub?.();
+    this.#stopHub = undefined;
+    this.#core.tasks.unshare();
+  }
 
   /** Ends every open `subscriptions/listen` stream with a final result (before shutting down). */
   endSubscriptions(): void {
