@@ -54,7 +54,7 @@ export interface McpHttpHandler {
   fetch(request: Request, info?: { remoteAddress?: string }): Promise<Response>;
   /** The endpoint behind it (also used by the node:http adapter). */
   readonly endpoint: HttpEndpoint;
-  /** Ends every session. */
+  /** Ends every session, and stops sharing through `options.store` (see `McpFwServer.unshare`). */
   close(): Promise<void>;
 }
 
@@ -109,7 +109,11 @@ export function createHttpHandler(
     fetch: (request, info) =>
       fetchExchange(request, (req, res) => endpoint.handle(req, res), info?.remoteAddress),
     endpoint,
-    close: () => endpoint.close(),
+    async close() {
+      await endpoint.close();
+      // What the store started here (beats, subscriptions) ends with the endpoint.
+      if (store) server.unshare?.();
+    },
   };
 }
 

@@ -106,7 +106,7 @@ export interface HttpServerHandle {
   readonly port: number;
   readonly httpServer: Server;
   readonly handler: McpHttpHandler;
-  /** Stops listening and ends every session. */
+  /** Stops listening, ends every session and stops sharing through `store`. */
   close(): Promise<void>;
 }
 
@@ -157,10 +157,16 @@ export async function serveHttp(
   );
   httpServer.keepAliveTimeout = limits.keepAliveTimeoutMs;
   httpServer.maxConnections = limits.maxConnections === 0 ? Infinity : limits.maxConnections;
-  await new Promise<void>((resolve, reject) => {
-    httpServer.once('error', reject);
-    httpServer.listen(port, host, () => resolve());
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      httpServer.once('error', reject);
+      httpServer.listen(port, host, () => resolve());
+    });
+  } catch (error) {
+    // Not serving after all (the port is taken): what the store started stops too.
+    await handler.close();
+    throw error;
+  }
   const actual = (httpServer.address() as AddressInfo).port;
   const shownHost = host.includes(':') ? `[${host}]` : host;
   return {

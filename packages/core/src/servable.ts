@@ -50,6 +50,8 @@ export interface Servable<C extends ServedConnection = ServedConnection> {
    */
   /** Shares server-wide state with other instances (see `McpServer.share`); optional. */
   share?(store: SharedStore): Promise<void>;
+  /** Stops what {@link share} started (see `McpFwServer.unshare`); optional. */
+  unshare?(): void;
   readonly guards?: {
     /** Names the caller `auth` stands for (what a session is bound to). */
     principal(auth: unknown): string | undefined;

@@ -276,7 +276,7 @@ export class McpFwServer {
    * list changes and resource updates reach their clients (legacy sessions and `listen`
    * streams), 2026-07-28 input rounds resume on any instance and stay single-use across all,
    * rate limits count for all, and tasks are answered for by any instance (their work runs on
-   * the one that started them; a task whose instance stopped reads failed). The HTTP entry points call it when given a `store`; options
+   * the one that started them; a task whose instance stopped reads failed). The HTTP entry points call it when given a `store`, and {@link unshare} when closed; options
    * given to `createServer` (`inputRounds.requestStateKey`, `inputRounds.usedRounds`,
    * `limits.rateLimitStore`) win over the store's. Resolves once this instance hears the others.
    *
@@ -291,11 +291,40 @@ export class McpFwServer {
     this.#shared = store;
     this.#core.inputs.share(store.usedRounds, store.requestStateKey);
     this.#core.guards.shareRateLimits(store.rateLimits);
-    await this.#core.hub.share(store.bus, store.nodeId);
+    this.#stopHub?.();
+    const stopHub = await this.#core.hub.share(store.bus, store.nodeId);
+    // Unshared meanwhile (a bare handler closed at once): nothing may keep running.
+    if (this.#shared === undefined) return stopHub();
+    this.#stopHub = stopHub;
     await this.#core.tasks.share(store.tasks, store.bus, store.nodeId);
+    if (this.#shared === undefined) this.#core.tasks.unshare();
   }
 
   #shared?: SharedStore;
+  #stopHub?: () => void;
+
+  /**
+   * Stops sharing through the store {@link share} was given: this instance's task beat and its
+   * subscriptions on the store's bus (server events, messages for its tasks) end, so the other
+   * instances read it as gone once the beat's time-to-live has passed, and the tasks it left
+   * unfinished as failed. Closing what `serveHttp`/`createHttpHandler` returned calls it; the
+   * store itself stays open (it is the caller's to close).
+   *
+   * @example
+   * ```ts
+   * await server.share(store);
+   * // … serve …
+   * server.unshare();
+   * await store.close();
+   * ```
+   */
+  unshare(): void {
+    if (!this.#shared) return;
+    this.#shared = undefined;
+    this.#stopHub?.();
+    this.#stopHub = undefined;
+    this.#core.tasks.unshare();
+  }
 
   /** Ends every open `subscriptions/listen` stream with a final result (before shutting down). */
   endSubscriptions(): void {

@@ -1,3 +1,4 @@
+// The tasks module's surface for the rest of protocol.
 export { Tasks } from './tasks.js';
 export type { TaskListener, TaskRelay, TaskTiming, TaskWork } from './task-work.js';
 export { TASK_LIMIT_DEFAULTS, type TaskLimits } from './task-limits.js';

@@ -1,3 +1,4 @@
+// Task records kept in one process: the default store behind `Tasks`.
 import type { SharedTaskLimits, TaskRecord, TaskRecords } from '../../stores/index.js';
 
 interface Held {

@@ -1,3 +1,4 @@
+// What a task running here holds in memory, and its snapshots after a change or an end.
 import type { TaskError, TaskSnapshot, TaskStatus } from './task-snapshot.js';
 
 /** A question waiting in `inputRequests` for the client's answer. */

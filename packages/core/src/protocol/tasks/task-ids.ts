@@ -1,3 +1,4 @@
+// New task ids.
 /**
  * A task id a third party cannot guess (the extension lets servers treat ids as bearer tokens):
  * 128 random bits, base64url. Web Crypto, so the root entry stays runtime-neutral.

@@ -1,3 +1,4 @@
+// The bounds on tasks (`limits.tasks`) and their defaults.
 /**
  * Bounds on the tasks clients can start, in `createServer({ limits: { tasks } })`. Every task
  * holds memory (its result, its questions) until it expires, so every one is counted.

@@ -1,3 +1,4 @@
+// The messages instances send each other about a task, on its instance's bus topic.
 import { TERMINAL, type TaskSnapshot } from './task-snapshot.js';
 
 /**

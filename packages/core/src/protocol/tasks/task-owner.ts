@@ -1,3 +1,4 @@
+// Who a task belongs to, and who may read it.
 import type { RequestRecord } from '../request-record.js';
 import type { Scope } from '../server-core.js';
 import { clientKeyOf } from '../state-refusal.js';

@@ -1,3 +1,4 @@
+// The input run behind a task: the handler context's view of a task.
 import { InputRun } from '../input/input-run.js';
 import type { InputRuns } from '../input/input-runs.js';
 import type { RequestRecord } from '../request-record.js';

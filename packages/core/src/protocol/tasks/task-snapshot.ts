@@ -1,3 +1,4 @@
+// What a task looks like at one moment, era-neutral, and how its work ends.
 /** Where a task is in its life (the same five words in 2025-11-25 and the tasks extension). */
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 

@@ -1,3 +1,4 @@
+// What a task's work is handed, its timing, its relay and its listeners.
 import type { TaskSnapshot } from './task-snapshot.js';
 
 /** What the work behind a task is handed: its signal, and the way to ask the client something. */
