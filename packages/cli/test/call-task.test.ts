@@ -81,8 +81,9 @@ describe('mcp-fw call following a task', () => {
       jobs.dir,
       [['1 waiting', '\u0003']],
     );
-    // Drawn over the same line (carriage return, erase line), not printed line by line.
-    const drawn = output.split('\r\u001b[2K');
+    // Drawn over the same line (carriage return, erase line), not printed line by line; the
+    // terminal echoes the typed Ctrl-C as "^C" wherever the cursor stands.
+    const drawn = output.replaceAll('^C', '').split('\r\u001b[2K');
     expect(drawn.some((line) => /^task \S+: working( — waiting)? {2}1 waiting$/.test(line))).toBe(
       true,
     );

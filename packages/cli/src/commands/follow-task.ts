@@ -63,6 +63,18 @@ export class TaskFollower {
 
   /** Follows the task `tools/call` answered with until it ends, or Ctrl-C cancels it. */
   async follow(task: TaskState & { pollInterval?: unknown }): Promise<FollowOutcome> {
+    // Ctrl-C is ours before anything is shown: a person who sees the task may press it at once.
+    let interrupts = 0;
+    let interrupted!: () => void;
+    const interrupt = new Promise<'interrupted'>((resolve) => {
+      interrupted = () => resolve('interrupted');
+    });
+    const onSigint = () => {
+      // A second Ctrl-C does not wait for the server.
+      if (++interrupts > 1) process.exit(130);
+      interrupted();
+    };
+    process.on('SIGINT', onSigint);
     const taskId = task.taskId;
     this.#taskId = taskId;
     this.#display.status(task);
@@ -84,17 +96,6 @@ export class TaskFollower {
         if (!done && !(await this.#refresh())) return;
       }
     })();
-    let interrupts = 0;
-    let interrupted!: () => void;
-    const interrupt = new Promise<'interrupted'>((resolve) => {
-      interrupted = () => resolve('interrupted');
-    });
-    const onSigint = () => {
-      // A second Ctrl-C does not wait for the server.
-      if (++interrupts > 1) process.exit(130);
-      interrupted();
-    };
-    process.on('SIGINT', onSigint);
     try {
       const first = await Promise.race([result.then(() => 'settled' as const), interrupt]).catch(
         () => 'settled' as const,
