@@ -20,7 +20,7 @@ export interface StdioOptions {
   /**
    * How V8 sizes its young generation (where short-lived objects live) in this process.
    * `v8-default` (default): the framework sets no V8 flag, and V8 grows the space under
-   * sustained load. `compact`: an opt-in that keeps it at its starting size, for a lower peak
+   * sustained load. `compact`: an opt-in that keeps it near its starting size, for a lower peak
    * RSS under sustained load at about the same CPU per call (see bench/README.md). It sets a
    * process-wide V8 flag when `serveStdio` runs, so it affects everything else in the process
    * too; start-up garbage made before that is not covered (`node --max-semi-space-size=1`

@@ -49,7 +49,11 @@ describe("V8's young generation: the framework sets no flag unless asked", () =>
   });
 
   it("keeps it compact with youngGeneration: 'compact' (the opt-in)", () => {
-    expect(youngGenerationBytes("youngGeneration: 'compact'")).toBeLessThanOrEqual(8 * MiB);
+    // Near its starting size (a few MiB) on a quiet machine; V8 (Node 24's more than Node 20's)
+    // still grows it somewhat when the process is starved of CPU, never to V8's own size.
+    const grown = youngGenerationBytes(undefined);
+    const compact = youngGenerationBytes("youngGeneration: 'compact'");
+    expect(compact).toBeLessThanOrEqual(Math.min(16 * MiB, grown / 2));
   });
 
   it('leaves it to V8 when serveFromArgs serves HTTP', () => {

@@ -2,7 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 
 /**
  * How a stdio server's process sizes V8's young generation (where short-lived objects live):
- * `compact` keeps it at its starting size, `v8-default` lets V8 double it under sustained load.
+ * `compact` keeps it near its starting size, `v8-default` lets V8 double it under sustained load.
  */
 export type YoungGeneration = 'compact' | 'v8-default';
 
