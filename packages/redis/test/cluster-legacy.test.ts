@@ -9,6 +9,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { Balancer, HAPROXY, NodeProcess, REDIS_SERVER, RedisProcess } from './support/processes.ts';
 import { INIT, messages, openStream, post, until } from './support/raw-http.ts';
+import { greetThrice } from './support/greetings.ts';
 
 // Three real server processes on one redis-server, behind HAProxy round-robin without affinity:
 // a 2025-era session is served by whichever node each request lands on.
@@ -75,16 +76,7 @@ describe.skipIf(!ready)('legacy sessions on any node (3 processes, HAProxy, Redi
 
     // The question goes out on the POST's stream from the node running the handler; the answer
     // is a new POST the balancer sends to the next node.
-    const greetings: string[] = [];
-    for (let i = 0; i < 3; i++) {
-      const result = await client.callTool({ name: 'greet', arguments: {} });
-      greetings.push((result.content as { text: string }[])[0].text);
-    }
-    expect(greetings.map((g) => g.replace(/, from [abc]$/, ''))).toEqual([
-      'Hello, Ada1',
-      'Hello, Ada2',
-      'Hello, Ada3',
-    ]);
+    expect(await greetThrice(client)).toEqual(['Hello, Ada1', 'Hello, Ada2', 'Hello, Ada3']);
 
     await client.callTool({ name: 'bump', arguments: {} });
     await until(() => listChanged >= 1, 'tools/list_changed');

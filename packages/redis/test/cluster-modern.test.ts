@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Cluster, HAPROXY, REDIS_SERVER } from './support/processes.ts';
 import { messages, post, until } from './support/raw-http.ts';
+import { greetThrice } from './support/greetings.ts';
 
 // 2026-07-28 is stateless per request; what crosses nodes is server-wide events (listen streams),
 // input rounds (signed requestState, one key for the cluster) and the record of used rounds.
@@ -68,16 +69,7 @@ describe.skipIf(!ready)('2026-07-28 across nodes (3 processes, HAProxy, Redis)',
 
     // Each retry lands on the next node, where no handler waits: it is replayed from the signed
     // state, whose key every node shares.
-    const greetings: string[] = [];
-    for (let i = 0; i < 3; i++) {
-      const result = await client.callTool({ name: 'greet', arguments: {} });
-      greetings.push((result.content as { text: string }[])[0].text);
-    }
-    expect(greetings.map((g) => g.replace(/, from [abc]$/, ''))).toEqual([
-      'Hello, Ada1',
-      'Hello, Ada2',
-      'Hello, Ada3',
-    ]);
+    expect(await greetThrice(client)).toEqual(['Hello, Ada1', 'Hello, Ada2', 'Hello, Ada3']);
     await subscription.close();
     await client.close();
   });
