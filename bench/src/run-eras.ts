@@ -15,7 +15,7 @@ import {
 } from './http-client.js';
 import { killHttpServers, startHttpServer } from './http-proc.js';
 import { HTTP_SERVERS } from './http-servers.js';
-import { load, type Load } from './load.js';
+import { combineLoads, load, type Load } from './load.js';
 import { machineFacts } from './machine.js';
 import { callAdd, callModernAdd, connect } from './measure.js';
 import { clockTicksPerSecond, idleShare, Interference } from './proc.js';
@@ -64,36 +64,8 @@ export interface EraComparison {
   roundRatios: number[];
 }
 
-interface Summary {
-  calls: number;
-  cpuUsPerCall: number;
-  userUsPerCall: number;
-  systemUsPerCall: number;
-  cpuUsPerCallSchedstat: number;
-  callsPerSecond: number;
-  p50Us: number;
-  harnessCpuUsPerCall: number;
-  readsPerCall: number;
-  writesPerCall: number;
-}
-
-function summary(loads: Load[]): Summary {
-  const calls = loads.reduce((sum, l) => sum + l.calls, 0);
-  const mean = (f: (l: Load) => number) =>
-    loads.reduce((sum, l) => sum + f(l) * l.calls, 0) / calls;
-  return {
-    calls,
-    cpuUsPerCall: mean((l) => l.cpuUsPerCall),
-    userUsPerCall: mean((l) => l.userUsPerCall),
-    systemUsPerCall: mean((l) => l.systemUsPerCall),
-    cpuUsPerCallSchedstat: mean((l) => l.cpuUsPerCallSchedstat),
-    callsPerSecond: mean((l) => l.callsPerSecond),
-    p50Us: mean((l) => l.p50Us),
-    harnessCpuUsPerCall: mean((l) => l.harnessCpuUsPerCall),
-    readsPerCall: mean((l) => l.readsPerCall),
-    writesPerCall: mean((l) => l.writesPerCall),
-  };
-}
+/** One era's rounds together. */
+type Summary = Load;
 
 /** Warms both paths up, then alternates them round by round (ABBA), so drift hits both alike. */
 async function compare(
@@ -129,7 +101,7 @@ async function compare(
     }
     roundRatios.push(perEra.modern.cpuUsPerCall / perEra.legacy.cpuUsPerCall);
   }
-  const of = (era: Era) => summary(blocks.filter((b) => b.era === era).map((b) => b.load));
+  const of = (era: Era) => combineLoads(blocks.filter((b) => b.era === era).map((b) => b.load));
   const legacy = of('legacy');
   const modern = of('modern');
   return {
