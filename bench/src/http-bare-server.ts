@@ -24,7 +24,8 @@ const server = createServer((req, res) => {
     res.writeHead(200, headers).end(reply);
   });
 });
-// The same keep-alive timeout serveHttp sets, so idle benchmark connections are not dropped.
+// Idle connections are kept for a minute, as by every subject: the harness's connections to one
+// subject wait while the others are measured.
 server.keepAliveTimeout = 60_000;
 server.listen(0, '127.0.0.1', () =>
   announce(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`),

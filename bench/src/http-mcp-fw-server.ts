@@ -8,8 +8,12 @@ import { serveHttp } from '@mcp-fw/core/node';
 import { announce } from './http-server-life.js';
 import { benchServer } from './mcp-fw-tools.js';
 
+// Every subject keeps idle connections for a minute: the harness's connections to one subject
+// wait while the others are measured.
+const keepAliveTimeoutMs = 60_000;
+
 if (!process.argv.includes('--jwt')) {
-  const { url } = await serveHttp(benchServer(), { port: 0 });
+  const { url } = await serveHttp(benchServer(), { port: 0, keepAliveTimeoutMs });
   announce(url);
 } else {
   const { exportJWK, generateKeyPair, SignJWT } = await import('jose');
@@ -30,6 +34,7 @@ if (!process.argv.includes('--jwt')) {
   const jwksUri = `http://127.0.0.1:${(keys.address() as AddressInfo).port}/jwks`;
   const { url } = await serveHttp(benchServer(), {
     port,
+    keepAliveTimeoutMs,
     ...oauthResource({
       resource,
       authorizationServers: [issuer],

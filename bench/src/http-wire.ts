@@ -17,27 +17,38 @@ interface Waiting {
  * take as much CPU as the servers it measures.
  */
 export class WireConnection {
-  readonly #socket: Socket;
+  readonly #host: { hostname: string; port: number };
   readonly #prefix: string;
   readonly #path: string;
-  readonly #ready: Promise<void>;
+  #socket!: Socket;
+  #ready!: Promise<void>;
   #buffer: Buffer = Buffer.alloc(0);
   readonly #waiting: Waiting[] = [];
   #next = 0;
   #closed?: Error;
+  /** The server closed the connection while nothing was asked: the next request reconnects. */
+  #dropped = false;
 
   constructor(url: string) {
     const { hostname, port, pathname, host } = new URL(url);
     this.#path = pathname;
     this.#prefix = `host: ${host}\r\n`;
-    this.#socket = connect({ host: hostname, port: Number(port), noDelay: true });
+    this.#host = { hostname, port: Number(port) };
+    this.#connect();
+  }
+
+  #connect(): void {
+    const socket = connect({ host: this.#host.hostname, port: this.#host.port, noDelay: true });
+    this.#socket = socket;
+    this.#buffer = Buffer.alloc(0);
+    this.#dropped = false;
     this.#ready = new Promise((resolve, reject) => {
-      this.#socket.once('connect', resolve);
-      this.#socket.once('error', reject);
+      socket.once('connect', resolve);
+      socket.once('error', reject);
     });
-    this.#socket.on('data', (chunk: Buffer) => this.#onData(chunk));
-    this.#socket.on('error', (error) => this.#fail(error));
-    this.#socket.on('close', () => this.#fail(new Error('connection closed by the server')));
+    socket.on('data', (chunk: Buffer) => this.#onData(chunk));
+    socket.on('error', (error) => this.#lost(error));
+    socket.on('close', () => this.#lost(new Error('connection closed by the server')));
   }
 
   async send(
@@ -45,6 +56,9 @@ export class WireConnection {
     headers: Record<string, string>,
     body?: string,
   ): Promise<HttpReply> {
+    // A server closes a connection that sat idle past its keep-alive timeout, as one may while
+    // the other subjects are measured: a client then opens a new one.
+    if (this.#dropped) this.#connect();
     await this.#ready;
     if (this.#closed) throw this.#closed;
     let head = `${method} ${this.#path} HTTP/1.1\r\n${this.#prefix}`;
@@ -59,6 +73,14 @@ export class WireConnection {
   close(): void {
     this.#closed ??= new Error('connection closed');
     this.#socket.destroy();
+  }
+
+  #lost(error: Error): void {
+    if (this.#next === this.#waiting.length && !this.#closed) {
+      this.#dropped = true;
+      return;
+    }
+    this.#fail(error);
   }
 
   #fail(error: Error): void {

@@ -5,11 +5,17 @@
 // Usage: `npm run bench:http` (builds first). Not a test: it asserts nothing about timing, it
 // only reports (and fails if a server answers wrongly).
 import { envInt, nodeArgs } from './config.js';
-import { clientKind, LegacySession, modernAdd, openConnection } from './http-client.js';
-import { startHttpServer, killHttpServers } from './http-proc.js';
+import {
+  clientKind,
+  type Connection,
+  LegacySession,
+  modernAdd,
+  openConnection,
+} from './http-client.js';
+import { type HttpServerProcess, killHttpServers, startHttpServer } from './http-proc.js';
 import { httpRows, httpTable, httpTargets } from './http-report.js';
 import { HTTP_SERVER_NAMES, HTTP_SERVERS, type HttpServerName } from './http-servers.js';
-import { load, type Load } from './load.js';
+import { combineLoads, load, type Load } from './load.js';
 import { machineFacts } from './machine.js';
 import { clockTicksPerSecond, idleShare, Interference, peakRssKb, rssKb } from './proc.js';
 import { printVerdicts, reportHeader, runScript, writeReport } from './script.js';
@@ -20,12 +26,22 @@ const config = {
   // Calls in flight per connection (pipelined). With one, a 2-CPU machine leaves the server idle
   // while the client works, and the server then pays a wake-up per call that a busy one does not.
   depth: envInt('BENCH_HTTP_DEPTH', 4),
-  // RSS is read after each third of the calls; the first third is the warm-up.
+  // Measured calls per subject; the first third is the warm-up, not counted.
   calls: envInt('BENCH_HTTP_CALLS', 240_000),
+  // The other two thirds are measured in this many rounds (an even number: each subject goes
+  // first as often as last).
+  rounds: envInt('BENCH_HTTP_ROUNDS', 4),
   // Sessions created one after another once the server is warm (after 20 discarded ones).
   sessions: envInt('BENCH_HTTP_SESSIONS', 200),
 };
-const checkpoints = [1, 2, 3].map((i) => Math.round((config.calls * i) / 3));
+const warmupCalls = Math.round(config.calls / 3);
+const perWindow = Math.round((config.calls - warmupCalls) / (2 * config.rounds));
+const REWARM_CALLS = 2_000;
+// RSS is read after the first round, halfway and after the last: each time right after the
+// subject's own windows, so that every reading follows the same kind of history (the first
+// pause while the others are measured lets V8 shrink the heap, after warm-up it has not).
+const rssRounds = [...new Set([1, Math.floor(config.rounds / 2), config.rounds])];
+const checkpoints = rssRounds.map((round) => warmupCalls + round * (REWARM_CALLS + 2 * perWindow));
 const selected = (process.env.BENCH_HTTP_SERVERS?.split(',').filter(Boolean) ??
   HTTP_SERVER_NAMES) as HttpServerName[];
 const ticksPerSecond = clockTicksPerSecond();
@@ -33,8 +49,12 @@ const MINUTES = 60_000;
 const step = (what: string) => process.stderr.write(`  ${what}\n`);
 
 export interface HttpResult {
-  /** The measured calls: from the first checkpoint to the last (after the warm-up third). */
+  /** The measured calls with the client polling, all rounds together. */
   calls: Load;
+  /** The same with the client asleep between answers (see `LoadOptions.poll`). */
+  callsAsleep: Load;
+  /** Polling, server CPU per call in each round over the floor's in the same round (schedstat). */
+  roundRatios?: number[];
   sessions: { count: number; medianMs: number; p99Ms: number; firstMedianMs: number };
   /** VmRSS at each checkpoint, counted in tools/call requests since the server started. */
   rssMb: number[];
@@ -42,48 +62,88 @@ export interface HttpResult {
   peakRssMb: number;
 }
 
-async function measure(name: HttpServerName): Promise<HttpResult> {
+/** A subject's server, its connections (and sessions) and what its rounds measured. */
+interface Subject {
+  readonly name: HttpServerName;
+  readonly server: HttpServerProcess;
+  readonly connections: Connection[];
+  readonly opened: { session: LegacySession; initMs: number }[];
+  readonly workers: (() => Promise<void>)[];
+  readonly rss: number[];
+  readonly polling: Load[];
+  readonly asleep: Load[];
+}
+
+/** Starts a subject, opens its connections (and sessions) and warms it up. */
+async function start(name: HttpServerName): Promise<Subject> {
   const { script, args, era } = HTTP_SERVERS[name];
   const server = await startHttpServer(script, args, nodeArgs);
   const connections = Array.from({ length: config.connections }, () => openConnection(server.url));
-  try {
-    const opened = [];
-    if (era === 'legacy')
-      for (const connection of connections) opened.push(await LegacySession.open(connection));
-    const loops: (() => Promise<void>)[] =
-      era === 'legacy'
-        ? opened.map(
-            ({ session }) =>
-              () =>
-                session.add(),
-          )
-        : connections.map((c) => () => modernAdd(c));
-    const workers = loops.flatMap((call) => Array.from({ length: config.depth }, () => call));
-    const rssMb = () => rssKb(server.pid) / 1024;
-    step(`${name}: warm-up (${checkpoints[0]} calls)`);
-    await withTimeout(
-      load(server.pid, workers, checkpoints[0], ticksPerSecond),
-      5 * MINUTES,
-      `${name} warm-up`,
-    );
-    const rss = [rssMb()];
-    step(
-      `${name}: ${config.calls - checkpoints[0]} calls on ${config.connections} connections, ${config.depth} in flight on each`,
-    );
-    const middle = checkpoints[1] - checkpoints[0];
-    const measured = load(
-      server.pid,
-      workers,
-      config.calls - checkpoints[0],
-      ticksPerSecond,
-      (done) => {
-        if (done === middle) rss.push(rssMb());
-      },
-    );
-    const calls = await withTimeout(measured, 10 * MINUTES, `${name} calls`);
-    rss.push(rssMb());
-    const peakRssMb = peakRssKb(server.pid) / 1024;
+  const opened = [];
+  if (era === 'legacy')
+    for (const connection of connections) opened.push(await LegacySession.open(connection));
+  const loops: (() => Promise<void>)[] =
+    era === 'legacy'
+      ? opened.map(
+          ({ session }) =>
+            () =>
+              session.add(),
+        )
+      : connections.map((c) => () => modernAdd(c));
+  const workers = loops.flatMap((call) => Array.from({ length: config.depth }, () => call));
+  step(`${name}: warm-up (${warmupCalls} calls)`);
+  await withTimeout(
+    load(server.pid, workers, warmupCalls, ticksPerSecond),
+    5 * MINUTES,
+    `${name} warm-up`,
+  );
+  const subject = { name, server, connections, opened, workers, polling: [], asleep: [] };
+  return { ...subject, rss: [] };
+}
 
+const rssMbOf = ({ server }: Pick<Subject, 'server'>) => rssKb(server.pid) / 1024;
+
+/**
+ * The measured calls, in rounds: in each, every subject in turn (forward, then backward in the
+ * next round) takes one window with the client polling and one with it asleep between answers.
+ * Interleaved so that the machine's drift over the run (a shared host speeds up and slows down
+ * by tens of percent) hits every subject alike, as it would not if each ran its calls at once.
+ */
+async function rounds(subjects: Subject[]): Promise<void> {
+  for (let round = 0; round < config.rounds; round++) {
+    const order = round % 2 === 0 ? subjects : [...subjects].reverse();
+    step(
+      `round ${round + 1} of ${config.rounds}: ${order.map((s) => s.name).join(', ')}; ${REWARM_CALLS} calls unmeasured, ${perWindow} polling, then ${perWindow} asleep, each`,
+    );
+    for (const subject of order) {
+      // A server left idle while the others were measured has had its idle connections closed
+      // and its heap shrunk: a few unmeasured calls bring it back to speed first.
+      await withTimeout(
+        load(subject.server.pid, subject.workers, REWARM_CALLS, ticksPerSecond),
+        5 * MINUTES,
+        `${subject.name} re-warm`,
+      );
+      for (const poll of [true, false]) {
+        const measured = await withTimeout(
+          load(subject.server.pid, subject.workers, perWindow, ticksPerSecond, undefined, {
+            poll,
+          }),
+          10 * MINUTES,
+          `${subject.name} calls`,
+        );
+        (poll ? subject.polling : subject.asleep).push(measured);
+      }
+      if (rssRounds.includes(round + 1)) subject.rss.push(rssMbOf(subject));
+    }
+  }
+}
+
+/** Times session creation on a subject, closes it and sums up what it measured. */
+async function finish(subject: Subject, floor?: Subject): Promise<HttpResult> {
+  const { name, server, opened } = subject;
+  const { era } = HTTP_SERVERS[name];
+  try {
+    const peakRssMb = peakRssKb(server.pid) / 1024;
     const times: number[] = [];
     if (era === 'legacy')
       step(`${name}: session creation (${config.sessions} initialize round trips)`);
@@ -96,8 +156,14 @@ async function measure(name: HttpServerName): Promise<HttpResult> {
     fresh.close();
     for (const { session } of opened) await session.close();
     const first = opened.map((o) => o.initMs);
+    const { rss } = subject;
     return {
-      calls,
+      calls: combineLoads(subject.polling),
+      callsAsleep: combineLoads(subject.asleep),
+      // From schedstat: a window's few hundred clock ticks are too coarse for one round.
+      roundRatios: floor?.polling.map(
+        (f, i) => subject.polling[i]!.cpuUsPerCallSchedstat / f.cpuUsPerCallSchedstat,
+      ),
       sessions: {
         count: times.length,
         medianMs: median(times),
@@ -105,11 +171,11 @@ async function measure(name: HttpServerName): Promise<HttpResult> {
         firstMedianMs: median(first),
       },
       rssMb: rss,
-      rssGrowthPct: ((rss.at(-1)! - rss[0]) / rss[0]) * 100,
+      rssGrowthPct: ((rss.at(-1)! - rss[0]!) / rss[0]!) * 100,
       peakRssMb,
     };
   } finally {
-    for (const connection of connections) connection.close();
+    for (const connection of subject.connections) connection.close();
     await server.close();
   }
 }
@@ -130,7 +196,11 @@ async function main(): Promise<void> {
   }
   const interference = new Interference();
   const results: Partial<Record<HttpServerName, HttpResult>> = {};
-  for (const name of selected) results[name] = await measure(name);
+  const subjects: Subject[] = [];
+  for (const name of selected) subjects.push(await start(name));
+  await rounds(subjects);
+  const floor = subjects.find((s) => s.name === 'bare');
+  for (const subject of subjects) results[subject.name] = await finish(subject, floor);
   const otherCpuShare = interference.share();
 
   const verdicts = httpTargets(results);
