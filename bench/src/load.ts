@@ -37,7 +37,7 @@ export interface LoadOptions {
    * asleep on the same machine must be woken by the server's write, at the server's expense (on a
    * VM a cross-CPU wake-up traps to the hypervisor), and the slower a server answers, the more
    * often the client has fallen asleep: that cost grows with the gap to the floor, which never
-   * pays it. A client on another machine costs the server no wake-up; a polling one neither.
+   * pays it. A client on another machine costs the server no wake-up, nor does a polling one.
    */
   readonly poll?: boolean;
 }
