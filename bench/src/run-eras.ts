@@ -55,17 +55,15 @@ interface EraLoad {
 export interface EraComparison {
   /** Every measured block, in the order run. */
   blocks: { era: Era; load: Load }[];
-  legacy: Summary;
-  modern: Summary;
+  /** Each era's rounds together. */
+  legacy: Load;
+  modern: Load;
   /** modern ÷ legacy server CPU per call, over all rounds. */
   ratio: number;
   ratioSchedstat: number;
   /** The same ratio within each round (its spread shows the noise). */
   roundRatios: number[];
 }
-
-/** One era's rounds together. */
-type Summary = Load;
 
 /** Warms both paths up, then alternates them round by round (ABBA), so drift hits both alike. */
 async function compare(
@@ -158,7 +156,7 @@ async function stdio(subject: Subject): Promise<EraComparison> {
 }
 
 /** A legacy / 2026-07-28 pair of figures for one cell. */
-const both = (r: EraComparison, f: (s: Summary) => string) => `${f(r.legacy)} / ${f(r.modern)}`;
+const both = (r: EraComparison, f: (s: Load) => string) => `${f(r.legacy)} / ${f(r.modern)}`;
 
 function table(results: Record<string, EraComparison>): string {
   const f = (v: number, d = 2) =>

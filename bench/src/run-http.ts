@@ -97,8 +97,7 @@ async function start(name: HttpServerName): Promise<Subject> {
     5 * MINUTES,
     `${name} warm-up`,
   );
-  const subject = { name, server, connections, opened, workers, polling: [], asleep: [] };
-  return { ...subject, rss: [] };
+  return { name, server, connections, opened, workers, rss: [], polling: [], asleep: [] };
 }
 
 const rssMbOf = ({ server }: Pick<Subject, 'server'>) => rssKb(server.pid) / 1024;
