@@ -12,6 +12,9 @@ import type { Peer } from '../../jsonrpc/index.js';
 import type { SharedStore } from '../../stores/index.js';
 import { StreamableEndpoint } from './streamable.js';
 import type { Connect, EraHooks, LimitRefusal } from './streamable-settings.js';
+import type { AuthRejection } from './auth-rejection.js';
+
+export type { AuthRejection };
 
 /**
  * What an authentication hook decides about one request: attach an identity, or refuse with
@@ -20,14 +23,6 @@ import type { Connect, EraHooks, LimitRefusal } from './streamable-settings.js';
  * headers (such as `Retry-After`).
  */
 export type AuthOutcome = { readonly auth?: unknown } | { readonly reject: AuthRejection };
-
-/** A refusal by authentication or authorisation (see {@link AuthOutcome}). */
-export interface AuthRejection {
-  readonly status?: 401 | 403 | 503;
-  readonly wwwAuthenticate?: string;
-  readonly message?: string;
-  readonly headers?: Readonly<Record<string, string>>;
-}
 
 /** One use of a member that declares OAuth scopes (`scopes` on `@Tool`, `@Resource`, `@Prompt`, or `@Scopes`). */
 export interface MemberAccess {

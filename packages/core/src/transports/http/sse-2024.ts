@@ -9,7 +9,7 @@ import {
   sendRejection,
   sendUnsupportedMediaType,
 } from './responses.js';
-import type { AuthRejection } from './endpoint.js';
+import type { AuthRejection } from './auth-rejection.js';
 import { SessionStore, type SessionLimits, type StoredSession } from './session-store.js';
 import { SSE_HEADERS, sseEvent } from './sse.js';
 import type { Connect, LimitRefusal } from './streamable-settings.js';

@@ -1,6 +1,6 @@
 import type { Channel, Peer } from '../../jsonrpc/index.js';
 import type { SharedStore } from '../../stores/index.js';
-import type { AuthRejection } from './endpoint.js';
+import type { AuthRejection } from './auth-rejection.js';
 import type { EventStore } from './event-store.js';
 import type { ResponseMode } from './request-stream.js';
 import type { SessionLimits } from './session-store.js';
