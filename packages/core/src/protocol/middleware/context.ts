@@ -2,7 +2,7 @@ import type { JsonRpcId } from '../../jsonrpc/index.js';
 import type { InputRun } from '../input/input-run.js';
 import type { ClientInfo, RequestRecord } from '../request-record.js';
 import type { Scope } from '../server-core.js';
-import type { MemberInfo } from './types.js';
+import type { MemberInfo } from './member-info.js';
 
 /** What one message (a request or a notification) looks like to middleware. */
 export interface MessageSource {
