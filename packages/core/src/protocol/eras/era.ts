@@ -1,13 +1,20 @@
 import type { InboundRequest, WireError } from '../../jsonrpc/index.js';
 import type { CallToolResult } from '../../registry/index.js';
 import type { Asker, ClientRequestOptions } from '../client-requests.js';
-import type { ToolErrorSetting } from '../error-mapping.js';
-import type { ErrorPolicy } from '../error-ref.js';
+import type { ErrorPolicy, ToolErrorSetting } from '../error-ref.js';
 import type { RequestRecord } from '../request-record.js';
 import type { MethodSpec, Scope, ServerCore } from '../server-core.js';
 import type { LegacySession } from './legacy/session.js';
 import type { MemberTask } from '../../registry/index.js';
-import type { TaskRelay, TaskSnapshot } from '../tasks/index.js';
+import type { TaskSnapshot } from '../tasks/task-snapshot.js';
+import type { TaskRelay } from '../tasks/task-work.js';
+
+declare module '../request-record.js' {
+  interface RequestRecord {
+    /** The era that admitted the request: what differs between eras is asked of it. */
+    readonly era: Era;
+  }
+}
 
 /** How `tools/call` runs as a task in an era that has tasks (see {@link Era.tasks}). */
 export interface EraTasks {
