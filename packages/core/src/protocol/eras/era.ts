@@ -16,6 +16,9 @@ declare module '../request-record.js' {
   }
 }
 
+/** The eras by name, for logs and middleware (`ctx.era`); code asks the {@link Era} object instead. */
+export type EraName = 'legacy' | 'modern';
+
 /** How `tools/call` runs as a task in an era that has tasks (see {@link Era.tasks}). */
 export interface EraTasks {
   /**
@@ -61,8 +64,15 @@ export interface Admission {
  * (the legacy session), per-request state in the record.
  */
 export interface Era {
-  /** For logs and error messages only; never compared to decide behaviour. */
-  readonly name: string;
+  /** For logs, error messages and `MiddlewareContext.era` only; never compared to decide behaviour. */
+  readonly name: EraName;
+
+  /**
+   * Whether each request carries the client's state in its own envelope (no handshake, no
+   * session). Over HTTP such requests are served on one connection shared by every client
+   * instead of a session; a connection opened for this era tells their ids apart per stream.
+   */
+  readonly stateless: boolean;
 
   /** The request methods this era answers, by name; anything else is -32601. */
   readonly methods: ReadonlyMap<string, MethodSpec>;

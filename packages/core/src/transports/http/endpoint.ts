@@ -128,8 +128,8 @@ export interface HttpEndpointOptions extends OriginPolicy {
 export interface EndpointDeps {
   readonly connect: Connect;
   readonly versions: readonly string[];
-  /** Serve 2026-07-28 requests beside the legacy sessions. */
-  readonly eras?: EraHooks;
+  /** Which era each request belongs to: sessions, or 2026-07-28 requests beside them. */
+  readonly eras: EraHooks;
   /**
    * The endpoint-wide rate limit: how long `req` must wait before it is served (ms; 0 serves it
    * now). Over the limit, the client gets 429 with `Retry-After`.
@@ -197,6 +197,7 @@ export class HttpEndpoint {
     this.#sse2024 = new Sse2024Endpoint({
       ...limits,
       connect: deps.connect,
+      sessionEra: deps.eras.sessions,
       maxBodyBytes,
       messagesPath: this.#paths.messages,
       access,
