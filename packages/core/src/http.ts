@@ -1,4 +1,4 @@
-import { httpEraHooks, LEGACY_REVISIONS, scopeLookup } from './protocol/index.js';
+import { httpEraHooks, LEGACY_REVISIONS, modeOf, scopeLookup } from './protocol/index.js';
 import { endpointLimiter } from './http-rate-limit.js';
 import type { Servable } from './servable.js';
 import type { RateLimit, Registry } from './registry/index.js';
@@ -89,7 +89,7 @@ export function createHttpHandler(
       );
   const endpoint = new HttpEndpoint(
     {
-      connect: (channel, era) => server.connect(channel, era),
+      connect: (channel, era) => server.connect(channel, modeOf(era)),
       versions: LEGACY_REVISIONS,
       eras: httpEraHooks(() => server.registry),
       // Members' scopes live in a full registry (an McpFwServer's); a relay such as mcp-fw dev's has none.

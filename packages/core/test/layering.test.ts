@@ -101,13 +101,17 @@ function violations(file: string, imports: readonly Import[]): string[] {
   return found;
 }
 
-/** Where the eras live: nothing outside knows their revision strings or envelope keys. */
+/** Where the eras live: nothing outside knows their names, revision strings or envelope keys. */
 const ERAS = 'protocol/eras/';
 
-/** A revision string (`2025-11-25`) or a key of the stateless envelope (`io.modelcontextprotocol/…`). */
-const ERA_LITERAL = /\b20\d\d-[01]\d-[0-3]\d\b|io\.modelcontextprotocol\//;
+/**
+ * A revision string (`2025-11-25`), a key of the stateless envelope (`io.modelcontextprotocol/…`)
+ * or an era's name as a string (`'legacy'`, `"modern"`): outside the eras, code holds the `Era`
+ * object and asks it.
+ */
+const ERA_LITERAL = /\b20\d\d-[01]\d-[0-3]\d\b|io\.modelcontextprotocol\/|(['"`])(legacy|modern)\1/;
 
-/** Code lines of `file` (comments stripped) that spell an era's revision or envelope key. */
+/** Code lines of `file` (comments stripped) that spell an era's name, revision or envelope key. */
 function eraLiterals(file: string, text: string): string[] {
   if (file.startsWith(ERAS)) return [];
   return text
@@ -274,7 +278,7 @@ describe('core layering', () => {
     }
   });
 
-  it('outside protocol/eras/ no code spells a revision or an envelope key', () => {
+  it('outside protocol/eras/ no code spells an era name, a revision or an envelope key', () => {
     expect(FILES.flatMap((file) => eraLiterals(file, code(file)))).toEqual([]);
   });
 
@@ -289,11 +293,16 @@ describe('core layering', () => {
       /** Under 2026-07-28 the envelope key io.modelcontextprotocol/logLevel sets it. */
       const versions = ['2025-11-25'];
       const key = 'io.modelcontextprotocol/protocolVersion';
-      const ok = 'nothing era-specific'; // but a 2025-06-18 comment is fine
+      if (era === 'modern') route(era);
+      connect(channel, "legacy");
+      const ok = 'nothing era-specific'; // but a 2025-06-18 comment, or 'legacy', is fine
+      const id = \`modern_\${seq}\`, legacyEra = era.legacy, word = 'modernise';
     `);
     expect(eraLiterals('protocol/x.ts', sample)).toEqual([
       "protocol/x.ts: const versions = ['2025-11-25'];",
       "protocol/x.ts: const key = 'io.modelcontextprotocol/protocolVersion';",
+      "protocol/x.ts: if (era === 'modern') route(era);",
+      'protocol/x.ts: connect(channel, "legacy");',
     ]);
     expect(eraLiterals('protocol/eras/modern/x.ts', sample)).toEqual([]);
     const crossing = parseImports(`

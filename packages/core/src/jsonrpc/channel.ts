@@ -1,4 +1,4 @@
-import type { WireError } from './engine.js';
+import type { WireError } from './messages.js';
 
 /**
  * What a transport gives the engine: whole frames in, whole frames out. A frame is the text of

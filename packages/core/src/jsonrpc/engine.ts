@@ -2,14 +2,15 @@ import type { Channel, FrameRoute, Peer } from './channel.js';
 import { JsonRpcCode } from './codes.js';
 import { RawJson } from './error.js';
 import { InboundRequest } from './inbound-request.js';
-import { errorFrame, isValidId, parseFrame, resultFrame, type JsonRpcId } from './messages.js';
+import {
+  errorFrame,
+  isValidId,
+  parseFrame,
+  resultFrame,
+  type JsonRpcId,
+  type WireError,
+} from './messages.js';
 import { OutboundRequests } from './outbound-requests.js';
-
-export interface WireError {
-  code: number;
-  message: string;
-  data?: unknown;
-}
 
 /** What the layer above the engine provides. The engine itself knows no method names. */
 export interface EngineHandlers {

@@ -9,6 +9,13 @@ export interface JsonRpcRequest {
   params?: Record<string, unknown>;
 }
 
+/** The error member of a JSON-RPC response. */
+export interface WireError {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
 /** A JSON-RPC notification: no id, no response. */
 export interface JsonRpcNotification {
   jsonrpc: '2.0';

@@ -1,6 +1,5 @@
 import { compileElicitation, InvalidArgumentsError } from '../registry/index.js';
 import { requireCapability, requireRevision } from './client-capability.js';
-import type { InputRun } from './input/input-run.js';
 import type { RequestRecord } from './request-record.js';
 import type { SampleResult } from './sample-result.js';
 import type { Scope } from './server-core.js';
@@ -17,10 +16,21 @@ export interface ClientRequestOptions {
   key?: string;
 }
 
+/**
+ * What a question needs of the call's input run: `InputRun` implements it, in the layer above
+ * the era contract that passes questions on.
+ */
+export interface QuestionRun {
+  /** Whether the call went on as a task (its questions then go through the task). */
+  readonly detached: boolean;
+  /** The answer, now or after a round trip; `key` names the question in `inputRequests`. */
+  ask(method: string, params: unknown, key?: string): Promise<unknown>;
+}
+
 /** Where a question goes: the live channel, or the call's input run (see `Era.asksInRounds`). */
 export interface Asker {
   readonly record: RequestRecord;
-  readonly run?: InputRun;
+  readonly run?: QuestionRun;
   /** The handler's signal (a timeout narrows the request's): a question dies with the call. */
   readonly signal?: AbortSignal;
   /** Added to the question's `_meta` (middleware's `outboundMeta`, e.g. trace context). */

@@ -43,7 +43,7 @@ export class ServerConnection implements HubMember {
     const session = new LegacySession();
     this.#era = eraOfMode(mode);
     this.#parse = this.#era?.frameParser?.();
-    this.#shared = mode === 'modern';
+    this.#shared = this.#era?.stateless === true;
     // Frames a transport parses itself (HTTP) never come through parseFrame.
     this.engine = new Engine(channel, {
       parseFrame: (text) => (this.#parse ? this.#parse(text) : parseFrame(text)),

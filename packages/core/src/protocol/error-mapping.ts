@@ -14,11 +14,11 @@ import {
   isInternalToolError,
   maskedRef,
   type ErrorPolicy,
+  type ToolErrorSetting,
 } from './error-ref.js';
-import { LimitError } from './guards/index.js';
-import type { RevisionFeatures } from './eras/revisions.js';
+import { LimitError } from './guards/limit-error.js';
 
-export type { ErrorPolicy } from './error-ref.js';
+export type { ErrorPolicy, ToolErrorSetting } from './error-ref.js';
 
 /**
  * The one mapping from anything thrown to a JSON-RPC error, for what every era answers alike
@@ -46,15 +46,6 @@ export function mapError(error: unknown, policy: ErrorPolicy): WireError {
   }
   policy.logger.error(`internal error while serving a request (ref ${ref})`, error);
   return { code: ErrorCode.InternalError, message: internalErrorMessage(ref) };
-}
-
-/** How a failed tool call is answered: the revision's features, the server's policy. */
-export interface ToolErrorSetting {
-  /** The negotiated revision's features (absent when unknown: invalid arguments stay -32602). */
-  readonly features?: RevisionFeatures;
-  readonly policy: ErrorPolicy;
-  /** Nothing is logged (the client cancelled the call: what failed after that is expected). */
-  readonly quiet?: boolean;
 }
 
 /**

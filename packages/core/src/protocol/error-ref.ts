@@ -1,4 +1,5 @@
 import { ToolExecutionError, UnserialisableResultError, UserError } from '../registry/index.js';
+import type { RevisionFeatures } from './eras/revisions.js';
 import type { Logger } from './logger.js';
 
 /** What the error mapping needs from the server: where to log, and whether to mask. */
@@ -6,6 +7,15 @@ export interface ErrorPolicy {
   readonly logger: Logger;
   /** `createServer({ maskInternalErrors })`: unexpected tool errors reach clients as a reference only. */
   readonly maskInternalErrors: boolean;
+}
+
+/** How a failed tool call is answered: the revision's features, the server's policy. */
+export interface ToolErrorSetting {
+  /** The negotiated revision's features (absent when unknown: invalid arguments stay -32602). */
+  readonly features?: RevisionFeatures;
+  readonly policy: ErrorPolicy;
+  /** Nothing is logged (the client cancelled the call: what failed after that is expected). */
+  readonly quiet?: boolean;
 }
 
 const REF = Symbol('mcp-fw.error-ref');

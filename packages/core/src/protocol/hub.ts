@@ -1,6 +1,6 @@
 import type { MessageBus } from '../stores/index.js';
 import type { ListName } from './list-changed.js';
-import type { TaskSnapshot } from './tasks/index.js';
+import type { TaskSnapshot } from './tasks/task-snapshot.js';
 
 export type { ListName };
 

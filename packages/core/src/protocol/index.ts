@@ -1,5 +1,5 @@
 export { ServerConnection } from './connection.js';
-export type { EraMode } from './eras/select.js';
+export { modeOf, type EraMode } from './eras/select.js';
 export type { Era } from './eras/era.js';
 export { Context } from './context.js';
 export {

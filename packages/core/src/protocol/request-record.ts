@@ -1,5 +1,4 @@
 import type { InboundRequest } from '../jsonrpc/index.js';
-import type { Era } from './eras/era.js';
 
 /** The client's `clientInfo`: its name, version and optional title. */
 export interface ClientInfo {
@@ -15,12 +14,11 @@ export type ClientCapabilities = Record<string, unknown>;
 /**
  * The era-independent description of one request. A legacy session and a stateless envelope are
  * two ways of building it (`Era.admit`); everything after dispatch reads only this, and asks
- * `era` where the eras differ.
+ * `era` where the eras differ. `era` is declared by the era contract (`eras/era.ts`), the layer
+ * above this one, which adds it to this interface: records know nothing of eras.
  */
 export interface RequestRecord {
   readonly request: InboundRequest;
-  /** The era that admitted the request: what differs between eras is asked of it. */
-  readonly era: Era;
   readonly protocolVersion: string;
   readonly clientCapabilities: ClientCapabilities;
   readonly clientInfo: ClientInfo;

@@ -4,11 +4,7 @@ import type { LegacySession } from './eras/legacy/session.js';
 import type { Logger } from './logger.js';
 import type { RequestRecord } from './request-record.js';
 import type { ConnectionHub } from './hub.js';
-import type { InputRuns } from './input/input-runs.js';
-import type { Guards } from './guards/index.js';
 import type { ListCache } from './list-cache.js';
-import type { Pipeline } from './middleware/index.js';
-import type { Tasks } from './tasks/index.js';
 
 /** Who the server says it is (the `serverInfo` and `instructions` of the handshake). */
 export interface ServerIdentity {
@@ -18,7 +14,12 @@ export interface ServerIdentity {
   readonly instructions?: string;
 }
 
-/** What every connection of one server shares: identity, registry, settings, caches. */
+/**
+ * What every connection of one server shares: identity, registry, settings, caches. The services
+ * built on the era contract add themselves from the layer above (`guards` in guards/guards.ts,
+ * `inputs` in input/input-runs.ts, `middleware` in middleware/pipeline.ts, `tasks` in
+ * tasks/tasks.ts): this file names nothing that depends on it.
+ */
 export interface ServerCore {
   readonly identity: ServerIdentity;
   /** Replaced (never mutated) by runtime changes; see `Registry`. */
@@ -43,14 +44,6 @@ export interface ServerCore {
     },
   ) => boolean;
   readonly cacheHints: { readonly ttlMs: number; readonly cacheScope: 'public' | 'private' };
-  /** 2026-07-28 calls waiting for the client's input (multi round-trip requests). */
-  readonly inputs: InputRuns;
-  /** Rate limits, timeouts, concurrency caps, output policy and audit log around handlers. */
-  readonly guards: Guards;
-  /** Middleware around requests (`server.use`, `createServer({ middleware })`). */
-  readonly middleware: Pipeline;
-  /** Calls running as tasks (owner-bound, bounded, expiring); see `@Tool({ task })`. */
-  readonly tasks: Tasks;
 }
 
 /** What a method handler may touch: the shared core, this connection's session and engine. */

@@ -33,7 +33,11 @@ export function code(file: string): string {
   return stripComments(readFileSync(join(SRC, file), 'utf8'));
 }
 
-/** Static imports and re-exports, side-effect imports and dynamic `import()` (not `typeof import()`). */
+/**
+ * Static imports and re-exports, side-effect imports and dynamic `import()` (type-only:
+ * `typeof import()`), and relative module augmentations (`declare module './x.js'`, type-only:
+ * the file adds to an interface of `./x.js`, so it depends on it).
+ */
 export function parseImports(text: string): Import[] {
   const found: Import[] = [];
   const declaration = /\b(import|export)\s+(type\s+)?(?:[\w*${}\s,]+?\s+from\s+)?['"]([^'"]+)['"]/g;
@@ -42,6 +46,8 @@ export function parseImports(text: string): Import[] {
   const dynamic = /(\btypeof\s+)?\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
   for (const m of text.matchAll(dynamic))
     found.push({ specifier: m[2], typeOnly: m[1] !== undefined });
+  const augmentation = /\bdeclare\s+module\s+['"](\.{1,2}\/[^'"]+)['"]/g;
+  for (const m of text.matchAll(augmentation)) found.push({ specifier: m[1], typeOnly: true });
   return found;
 }
 

@@ -1,13 +1,23 @@
 import type { InboundRequest, WireError } from '../../jsonrpc/index.js';
 import type { CallToolResult } from '../../registry/index.js';
 import type { Asker, ClientRequestOptions } from '../client-requests.js';
-import type { ToolErrorSetting } from '../error-mapping.js';
-import type { ErrorPolicy } from '../error-ref.js';
+import type { ErrorPolicy, ToolErrorSetting } from '../error-ref.js';
 import type { RequestRecord } from '../request-record.js';
 import type { MethodSpec, Scope, ServerCore } from '../server-core.js';
 import type { LegacySession } from './legacy/session.js';
 import type { MemberTask } from '../../registry/index.js';
-import type { TaskRelay, TaskSnapshot } from '../tasks/index.js';
+import type { TaskSnapshot } from '../tasks/task-snapshot.js';
+import type { TaskRelay } from '../tasks/task-work.js';
+
+declare module '../request-record.js' {
+  interface RequestRecord {
+    /** The era that admitted the request: what differs between eras is asked of it. */
+    readonly era: Era;
+  }
+}
+
+/** The eras by name, for logs and middleware (`ctx.era`); code asks the {@link Era} object instead. */
+export type EraName = 'legacy' | 'modern';
 
 /** How `tools/call` runs as a task in an era that has tasks (see {@link Era.tasks}). */
 export interface EraTasks {
@@ -54,8 +64,15 @@ export interface Admission {
  * (the legacy session), per-request state in the record.
  */
 export interface Era {
-  /** For logs and error messages only; never compared to decide behaviour. */
-  readonly name: string;
+  /** For logs, error messages and `MiddlewareContext.era` only; never compared to decide behaviour. */
+  readonly name: EraName;
+
+  /**
+   * Whether each request carries the client's state in its own envelope (no handshake, no
+   * session). Over HTTP such requests are served on one connection shared by every client
+   * instead of a session; a connection opened for this era tells their ids apart per stream.
+   */
+  readonly stateless: boolean;
 
   /** The request methods this era answers, by name; anything else is -32601. */
   readonly methods: ReadonlyMap<string, MethodSpec>;

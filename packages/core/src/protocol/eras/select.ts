@@ -19,6 +19,14 @@ export type EraMode = 'pin-on-first' | 'legacy' | 'modern';
  */
 export const UNDECIDED: Era = LEGACY;
 
+/**
+ * The mode of a connection that serves `era` from its start, as `Servable.connect` takes it: by
+ * name, because a relay (`mcp-fw dev`) carries it to another process.
+ */
+export function modeOf(era: Pick<Era, 'stateless'>): EraMode {
+  return era.stateless ? 'modern' : 'legacy';
+}
+
 /** The era a connection serves from its start, or undefined when its first exchange decides. */
 export function eraOfMode(mode: EraMode): Era | undefined {
   if (mode === 'legacy') return LEGACY;

@@ -182,3 +182,12 @@ function checkConcurrency(
   }
   return limits;
 }
+
+// A service of the server core, added to `ServerCore` from here: it is built on the era contract,
+// which therefore cannot name it without an import cycle.
+declare module '../server-core.js' {
+  interface ServerCore {
+    /** Rate limits, timeouts, concurrency caps, output policy and audit log around handlers. */
+    readonly guards: Guards;
+  }
+}

@@ -1,7 +1,22 @@
 import { isThenable, UserError } from '../../registry/index.js';
+import type { LimitError } from '../guards/limit-error.js';
 import type { RequestRecord } from '../request-record.js';
-import type { InputRuns, Origin } from './input-runs.js';
+import type { RequestStateCodec } from './request-state.js';
 import type { RoundBinding } from './round-binding.js';
+
+/** Where a call came from, for naming its client: the connection's session, if any. */
+export interface Origin {
+  readonly sessionId: string | undefined;
+}
+
+/** What a run needs of the table that made it (`InputRuns`, which imports this file). */
+export interface RunTable {
+  readonly maxRounds: number;
+  readonly codec: RequestStateCodec;
+  binding(record: RequestRecord): RoundBinding;
+  park(run: InputRun, origin: Origin | undefined): LimitError | undefined;
+  release(run: InputRun): void;
+}
 
 interface Waiting {
   readonly request: { method: string; params: unknown };
@@ -93,7 +108,7 @@ export class InputRun {
     id: string | undefined,
     record: RequestRecord,
     from: RunStart,
-    private readonly runs: InputRuns,
+    private readonly runs: RunTable,
     private readonly origin?: Origin,
   ) {
     this.#id = id;

@@ -5,7 +5,7 @@ import { LimitError, storeRefusal } from '../guards/limit-error.js';
 import { defaultIdentify, principalOf, type Identify } from '../guards/identity.js';
 import type { RequestRecord } from '../request-record.js';
 import { inputRoundLimits, type InputRoundLimits } from './input-round-limits.js';
-import { InputRun, isAnswer } from './input-run.js';
+import { InputRun, isAnswer, type Origin } from './input-run.js';
 import { RequestStateCodec, type RequestStatePayload } from './request-state.js';
 import { bindingOf, checkBinding, type RoundBinding } from './round-binding.js';
 import { MemoryUsedRounds, type UsedRounds } from './used-rounds.js';
@@ -32,11 +32,6 @@ export interface InputRoundSettings {
 interface RunLimits {
   readonly inputRounds?: InputRoundLimits;
   readonly identify?: Identify;
-}
-
-/** Where a call came from, for naming its client: the connection's session, if any. */
-export interface Origin {
-  readonly sessionId: string | undefined;
 }
 
 interface Parked {
@@ -282,4 +277,13 @@ function answersIn(responses: Record<string, unknown>): Record<string, unknown> 
 
 function invalid(why: string): JsonRpcError {
   return new JsonRpcError(ErrorCode.InvalidParams, `Invalid params: ${why}`);
+}
+
+// A service of the server core, added to `ServerCore` from here: it is built on the era contract,
+// which therefore cannot name it without an import cycle.
+declare module '../server-core.js' {
+  interface ServerCore {
+    /** 2026-07-28 calls waiting for the client's input (multi round-trip requests). */
+    readonly inputs: InputRuns;
+  }
 }

@@ -1,8 +1,9 @@
 import type { JsonRpcId } from '../../jsonrpc/index.js';
+import type { EraName } from '../eras/era.js';
 import type { InputRun } from '../input/input-run.js';
 import type { ClientInfo, RequestRecord } from '../request-record.js';
 import type { Scope } from '../server-core.js';
-import type { MemberInfo } from './types.js';
+import type { MemberInfo } from './member-info.js';
 
 /** What one message (a request or a notification) looks like to middleware. */
 export interface MessageSource {
@@ -74,8 +75,8 @@ export class MiddlewareContext {
   }
 
   /** `legacy`: an initialize-era session; `modern`: a 2026-07-28 request. */
-  get era(): 'legacy' | 'modern' | undefined {
-    return this.#source.record?.era.name as 'legacy' | 'modern' | undefined;
+  get era(): EraName | undefined {
+    return this.#source.record?.era.name;
   }
 
   /** The session (`Mcp-Session-Id`, or one per stdio connection); none on stateless 2026-07-28 HTTP. */

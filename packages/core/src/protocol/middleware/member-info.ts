@@ -4,7 +4,23 @@ import type {
   TemplateDefinition,
   ToolDefinition,
 } from '../../registry/index.js';
-import type { MemberInfo } from './types.js';
+
+/** A member as middleware sees it: what its decorator declared. */
+export interface MemberInfo {
+  readonly kind: 'tool' | 'resource' | 'template' | 'prompt';
+  /** The tool's or prompt's name; the resource's `name`. */
+  readonly name: string;
+  /** The resource's URI, or the template's URI template. */
+  readonly uri?: string;
+  readonly title?: string;
+  readonly description?: string;
+  /** Tool annotations (`readOnlyHint`, …) or resource annotations. */
+  readonly annotations?: Readonly<Record<string, unknown>>;
+  /** OAuth scopes it requires. */
+  readonly scopes: readonly string[];
+  /** The `_meta` it declared. */
+  readonly _meta?: Readonly<Record<string, unknown>>;
+}
 
 type Definition = ToolDefinition | PromptDefinition | ResourceDefinition | TemplateDefinition;
 

@@ -187,3 +187,12 @@ function checked(m: unknown): Middleware {
     `middleware must be a function (ctx, next) or an object of hooks, got ${m === null ? 'null' : typeof m}.`,
   );
 }
+
+// A service of the server core, added to `ServerCore` from here: it is built on the era contract,
+// which therefore cannot name it without an import cycle.
+declare module '../server-core.js' {
+  interface ServerCore {
+    /** Middleware around requests (`server.use`, `createServer({ middleware })`). */
+    readonly middleware: Pipeline;
+  }
+}

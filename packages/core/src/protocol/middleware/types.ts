@@ -1,6 +1,8 @@
 import type { CallToolResult, GetPromptResult, ResourceContents } from '../../registry/index.js';
 import type { MiddlewareContext } from './context.js';
 
+export type { MemberInfo } from './member-info.js';
+
 /**
  * Runs the rest of the chain (the next middleware, at the end the handler) and resolves to its
  * result. Call it at most once; not calling it short-circuits the request.
@@ -107,20 +109,3 @@ export const HOOK_OF_METHOD: ReadonlyMap<string, HookName> = new Map([
   ['prompts/list', 'listPrompts'],
   ['completion/complete', 'complete'],
 ] as const);
-
-/** A member as middleware sees it: what its decorator declared. */
-export interface MemberInfo {
-  readonly kind: 'tool' | 'resource' | 'template' | 'prompt';
-  /** The tool's or prompt's name; the resource's `name`. */
-  readonly name: string;
-  /** The resource's URI, or the template's URI template. */
-  readonly uri?: string;
-  readonly title?: string;
-  readonly description?: string;
-  /** Tool annotations (`readOnlyHint`, …) or resource annotations. */
-  readonly annotations?: Readonly<Record<string, unknown>>;
-  /** OAuth scopes it requires. */
-  readonly scopes: readonly string[];
-  /** The `_meta` it declared. */
-  readonly _meta?: Readonly<Record<string, unknown>>;
-}

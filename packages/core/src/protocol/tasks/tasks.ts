@@ -147,3 +147,12 @@ export class Tasks {
     return this.#local.size;
   }
 }
+
+// A service of the server core, added to `ServerCore` from here: it is built on the era contract,
+// which therefore cannot name it without an import cycle.
+declare module '../server-core.js' {
+  interface ServerCore {
+    /** Calls running as tasks (owner-bound, bounded, expiring); see `@Tool({ task })`. */
+    readonly tasks: Tasks;
+  }
+}

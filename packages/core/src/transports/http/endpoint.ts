@@ -12,6 +12,9 @@ import type { Peer } from '../../jsonrpc/index.js';
 import type { SharedStore } from '../../stores/index.js';
 import { StreamableEndpoint } from './streamable.js';
 import type { Connect, EraHooks, LimitRefusal } from './streamable-settings.js';
+import type { AuthRejection } from './auth-rejection.js';
+
+export type { AuthRejection };
 
 /**
  * What an authentication hook decides about one request: attach an identity, or refuse with
@@ -20,14 +23,6 @@ import type { Connect, EraHooks, LimitRefusal } from './streamable-settings.js';
  * headers (such as `Retry-After`).
  */
 export type AuthOutcome = { readonly auth?: unknown } | { readonly reject: AuthRejection };
-
-/** A refusal by authentication or authorisation (see {@link AuthOutcome}). */
-export interface AuthRejection {
-  readonly status?: 401 | 403 | 503;
-  readonly wwwAuthenticate?: string;
-  readonly message?: string;
-  readonly headers?: Readonly<Record<string, string>>;
-}
 
 /** One use of a member that declares OAuth scopes (`scopes` on `@Tool`, `@Resource`, `@Prompt`, or `@Scopes`). */
 export interface MemberAccess {
@@ -133,8 +128,8 @@ export interface HttpEndpointOptions extends OriginPolicy {
 export interface EndpointDeps {
   readonly connect: Connect;
   readonly versions: readonly string[];
-  /** Serve 2026-07-28 requests beside the legacy sessions. */
-  readonly eras?: EraHooks;
+  /** Which era each request belongs to: sessions, or 2026-07-28 requests beside them. */
+  readonly eras: EraHooks;
   /**
    * The endpoint-wide rate limit: how long `req` must wait before it is served (ms; 0 serves it
    * now). Over the limit, the client gets 429 with `Retry-After`.
@@ -202,6 +197,7 @@ export class HttpEndpoint {
     this.#sse2024 = new Sse2024Endpoint({
       ...limits,
       connect: deps.connect,
+      sessionEra: deps.eras.sessions,
       maxBodyBytes,
       messagesPath: this.#paths.messages,
       access,

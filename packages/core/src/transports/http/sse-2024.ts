@@ -9,10 +9,10 @@ import {
   sendRejection,
   sendUnsupportedMediaType,
 } from './responses.js';
-import type { AuthRejection } from './endpoint.js';
+import type { AuthRejection } from './auth-rejection.js';
 import { SessionStore, type SessionLimits, type StoredSession } from './session-store.js';
 import { SSE_HEADERS, sseEvent } from './sse.js';
-import type { Connect, LimitRefusal } from './streamable-settings.js';
+import type { Connect, LimitRefusal, RoutedEra } from './streamable-settings.js';
 
 /** One HTTP+SSE session: every server message goes out on its single event stream. */
 class SseChannel implements Channel {
@@ -47,6 +47,8 @@ interface SseSession extends StoredSession {
 
 export interface Sse2024Settings extends SessionLimits {
   readonly connect: Connect;
+  /** The era its sessions are served in (`EraHooks.sessions`). */
+  readonly sessionEra: RoutedEra;
   readonly refused?: (refusal: LimitRefusal) => void;
   readonly maxBodyBytes: number;
   /** Where clients POST their messages (the `endpoint` event points there). */
@@ -85,7 +87,7 @@ export class Sse2024Endpoint {
     this.#sessions.add(peer, (id) => {
       const channel = new SseChannel(id, stream);
       stream.onClose(() => void this.#sessions.remove(id));
-      const connection = this.settings.connect(channel, 'legacy');
+      const connection = this.settings.connect(channel, this.settings.sessionEra);
       stream.write(
         sseEvent(`${this.settings.messagesPath}?sessionId=${id}`, undefined, 'endpoint'),
       );

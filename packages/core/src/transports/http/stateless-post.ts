@@ -4,7 +4,7 @@ import { carriesRequest, idOf } from './posted-message.js';
 import { RequestStream } from './request-stream.js';
 import { sendRefusal, sendRejection } from './responses.js';
 import { SessionChannel } from './session-channel.js';
-import type { EraHooks, StreamableSettings } from './streamable-settings.js';
+import type { EraHooks, RoutedEra, StreamableSettings } from './streamable-settings.js';
 
 /**
  * A POST of 2026-07-28: no session; each request is checked before dispatch, then served on one
@@ -25,6 +25,8 @@ export class StatelessPost {
     peer: Peer,
     text: string,
     message: Record<string, unknown>,
+    /** The era `classify` routed the request to; the shared connection opens in it. */
+    era: RoutedEra,
   ): void {
     const eras = this.eras;
     const refusal = eras.preflight(message, req.header);
@@ -34,8 +36,8 @@ export class StatelessPost {
     const denied = this.settings.access?.(peer, message, true);
     if (denied) return sendRejection(res, denied, idOf(message));
     if (!this.#stateless) {
-      const channel = new SessionChannel('modern', undefined);
-      this.#stateless = { channel, connection: this.settings.connect(channel, 'modern') };
+      const channel = new SessionChannel('stateless', undefined);
+      this.#stateless = { channel, connection: this.settings.connect(channel, era) };
     }
     const stream = new RequestStream(
       `modern_${this.#streamSeq++}`,

@@ -190,7 +190,7 @@ export class StreamableSessions {
       owner,
       (id) => {
         const channel = new SessionChannel(id, this.settings.eventStore, shared);
-        const connection = this.settings.connect(channel, 'legacy');
+        const connection = this.settings.connect(channel, this.settings.eras.sessions);
         return {
           channel,
           lastSeen: Date.now(),

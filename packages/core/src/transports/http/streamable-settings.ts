@@ -1,14 +1,23 @@
 import type { Channel, Peer } from '../../jsonrpc/index.js';
 import type { SharedStore } from '../../stores/index.js';
-import type { AuthRejection } from './endpoint.js';
+import type { AuthRejection } from './auth-rejection.js';
 import type { EventStore } from './event-store.js';
 import type { ResponseMode } from './request-stream.js';
 import type { SessionLimits } from './session-store.js';
 
-/** What serving a session needs from the layer above: a connection on a channel. */
+/**
+ * The protocol era a request was routed to: the protocol layer's `Era` object, which the
+ * transport hands back to `connect` as it got it. Of it, the transport reads only whether its
+ * requests carry their own state (served on one shared connection) or live in a session.
+ */
+export interface RoutedEra {
+  readonly stateless: boolean;
+}
+
+/** What serving a session needs from the layer above: a connection on a channel, in `era`. */
 export type Connect = (
   channel: Channel,
-  era?: 'legacy' | 'modern',
+  era: RoutedEra,
 ) => { close(graceMs?: number): Promise<void> };
 
 /** A request refused before dispatch, with its HTTP status. */
@@ -22,10 +31,9 @@ export interface Refusal {
  * dispatch (the transport only routes; what an envelope is stays in the protocol layer).
  */
 export interface EraHooks {
-  classify(
-    message: unknown,
-    header: (name: string) => string | undefined,
-  ): 'legacy' | 'modern' | Refusal;
+  classify(message: unknown, header: (name: string) => string | undefined): RoutedEra | Refusal;
+  /** The era of every session (Streamable HTTP sessions and HTTP+SSE streams). */
+  readonly sessions: RoutedEra;
   preflight(
     message: Record<string, unknown>,
     header: (name: string) => string | undefined,
@@ -69,7 +77,7 @@ export interface StreamableSettings extends SessionLimits {
   readonly retryMs?: number;
   /** Revisions accepted in `MCP-Protocol-Version`. */
   readonly versions: readonly string[];
-  /** Serve 2026-07-28 requests statelessly beside the legacy sessions. */
-  readonly eras?: EraHooks;
+  /** Which era each request belongs to: sessions, or stateless requests beside them. */
+  readonly eras: EraHooks;
   readonly access?: AccessCheck;
 }

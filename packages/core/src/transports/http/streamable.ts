@@ -26,13 +26,13 @@ import { SESSION_HEADER, StreamableSessions } from './streamable-sessions.js';
 export class StreamableEndpoint {
   readonly #sessions: StreamableSessions;
   readonly #sessionPost: SessionPost;
-  readonly #statelessPost?: StatelessPost;
+  readonly #statelessPost: StatelessPost;
   readonly #stream: SessionStream;
 
   constructor(private readonly settings: StreamableSettings) {
     this.#sessions = new StreamableSessions(settings);
     this.#sessionPost = new SessionPost(settings, this.#sessions);
-    if (settings.eras) this.#statelessPost = new StatelessPost(settings, settings.eras);
+    this.#statelessPost = new StatelessPost(settings, settings.eras);
     this.#stream = new SessionStream(this.#sessions, settings.eventStore);
   }
 
@@ -72,8 +72,8 @@ export class StreamableEndpoint {
     const message = readMessage(await req.text(maxBodyBytes), maxBodyBytes, res);
     if (!message) return;
     const { parsed } = message;
-    const era = this.settings.eras?.classify(parsed, req.header) ?? 'legacy';
-    if (era !== 'legacy' && era !== 'modern') return sendRefusal(res, era, idOf(parsed));
+    const era = this.settings.eras.classify(parsed, req.header);
+    if ('status' in era) return sendRefusal(res, era, idOf(parsed));
     // Both eras: "The client MUST include an Accept header listing both application/json and
     // text/event-stream" (2025-11-25 and 2026-07-28 transports, "Sending Messages"). Either may
     // be answered, and the client cannot know which in advance, so anything less is a 406.
@@ -87,13 +87,14 @@ export class StreamableEndpoint {
         idOf(parsed),
       );
     }
-    if (era === 'modern')
-      return this.#statelessPost!.handle(
+    if (era.stateless)
+      return this.#statelessPost.handle(
         req,
         res,
         peer,
         message.text,
         parsed as Record<string, unknown>,
+        era,
       );
     return this.#sessionPost.handle(req, res, peer, message);
   }

@@ -38,6 +38,7 @@ const METHODS: ReadonlyMap<string, MethodSpec> = methodTable([
  */
 export const LEGACY: Era = {
   name: 'legacy',
+  stateless: false,
   methods: METHODS,
   admit(request, scope, admitted) {
     admitted?.();

@@ -6,7 +6,6 @@ import {
   type ClientInfo,
   type RequestRecord,
 } from '../../request-record.js';
-import type { Era } from '../era.js';
 
 /** What an `initialize` handshake fixed for the rest of a legacy connection. */
 export interface Handshake {
@@ -37,8 +36,15 @@ export class LegacySession {
     this.#handshake = handshake;
   }
 
-  /** Builds the request record, refusing requests that need a handshake first. */
-  record(request: InboundRequest, needsHandshake: boolean, era: Era): RequestRecord {
+  /**
+   * Builds the request record, refusing requests that need a handshake first. (`era` is typed
+   * through the record: the era contract sits above this file and names it.)
+   */
+  record(
+    request: InboundRequest,
+    needsHandshake: boolean,
+    era: RequestRecord['era'],
+  ): RequestRecord {
     const handshake = this.#handshake;
     if (!handshake && needsHandshake) {
       throw new JsonRpcError(

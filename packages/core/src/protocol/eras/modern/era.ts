@@ -43,6 +43,7 @@ function missingCapability(error: unknown): MissingCapabilityError | undefined {
  */
 export const MODERN: Era = {
   name: 'modern',
+  stateless: true,
   methods: METHODS,
   admit(request, _scope, admitted) {
     const record = modernRecord(request, MODERN);
