@@ -98,6 +98,7 @@ export function createHttpHandler(
         : undefined,
       admit: rateLimit && endpointLimiter(rateLimit, server.guards),
       principal: server.guards && ((auth) => server.guards!.principal(auth)),
+      log: server.guards?.logger && ((line) => server.guards!.logger!.error(line)),
       refused:
         server.guards &&
         (({ peer, ...refusal }) =>

@@ -4,6 +4,7 @@ import type {
   EraMode,
   Identify,
   LimitRefusalEvent,
+  Logger,
   RateLimitStore,
   ToolLookup,
 } from './protocol/index.js';
@@ -61,5 +62,10 @@ export interface Servable<C extends ServedConnection = ServedConnection> {
     readonly rateLimitStore?: RateLimitStore;
     /** How the endpoint's `key: 'identity'` names the caller (`limits.identify`). */
     readonly identify?: Identify;
+    /**
+     * The server's `logger`, where the HTTP endpoint says why it refused a request when the
+     * operator must act (a 503 because tokens cannot be checked). Default: stderr.
+     */
+    readonly logger?: Logger;
   };
 }

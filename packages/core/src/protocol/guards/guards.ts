@@ -46,6 +46,8 @@ export class Guards {
   readonly #audit?: AuditLog;
   /** How `ctx.auth` names the caller (`limits.identify`). */
   readonly identify: Identify;
+  /** The server's `logger`: where a transport reports what the operator must fix. */
+  readonly logger: Logger;
   /**
    * Where rate-limit counters live (`limits.rateLimitStore`, or the shared store once the server
    * shares its state), also the HTTP endpoint's.
@@ -79,6 +81,7 @@ export class Guards {
     },
     logger: Logger,
   ) {
+    this.logger = logger;
     const limits = options.limits ?? {};
     const identify = limits.identify ?? defaultIdentify;
     this.identify = identify;

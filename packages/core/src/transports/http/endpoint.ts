@@ -5,6 +5,7 @@ import type { HttpRequestView, HttpResponder } from './exchange.js';
 import { HealthEndpoint, type HealthOptions } from './health.js';
 import { corsHeaders } from './cors.js';
 import { checkOrigin, type OriginPolicy } from './guard.js';
+import { throttledLog } from './throttled-log.js';
 import { Sse2024Endpoint } from './sse-2024.js';
 import type { ResponseMode } from './request-stream.js';
 import { sendError, sendRejection } from './responses.js';
@@ -27,6 +28,12 @@ export interface AuthRejection {
   readonly wwwAuthenticate?: string;
   readonly message?: string;
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * Why, for the server's log (its `logger`, stderr by default), when the operator must act:
+   * a 503 because the issuer's keys cannot be fetched is a broken setting, not a bad client.
+   * Each distinct line is written at most once per 10 s, so an outage does not flood the log.
+   */
+  readonly log?: string;
 }
 
 /** One use of a member that declares OAuth scopes (`scopes` on `@Tool`, `@Resource`, `@Prompt`, or `@Scopes`). */
@@ -146,6 +153,8 @@ export interface EndpointDeps {
   readonly refused?: (refusal: LimitRefusal) => void;
   /** Which scopes a request needs, for `authorize`. */
   readonly scopes?: ScopeSource;
+  /** Where refusals the operator must act on are written (`AuthRejection.log`); default stderr. */
+  readonly log?: (line: string) => void;
 }
 
 /**
@@ -161,6 +170,7 @@ export class HttpEndpoint {
   readonly #admit: EndpointDeps['admit'];
   readonly #principal: EndpointDeps['principal'];
   readonly #scopes: ScopeSource | undefined;
+  readonly #log: (line: string) => void;
 
   constructor(
     deps: EndpointDeps,
@@ -168,6 +178,7 @@ export class HttpEndpoint {
   ) {
     this.#admit = deps.admit;
     this.#principal = deps.principal;
+    this.#log = throttledLog(deps.log ?? ((line) => console.error(`[mcp-fw] ${line}`)));
     if (options.health !== undefined) this.#health = new HealthEndpoint(options.health);
     const { authorize } = options;
     this.#scopes = authorize && deps.scopes;
@@ -268,7 +279,10 @@ export class HttpEndpoint {
     let auth: unknown;
     if (this.options.authenticate) {
       const outcome = await this.options.authenticate(req);
-      if ('reject' in outcome) return sendRejection(reply, outcome.reject);
+      if ('reject' in outcome) {
+        if (outcome.reject.log) this.#log(outcome.reject.log);
+        return sendRejection(reply, outcome.reject);
+      }
       auth = outcome.auth;
     }
     if (this.#admit) {
