@@ -93,17 +93,22 @@ export interface ServerOptions {
    */
   audit?: boolean | AuditOptions;
   /**
-   * Hide unexpected errors from clients. When true, anything a tool, resource or prompt handler
-   * throws that is not a {@link UserError} reaches the client only as
+   * Hide unexpected errors from clients. When masked, anything a tool, resource or prompt
+   * handler throws that is not a {@link UserError} reaches the client only as
    * `Internal error (ref 3f9c0a1b2c4d); the server's log has the details`, and the server's
    * logger (stderr by default) gets the same ref with the real message and stack; the audit
    * log records the ref too. `UserError` messages (and the framework's own refusals, such as
-   * limits) always pass through. Off by default, so a local server shows its errors while you
-   * develop; turn it on for servers reachable by clients you do not control.
+   * limits) always pass through.
+   *
+   * Default: masked for clients over HTTP (Streamable HTTP and HTTP+SSE), whose model and
+   * user are not the server's owner; shown over stdio and in memory, where only the local user
+   * reads them. `true` masks everywhere; `false` shows every message everywhere (say it only
+   * for an HTTP server whose errors hold nothing private).
    *
    * @example
    * ```ts
-   * createServer({ name: 'shop', version: '1.0.0', providers: [Orders], maskInternalErrors: true });
+   * createServer({ name: 'shop', version: '1.0.0', providers: [Orders] }); // masked over HTTP
+   * createServer({ name: 'shop', version: '1.0.0', providers: [Orders], maskInternalErrors: true }); // and over stdio
    * // a tool throwing new Error('db password=hunter2 rejected') answers the model:
    * //   { isError: true, content: [{ type: 'text', text: "Internal error (ref 3f9c0a1b2c4d); the server's log has the details" }] }
    * // and stderr gets: [mcp-fw] tool find_order threw (ref 3f9c0a1b2c4d) + the stack
@@ -180,7 +185,7 @@ export class McpFwServer {
       identity: Object.freeze({ name, version, title, instructions }),
       registry,
       logger,
-      maskInternalErrors: options.maskInternalErrors === true,
+      maskInternalErrors: options.maskInternalErrors,
       pageSize: options.pageSize ?? Number.POSITIVE_INFINITY,
       lists: new ListCache(),
       hub: new ConnectionHub(),

@@ -77,7 +77,6 @@ export class Guards {
     options: {
       limits?: ServerLimits;
       audit?: boolean | AuditOptions;
-      maskInternalErrors?: boolean;
     },
     logger: Logger,
   ) {
@@ -109,12 +108,7 @@ export class Guards {
       limits.controlChars ?? 'escape',
     );
     if (options.audit)
-      this.#audit = new AuditLog(
-        options.audit === true ? {} : options.audit,
-        identify,
-        logger,
-        options.maskInternalErrors === true,
-      );
+      this.#audit = new AuditLog(options.audit === true ? {} : options.audit, identify, logger);
     // The order of the duties: the audit log around everything; the rate limit; the output
     // policy on what comes back in time; the deadline (covering queueing and every round); the
     // concurrency caps; then the handler.
