@@ -109,7 +109,7 @@ export interface HttpServerHandle {
   readonly port: number;
   readonly httpServer: Server;
   readonly handler: McpHttpHandler;
-  /** Stops listening, ends every session and stops sharing through `store`. */
+  /** Stops listening, ends every session, stops sharing through `store` and flushes middleware (telemetry). */
   close(): Promise<void>;
 }
 

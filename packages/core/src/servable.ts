@@ -53,6 +53,11 @@ export interface Servable<C extends ServedConnection = ServedConnection> {
   share?(store: SharedStore): Promise<void>;
   /** Stops what {@link share} started (see `McpFwServer.unshare`); optional. */
   unshare?(): void;
+  /**
+   * Sends what the server's middleware buffered (telemetry), called by the transports when
+   * they stop serving (see `McpFwServer.flush`); optional.
+   */
+  flush?(): Promise<void>;
   readonly guards?: {
     /** Names the caller `auth` stands for (what a session is bound to). */
     principal(auth: unknown): string | undefined;

@@ -149,6 +149,9 @@ export interface ListedMember {
   readonly scopes: readonly string[];
 }
 
+/** How long the transports wait for middleware to flush when they stop serving. */
+const FLUSH_TIMEOUT_MS = 5_000;
+
 /**
  * A server built from decorated classes. The registry is built and checked when the server is
  * created, so a bad schema or a duplicate name fails at startup, not on the first call. One
@@ -329,6 +332,37 @@ export class McpFwServer {
     this.#stopHub?.();
     this.#stopHub = undefined;
     this.#core.tasks.unshare();
+  }
+
+  /**
+   * Lets middleware send what it buffered (the `flush` hook: telemetry's spans and metrics)
+   * before the process ends. The transports call it when they stop serving — stdin closed,
+   * SIGINT or SIGTERM, or a handle's `close()` — after the calls in flight have finished.
+   * Waits at most `timeoutMs`; a hook that fails or takes longer is reported on the `logger`.
+   *
+   * @example
+   * ```ts
+   * server.use(telemetry());
+   * // … a test that served a few calls in process …
+   * await server.flush(); // the spans and metrics are at the exporter
+   * ```
+   */
+  async flush(timeoutMs = FLUSH_TIMEOUT_MS): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), timeoutMs);
+      // A flush that hangs must not keep the process alive on its own.
+      (timer as { unref?: () => void }).unref?.();
+    });
+    const outcome = await Promise.race([this.#core.middleware.flush(), late]);
+    clearTimeout(timer);
+    if (outcome === 'late')
+      this.#core.logger.warn(
+        `middleware flush took longer than ${timeoutMs} ms: what it had not sent by then may be lost (is the telemetry exporter's endpoint reachable?)`,
+      );
+    else
+      for (const error of outcome)
+        this.#core.logger.error('middleware flush failed: what it buffered may be lost', error);
   }
 
   /** Ends every open `subscriptions/listen` stream with a final result (before shutting down). */
