@@ -3,7 +3,7 @@
 // `<issuer>/jwks`), or from a local development authorization server with `--dev-auth`.
 import { parseArgs } from 'node:util';
 import { serveStdio } from '@mcp-fw/core/stdio';
-import { serveHttp } from '@mcp-fw/core/node';
+import { PortInUseError, serveHttp } from '@mcp-fw/core/node';
 import { declaredScopes, jwtVerifier, oauthResource } from '@mcp-fw/auth';
 import { createNotesServer } from './server.js';
 
@@ -68,6 +68,10 @@ if (!args.http) {
         audience: resource,
       }),
     }),
+  }).catch((error: unknown) => {
+    // Said in words (the port, who holds it, what to do) rather than as a stack trace.
+    if (error instanceof PortInUseError) fail(`${error.reason}\n${error.fix('--port <n>')}`);
+    throw error;
   });
   process.stderr.write(
     `MCP server listening on ${handle.url} (protected; metadata at http://127.0.0.1:${handle.port}/.well-known/oauth-protected-resource/mcp)\n`,

@@ -74,7 +74,7 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): To
         throw new Error('the answer is not a JSON object');
     } catch (error) {
       throw new VerifierUnavailableError(
-        `the token introspection endpoint ${options.endpoint} failed (${(error as Error).message}); try again later`,
+        `the token introspection endpoint ${options.endpoint} failed (${(error as Error).message})`,
         {
           cause: error,
         },

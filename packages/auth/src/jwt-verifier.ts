@@ -101,7 +101,7 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
       )
         throw error;
       throw new VerifierUnavailableError(
-        `the issuer's signing keys at ${options.jwksUri} could not be fetched (${(error as Error).message}); try again later`,
+        `the issuer's signing keys at ${options.jwksUri} could not be fetched (${(error as Error).message})`,
         {
           cause: error,
         },

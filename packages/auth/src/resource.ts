@@ -161,8 +161,13 @@ export function oauthResource(options: OAuthResourceOptions): OAuthResourceHttpO
           return {
             reject: {
               status: 503,
-              message: `Service Unavailable: ${error.message}`,
+              message: `Service Unavailable: ${error.message}; try again later`,
               headers: { 'retry-after': '5' },
+              // The client can only retry; the operator can fix it, so the log says how.
+              log:
+                `answered 503: a bearer token could not be checked, because ${error.message}. ` +
+                "Every authenticated request fails until it can: check the verifier's URL (jwtVerifier's jwksUri, introspectionVerifier's endpoint) " +
+                `against the issuer's metadata, and that this server can reach it (mcp-fw auth doctor ${options.resource} tests it).`,
             },
           };
         }

@@ -22,9 +22,10 @@ afterEach(async () => {
   cleanups = [];
 });
 
-async function devHttp() {
+async function devHttp(edit?: (project: ReturnType<typeof fixtureProject>) => void) {
   const project = fixtureProject('greeter');
   cleanups.push(() => project.remove());
+  edit?.(project);
   const { child, stderr } = startCli(
     ['dev', 'src/server.ts', '--http', '--port', '0'],
     project.dir,
@@ -35,7 +36,7 @@ async function devHttp() {
         child.exitCode === null ? (child.once('exit', resolve), child.kill()) : resolve(null),
       ),
   );
-  return { project, url: new URL(await listeningUrl(stderr, child)) };
+  return { project, stderr, url: new URL(await listeningUrl(stderr, child)) };
 }
 
 const text = (result: any) => result.content.map((c: any) => c.text).join('');
@@ -94,6 +95,31 @@ describe('mcp-fw dev --http', () => {
     ]);
     expect(text(await client.callTool({ name: 'farewell', arguments: { name: 'Ada' } }))).toBe(
       'Goodbye, Ada',
+    );
+  });
+
+  it('masks an internal error as a served HTTP server does; the real message is on stderr', async () => {
+    const { url, stderr } = await devHttp((project) =>
+      project.write(
+        'src/greeter.ts',
+        project
+          .read('src/greeter.ts')
+          .replace(
+            "  @Tool('Greets someone')",
+            "  @Tool('Fails')\n  leak(): string {\n    throw new Error('database password is hunter2 at db.internal');\n  }\n\n  @Tool('Greets someone')",
+          ),
+      ),
+    );
+    const client = new ClientV1(INFO, { capabilities: {} });
+    await client.connect(new HttpV1(url));
+    cleanups.push(() => client.close());
+    const answer = text(await client.callTool({ name: 'leak', arguments: {} }));
+    expect(answer).toMatch(
+      /^Internal error \(ref [0-9a-f]{12}\); the server's log has the details$/,
+    );
+    await until(
+      () => stderr().includes('database password is hunter2 at db.internal'),
+      'the real message on stderr',
     );
   });
 });

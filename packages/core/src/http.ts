@@ -54,7 +54,10 @@ export interface McpHttpHandler {
   fetch(request: Request, info?: { remoteAddress?: string }): Promise<Response>;
   /** The endpoint behind it (also used by the node:http adapter). */
   readonly endpoint: HttpEndpoint;
-  /** Ends every session, and stops sharing through `options.store` (see `McpFwServer.unshare`). */
+  /**
+   * Ends every session, stops sharing through `options.store` (see `McpFwServer.unshare`) and
+   * lets middleware flush what it buffered (see `McpFwServer.flush`).
+   */
   close(): Promise<void>;
 }
 
@@ -98,6 +101,7 @@ export function createHttpHandler(
         : undefined,
       admit: rateLimit && endpointLimiter(rateLimit, server.guards),
       principal: server.guards && ((auth) => server.guards!.principal(auth)),
+      log: server.guards?.logger && ((line) => server.guards!.logger!.error(line)),
       refused:
         server.guards &&
         (({ peer, ...refusal }) =>
@@ -113,6 +117,8 @@ export function createHttpHandler(
       await endpoint.close();
       // What the store started here (beats, subscriptions) ends with the endpoint.
       if (store) server.unshare?.();
+      // What middleware buffered (spans, metrics) goes out before the process may end.
+      await server.flush?.();
     },
   };
 }

@@ -8,6 +8,9 @@ import type { AddressInfo } from 'node:net';
 import { createHttpHandler, type HttpHandlerOptions, type McpHttpHandler } from './http.js';
 import type { Servable } from './servable.js';
 import { nodeExchange } from './transports/http/node-adapter.js';
+import { isAddressInUse, PortInUseError } from './transports/http/port-in-use.js';
+
+export { PortInUseError };
 
 /** Options of {@link toNodeListener}. */
 export interface NodeListenerOptions {
@@ -106,12 +109,13 @@ export interface HttpServerHandle {
   readonly port: number;
   readonly httpServer: Server;
   readonly handler: McpHttpHandler;
-  /** Stops listening, ends every session and stops sharing through `store`. */
+  /** Stops listening, ends every session, stops sharing through `store` and flushes middleware (telemetry). */
   close(): Promise<void>;
 }
 
 /**
- * Serves `server` over HTTP on a node:http server bound to 127.0.0.1 by default.
+ * Serves `server` over HTTP on a node:http server bound to 127.0.0.1 by default. Rejects with
+ * a {@link PortInUseError} (the port, how to find who holds it, the fix) when the port is taken.
  *
  * @example
  * ```ts
@@ -165,7 +169,7 @@ export async function serveHttp(
   } catch (error) {
     // Not serving after all (the port is taken): what the store started stops too.
     await handler.close();
-    throw error;
+    throw isAddressInUse(error) ? new PortInUseError(port, host, { cause: error }) : error;
   }
   const actual = (httpServer.address() as AddressInfo).port;
   const shownHost = host.includes(':') ? `[${host}]` : host;

@@ -4,6 +4,7 @@ import type {
   EraMode,
   Identify,
   LimitRefusalEvent,
+  Logger,
   RateLimitStore,
   ToolLookup,
 } from './protocol/index.js';
@@ -52,6 +53,11 @@ export interface Servable<C extends ServedConnection = ServedConnection> {
   share?(store: SharedStore): Promise<void>;
   /** Stops what {@link share} started (see `McpFwServer.unshare`); optional. */
   unshare?(): void;
+  /**
+   * Sends what the server's middleware buffered (telemetry), called by the transports when
+   * they stop serving (see `McpFwServer.flush`); optional.
+   */
+  flush?(): Promise<void>;
   readonly guards?: {
     /** Names the caller `auth` stands for (what a session is bound to). */
     principal(auth: unknown): string | undefined;
@@ -61,5 +67,10 @@ export interface Servable<C extends ServedConnection = ServedConnection> {
     readonly rateLimitStore?: RateLimitStore;
     /** How the endpoint's `key: 'identity'` names the caller (`limits.identify`). */
     readonly identify?: Identify;
+    /**
+     * The server's `logger`, where the HTTP endpoint says why it refused a request when the
+     * operator must act (a 503 because tokens cannot be checked). Default: stderr.
+     */
+    readonly logger?: Logger;
   };
 }

@@ -1,6 +1,6 @@
 // Importing the stdio entry first guards stdout before the user's modules run.
 import { serveStdio, type StdioHandle } from './stdio.js';
-import { serveHttp, type HttpServerHandle, type ServeHttpOptions } from './node.js';
+import { PortInUseError, serveHttp, type HttpServerHandle, type ServeHttpOptions } from './node.js';
 import type { ServerConnection } from './protocol/index.js';
 import type { Servable, ServedConnection } from './servable.js';
 import type { SharedStore } from './stores/index.js';
@@ -10,7 +10,8 @@ import type { SharedStore } from './stores/index.js';
  * `--http [--port N] [--host H]` (Streamable HTTP at `/mcp`, HTTP+SSE at `/sse`). With
  * `--redis <url>` (or `REDIS_URL` set) several instances share their state in Redis through
  * `@mcp-fw/redis`, so any of them serves any request behind a load balancer. Meant for a
- * server's entry file, so every server is launched the same way.
+ * server's entry file, so every server is launched the same way. When the port is taken it
+ * says so on stderr (the port, how to find who holds it, `--port`) and exits with code 1.
  *
  * @example
  * ```ts
@@ -45,6 +46,11 @@ export async function serveFromArgs<C extends ServedConnection = ServerConnectio
   } catch (error) {
     // A store opened here must not keep the process alive after a failed start.
     if (opened) await opened.close();
+    if (error instanceof PortInUseError) {
+      // An entry file's top-level await would end in a stack trace: say why and what to do.
+      process.stderr.write(`MCP server not started: ${error.reason}\n${error.fix('--port <n>')}\n`);
+      process.exit(1);
+    }
     throw error;
   }
   process.stderr.write(

@@ -93,17 +93,22 @@ export interface ServerOptions {
    */
   audit?: boolean | AuditOptions;
   /**
-   * Hide unexpected errors from clients. When true, anything a tool, resource or prompt handler
-   * throws that is not a {@link UserError} reaches the client only as
+   * Hide unexpected errors from clients. When masked, anything a tool, resource or prompt
+   * handler throws that is not a {@link UserError} reaches the client only as
    * `Internal error (ref 3f9c0a1b2c4d); the server's log has the details`, and the server's
    * logger (stderr by default) gets the same ref with the real message and stack; the audit
    * log records the ref too. `UserError` messages (and the framework's own refusals, such as
-   * limits) always pass through. Off by default, so a local server shows its errors while you
-   * develop; turn it on for servers reachable by clients you do not control.
+   * limits) always pass through.
+   *
+   * Default: masked for clients over HTTP (Streamable HTTP and HTTP+SSE), whose model and
+   * user are not the server's owner; shown over stdio and in memory, where only the local user
+   * reads them. `true` masks everywhere; `false` shows every message everywhere (say it only
+   * for an HTTP server whose errors hold nothing private).
    *
    * @example
    * ```ts
-   * createServer({ name: 'shop', version: '1.0.0', providers: [Orders], maskInternalErrors: true });
+   * createServer({ name: 'shop', version: '1.0.0', providers: [Orders] }); // masked over HTTP
+   * createServer({ name: 'shop', version: '1.0.0', providers: [Orders], maskInternalErrors: true }); // and over stdio
    * // a tool throwing new Error('db password=hunter2 rejected') answers the model:
    * //   { isError: true, content: [{ type: 'text', text: "Internal error (ref 3f9c0a1b2c4d); the server's log has the details" }] }
    * // and stderr gets: [mcp-fw] tool find_order threw (ref 3f9c0a1b2c4d) + the stack
@@ -144,6 +149,9 @@ export interface ListedMember {
   readonly scopes: readonly string[];
 }
 
+/** How long the transports wait for middleware to flush when they stop serving. */
+const FLUSH_TIMEOUT_MS = 5_000;
+
 /**
  * A server built from decorated classes. The registry is built and checked when the server is
  * created, so a bad schema or a duplicate name fails at startup, not on the first call. One
@@ -180,7 +188,7 @@ export class McpFwServer {
       identity: Object.freeze({ name, version, title, instructions }),
       registry,
       logger,
-      maskInternalErrors: options.maskInternalErrors === true,
+      maskInternalErrors: options.maskInternalErrors,
       pageSize: options.pageSize ?? Number.POSITIVE_INFINITY,
       lists: new ListCache(),
       hub: new ConnectionHub(),
@@ -324,6 +332,37 @@ export class McpFwServer {
     this.#stopHub?.();
     this.#stopHub = undefined;
     this.#core.tasks.unshare();
+  }
+
+  /**
+   * Lets middleware send what it buffered (the `flush` hook: telemetry's spans and metrics)
+   * before the process ends. The transports call it when they stop serving — stdin closed,
+   * SIGINT or SIGTERM, or a handle's `close()` — after the calls in flight have finished.
+   * Waits at most `timeoutMs`; a hook that fails or takes longer is reported on the `logger`.
+   *
+   * @example
+   * ```ts
+   * server.use(telemetry());
+   * // … a test that served a few calls in process …
+   * await server.flush(); // the spans and metrics are at the exporter
+   * ```
+   */
+  async flush(timeoutMs = FLUSH_TIMEOUT_MS): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), timeoutMs);
+      // A flush that hangs must not keep the process alive on its own.
+      (timer as { unref?: () => void }).unref?.();
+    });
+    const outcome = await Promise.race([this.#core.middleware.flush(), late]);
+    clearTimeout(timer);
+    if (outcome === 'late')
+      this.#core.logger.warn(
+        `middleware flush took longer than ${timeoutMs} ms: what it had not sent by then may be lost (is the telemetry exporter's endpoint reachable?)`,
+      );
+    else
+      for (const error of outcome)
+        this.#core.logger.error('middleware flush failed: what it buffered may be lost', error);
   }
 
   /** Ends every open `subscriptions/listen` stream with a final result (before shutting down). */

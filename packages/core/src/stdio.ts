@@ -39,7 +39,10 @@ export interface StdioHandle<C extends ServedConnection = ServerConnection> {
   readonly connection: C;
   /** Resolves when the server has shut down (stdin EOF, SIGINT, SIGTERM or {@link close}). */
   readonly closed: Promise<void>;
-  /** Shuts the server down, letting calls in flight finish within `shutdownGraceMs`. */
+  /**
+   * Shuts the server down, letting calls in flight finish within `shutdownGraceMs`, then lets
+   * middleware flush what it buffered (telemetry's spans and metrics).
+   */
   close(): Promise<void>;
 }
 
@@ -72,12 +75,16 @@ export function serveStdio<C extends ServedConnection = ServerConnection>(
   let markClosed!: () => void;
   const closed = new Promise<void>((resolve) => (markClosed = resolve));
   const close = (): Promise<void> =>
-    (closing ??= connection.engine.close(grace).then(() => {
-      process.off('SIGINT', close);
-      process.off('SIGTERM', close);
-      markClosed();
-      if (options.exit ?? true) process.exit(0);
-    }));
+    (closing ??= connection.engine
+      .close(grace)
+      // What middleware buffered (spans, metrics) goes out before the process may end.
+      .then(() => server.flush?.())
+      .then(() => {
+        process.off('SIGINT', close);
+        process.off('SIGTERM', close);
+        markClosed();
+        if (options.exit ?? true) process.exit(0);
+      }));
   process.once('SIGINT', close);
   process.once('SIGTERM', close);
   connection.engine.onInputEnded(() => void close());

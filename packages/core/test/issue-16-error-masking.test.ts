@@ -232,10 +232,16 @@ describe.each(CLIENT_MODES)(
       );
     });
 
-    it('unmasked, a result that cannot be serialised is an isError result naming the tool and the path', async () => {
+    it('unmasked (maskInternalErrors: false), a result that cannot be serialised is an isError result naming the tool and the path', async () => {
       const logger = capture();
       const http = await listen(
-        createServer({ name: 'leaky', version: '1.0.0', providers: [Leaky], logger }),
+        createServer({
+          name: 'leaky',
+          version: '1.0.0',
+          providers: [Leaky],
+          logger,
+          maskInternalErrors: false,
+        }),
       );
       closers.push(() => http.close());
       const { client, close } = await officialClient(http.url, mode);

@@ -35,3 +35,31 @@ export function meterProvider(explicit: MeterProvider | undefined): MeterProvide
   }
   return lastReal;
 }
+
+/** What an SDK provider has and the API's no-op one lacks: sending what it buffered. */
+interface Flushable {
+  forceFlush(): Promise<void>;
+}
+
+function flushable(provider: unknown): Flushable | undefined {
+  // The global tracer provider is the API's proxy; the SDK's provider is its delegate.
+  const real = provider instanceof ProxyTracerProvider ? provider.getDelegate() : provider;
+  return typeof (real as Partial<Flushable> | undefined)?.forceFlush === 'function'
+    ? (real as Flushable)
+    : undefined;
+}
+
+/**
+ * Sends the spans and metrics the providers in use hold (batched spans, pending console
+ * exports, metrics not yet collected): what `telemetry()`'s `flush` does when the server stops.
+ */
+export async function flushProviders(explicit: {
+  tracerProvider?: TracerProvider;
+  meterProvider?: MeterProvider;
+}): Promise<void> {
+  const providers = new Set([
+    flushable(explicit.tracerProvider ?? trace.getTracerProvider()),
+    flushable(meterProvider(explicit.meterProvider)),
+  ]);
+  await Promise.all([...providers].map((provider) => provider?.forceFlush()));
+}

@@ -18,7 +18,7 @@ import {
   spanAttributes,
   targetOf,
 } from './attributes.js';
-import { meterProvider, tracing } from './enabled.js';
+import { flushProviders, meterProvider, tracing } from './enabled.js';
 import { metaOf, parentOf } from './propagation.js';
 
 const SCOPE = '@mcp-fw/otel';
@@ -46,7 +46,9 @@ export interface TelemetryOptions {
  * nest under the request's; requests the server sends the client (elicitation, sampling,
  * roots) carry the context on in their `_meta`. A 2026-07-28 call spanning input rounds is one
  * span. While no tracer or meter provider is registered the middleware is switched off and
- * costs a check per request.
+ * costs a check per request. When the server stops serving (stdin closed, SIGINT or SIGTERM,
+ * a handle's `close()`), the providers are flushed, so a short session's spans and metrics
+ * reach the exporter before the process ends.
  *
  * @example
  * ```ts
@@ -66,6 +68,7 @@ export function telemetry(options: TelemetryOptions = {}): MiddlewareHooks {
     notification: async (ctx, next) => {
       await state.observe(ctx, next);
     },
+    flush: () => flushProviders(options),
   };
 }
 

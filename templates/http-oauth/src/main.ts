@@ -4,7 +4,7 @@
 // starts a local development authorization server instead, which approves every sign-in.
 // The security defaults stay on: the server listens on 127.0.0.1 only (put it behind a TLS
 // proxy to serve other machines) and refuses foreign Host and Origin headers.
-import { serveHttp } from '@mcp-fw/core/node';
+import { PortInUseError, serveHttp } from '@mcp-fw/core/node';
 import { declaredScopes } from '@mcp-fw/auth';
 import {
   allowedHosts,
@@ -48,6 +48,10 @@ const handle = await serveHttp(server, {
   port: listen.port,
   allowedHosts: allowedHosts(listen),
   ...protection(server, listen, issuer),
+}).catch((error: unknown) => {
+  // Said in words (the port, who holds it, what to do) rather than as a stack trace.
+  if (error instanceof PortInUseError) fail(`${error.reason}\n${error.fix('PORT=<n>')}`);
+  throw error;
 });
 process.stderr.write(
   `MCP server listening on ${handle.url} (protected: tokens from ${issuer.issuer} for ${listen.resource})\n`,

@@ -2,55 +2,14 @@ import type { Command } from 'commander';
 import { CliError } from '../output/cli-error.js';
 import { takeStdout } from '../output/stdout.js';
 import { styleFor } from '../output/style.js';
+import { found, getJson, type DoctorCheck, type Json } from './doctor-http.js';
 import { examples } from './options.js';
+import { tokenCheckProbe, verificationEndpointChecks } from './token-checks.js';
 
-/** One check of `mcp-fw auth doctor`: what was checked, whether it passed, and the fix if not. */
-export interface DoctorCheck {
-  readonly name: string;
-  readonly ok: boolean;
-  /** What was found (on success) or what is wrong (on failure). */
-  readonly detail: string;
-  readonly fix?: string;
-  /** A warning: reported with its fix, not counted as a failure. */
-  readonly warning?: boolean;
-}
-
-type Json = Record<string, unknown>;
+export type { DoctorCheck };
 
 const PRM = '/.well-known/oauth-protected-resource';
 const PAGE_ORIGIN = 'https://client.example';
-
-async function getJson(
-  url: string,
-  fetchFn: typeof fetch,
-  headers: Record<string, string> = {},
-): Promise<{ status: number; json?: Json; response?: Response; error?: string }> {
-  try {
-    const response = await fetchFn(url, {
-      headers: { accept: 'application/json', ...headers },
-      signal: AbortSignal.timeout(5_000),
-    });
-    const text = await response.text();
-    let json: Json | undefined;
-    try {
-      const parsed = JSON.parse(text) as unknown;
-      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
-        json = parsed as Json;
-    } catch {
-      // not JSON: reported by the caller
-    }
-    // Only a 200 is a document: an error body is JSON too.
-    return { status: response.status, json: response.status === 200 ? json : undefined, response };
-  } catch (error) {
-    return { status: 0, error: (error as Error).message };
-  }
-}
-
-function found(result: { status: number; json?: Json; error?: string }): string {
-  if (result.status === 0) return `unreachable (${result.error})`;
-  if (result.status !== 200) return `HTTP ${result.status}`;
-  return 'not a JSON object';
-}
 
 /** The URLs where RFC 8414 / OpenID Connect clients look for an issuer's metadata, in MCP's order. */
 function authorizationServerMetadataUrls(issuer: string): string[] {
@@ -71,8 +30,10 @@ function authorizationServerMetadataUrls(issuer: string): string[] {
 /**
  * Checks a running MCP server's OAuth setup the way a client discovers it: protected resource
  * metadata (RFC 9728) at both well-known URLs, its `resource` matching the URL, the
- * authorization server's metadata with PKCE S256 and the endpoints a client needs, the 401
- * challenge, and CORS for browser clients. Never sends credentials.
+ * authorization server's metadata with PKCE S256 and the endpoints a client needs, the signing
+ * keys and introspection endpoint it publishes (fetched), the 401 challenge, that the server can
+ * check a token now (a JWT signed by no one must get 401, not 503), and CORS for browser
+ * clients. Never sends credentials.
  *
  * @example
  * ```ts
@@ -192,6 +153,7 @@ export async function authDoctor(
         : `${asMetadata.authorization_endpoint}, ${asMetadata.token_endpoint}`,
       'Publish authorization_endpoint and token_endpoint in the authorization server metadata.',
     );
+    checks.push(...(await verificationEndpointChecks(issuer, asMetadata, fetchFn)));
   }
 
   let challenge: Response | undefined;
@@ -235,6 +197,8 @@ export async function authDoctor(
     header ? `WWW-Authenticate: ${header}` : 'no WWW-Authenticate header',
     `Answer 401 with WWW-Authenticate: Bearer resource_metadata="${pathAware}" so clients can discover the authorization server.`,
   );
+  // Only a server that refuses missing tokens gets a forged one: elsewhere it proves nothing.
+  if (challenge?.status === 401) checks.push(await tokenCheckProbe(target, servers[0], fetchFn));
   let preflight: Response | undefined;
   try {
     preflight = await fetchFn(target, {
@@ -281,7 +245,7 @@ export function authCommand(program: Command): void {
       examples([
         [
           'mcp-fw auth doctor http://127.0.0.1:3000/mcp',
-          'metadata, authorization server, 401 challenge, CORS',
+          'metadata, authorization server, its keys, 401 challenge, token checks, CORS',
         ],
       ]),
     )

@@ -100,11 +100,17 @@ async function runDev(entryArg: string | undefined, options: DevOptions): Promis
     rmSync(cacheDir, { recursive: true, force: true });
   });
   if (options.http) {
-    const { serveHttp } = await import('@mcp-fw/core/node');
-    const handle = await serveHttp(supervisor, {
-      port: httpPort(options.port),
-      host: options.host,
-    });
+    const { PortInUseError, serveHttp } = await import('@mcp-fw/core/node');
+    let handle: Awaited<ReturnType<typeof serveHttp>>;
+    try {
+      handle = await serveHttp(supervisor, { port: httpPort(options.port), host: options.host });
+    } catch (error) {
+      // Not serving: the file watcher must not keep the process alive.
+      await supervisor.close();
+      if (error instanceof PortInUseError)
+        throw new CliError(error.reason, error.fix('--port <n> (or PORT=<n>)'));
+      throw error;
+    }
     process.stderr.write(
       `${style.dim('mcp-fw dev')} listening on ${style.cyan(handle.url)} (HTTP+SSE at /sse)\n`,
     );

@@ -115,9 +115,10 @@ export class ChildLink {
     handlers: SessionHandlers,
     mode?: 'legacy' | 'modern' | 'pin-on-first',
     id?: string,
+    remote?: boolean,
   ): void {
     this.#sessions.set(s, handlers);
-    this.send({ t: 'open', s, mode, id });
+    this.send({ t: 'open', s, mode, id, remote });
   }
 
   send(message: ToChild): void {

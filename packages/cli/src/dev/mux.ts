@@ -14,7 +14,14 @@ export type ToChild =
    */
   | { t: 'load'; entry: string; shownAs: string; userDir: string }
   /** Open connection `s`; `mode` as `McpFwServer.connect` takes it, `id` the transport session id. */
-  | { t: 'open'; s: number; mode?: 'legacy' | 'modern' | 'pin-on-first'; id?: string }
+  | {
+      t: 'open';
+      s: number;
+      mode?: 'legacy' | 'modern' | 'pin-on-first';
+      id?: string;
+      /** The client's channel is remote (HTTP): the child masks internal errors as served ones do. */
+      remote?: boolean;
+    }
   /** An inbound frame for connection `s`. */
   | { t: 'in'; s: number; f: string; o: Origin; peer?: { remoteAddress?: string } }
   /** The client of connection `s` will send nothing more. */

@@ -408,6 +408,7 @@ export class RelaySession implements ServedConnection {
       },
       this.#mode,
       this.#channel.id,
+      this.#channel.remote,
     );
     void link.exited.then(() => this.#lost(link, link.exitReason));
     return at;

@@ -12,6 +12,11 @@ export interface Channel {
    * processes serve at once gives each its own range, so the peer's answers match one request.
    */
   readonly firstOutboundId?: number;
+  /**
+   * The peer reaches this process over a network (HTTP) rather than as the local user (stdio,
+   * in memory): what only the server's owner should read is held back from it by default.
+   */
+  readonly remote?: boolean;
   /** Starts delivering incoming frames and events to `sink`. */
   start(sink: ChannelSink): void;
   /**

@@ -1,5 +1,6 @@
 import { Engine, parseFrame, type Channel, type InboundRequest } from '../jsonrpc/index.js';
 import type { Era } from './eras/era.js';
+import type { ErrorPolicy } from './error-ref.js';
 import { LegacySession } from './eras/legacy/session.js';
 import { eraOfMode, selectEra, UNDECIDED, type EraMode } from './eras/select.js';
 import type { HubMember } from './hub.js';
@@ -44,6 +45,11 @@ export class ServerConnection implements HubMember {
     this.#era = eraOfMode(mode);
     this.#parse = this.#era?.frameParser?.();
     this.#shared = this.#era?.stateless === true;
+    // Unless the server says, a client across a network sees no internal details; the local user does.
+    const errors: ErrorPolicy = {
+      logger: core.logger,
+      maskInternalErrors: core.maskInternalErrors ?? channel.remote === true,
+    };
     // Frames a transport parses itself (HTTP) never come through parseFrame.
     this.engine = new Engine(channel, {
       parseFrame: (text) => (this.#parse ? this.#parse(text) : parseFrame(text)),
@@ -52,9 +58,9 @@ export class ServerConnection implements HubMember {
         core.middleware.idle
           ? this.#notification(method, params)
           : this.#observed(method, params as Record<string, unknown> | undefined),
-      mapError: (error, request) => this.#eraOf(request).mapError(error, core),
+      mapError: (error, request) => this.#eraOf(request).mapError(error, errors),
       unencodable: (request, value, error) =>
-        unencodableResult(request, value, error, { policy: core, era: this.#eraOf(request) }),
+        unencodableResult(request, value, error, { policy: errors, era: this.#eraOf(request) }),
       encodeResult: (request, value) => {
         const encode = this.#eraOf(request).encodeResult;
         return encode ? encode(value, request.method, core) : value;
@@ -72,6 +78,7 @@ export class ServerConnection implements HubMember {
       core,
       session,
       engine,
+      errors,
       get sessionId() {
         return shared ? undefined : (sessionId ??= globalThis.crypto.randomUUID());
       },

@@ -1,4 +1,10 @@
-import { ToolExecutionError, UnserialisableResultError, UserError } from '../registry/index.js';
+import { JsonRpcError } from '../jsonrpc/index.js';
+import {
+  InvalidArgumentsError,
+  ToolExecutionError,
+  UnserialisableResultError,
+  UserError,
+} from '../registry/index.js';
 import type { RevisionFeatures } from './eras/revisions.js';
 import type { Logger } from './logger.js';
 
@@ -41,9 +47,9 @@ export function internalErrorMessage(ref: string): string {
 }
 
 /**
- * Whether a failed tool call is the server's fault, not the client's: something the handler
- * threw that is not a `UserError` (framework refusals such as limits extend it), or a result
- * that cannot be serialised. These are what `maskInternalErrors` hides.
+ * Whether a failed tool call is one the server's log must hear of: something the handler threw
+ * that is not a `UserError` (framework refusals such as limits extend it), or a result that
+ * cannot be serialised.
  */
 export function isInternalToolError(
   error: unknown,
@@ -54,7 +60,22 @@ export function isInternalToolError(
   );
 }
 
+/**
+ * What `maskInternalErrors` hides: an {@link isInternalToolError} the client neither caused nor
+ * was meant to read. An elicitation answer that fails its schema is the client's own, and a
+ * `JsonRpcError` is the client's error answer to a request the handler sent it, or one the
+ * handler threw on purpose: both keep their message.
+ */
+function isMaskable(error: unknown): boolean {
+  if (!isInternalToolError(error)) return false;
+  const cause = error instanceof ToolExecutionError ? error.cause : undefined;
+  return !(
+    cause instanceof JsonRpcError ||
+    (cause instanceof InvalidArgumentsError && cause.kind === 'elicitation answer')
+  );
+}
+
 /** The ref a masked tool failure is reported under; undefined when the client sees the message. */
 export function maskedRef(error: unknown, mask: boolean): string | undefined {
-  return mask && isInternalToolError(error) ? errorRef(error) : undefined;
+  return mask && isMaskable(error) ? errorRef(error) : undefined;
 }

@@ -1,6 +1,7 @@
 import type { Engine } from '../jsonrpc/index.js';
 import type { Registry } from '../registry/index.js';
 import type { LegacySession } from './eras/legacy/session.js';
+import type { ErrorPolicy } from './error-ref.js';
 import type { Logger } from './logger.js';
 import type { RequestRecord } from './request-record.js';
 import type { ConnectionHub } from './hub.js';
@@ -25,8 +26,11 @@ export interface ServerCore {
   /** Replaced (never mutated) by runtime changes; see `Registry`. */
   registry: Registry;
   readonly logger: Logger;
-  /** Unexpected handler errors reach clients as a generic message and a ref (`ServerOptions`). */
-  readonly maskInternalErrors: boolean;
+  /**
+   * Unexpected handler errors reach clients as a generic message and a ref (`ServerOptions`);
+   * undefined: on connections over a network (HTTP) only, see {@link Scope.errors}.
+   */
+  readonly maskInternalErrors: boolean | undefined;
   /** Items per list page; Infinity sends every item in one page. */
   readonly pageSize: number;
   readonly lists: ListCache;
@@ -56,6 +60,8 @@ export interface Scope {
    * undefined on the shared stateless connection of 2026-07-28 over HTTP.
    */
   readonly sessionId: string | undefined;
+  /** How this connection reports unexpected errors: masked or not, and where they are logged. */
+  readonly errors: ErrorPolicy;
 }
 
 export type MethodHandler = (

@@ -29,6 +29,7 @@ export function serveMux(
       const s = message.s;
       const channel: Channel = {
         id: message.id,
+        remote: message.remote,
         start: (sink) => void (entry.sink = sink),
         send: (frame, route) =>
           send(

@@ -108,7 +108,6 @@ export class AuditLog {
     options: AuditOptions,
     private readonly identify: Identify,
     private readonly logger: Logger,
-    private readonly mask = false,
   ) {
     this.#sink = options.sink ?? stderrSink;
     this.#withArguments = options.arguments === true;
@@ -141,7 +140,7 @@ export class AuditLog {
     const { record } = call;
     const args = call.args;
     const { kind, message } = classify(call, outcome);
-    const ref = maskedRef(outcome.error, this.mask);
+    const ref = maskedRef(outcome.error, call.scope.errors.maskInternalErrors);
     const entry: AuditEntry = {
       time: new Date(started.at).toISOString(),
       tool: call.name,

@@ -46,6 +46,8 @@ export class Guards {
   readonly #audit?: AuditLog;
   /** How `ctx.auth` names the caller (`limits.identify`). */
   readonly identify: Identify;
+  /** The server's `logger`: where a transport reports what the operator must fix. */
+  readonly logger: Logger;
   /**
    * Where rate-limit counters live (`limits.rateLimitStore`, or the shared store once the server
    * shares its state), also the HTTP endpoint's.
@@ -75,10 +77,10 @@ export class Guards {
     options: {
       limits?: ServerLimits;
       audit?: boolean | AuditOptions;
-      maskInternalErrors?: boolean;
     },
     logger: Logger,
   ) {
+    this.logger = logger;
     const limits = options.limits ?? {};
     const identify = limits.identify ?? defaultIdentify;
     this.identify = identify;
@@ -106,12 +108,7 @@ export class Guards {
       limits.controlChars ?? 'escape',
     );
     if (options.audit)
-      this.#audit = new AuditLog(
-        options.audit === true ? {} : options.audit,
-        identify,
-        logger,
-        options.maskInternalErrors === true,
-      );
+      this.#audit = new AuditLog(options.audit === true ? {} : options.audit, identify, logger);
     // The order of the duties: the audit log around everything; the rate limit; the output
     // policy on what comes back in time; the deadline (covering queueing and every round); the
     // concurrency caps; then the handler.

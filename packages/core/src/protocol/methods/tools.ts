@@ -124,7 +124,7 @@ function deferrable(
             try {
               return { result: await outcome };
             } catch (error) {
-              return { error: current.era.mapError(error, scope.core) };
+              return { error: current.era.mapError(error, scope.errors) };
             }
           },
         );
@@ -165,7 +165,7 @@ function startTask(
       try {
         return { result: await execute(new TaskRun(record, scope.core.inputs, work)) };
       } catch (error) {
-        return { error: record.era.mapError(error, scope.core) };
+        return { error: record.era.mapError(error, scope.errors) };
       }
     },
     era.relay?.(record, scope),
@@ -211,7 +211,7 @@ function inBand(
 ): unknown {
   // A call its client cancelled (the request, or the task it runs as) fails quietly.
   const quiet = record.request.aborted || (run?.detached === true && run.signal.aborted);
-  const result = record.era.toolError(error, { features, policy: scope.core, quiet });
+  const result = record.era.toolError(error, { features, policy: scope.errors, quiet });
   if (!result) throw error;
   return result;
 }

@@ -54,6 +54,17 @@ export class Pipeline {
     this.#members = new WeakMap();
   }
 
+  /** Runs every server middleware's `flush` at once; resolves with what each one threw. */
+  async flush(): Promise<unknown[]> {
+    const flushing = this.#server.flatMap((m) =>
+      typeof m === 'object' && typeof m.flush === 'function'
+        ? [promised(() => (m as Required<Pick<MiddlewareHooks, 'flush'>>).flush())]
+        : [],
+    );
+    const settled = await Promise.allSettled(flushing);
+    return settled.flatMap((s) => (s.status === 'rejected' ? [s.reason] : []));
+  }
+
   /** Checks the `@Use` middleware of members as they are registered (a bad one fails at startup). */
   static checkMembers(members: Iterable<{ readonly middleware: readonly unknown[] }>): void {
     for (const member of members) for (const m of member.middleware) checked(m);
@@ -164,6 +175,7 @@ function switchable(m: MiddlewareHooks, hook: Step): Step {
 
 const HOOKS = new Set<string>([
   'enabled',
+  'flush',
   'request',
   'notification',
   ...[...HOOK_OF_METHOD.values()],

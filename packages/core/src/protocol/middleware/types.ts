@@ -59,6 +59,13 @@ export interface MiddlewareHooks {
    * is off, the chain costs nothing), e.g. telemetry with no tracer provider registered.
    */
   enabled?: () => boolean;
+  /**
+   * Called when the server stops serving a transport (stdin closed, SIGINT or SIGTERM, a
+   * handle's `close()`), once the calls in flight have finished and before the process may
+   * end: send what the middleware buffered, e.g. telemetry's spans and metrics. Waited for at
+   * most 5 s (`McpFwServer.flush`).
+   */
+  flush?: () => void | Promise<void>;
   /** Around every request (every method, including `initialize`, `ping` and the lists). */
   request?: Hook<unknown>;
   /** Around every notification from the client (`notifications/initialized`, …). */

@@ -7,4 +7,10 @@ export interface AuthRejection {
   readonly wwwAuthenticate?: string;
   readonly message?: string;
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * Why, for the server's log (its `logger`, stderr by default), when the operator must act:
+   * a 503 because the issuer's keys cannot be fetched is a broken setting, not a bad client.
+   * Each distinct line is written at most once per 10 s, so an outage does not flood the log.
+   */
+  readonly log?: string;
 }

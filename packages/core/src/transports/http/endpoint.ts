@@ -5,6 +5,7 @@ import type { HttpRequestView, HttpResponder } from './exchange.js';
 import { HealthEndpoint, type HealthOptions } from './health.js';
 import { corsHeaders } from './cors.js';
 import { checkOrigin, type OriginPolicy } from './guard.js';
+import { throttledLog } from './throttled-log.js';
 import { Sse2024Endpoint } from './sse-2024.js';
 import type { ResponseMode } from './request-stream.js';
 import { sendError, sendRejection } from './responses.js';
@@ -141,6 +142,8 @@ export interface EndpointDeps {
   readonly refused?: (refusal: LimitRefusal) => void;
   /** Which scopes a request needs, for `authorize`. */
   readonly scopes?: ScopeSource;
+  /** Where refusals the operator must act on are written (`AuthRejection.log`); default stderr. */
+  readonly log?: (line: string) => void;
 }
 
 /**
@@ -156,6 +159,7 @@ export class HttpEndpoint {
   readonly #admit: EndpointDeps['admit'];
   readonly #principal: EndpointDeps['principal'];
   readonly #scopes: ScopeSource | undefined;
+  readonly #log: (line: string) => void;
 
   constructor(
     deps: EndpointDeps,
@@ -163,6 +167,7 @@ export class HttpEndpoint {
   ) {
     this.#admit = deps.admit;
     this.#principal = deps.principal;
+    this.#log = throttledLog(deps.log ?? ((line) => console.error(`[mcp-fw] ${line}`)));
     if (options.health !== undefined) this.#health = new HealthEndpoint(options.health);
     const { authorize } = options;
     this.#scopes = authorize && deps.scopes;
@@ -264,7 +269,10 @@ export class HttpEndpoint {
     let auth: unknown;
     if (this.options.authenticate) {
       const outcome = await this.options.authenticate(req);
-      if ('reject' in outcome) return sendRejection(reply, outcome.reject);
+      if ('reject' in outcome) {
+        if (outcome.reject.log) this.#log(outcome.reject.log);
+        return sendRejection(reply, outcome.reject);
+      }
       auth = outcome.auth;
     }
     if (this.#admit) {

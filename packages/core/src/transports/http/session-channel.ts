@@ -14,6 +14,7 @@ const REPLAYED = Symbol('replayed');
  * to, and unsolicited ones (list changes, resource updates) to the standalone GET stream.
  */
 export class SessionChannel implements Channel {
+  readonly remote = true;
   #sink?: ChannelSink;
   #standalone?: EventStreamSink;
   readonly #streams = new Set<RequestStream>();

@@ -16,6 +16,7 @@ import type { Connect, LimitRefusal, RoutedEra } from './streamable-settings.js'
 
 /** One HTTP+SSE session: every server message goes out on its single event stream. */
 class SseChannel implements Channel {
+  readonly remote = true;
   #sink?: ChannelSink;
 
   constructor(
