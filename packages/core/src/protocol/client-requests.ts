@@ -15,6 +15,19 @@ export interface ClientRequestOptions {
    * handler.
    */
   key?: string;
+  /**
+   * 2026-07-28: take an answer the client sent with the call itself, before the question was
+   * asked (`inputResponses` without a `requestState`). Off by default: such answers are
+   * ignored and the question is asked, since nothing proves it ever reached the user. Turn it
+   * on only for a question whose answer the client could as well have put in the arguments (a
+   * name, a preference), never for a confirmation or a consent.
+   *
+   * @example
+   * ```ts
+   * await ctx.elicit('What is your name?', z.object({ name: z.string() }), { key: 'user_name', acceptUnasked: true });
+   * ```
+   */
+  acceptUnasked?: boolean;
 }
 
 /** Where a question goes: the live channel, or the call's input run (see `Era.asksInRounds`). */
