@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createServer, Resource, Tool } from '@mcp-fw/core';
+import { defaultIdentify } from '../src/protocol/guards/identity.ts';
 import { SURFACES, JSON_AND_SSE, initializeBody, type Surface } from './support/http-surfaces.ts';
 
-// Issue #30 (security, round two): the attacks of rows 7 and 12, each named after its row.
+// Issue #30 (security, round two): the attacks of rows 7, 10 and 12, each named after its row.
 
 const surfaces: Surface[] = [];
 afterEach(async () => {
@@ -129,5 +130,24 @@ describe('POST http://evil.com/mcp (absolute-form request target) is refused wit
     expect(same.status).toBe(200);
     expect(same.header('mcp-session-id')).toBeDefined();
     await same.text();
+  });
+});
+
+describe('a token with no sub whose client_id equals a user’s sub is another principal', () => {
+  it('users and clients are named in separate namespaces that never meet', () => {
+    expect(defaultIdentify({ subject: 'alice', clientId: 'app' })).toBe('alice');
+    expect(defaultIdentify({ clientId: 'alice' })).toBe('client:alice');
+    // A user whose own name looks like a client's (or like an escaped user) is kept apart.
+    expect(defaultIdentify({ sub: 'client:alice' })).toBe('user:client:alice');
+    expect(defaultIdentify({ sub: 'user:client:alice' })).toBe('user:user:client:alice');
+    const names = [
+      { sub: 'alice' },
+      { clientId: 'alice' },
+      { sub: 'client:alice' },
+      { sub: 'user:client:alice' },
+      { clientId: 'client:alice' },
+      { sub: 'user:alice' },
+    ].map(defaultIdentify);
+    expect(new Set(names).size).toBe(names.length);
   });
 });
