@@ -31,7 +31,10 @@ export interface AuthRejection {
 
 /** One use of a member that declares OAuth scopes (`scopes` on `@Tool`, `@Resource`, `@Prompt`, or `@Scopes`). */
 export interface MemberAccess {
-  /** `tools/call`, `prompts/get`, `resources/read`, `resources/subscribe` or `completion/complete`. */
+  /**
+   * `tools/call`, `prompts/get`, `resources/read`, `resources/subscribe`, `subscriptions/listen`
+   * (each URI of its `resourceSubscriptions`) or `completion/complete`.
+   */
   readonly method: string;
   readonly kind: 'tool' | 'prompt' | 'resource';
   /** The tool or prompt name, or the resource URI. */
