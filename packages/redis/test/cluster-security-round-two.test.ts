@@ -1,10 +1,12 @@
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cluster, HAPROXY, REDIS_SERVER } from './support/processes.ts';
 import { INIT, messages, post, until } from './support/raw-http.ts';
 
-// Issue #30 (security, round two), rows 6 and 10 through three nodes on one Redis behind
-// HAProxy: the scope check of a listen stream and the separate namespaces of users and clients
-// hold whichever node serves the request.
+// Issue #30 (security, round two), rows 6, 10, 11 and 12 through three nodes on one Redis
+// behind HAProxy: the scope check of a listen stream, the separate namespaces of users and
+// clients, answers only to questions asked, and absolute-form targets hold whichever node
+// serves the request.
 const ready = REDIS_SERVER !== undefined && HAPROXY !== undefined;
 
 const META = {
@@ -120,5 +122,78 @@ describe.skipIf(!ready)('security, round two, across nodes (3 processes, HAProxy
     const own = await post(c.url, list, legacy('alice', sid));
     expect(own.status).toBe(200);
     await fetch(b.url, { method: 'DELETE', headers: legacy('alice', sid) });
+  });
+
+  it('tools/call with inputResponses for a question never asked and no requestState: the question is asked, on any node', async () => {
+    for (const node of cluster.nodes) {
+      const call = await post(
+        node.url,
+        {
+          jsonrpc: '2.0',
+          id: 3,
+          method: 'tools/call',
+          params: {
+            name: 'greet',
+            arguments: {},
+            inputResponses: { input_1: { action: 'accept', content: { name: 'Mallory' } } },
+            _meta: {
+              ...META,
+              'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
+            },
+          },
+        },
+        modern('mallory', 'tools/call', 'greet'),
+      );
+      expect(messages(call)[0].result).toMatchObject({
+        resultType: 'input_required',
+        inputRequests: { input_1: { method: 'elicitation/create' } },
+      });
+    }
+  });
+
+  it('POST http://evil.com/mcp (absolute-form target) through the balancer is refused, never served', async () => {
+    const send = (headers: Record<string, string>) =>
+      new Promise<{ status: number; session?: string; body: string }>((resolve, reject) => {
+        const req = request(
+          {
+            host: '127.0.0.1',
+            port: cluster.balancer.port,
+            method: 'POST',
+            path: 'http://evil.com/mcp',
+            headers: {
+              'content-type': 'application/json',
+              accept: 'application/json, text/event-stream',
+              authorization: 'Bearer alice',
+              ...headers,
+            },
+          },
+          (res) => {
+            let text = '';
+            res.on('data', (chunk) => {
+              text += chunk;
+            });
+            res.on('end', () =>
+              resolve({
+                status: res.statusCode ?? 0,
+                session: res.headers['mcp-session-id'] as string | undefined,
+                body: text,
+              }),
+            );
+          },
+        );
+        req.on('error', reject);
+        req.end(JSON.stringify(INIT));
+      });
+    // Behind HAProxy this held before the node refused absolute-form targets itself (the
+    // single-node test in core's security-round-two.test.ts is the one that failed): a target
+    // naming another host than Host is refused by HAProxy (400, RFC 9112 §3.2.2).
+    const mismatched = await send({});
+    expect(mismatched.status).toBe(400);
+    expect(mismatched.session).toBeUndefined();
+    // Host made to agree with the target: passed on, the node's Host check refuses evil.com.
+    const agreed = await send({ host: 'evil.com' });
+    expect(agreed.status).toBe(403);
+    expect(agreed.session).toBeUndefined();
+    expect(JSON.parse(agreed.body)).toMatchObject({ id: null, error: { code: -32000 } });
   });
 });
