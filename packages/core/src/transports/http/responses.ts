@@ -49,7 +49,7 @@ const UTF8 = new TextEncoder();
  * challenge may name the client's own text (a resource URI); one with CR/LF or a non-ASCII
  * character would make writing the answer throw, turning a 403 into an empty 500.
  */
-export function headerSafe(value: string): string {
+function headerSafe(value: string): string {
   if (!UNSAFE.test(value)) return value;
   return value.replace(new RegExp(UNSAFE.source, 'gu'), (c) =>
     Array.from(UTF8.encode(c), (b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''),
