@@ -28,7 +28,12 @@ export class InputRoundTools {
     input: NO_ARGUMENTS,
   })
   async elicitation(_args: object, ctx: Context) {
-    const answer = await ctx.elicit('What is your name?', Name, { key: 'user_name' });
+    // ignore-extra-params answers this question with the call itself, before it is asked (no
+    // requestState): a name may be taken so (acceptUnasked); a confirmation never would be.
+    const answer = await ctx.elicit('What is your name?', Name, {
+      key: 'user_name',
+      acceptUnasked: true,
+    });
     return answer.action === 'accept'
       ? `Hello, ${answer.content.name}!`
       : `No name given (${answer.action}).`;
@@ -112,7 +117,12 @@ export class InputRoundTools {
     // Capabilities are declared per request under 2026-07-28: ask only what this client can answer.
     const { elicitation, sampling } = ctx.client.capabilities;
     if (elicitation) {
-      const answer = await ctx.elicit('What is your name?', Name, { key: 'user_name' });
+      // ignore-extra-params answers this question with the call itself, before it is asked (no
+      // requestState): a name may be taken so (acceptUnasked); a confirmation never would be.
+      const answer = await ctx.elicit('What is your name?', Name, {
+        key: 'user_name',
+        acceptUnasked: true,
+      });
       return answer.action === 'accept'
         ? `Hello, ${answer.content.name}!`
         : `No name given (${answer.action}).`;

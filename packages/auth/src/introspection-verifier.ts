@@ -21,7 +21,13 @@ export interface IntrospectionVerifierOptions {
   readonly audience: string;
   /** How long an answer is reused, in ms (default 60 s; never past the token's `exp`). */
   readonly cacheTtlMs?: number;
-  /** Most answers kept (default 1000); the oldest is dropped first. */
+  /**
+   * How long an inactive answer ("not active") is reused, in ms (default 10 s; 0: never): a
+   * flood of one bogus or revoked token asks the authorization server once, not once per
+   * request.
+   */
+  readonly inactiveCacheTtlMs?: number;
+  /** Most answers kept, active and inactive (default 1000); the oldest is dropped first. */
   readonly cacheMaxEntries?: number;
   /** Time allowed for one introspection request, in ms (default 5 s); then 503. */
   readonly timeoutMs?: number;
@@ -29,8 +35,9 @@ export interface IntrospectionVerifierOptions {
 
 /**
  * Verifies opaque access tokens by asking the authorization server (RFC 7662). Answers are cached
- * for a short, bounded time, keyed by a hash of the token. An inactive token is a 401; an
- * unreachable or failing endpoint is a 503.
+ * for a short, bounded time, keyed by a hash of the token, inactive ones too (briefly), and
+ * requests for the same token at once share one call. An inactive token is a 401; an
+ * unreachable or failing endpoint is a 503 (not cached).
  *
  * @example
  * ```ts
@@ -45,17 +52,26 @@ export interface IntrospectionVerifierOptions {
  */
 export function introspectionVerifier(options: IntrospectionVerifierOptions): TokenVerifier {
   const ttl = options.cacheTtlMs ?? 60_000;
+  const inactiveTtl = options.inactiveCacheTtlMs ?? 10_000;
   const max = options.cacheMaxEntries ?? 1000;
-  const cache = new Map<string, { info: AuthInfo; until: number }>();
+  // An answer, or the refusal of a token the server called not active (or expired, or for
+  // another resource: what it said cannot change within the TTL).
+  const cache = new Map<string, { info?: AuthInfo; refusal?: InvalidTokenError; until: number }>();
+  // Requests for the same token at once share one introspection call.
+  const asking = new Map<string, Promise<AuthInfo>>();
   const basic = Buffer.from(
     `${encodeURIComponent(options.clientId)}:${encodeURIComponent(options.clientSecret)}`,
   ).toString('base64');
-  return async (token) => {
-    const key = createHash('sha256').update(token).digest('base64url');
+  const remember = (
+    key: string,
+    entry: { info?: AuthInfo; refusal?: InvalidTokenError; until: number },
+  ) => {
+    if (cache.size >= max) cache.delete(cache.keys().next().value!);
+    cache.set(key, entry);
+  };
+
+  const introspect = async (token: string, key: string): Promise<AuthInfo> => {
     const now = Date.now();
-    const hit = cache.get(key);
-    if (hit && hit.until > now) return hit.info;
-    if (hit) cache.delete(key);
     let answer: Record<string, unknown>;
     try {
       const response = await fetch(options.endpoint, {
@@ -80,24 +96,44 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): To
         },
       );
     }
+    const refuse = (message: string): never => {
+      const refusal = new InvalidTokenError(message);
+      if (inactiveTtl > 0) remember(key, { refusal, until: now + inactiveTtl });
+      throw refusal;
+    };
     if (answer.active !== true)
-      throw new InvalidTokenError('the access token is not active (revoked, expired or unknown)');
+      refuse('the access token is not active (revoked, expired or unknown)');
     if (typeof answer.exp === 'number' && answer.exp * 1000 <= now)
-      throw new InvalidTokenError('the access token has expired');
+      refuse('the access token has expired');
     const aud = answer.aud;
     if (
       aud !== undefined &&
       !(aud === options.audience || (Array.isArray(aud) && aud.includes(options.audience)))
     ) {
-      throw new InvalidTokenError('the access token was not issued for this resource');
+      refuse('the access token was not issued for this resource');
     }
     const info = authInfoOf(answer);
     const until = Math.min(
       now + ttl,
       typeof answer.exp === 'number' ? answer.exp * 1000 : Infinity,
     );
-    if (cache.size >= max) cache.delete(cache.keys().next().value!);
-    cache.set(key, { info, until });
+    remember(key, { info, until });
     return info;
+  };
+
+  return async (token) => {
+    const key = createHash('sha256').update(token).digest('base64url');
+    const hit = cache.get(key);
+    if (hit && hit.until > Date.now()) {
+      if (hit.refusal) throw new InvalidTokenError(hit.refusal.message);
+      return hit.info!;
+    }
+    if (hit) cache.delete(key);
+    let pending = asking.get(key);
+    if (!pending) {
+      pending = introspect(token, key).finally(() => asking.delete(key));
+      asking.set(key, pending);
+    }
+    return pending;
   };
 }

@@ -1,16 +1,11 @@
-import {
-  createRemoteJWKSet,
-  errors,
-  jwtVerify,
-  type JWTHeaderParameters,
-  type FlattenedJWSInput,
-} from 'jose';
+import { errors, jwtVerify } from 'jose';
 import {
   authInfoOf,
   InvalidTokenError,
   VerifierUnavailableError,
   type TokenVerifier,
 } from './auth-info.js';
+import { remoteKeySet } from './remote-keys.js';
 
 /** The asymmetric JWS algorithms accepted by default (never `none`, never HMAC: see below). */
 export const DEFAULT_JWT_ALGORITHMS = [
@@ -42,7 +37,11 @@ export interface JwtVerifierOptions {
   readonly algorithms?: readonly string[];
   /** Tolerated clock difference for `exp` and `nbf`, in seconds (default 5). */
   readonly clockToleranceSec?: number;
-  /** Least time between two key-set fetches prompted by an unknown `kid`, in ms (default 30 s). */
+  /**
+   * Least time between two key-set fetches prompted by an unknown `kid` or expired keys, in ms
+   * (default 30 s), whether the last fetch succeeded or failed: while the issuer's endpoint
+   * fails, tokens are answered 503 without asking it again until the cooldown ends.
+   */
   readonly jwksCooldownMs?: number;
   /** How long fetched keys are used before they are fetched again, in ms (default 10 minutes). */
   readonly jwksCacheMaxAgeMs?: number;
@@ -56,7 +55,8 @@ export interface JwtVerifierOptions {
  * Verifies JWT access tokens against the issuer's published keys (with `jose`): signature with
  * an allowed asymmetric algorithm, `iss`, `aud` bound to this server, `exp` and `nbf` with a
  * small clock tolerance. Keys are cached; a token signed with an unknown `kid` prompts one
- * refetch (at most once per cooldown), so the issuer can rotate keys. An unreachable key set
+ * refetch (at most once per cooldown, failed fetches included), so the issuer can rotate keys
+ * and a flood of forged tokens never becomes a flood of fetches. An unreachable key set
  * answers 503, not 401.
  *
  * @example
@@ -85,33 +85,18 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
       "jwtVerifier: audience is required (this server's canonical URL), so tokens for other resources are refused",
     );
   }
-  const jwks = createRemoteJWKSet(new URL(options.jwksUri), {
-    cooldownDuration: options.jwksCooldownMs ?? 30_000,
-    cacheMaxAge: options.jwksCacheMaxAgeMs ?? 600_000,
-    timeoutDuration: options.jwksTimeoutMs ?? 5_000,
+  // "No such key" is the token's fault (401); "could not get the keys" is the key set's
+  // VerifierUnavailableError (503).
+  const keys = remoteKeySet({
+    url: new URL(options.jwksUri).href,
+    cooldownMs: options.jwksCooldownMs ?? 30_000,
+    maxAgeMs: options.jwksCacheMaxAgeMs ?? 600_000,
+    timeoutMs: options.jwksTimeoutMs ?? 5_000,
   });
-  // Tells "no such key" (the token's fault: 401) apart from "could not get the keys" (503).
-  const key = async (header: JWTHeaderParameters, token: FlattenedJWSInput) => {
-    try {
-      return await jwks(header, token);
-    } catch (error) {
-      if (
-        error instanceof errors.JWKSNoMatchingKey ||
-        error instanceof errors.JWKSMultipleMatchingKeys
-      )
-        throw error;
-      throw new VerifierUnavailableError(
-        `the issuer's signing keys at ${options.jwksUri} could not be fetched (${(error as Error).message})`,
-        {
-          cause: error,
-        },
-      );
-    }
-  };
   const audience = typeof options.audience === 'string' ? options.audience : [...options.audience];
   return async (token) => {
     try {
-      const { payload } = await jwtVerify(token, key, {
+      const { payload } = await jwtVerify(token, keys, {
         issuer: options.issuer,
         audience,
         algorithms,

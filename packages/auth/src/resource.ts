@@ -103,7 +103,7 @@ export function oauthResource(options: OAuthResourceOptions): OAuthResourceHttpO
       ...(fields.error === 'insufficient_scope' ? {} : initial),
       resource_metadata: metadataUrl,
     })
-      .map(([k, v]) => `${k}="${v.replace(/["\\]/g, '')}"`)
+      .map(([k, v]) => `${k}="${quotable(v)}"`)
       .join(', ')}`;
 
   return {
@@ -215,3 +215,21 @@ export function oauthResource(options: OAuthResourceOptions): OAuthResourceHttpO
     },
   };
 }
+
+/**
+ * `value` as RFC 6750 §3 allows inside a quoted challenge parameter (`%x20-21 / %x23-5B /
+ * %x5D-7E`): a member name or URI is the client's text, and one with CR/LF or a non-ASCII
+ * character cannot go into a header at all (writing it throws). Quotes and backslashes are
+ * dropped; other characters are percent-encoded as UTF-8, so the challenge still names them.
+ */
+function quotable(value: string): string {
+  return value
+    .replace(/["\\]/g, '')
+    .replace(/[^\x20-\x7e]/gu, (c) =>
+      Array.from(UTF8.encode(c), (b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(
+        '',
+      ),
+    );
+}
+
+const UTF8 = new TextEncoder();

@@ -5,7 +5,7 @@ import {
   type RateLimitStore,
 } from './protocol/index.js';
 import { checkRateLimit, type RateLimit } from './registry/index.js';
-import type { HttpRequestView } from './transports/http/index.js';
+import type { EndpointAdmission, HttpRequestView } from './transports/http/index.js';
 
 /** What the endpoint counts with: the server's `limits.rateLimitStore` and `limits.identify`. */
 export interface EndpointCounting {
@@ -16,12 +16,14 @@ export interface EndpointCounting {
 /**
  * The endpoint's admission check: the ms a request must wait, 0 when it is served now. The
  * endpoint sees a request before any session exists, so `session` counts per address, like the
- * default `address`.
+ * default `address`; those and `global` need no identity, so they are checked before
+ * authentication (a flood of bad tokens never reaches the token verifier and its issuer).
+ * `identity` is checked after it.
  */
 export function endpointLimiter(
   value: RateLimit,
   counting: EndpointCounting = {},
-): (req: HttpRequestView, auth: unknown) => number | Promise<number> {
+): EndpointAdmission {
   const { max, perMs } = checkRateLimit(value, 'createHttpHandler') as RateLimit;
   const key = value.key ?? 'address';
   // Read at each request: a server that shares its state (a Redis store) switches its counters
@@ -37,5 +39,7 @@ export function endpointLimiter(
       : key === 'identity'
         ? (req: HttpRequestView, auth: unknown) => `\0endpoint\0${identify(auth) ?? address(req)}`
         : (req: HttpRequestView) => `\0endpoint\0${address(req)}`;
-  return (req, auth) => (counting.rateLimitStore ?? own).hit(keyOf(req, auth), max, perMs);
+  const admit = (req: HttpRequestView, auth: unknown) =>
+    (counting.rateLimitStore ?? own).hit(keyOf(req, auth), max, perMs);
+  return Object.assign(admit, { beforeAuthentication: key !== 'identity' });
 }

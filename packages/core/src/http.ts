@@ -19,7 +19,9 @@ export interface HttpHandlerOptions extends HttpEndpointOptions {
    * (`session` counts per address too: a request reaches the endpoint before any session), per
    * `identity` (by address when unauthenticated) or `global`ly. The counters live in the
    * server's `limits.rateLimitStore`, and `identity` is named by its `limits.identify`. Over the
-   * limit the client gets 429 with `Retry-After`. Off by default.
+   * limit the client gets 429 with `Retry-After`. Off by default. Per address (and `global`) it
+   * is checked before `authenticate`, so a flood of bad credentials is refused before any token
+   * verifier (or the issuer behind it) is asked; `identity` is checked after authentication.
    *
    * @example
    * ```ts

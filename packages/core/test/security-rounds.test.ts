@@ -62,6 +62,16 @@ class Shop {
     return `${first.action === 'accept' ? first.content.a : '-'}+${second.action === 'accept' ? second.content.b : '-'}`;
   }
 
+  @Tool({ description: 'Greets, then asks to confirm', input: z.object({}) })
+  async greet(_: object, ctx: Context) {
+    const name = await ctx.elicit('Name?', z.object({ name: z.string() }), {
+      key: 'user_name',
+      acceptUnasked: true,
+    });
+    const ok = await ctx.elicit('Send the greeting?', Confirm, { key: 'confirm' });
+    return `${name.action === 'accept' ? name.content.name : '-'}:${ok.action}`;
+  }
+
   @Prompt({ description: 'Asks under the same key as pay', input: z.object({}) })
   async confirmed(_: object, ctx: Context) {
     this.runs.prompt++;
@@ -368,25 +378,62 @@ describe('2026-07-28 answers to questions never asked', () => {
     expect(checkServerLines(c.wire, MODERN)).toEqual([]);
   });
 
-  it('answers sent without a requestState answer only the first round: a later question is still asked', async () => {
+  // Issue #30, row 11: the pre-answer was used, so ctx.elicit() returned it and no round happened.
+  it('tools/call with inputResponses for a question never asked and no requestState: the answer is ignored and the question is asked', async () => {
     const shop = new Shop();
     const c = await client(shopServer(shop));
+    const forged = await pay(c, { inputResponses: { confirm: yes } });
+    expect(forged.resultType).toBe('input_required');
+    expect(Object.keys(forged.inputRequests)).toEqual(['confirm']);
+    // The same through a prompt and a resource, and for a later round's question.
+    const prompt = await call(c, 'prompts/get', {
+      name: 'confirmed',
+      arguments: {},
+      inputResponses: { confirm: yes },
+    });
+    expect(prompt.resultType).toBe('input_required');
+    const read = await call(c, 'resources/read', {
+      uri: 'shop://receipt',
+      inputResponses: { confirm: yes },
+    });
+    expect(read.resultType).toBe('input_required');
     const a = { action: 'accept', content: { a: 'A' } };
     const b = { action: 'accept', content: { b: 'pre-answered' } };
-    const result = await call(c, 'tools/call', {
+    const first = await call(c, 'tools/call', {
       name: 'twice',
       arguments: {},
       inputResponses: { input_1: a, input_2: b },
     });
-    expect(result.resultType).toBe('input_required');
-    expect(Object.keys(result.inputRequests)).toEqual(['input_2']);
-    const done = await call(c, 'tools/call', {
-      name: 'twice',
-      arguments: {},
-      inputResponses: { input_2: { action: 'accept', content: { b: 'asked' } } },
-      requestState: result.requestState,
+    expect(Object.keys(first.inputRequests)).toEqual(['input_1']);
+    // Not even as a malformed value is it looked at (no -32602: extra parameters are ignored).
+    const odd = await pay(c, { inputResponses: 'yes' });
+    expect(odd.resultType).toBe('input_required');
+    // Answered through the state the server issued, the call completes as before.
+    const paid = await pay(c, {
+      inputResponses: { confirm: yes },
+      requestState: forged.requestState,
     });
-    expect(done.content[0].text).toBe('A+asked');
+    expect(paid.content[0].text).toBe('paid 5 EUR');
+    expect(checkServerLines(c.wire, MODERN)).toEqual([]);
+  });
+
+  it('a question asked with acceptUnasked takes an answer sent with the call, in the first round only', async () => {
+    const c = await client(shopServer(new Shop()));
+    const name = { action: 'accept', content: { name: 'Ada' } };
+    const round = await call(c, 'tools/call', {
+      name: 'greet',
+      arguments: {},
+      inputResponses: { user_name: name, confirm: yes },
+    });
+    // The name was taken; the confirmation, asked without the opt-in, is still asked.
+    expect(Object.keys(round.inputRequests)).toEqual(['confirm']);
+    const done = await call(c, 'tools/call', {
+      name: 'greet',
+      arguments: {},
+      inputResponses: { confirm: yes },
+      requestState: round.requestState,
+    });
+    expect(done.content[0].text).toBe('Ada:accept');
   });
 });
 

@@ -25,14 +25,18 @@ export async function signingKey(kid: string): Promise<SigningKey> {
 
 /**
  * A real key-set server on 127.0.0.1 (what an issuer's `jwks_uri` is): serves `keys` and counts
- * fetches, so tests see the verifier's cache and refetches.
+ * fetches, so tests see the verifier's cache and refetches; `status` makes it fail.
  */
 export async function jwksServer(
   keys: () => JWK[],
+  status: () => number = () => 200,
 ): Promise<{ url: string; fetches: () => number; close(): Promise<void> }> {
   let fetches = 0;
   const server: Server = createServer((_req, res) => {
     fetches++;
+    // An issuer in trouble (`status` other than 200) answers that status and no key set.
+    const code = status();
+    if (code !== 200) return void res.writeHead(code).end();
     res
       .writeHead(200, { 'content-type': 'application/json' })
       .end(JSON.stringify({ keys: keys() }));

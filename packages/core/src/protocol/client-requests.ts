@@ -14,6 +14,19 @@ export interface ClientRequestOptions {
    * handler.
    */
   key?: string;
+  /**
+   * 2026-07-28: take an answer the client sent with the call itself, before the question was
+   * asked (`inputResponses` without a `requestState`). Off by default: such answers are
+   * ignored and the question is asked, since nothing proves it ever reached the user. Turn it
+   * on only for a question whose answer the client could as well have put in the arguments (a
+   * name, a preference), never for a confirmation or a consent.
+   *
+   * @example
+   * ```ts
+   * await ctx.elicit('What is your name?', z.object({ name: z.string() }), { key: 'user_name', acceptUnasked: true });
+   * ```
+   */
+  acceptUnasked?: boolean;
 }
 
 /**
@@ -23,8 +36,11 @@ export interface ClientRequestOptions {
 export interface QuestionRun {
   /** Whether the call went on as a task (its questions then go through the task). */
   readonly detached: boolean;
-  /** The answer, now or after a round trip; `key` names the question in `inputRequests`. */
-  ask(method: string, params: unknown, key?: string): Promise<unknown>;
+  /**
+   * The answer, now or after a round trip; `key` names the question in `inputRequests`;
+   * `unasked` lets the first round take an answer sent without a `requestState`.
+   */
+  ask(method: string, params: unknown, key?: string, unasked?: boolean): Promise<unknown>;
 }
 
 /** Where a question goes: the live channel, or the call's input run (see `Era.asksInRounds`). */

@@ -3,7 +3,10 @@ import { decodeHeaderValue } from './eras/modern/http-ladder.js';
 
 /** A request's use of one member that declares OAuth scopes. */
 export interface ScopeNeed {
-  /** `tools/call`, `prompts/get`, `resources/read`, `resources/subscribe` or `completion/complete`. */
+  /**
+   * `tools/call`, `prompts/get`, `resources/read`, `resources/subscribe`, `subscriptions/listen`
+   * (each URI of its `resourceSubscriptions`) or `completion/complete`.
+   */
   readonly method: string;
   readonly kind: 'tool' | 'prompt' | 'resource';
   /** The tool or prompt name, or the resource URI. */
@@ -57,6 +60,18 @@ export function scopeLookup(registry: () => Registry) {
           params?: Record<string, unknown>;
         };
         if (typeof method !== 'string') continue;
+        if (method === 'subscriptions/listen') {
+          // Every URI a listen stream follows is read through its updates: each needs the scopes
+          // `resources/read` of it would (the routing headers name none of them).
+          const filter = (params?.notifications ?? {}) as { resourceSubscriptions?: unknown };
+          const uris = filter.resourceSubscriptions;
+          if (!Array.isArray(uris)) continue;
+          for (const uri of uris) {
+            const found = need(method, 'resource', uri);
+            if (found) needs.push(found);
+          }
+          continue;
+        }
         let found: ScopeNeed | undefined;
         if (method === 'completion/complete') {
           // Completing a member's arguments reveals what it would accept: the member's scopes apply.

@@ -8,19 +8,33 @@
  */
 export type Identify = (auth: unknown) => string | undefined;
 
-const ID_FIELDS = ['sub', 'subject', 'clientId', 'userId', 'id'] as const;
+// Fields naming a user, in order of preference; a client is named only when no user is.
+const USER_FIELDS = ['sub', 'subject', 'userId', 'id'] as const;
+const CLIENT = 'client:';
+const USER = 'user:';
 
 /**
- * The default {@link Identify}: a string `auth` is the identity; an object's `sub`, `subject`,
- * `clientId`, `userId` or `id` (the first that is a string or number); otherwise none.
+ * The default {@link Identify}: a string `auth` is the identity; an object names a user by its
+ * `sub`, `subject`, `userId` or `id` (the first that is a string or number), else the OAuth
+ * client acting for no user by its `clientId`, as `client:<id>`; otherwise none.
+ *
+ * Users and clients live in separate namespaces, so a token without a user whose client id is
+ * `alice` is never the user `alice` (none of her sessions, rounds, tasks or budgets). A user is
+ * named as is, unless the name itself starts with `client:` or `user:`: then it is written
+ * `user:<name>`, so no user name can ever equal a client's.
  */
 export function defaultIdentify(auth: unknown): string | undefined {
   if (typeof auth === 'string') return auth;
   if (typeof auth !== 'object' || auth === null) return undefined;
-  for (const field of ID_FIELDS) {
-    const value = (auth as Record<string, unknown>)[field];
-    if (typeof value === 'string' || typeof value === 'number') return String(value);
+  const fields = auth as Record<string, unknown>;
+  for (const field of USER_FIELDS) {
+    const value = fields[field];
+    if (typeof value === 'number') return String(value);
+    if (typeof value === 'string')
+      return value.startsWith(CLIENT) || value.startsWith(USER) ? USER + value : value;
   }
+  const client = fields.clientId;
+  if (typeof client === 'string' || typeof client === 'number') return CLIENT + client;
   return undefined;
 }
 

@@ -20,6 +20,8 @@ export interface RunTable {
 
 interface Waiting {
   readonly request: { method: string; params: unknown };
+  /** The handler takes an answer sent before it asked (`acceptUnasked`). */
+  readonly unasked?: boolean;
   resolve(value: unknown): void;
   reject(error: unknown): void;
 }
@@ -29,8 +31,8 @@ export interface RunStart {
   /** Answers known before the handler runs (a replay's, from its state); none for most calls. */
   readonly answers?: Record<string, unknown>;
   /**
-   * Answers sent without a `requestState`: they answer questions of the first round only, as
-   * if the client had been asked them; any other key is never used.
+   * Answers sent without a `requestState`: they answer only first-round questions asked with
+   * `acceptUnasked`; any other key is never used.
    */
   readonly offered?: Record<string, unknown>;
   /** When the call's first round began (ms since the epoch); unset for a fresh call. */
@@ -247,12 +249,17 @@ export class InputRun {
   }
 
   /** Called by `ctx.elicit` and friends: the answer, now or after a round trip. */
-  ask(method: string, params: unknown, key?: string): Promise<unknown> {
+  ask(method: string, params: unknown, key?: string, unasked?: boolean): Promise<unknown> {
     if (this.#task) return this.#task.ask(method, params, key);
     const k = key ?? `input_${++this.#seq}`;
     if (this.#answers?.has(k)) return Promise.resolve(this.#answers.get(k));
     return new Promise((resolve, reject) => {
-      (this.#waiting ??= new Map()).set(k, { request: { method, params }, resolve, reject });
+      (this.#waiting ??= new Map()).set(k, {
+        request: { method, params },
+        unasked,
+        resolve,
+        reject,
+      });
       this.#schedule();
     });
   }
@@ -356,15 +363,15 @@ export class InputRun {
   }
 
   /**
-   * The first round's questions that answers sent without a state answer are answered; after
-   * it, those answers are dropped, so no later question is answered without being asked.
+   * The first round's questions asked with `acceptUnasked` take the answers sent without a
+   * state; after it, those answers are dropped, so no later question is answered unasked.
    */
   #takeOffered(waiting: Map<string, Waiting>): void {
     const offered = this.#offered;
     if (!offered) return;
     this.#offered = undefined;
     for (const [key, w] of waiting) {
-      if (!Object.hasOwn(offered, key)) continue;
+      if (!w.unasked || !Object.hasOwn(offered, key)) continue;
       this.#answerMap().set(key, offered[key]);
       waiting.delete(key);
       w.resolve(offered[key]);

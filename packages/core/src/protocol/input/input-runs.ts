@@ -121,11 +121,11 @@ export class InputRuns {
   ): unknown {
     const state = params?.requestState;
     if (state === undefined) {
-      // Answers without a requestState (the protocol lets a client answer a server that sent
-      // none): they may answer only what this call asks in its first round; the rest are never
-      // used (and, as SEP-2322 asks, not an error).
-      const offered =
-        params?.inputResponses === undefined ? undefined : answersIn(responsesOf(params));
+      // Answers without a requestState: nothing proves their question reached the user (every
+      // round this server asks carries a state), so they are ignored (SEP-2322: not an error)
+      // unless the handler asks with `acceptUnasked`, and then only in the first round. Used
+      // otherwise, they would let a client pre-answer a confirmation nobody was shown.
+      const offered = offeredAnswers(params?.inputResponses);
       const run = new InputRun(
         undefined,
         record,
@@ -251,6 +251,14 @@ function responsesOf(params: Record<string, unknown> | undefined): Record<string
     );
   }
   return responses as Record<string, unknown>;
+}
+
+/** The answers of `inputResponses` sent without a state, when it is an object holding any. */
+function offeredAnswers(responses: unknown): Record<string, unknown> | undefined {
+  if (typeof responses !== 'object' || responses === null || Array.isArray(responses))
+    return undefined;
+  const answers = answersIn(responses as Record<string, unknown>);
+  return Object.keys(answers).length > 0 ? answers : undefined;
 }
 
 /** Refuses (-32602) an answer to a question the round did not ask. */

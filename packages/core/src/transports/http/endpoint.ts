@@ -27,7 +27,10 @@ export type AuthOutcome = { readonly auth?: unknown } | { readonly reject: AuthR
 
 /** One use of a member that declares OAuth scopes (`scopes` on `@Tool`, `@Resource`, `@Prompt`, or `@Scopes`). */
 export interface MemberAccess {
-  /** `tools/call`, `prompts/get`, `resources/read`, `resources/subscribe` or `completion/complete`. */
+  /**
+   * `tools/call`, `prompts/get`, `resources/read`, `resources/subscribe`, `subscriptions/listen`
+   * (each URI of its `resourceSubscriptions`) or `completion/complete`.
+   */
   readonly method: string;
   readonly kind: 'tool' | 'prompt' | 'resource';
   /** The tool or prompt name, or the resource URI. */
@@ -126,16 +129,27 @@ export interface HttpEndpointOptions extends OriginPolicy {
   readonly cors?: { readonly origins: readonly string[] | '*' };
 }
 
+/**
+ * The endpoint-wide rate limit: how long `req` must wait before it is served (ms; 0 serves it
+ * now). Over the limit, the client gets 429 with `Retry-After`.
+ */
+export interface EndpointAdmission {
+  (req: HttpRequestView, auth: unknown): number | Promise<number>;
+  /**
+   * It counts without the caller's identity (per address, or globally): then it runs before
+   * authentication, so a flood of bad credentials is refused before the verifier (and the
+   * issuer behind it) is asked. Otherwise it runs after, with the identity.
+   */
+  readonly beforeAuthentication: boolean;
+}
+
 export interface EndpointDeps {
   readonly connect: Connect;
   readonly versions: readonly string[];
   /** Which era each request belongs to: sessions, or 2026-07-28 requests beside them. */
   readonly eras: EraHooks;
-  /**
-   * The endpoint-wide rate limit: how long `req` must wait before it is served (ms; 0 serves it
-   * now). Over the limit, the client gets 429 with `Retry-After`.
-   */
-  readonly admit?: (req: HttpRequestView, auth: unknown) => number | Promise<number>;
+  /** The endpoint-wide rate limit (see {@link EndpointAdmission}). */
+  readonly admit?: EndpointAdmission;
   /** The principal an authentication result names, which sessions are bound to. */
   readonly principal?: (auth: unknown) => string | undefined;
   /** Told of every request refused at a limit (the audit log). */
@@ -266,6 +280,8 @@ export class HttpEndpoint {
     const cors = corsHeaders(req, this.options.cors?.origins);
     if (req.method === 'OPTIONS' && cors) return res.send(204, cors);
     const reply = cors ? withHeaders(res, cors) : res;
+    const admit = this.#admit;
+    if (admit?.beforeAuthentication && (await refusedAt(admit, req, undefined, reply))) return;
     let auth: unknown;
     if (this.options.authenticate) {
       const outcome = await this.options.authenticate(req);
@@ -275,15 +291,7 @@ export class HttpEndpoint {
       }
       auth = outcome.auth;
     }
-    if (this.#admit) {
-      const waitMs = await this.#admit(req, auth);
-      if (waitMs > 0) {
-        const seconds = Math.ceil(waitMs / 1000);
-        return sendError(reply, 429, -32000, `Too Many Requests: retry after ${seconds} s`, {
-          'retry-after': String(seconds),
-        });
-      }
-    }
+    if (admit && !admit.beforeAuthentication && (await refusedAt(admit, req, auth, reply))) return;
     const principal = auth === undefined ? undefined : this.#principal?.(auth);
     const peer = {
       auth,
@@ -312,6 +320,22 @@ export class HttpEndpoint {
     this.#health?.closing();
     await Promise.all([this.#streamable.close(), this.#sse2024.close()]);
   }
+}
+
+/** Answers 429 with `Retry-After` when `admit` makes `req` wait; says whether it did. */
+async function refusedAt(
+  admit: EndpointAdmission,
+  req: HttpRequestView,
+  auth: unknown,
+  reply: HttpResponder,
+): Promise<boolean> {
+  const waitMs = await admit(req, auth);
+  if (waitMs <= 0) return false;
+  const seconds = Math.ceil(waitMs / 1000);
+  sendError(reply, 429, -32000, `Too Many Requests: retry after ${seconds} s`, {
+    'retry-after': String(seconds),
+  });
+  return true;
 }
 
 /** Checks every scoped member a parsed message uses; the first refusal wins. */

@@ -1,5 +1,6 @@
 export {
   HttpEndpoint,
+  type EndpointAdmission,
   type HttpEndpointOptions,
   type AuthOutcome,
   type AuthRejection,

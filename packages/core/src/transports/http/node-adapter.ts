@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EventStreamSink, HttpRequestView, HttpResponder } from './exchange.js';
+import { BAD_REQUEST, sendError } from './responses.js';
 
 /** Limits the node:http front end enforces itself (the server's own timeouts cover the rest). */
 export interface NodeExchangeOptions {
@@ -42,12 +43,46 @@ export function nodeExchange(
       return new NodeStreamSink(res);
     },
   };
+  const foreign = foreignTarget(req.url, view.header('host'));
+  if (foreign !== undefined) {
+    sendError(responder, 400, BAD_REQUEST, foreign);
+    return Promise.resolve();
+  }
   return handle(view, responder).catch((error) => {
     if (!res.headersSent) res.writeHead(500);
     res.end();
     // A body that never arrived is the client's doing and already answered; nothing to report.
     if (!(error instanceof BodyNotReceived)) throw error;
   });
+}
+
+/**
+ * Why an absolute-form request target (`POST http://evil.com/mcp`, RFC 9112 §3.2.2) is refused,
+ * or undefined when the target is a path or names the same host as `Host`. Such a target is
+ * what a proxy is sent; aimed at this server with another host, it asks the server to act for a
+ * host it was not addressed as, past the Host check that guards against DNS rebinding.
+ */
+function foreignTarget(target: string | undefined, host: string | undefined): string | undefined {
+  if (target === undefined || target.charCodeAt(0) === 47 /* / */ || target === '*')
+    return undefined;
+  try {
+    const url = new URL(target);
+    const web = url.protocol === 'http:' || url.protocol === 'https:';
+    if (web && host !== undefined && url.host === hostPart(url.protocol, host)) return undefined;
+  } catch {
+    // Not a URL at all: refused below.
+  }
+  const shown = JSON.stringify(target.length > 100 ? `${target.slice(0, 99)}…` : target);
+  return `Bad Request: the request target ${shown} is not a path on this server; send the path (e.g. POST /mcp) with a Host header`;
+}
+
+/** A Host header as `URL.host` writes it (lower case, the scheme's default port dropped). */
+function hostPart(protocol: string, host: string): string | undefined {
+  try {
+    return new URL(`${protocol}//${host}`).host;
+  } catch {
+    return undefined;
+  }
 }
 
 // A path that `new URL` would return unchanged: no query, dot segments, escapes or leading "//".

@@ -35,13 +35,24 @@ export function sendRejection(
   id: string | number | null = null,
 ): void {
   const { status = 401, wwwAuthenticate, message = 'Unauthorized', headers } = rejection;
-  sendError(
-    res,
-    status,
-    BAD_REQUEST,
-    message,
-    { ...headers, ...(wwwAuthenticate ? { 'www-authenticate': wwwAuthenticate } : {}) },
-    id,
+  const safe: HeaderMap = {};
+  for (const name of Object.keys(headers ?? {})) safe[name] = headerSafe(headers![name]);
+  if (wwwAuthenticate) safe['www-authenticate'] = headerSafe(wwwAuthenticate);
+  sendError(res, status, BAD_REQUEST, message, safe, id);
+}
+
+const UNSAFE = /[^\t\x20-\x7e]/u;
+const UTF8 = new TextEncoder();
+
+/**
+ * `value` with every character a header cannot carry percent-encoded (as UTF-8). A hook's
+ * challenge may name the client's own text (a resource URI); one with CR/LF or a non-ASCII
+ * character would make writing the answer throw, turning a 403 into an empty 500.
+ */
+function headerSafe(value: string): string {
+  if (!UNSAFE.test(value)) return value;
+  return value.replace(new RegExp(UNSAFE.source, 'gu'), (c) =>
+    Array.from(UTF8.encode(c), (b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''),
   );
 }
 

@@ -80,7 +80,7 @@ export const MODERN: Era = {
       throw new ClientCapabilityError(
         `${method}: under 2026-07-28 only tools/call, prompts/get and resources/read may ask the client for input`,
       );
-    return asker.run.ask(method, params, options.key);
+    return asker.run.ask(method, params, options.key, options.acceptUnasked);
   },
   urlElicitationIds: false,
   logThreshold: (record) => record.logLevel ?? SILENT,
