@@ -53,7 +53,7 @@ export function remoteKeySet(options: RemoteKeySetOptions): KeyLookup {
       failure = undefined;
     } catch (error) {
       failure = new VerifierUnavailableError(
-        `the issuer's signing keys at ${url} could not be fetched (${(error as Error).message}); try again later`,
+        `the issuer's signing keys at ${url} could not be fetched (${(error as Error).message})`,
         { cause: error },
       );
     }
@@ -89,6 +89,6 @@ export function remoteKeySet(options: RemoteKeySetOptions): KeyLookup {
 
 function unavailable(url: string): VerifierUnavailableError {
   return new VerifierUnavailableError(
-    `the issuer's signing keys at ${url} are out of date and could not be fetched again yet; try again later`,
+    `the issuer's signing keys at ${url} are out of date and could not be fetched again yet`,
   );
 }

@@ -72,11 +72,11 @@ describe('auth doctor with a wrong JWKS URL: the server logs why it answered 503
       const response = await callSecret(handle.url, { authorization: `Bearer ${token}` });
       expect(response.status).toBe(503);
       expect(JSON.parse(await response.text()).error.message).toBe(
-        `Service Unavailable: the issuer's signing keys at ${wrong} could not be fetched (Expected 200 OK from the JSON Web Key Set HTTP response); try again later`,
+        `Service Unavailable: the issuer's signing keys at ${wrong} could not be fetched (HTTP 404); try again later`,
       );
     }
     expect(logged).toEqual([
-      `answered 503: a bearer token could not be checked, because the issuer's signing keys at ${wrong} could not be fetched (Expected 200 OK from the JSON Web Key Set HTTP response). ` +
+      `answered 503: a bearer token could not be checked, because the issuer's signing keys at ${wrong} could not be fetched (HTTP 404). ` +
         "Every authenticated request fails until it can: check the verifier's URL (jwtVerifier's jwksUri, introspectionVerifier's endpoint) " +
         `against the issuer's metadata, and that this server can reach it (mcp-fw auth doctor ${resource} tests it).`,
     ]);

@@ -110,7 +110,7 @@ describe('auth doctor with a wrong JWKS URL fails, naming the endpoint', () => {
       ]),
     );
     expect(lines(run.stdout, '✗')).toEqual([
-      `the server can check tokens (one signed by no one gets 401): HTTP 503: Service Unavailable: the issuer's signing keys at ${wrong} could not be fetched (Expected 200 OK from the JSON Web Key Set HTTP response); try again later`,
+      `the server can check tokens (one signed by no one gets 401): HTTP 503: Service Unavailable: the issuer's signing keys at ${wrong} could not be fetched (HTTP 404); try again later`,
     ]);
     expect(run.stdout).toContain(
       "fix: The server cannot reach the endpoint its verifier checks tokens with, so every real request gets 503 too: correct its URL (jwtVerifier's jwksUri, introspectionVerifier's endpoint)",
