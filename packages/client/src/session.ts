@@ -65,7 +65,7 @@ export class Session {
       { outboundTimeoutMs: Infinity },
     );
     this.engine.onInputEnded(() => {
-      this.#ended = transport.describeEnd?.() ?? 'The server closed the connection';
+      this.#ended ??= transport.describeEnd?.() ?? 'The server closed the connection';
       this.engine.abandon(this.#ended);
     });
   }
@@ -152,7 +152,8 @@ export class Session {
   }
 
   async close(): Promise<void> {
-    this.#ended ??= 'The client closed the connection';
+    if (this.#ended === 'The client closed the connection') return;
+    this.#ended = 'The client closed the connection';
     this.engine.abandon(this.#ended);
     await this.engine.close();
     await this.transport.close();

@@ -115,7 +115,8 @@ class StdioTransport implements ClientTransport {
         });
       },
       send: (frame, route) => inner.send(frame, route),
-      close: () => inner.close(),
+      // Flushing waits for a drain that never comes once the process is gone.
+      close: () => Promise.race([inner.close(), this.#exited]),
     };
   }
 
