@@ -56,6 +56,11 @@ export interface ConnectOptions extends HttpTransportOptions {
   readonly validateOutput?: boolean;
   /** For URL targets: which HTTP transport (default: Streamable HTTP, falling back to HTTP+SSE). */
   readonly transport?: 'streamable-http' | 'http+sse';
+  /**
+   * For legacy Streamable HTTP sessions: open the standalone GET stream after `initialize`, where
+   * servers send requests and notifications tied to no call (default true; 405 is fine).
+   */
+  readonly standaloneStream?: boolean;
   /** For command targets. */
   readonly stdio?: StdioTransportOptions;
 }
@@ -133,6 +138,7 @@ async function open(transport: ClientTransport, options: ConnectOptions): Promis
       logLevel: options.logLevel,
       probeTimeoutMs: options.probeTimeoutMs ?? 3000,
       timeoutMs,
+      standaloneStream: options.standaloneStream ?? true,
     });
     return new McpClient(session, server, {
       validateOutput: options.validateOutput ?? true,

@@ -33,6 +33,8 @@ export interface NegotiationSettings {
   /** How long `server/discover` may take before a stream transport's server counts as legacy. */
   readonly probeTimeoutMs: number;
   readonly timeoutMs: number;
+  /** Open the legacy HTTP session's standalone GET stream once initialized. */
+  readonly standaloneStream: boolean;
 }
 
 /** The outcome: the server's description; the era and revision are set on the session. */
@@ -188,6 +190,7 @@ async function legacy(
   session.protocolVersion = chosen;
   session.transport.setProtocolVersion?.(chosen);
   session.notify('notifications/initialized');
+  if (settings.standaloneStream) session.transport.openStream?.();
   const description: Negotiated = {
     capabilities: objectOr(result.capabilities),
     ...(result.serverInfo ? { serverInfo: result.serverInfo } : {}),

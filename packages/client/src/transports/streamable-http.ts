@@ -71,6 +71,53 @@ export class StreamableHttpTransport implements ClientTransport {
     return exchange.modern;
   }
 
+  /**
+   * Opens the legacy session's standalone GET stream, where the server sends what belongs to no
+   * request (requests not tied to one, list changes). A server without one answers 405, which
+   * is fine; a stream that breaks off after an event id is resumed with `Last-Event-ID`.
+   */
+  openStream(): void {
+    void this.#standalone();
+  }
+
+  async #standalone(): Promise<void> {
+    const controller = new AbortController();
+    this.#controllers.add(controller);
+    const cursor: SseCursor = {};
+    try {
+      for (let failures = 0; !this.#closed && failures <= this.#maxReconnects(); ) {
+        const headers = this.#legacyHeaders({
+          ...this.#options.headers,
+          accept: 'text/event-stream',
+        });
+        if (cursor.lastEventId !== undefined) headers['last-event-id'] = cursor.lastEventId;
+        const response = await this.#fetch(this.#url, {
+          method: 'GET',
+          headers,
+          signal: controller.signal,
+        });
+        if (!response.ok || !response.body) {
+          await response.body?.cancel();
+          if (response.status !== 405)
+            this.onWarning?.(
+              `The standalone stream GET ${this.#url.href} got HTTP ${response.status}`,
+            );
+          return;
+        }
+        const before = cursor.lastEventId;
+        await this.#stream(response.body, undefined, cursor);
+        if (this.#closed || cursor.lastEventId === undefined) return;
+        failures = cursor.lastEventId === before ? failures + 1 : 0;
+        await sleep(cursor.retryMs ?? 1000, controller.signal);
+      }
+    } catch (error) {
+      if (!controller.signal.aborted)
+        this.onWarning?.(`The standalone stream GET ${this.#url.href} failed: ${String(error)}`);
+    } finally {
+      this.#controllers.delete(controller);
+    }
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;

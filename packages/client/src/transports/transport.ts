@@ -12,6 +12,8 @@ export interface ClientTransport {
   readonly channel: Channel;
   /** The legacy revision negotiated by `initialize` (HTTP repeats it in a header). */
   setProtocolVersion?(version: string): void;
+  /** Opens the legacy session's stream for messages tied to no request (Streamable HTTP). */
+  openStream?(): void;
   /**
    * The request with this id was given up. Returns true when the transport's own act is the
    * cancel (2026-07-28 over HTTP: closing the response stream), false when the client must send
