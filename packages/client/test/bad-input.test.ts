@@ -67,6 +67,19 @@ describe('a misbehaving server over stdio', () => {
     await client.close();
   });
 
+  it('an oversize message is discarded as it streams in; the timeout names it', async () => {
+    const client = await connect(misbehaving('huge'), {
+      ...quiet,
+      stdio: { maxMessageBytes: 1024 * 1024 },
+    });
+    const failure = await client.callTool('x', {}, { timeoutMs: 1500 }).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(RequestTimeoutError);
+    expect((failure as Error).message).toMatch(
+      /the last: a message of \d+ bytes, over the limit of 1048576 \(maxMessageBytes\)$/,
+    );
+    await client.close();
+  });
+
   it('a command that cannot start fails the connection, naming it', async () => {
     const failure = await connect({ command: 'no-such-mcp-server-xyz' }, quiet).catch(
       (e: unknown) => e,
@@ -176,6 +189,47 @@ describe('a misbehaving server over HTTP', () => {
       RequestTimeoutError,
     );
     await until(() => closedByClient);
+    await client.close();
+  });
+
+  it('an oversize JSON body fails its call with a TransportError, unread past the limit', async () => {
+    const url = await rawServer((message, res) => {
+      if (message.method === 'server/discover') return discovered(message, res);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: message.id,
+          result: { content: [{ type: 'text', text: 'x'.repeat(200_000) }] },
+        }),
+      );
+    });
+    const client = await connect(url, { ...quiet, maxMessageBytes: 100_000 });
+    const failure = await client.callTool('x', {}).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(TransportError);
+    expect((failure as Error).message).toMatch(
+      /^The server answered tools\/call "x" with a body (of \d+ bytes, )?over 100000( bytes)? \(maxMessageBytes\); refused$/,
+    );
+    await client.close();
+  });
+
+  it('an oversize SSE event fails its call with a TransportError', async () => {
+    const url = await rawServer((message, res) => {
+      if (message.method === 'server/discover') return discovered(message, res);
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const data = JSON.stringify({
+        jsonrpc: '2.0',
+        id: message.id,
+        result: { content: [{ type: 'text', text: 'é'.repeat(60_000) }] },
+      });
+      res.end(`data: ${data}\n\n`);
+    });
+    const client = await connect(url, { ...quiet, maxMessageBytes: 100_000 });
+    const failure = await client.callTool('x', {}).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(TransportError);
+    expect((failure as Error).message).toBe(
+      'The server sent an SSE event over 100000 bytes (maxMessageBytes) on the stream of tools/call "x"; refused',
+    );
     await client.close();
   });
 

@@ -4,6 +4,7 @@ import { serveHttp } from '@mcp-fw/core/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { server as calculator } from '../../../examples/calculator/src/server.ts';
 import { startSdkV2Http } from './fixtures/sdk-v2-http.ts';
+import { fixtureServer } from './support/fixture-server.ts';
 
 // Real peers over real processes and sockets: the calculator example over stdio (its built
 // program) and HTTP, the official SDK v2 server over HTTP, the official SDK 1.x over stdio.
@@ -96,6 +97,35 @@ describe('the calculator example over HTTP', () => {
     expect(await client.listTools()).toHaveLength(4);
     await client.close();
   });
+});
+
+describe('questions from an mcp-fw server over HTTP', () => {
+  let handle: Awaited<ReturnType<typeof serveHttp>>;
+  beforeAll(async () => {
+    handle = await serveHttp(fixtureServer(), { port: 0 });
+  });
+  afterAll(() => handle.close());
+
+  it.each(['2025-11-25', '2026-07-28'])(
+    '%s: the same handlers answer elicitation, sampling and roots over Streamable HTTP',
+    async (protocolVersion) => {
+      const client = await connect(handle.url, {
+        protocolVersion,
+        handlers: {
+          elicitation: () => ({ action: 'accept', content: { name: 'Lin' } }),
+          sampling: () => ({
+            role: 'assistant',
+            content: { type: 'text', text: 'Hm' },
+            model: 'm',
+          }),
+          roots: () => [{ uri: 'file:///srv' }],
+        },
+      });
+      expect((await client.callTool('greet', {})).content[0].text).toBe('Hello Dr Lin');
+      expect((await client.callTool('ponder', {})).content[0].text).toBe('Hm / file:///srv');
+      await client.close();
+    },
+  );
 });
 
 describe('the official SDK v2 server over HTTP', () => {

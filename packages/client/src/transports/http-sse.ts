@@ -1,6 +1,7 @@
 import type { Channel, ChannelSink, JsonRpcId } from '@mcp-fw/core/transport';
 import { failureResponse, TransportError } from '../errors.js';
 import { readSse, type SseEvent } from './sse.js';
+import { DEFAULT_MAX_MESSAGE_BYTES } from './streamable-http.js';
 import type { HttpTransportOptions } from './streamable-http.js';
 import { describe } from './streamable-http.js';
 import { excerpt, peek, type ClientTransport } from './transport.js';
@@ -61,7 +62,11 @@ export class HttpSseTransport implements ClientTransport {
         { status: response.status, body: excerpt(text, 1000) },
       );
     }
-    this.#events = readSse(response.body, {});
+    this.#events = readSse(
+      response.body,
+      {},
+      this.#options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+    );
     for (;;) {
       const next = await this.#events
         .next()
@@ -98,7 +103,10 @@ export class HttpSseTransport implements ClientTransport {
         if (this.#sink) this.#sink.frame(event.data);
         else this.#early.push(event.data);
       }
-    } catch {}
+    } catch (error) {
+      if (!this.#controller.signal.aborted)
+        this.onWarning?.(`The HTTP+SSE event stream failed: ${(error as Error).message}`);
+    }
     if (!this.#controller.signal.aborted) this.onWarning?.('The HTTP+SSE event stream ended');
     this.#sink?.ended();
   }

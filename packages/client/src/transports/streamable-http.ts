@@ -1,7 +1,7 @@
 import type { Channel, ChannelSink, JsonRpcId } from '@mcp-fw/core/transport';
 import { failureResponse, TransportError } from '../errors.js';
 import { modernHeaders } from './http-headers.js';
-import { readSse, type SseCursor } from './sse.js';
+import { OversizeEventError, readSse, type SseCursor } from './sse.js';
 import { answers, excerpt, peek, type ClientTransport, type Peeked } from './transport.js';
 
 /** Options of the HTTP transports. */
@@ -12,6 +12,11 @@ export interface HttpTransportOptions {
   readonly fetch?: typeof fetch;
   /** How many times a legacy response stream that broke off is resumed with `Last-Event-ID` (default 3). */
   readonly maxReconnects?: number;
+  /**
+   * Longest message accepted from the server, in bytes (default 4 MiB): a longer JSON body or
+   * SSE event fails its request with a `TransportError` instead of being buffered.
+   */
+  readonly maxMessageBytes?: number;
 }
 
 interface Exchange {
@@ -182,27 +187,61 @@ export class StreamableHttpTransport implements ClientTransport {
     const id = message.method !== undefined ? message.id : undefined;
     const type = response.headers.get('content-type') ?? '';
     if (response.ok && type.includes('text/event-stream') && response.body) {
-      const cursor: SseCursor = {};
-      let answered = await this.#stream(response.body, id, cursor);
-      for (
-        let attempt = 0;
-        !answered && id !== undefined && !controller.signal.aborted;
-        attempt++
-      ) {
-        if (!legacy || cursor.lastEventId === undefined || attempt >= this.#maxReconnects()) {
-          this.#fail(
-            id,
-            new TransportError(
-              `The server closed the response stream of ${describe(message)} before answering it`,
-            ),
-          );
-          return;
-        }
-        answered = await this.#resume(cursor, controller, message);
+      try {
+        await this.#receiveStream(response.body, message, controller, legacy);
+      } catch (error) {
+        if (!(error instanceof OversizeEventError)) throw error;
+        controller.abort();
+        const failure = new TransportError(
+          `The server sent ${error.message} on the stream of ${describe(message)}; refused`,
+        );
+        if (id !== undefined) this.#fail(id, failure);
+        else this.onWarning?.(failure.message);
       }
       return;
     }
-    const text = await response.text();
+    let text: string;
+    try {
+      text = await readLimited(response, this.#maxBytes());
+    } catch (error) {
+      if (!(error instanceof OversizeEventError)) throw error;
+      controller.abort();
+      const failure = new TransportError(
+        `The server answered ${describe(message)} with ${error.message}; refused`,
+        { status: response.status },
+      );
+      if (id !== undefined) this.#fail(id, failure);
+      else this.onWarning?.(failure.message);
+      return;
+    }
+    this.#answerBody(response, message, text, type);
+  }
+
+  async #receiveStream(
+    body: ReadableStream<Uint8Array>,
+    message: Peeked,
+    controller: AbortController,
+    legacy: boolean,
+  ): Promise<void> {
+    const id = message.method !== undefined ? message.id : undefined;
+    const cursor: SseCursor = {};
+    let answered = await this.#stream(body, id, cursor);
+    for (let attempt = 0; !answered && id !== undefined && !controller.signal.aborted; attempt++) {
+      if (!legacy || cursor.lastEventId === undefined || attempt >= this.#maxReconnects()) {
+        this.#fail(
+          id,
+          new TransportError(
+            `The server closed the response stream of ${describe(message)} before answering it`,
+          ),
+        );
+        return;
+      }
+      answered = await this.#resume(cursor, controller, message);
+    }
+  }
+
+  #answerBody(response: Response, message: Peeked, text: string, type: string): void {
+    const id = message.method !== undefined ? message.id : undefined;
     if (id === undefined) {
       if (!response.ok)
         this.onWarning?.(
@@ -249,7 +288,7 @@ export class StreamableHttpTransport implements ClientTransport {
     cursor: SseCursor = {},
   ): Promise<boolean> {
     try {
-      for await (const event of readSse(body, cursor)) {
+      for await (const event of readSse(body, cursor, this.#maxBytes())) {
         if (event.event !== 'message' || event.data.trim() === '') continue;
         let value: unknown;
         try {
@@ -261,7 +300,8 @@ export class StreamableHttpTransport implements ClientTransport {
         this.#sink?.frame(event.data, undefined, undefined, { value });
         if (id !== undefined && answers(value, id)) return true;
       }
-    } catch {
+    } catch (error) {
+      if (error instanceof OversizeEventError) throw error;
       // A stream that breaks off is handled like one that ended: resumed, or failed.
     }
     return false;
@@ -302,6 +342,10 @@ export class StreamableHttpTransport implements ClientTransport {
     return headers;
   }
 
+  #maxBytes(): number {
+    return this.#options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  }
+
   #maxReconnects(): number {
     return this.#options.maxReconnects ?? 3;
   }
@@ -309,6 +353,39 @@ export class StreamableHttpTransport implements ClientTransport {
   #fail(id: JsonRpcId, error: Error): void {
     this.#sink?.frame('', undefined, undefined, failureResponse(id, error));
   }
+}
+
+/** The longest message accepted from a server by default: 4 MiB, as core's stdio. */
+export const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+
+/** A response body as text, refused (OversizeEventError) past `maxBytes`, read or announced. */
+async function readLimited(response: Response, maxBytes: number): Promise<string> {
+  const declared = Number(response.headers.get('content-length'));
+  if (declared > maxBytes) {
+    await response.body?.cancel();
+    throw new OversizeEventError(`a body of ${declared} bytes, over ${maxBytes} (maxMessageBytes)`);
+  }
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw new OversizeEventError(`a body over ${maxBytes} bytes (maxMessageBytes)`);
+    }
+    parts.push(value);
+  }
+  const all = new Uint8Array(size);
+  let offset = 0;
+  for (const part of parts) {
+    all.set(part, offset);
+    offset += part.byteLength;
+  }
+  return new TextDecoder().decode(all);
 }
 
 function isJsonRpc(value: unknown): value is Record<string, unknown> {
