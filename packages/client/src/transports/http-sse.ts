@@ -1,9 +1,8 @@
 import type { Channel, ChannelSink, JsonRpcId } from '@mcp-fw/core/transport';
 import { failureResponse, TransportError } from '../errors.js';
 import { readSse, type SseEvent } from './sse.js';
-import { DEFAULT_MAX_MESSAGE_BYTES } from './streamable-http.js';
 import type { HttpTransportOptions } from './streamable-http.js';
-import { describe } from './streamable-http.js';
+import { DEFAULT_MAX_MESSAGE_BYTES, describe } from './http-body.js';
 import { excerpt, peek, type ClientTransport } from './transport.js';
 
 /**
