@@ -1,3 +1,4 @@
+import { listen, type Change, type ListenFilter, type Listening } from './listen.js';
 import { OutputChecks } from './output-schema.js';
 import type { NotificationListener, Session } from './session.js';
 import { headerAnnotationProblem, paramHeaders } from './tool-headers.js';
@@ -21,6 +22,8 @@ import type {
 /** Options of {@link McpClient} that outlive the connection step. */
 export interface ClientSettings {
   readonly validateOutput: boolean;
+  /** The default request timeout, in ms. */
+  readonly timeoutMs: number;
   readonly onWarning: (message: string) => void;
 }
 
@@ -253,6 +256,34 @@ export class McpClient {
     options: CallOptions = {},
   ): Promise<T> {
     return this.#session.request<T>(method, params, options);
+  }
+
+  /**
+   * Subscribes to the server's changes, the same way in both eras: a 2026-07-28
+   * `subscriptions/listen` stream (resolves once the server acknowledged it), or in a legacy
+   * session its unsolicited `list_changed` notifications and `resources/subscribe` for each URI.
+   * `onChange` hears only what `filter` asked for; `acknowledged` says what the server agreed to.
+   *
+   * @example
+   * ```ts
+   * const listening = await client.listen({ tools: true, resourceUris: ['file:///log'] }, (change) => {
+   *   if (change.method === 'notifications/tools/list_changed') void client.listTools();
+   * });
+   * await listening.close();
+   * ```
+   */
+  listen(
+    filter: ListenFilter,
+    onChange: (change: Change) => void,
+    options: { readonly timeoutMs?: number } = {},
+  ): Promise<Listening> {
+    return listen(
+      this.#session,
+      this.#server,
+      filter,
+      onChange,
+      options.timeoutMs ?? this.#settings.timeoutMs,
+    );
   }
 
   /**

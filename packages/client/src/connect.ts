@@ -142,6 +142,7 @@ async function open(transport: ClientTransport, options: ConnectOptions): Promis
     });
     return new McpClient(session, server, {
       validateOutput: options.validateOutput ?? true,
+      timeoutMs,
       onWarning,
     });
   } catch (error) {

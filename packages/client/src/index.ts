@@ -5,6 +5,7 @@
 export { connect, type ConnectOptions, type ConnectTarget } from './connect.js';
 export { McpClient } from './client.js';
 export type { DiscoverResult } from './negotiate.js';
+export type { Change, ListenFilter, Listening } from './listen.js';
 export type { NotificationListener } from './session.js';
 export type { TransportKind } from './transports/transport.js';
 export type { CommandTarget, StdioTransportOptions } from '#stdio-transport';
