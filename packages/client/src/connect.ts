@@ -3,7 +3,7 @@ import { openStdio, type CommandTarget, type StdioTransportOptions } from '#stdi
 import { McpClient } from './client.js';
 import { TransportError } from './errors.js';
 import { inputCapabilities } from './input.js';
-import { negotiate, type DiscoverResult } from './negotiate.js';
+import { negotiate, type DiscoverResult, type NegotiationSettings } from './negotiate.js';
 import { Session } from './session.js';
 import { HttpSseTransport } from './transports/http-sse.js';
 import { openInMemory } from './transports/in-memory.js';
@@ -129,17 +129,26 @@ async function open(transport: ClientTransport, options: ConnectOptions): Promis
     onLog: options.onLog,
     onWarning,
   });
-  try {
-    const server = await negotiate(session, {
-      protocolVersion: options.protocolVersion,
-      discover: options.discover,
-      clientInfo: options.clientInfo ?? { name: 'mcp-fw-client', version: '0.1.0' },
-      capabilities: { ...inputCapabilities(handlers), ...options.capabilities },
-      logLevel: options.logLevel,
-      probeTimeoutMs: options.probeTimeoutMs ?? 3000,
-      timeoutMs,
-      standaloneStream: options.standaloneStream ?? true,
+  const settings: NegotiationSettings = {
+    protocolVersion: options.protocolVersion,
+    discover: options.discover,
+    clientInfo: options.clientInfo ?? { name: 'mcp-fw-client', version: '0.1.0' },
+    capabilities: { ...inputCapabilities(handlers), ...options.capabilities },
+    logLevel: options.logLevel,
+    probeTimeoutMs: options.probeTimeoutMs ?? 3000,
+    timeoutMs,
+    standaloneStream: options.standaloneStream ?? true,
+  };
+  // A legacy HTTP session the server forgot is replaced at the revision already negotiated.
+  session.reinitialize = async () => {
+    await negotiate(session, {
+      ...settings,
+      protocolVersion: session.protocolVersion,
+      discover: undefined,
     });
+  };
+  try {
+    const server = await negotiate(session, settings);
     return new McpClient(session, server, {
       validateOutput: options.validateOutput ?? true,
       timeoutMs,

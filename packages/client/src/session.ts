@@ -41,6 +41,13 @@ export class Session {
   readonly #listeners = new Set<NotificationListener>();
   #nextToken = 0;
   #ended?: string;
+  /**
+   * Starts a new legacy session after the server forgot this one (set by `connect`); the
+   * generation counts sessions, so that requests failing with the old one do not start another.
+   */
+  reinitialize?: () => Promise<void>;
+  #generation = 0;
+  #reinitializing?: Promise<void>;
 
   constructor(transport: ClientTransport, options: SessionOptions) {
     this.transport = transport;
@@ -127,7 +134,7 @@ export class Session {
       const token = options.onProgress ? this.#progressToken(options.onProgress) : undefined;
       let result: unknown;
       try {
-        result = await this.raw(method, this.#dress(current, token, options._meta), options);
+        result = await this.#send(method, current, token, options);
       } finally {
         if (token !== undefined) this.#progress.delete(token);
       }
@@ -144,6 +151,37 @@ export class Session {
       };
       if (inputResponses === undefined) delete current.inputResponses;
       if (typeof result.requestState !== 'string') delete current.requestState;
+    }
+  }
+
+  /**
+   * Sends one request; a legacy HTTP session the server forgot (404) is replaced by a new one
+   * and the request sent once more: the server refused it before serving it.
+   */
+  async #send(
+    method: string,
+    params: Record<string, unknown>,
+    token: string | undefined,
+    options: CallOptions,
+  ): Promise<unknown> {
+    const generation = this.#generation;
+    try {
+      return await this.raw(method, this.#dress(params, token, options._meta), options);
+    } catch (error) {
+      if (!(error instanceof TransportError) || error.status !== 404 || this.era !== 'legacy')
+        throw error;
+      if (!this.reinitialize) throw error;
+      if (generation === this.#generation) {
+        if (!this.transport.forgetSession?.()) throw error;
+        this.#generation++;
+        const reinitialize = this.reinitialize;
+        this.#reinitializing = reinitialize().finally(() => (this.#reinitializing = undefined));
+      }
+      await this.#reinitializing;
+      this.#options.onWarning(
+        `The server forgot the session (HTTP 404); a new one was initialized and ${describeCall(method, params)} sent again`,
+      );
+      return this.raw(method, this.#dress(params, token, options._meta), options);
     }
   }
 

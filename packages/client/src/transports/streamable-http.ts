@@ -66,6 +66,13 @@ export class StreamableHttpTransport implements ClientTransport {
     return this.#sessionId;
   }
 
+  forgetSession(): boolean {
+    if (this.#sessionId === undefined) return false;
+    this.#sessionId = undefined;
+    this.#protocolVersion = undefined;
+    return true;
+  }
+
   setProtocolVersion(version: string): void {
     this.#protocolVersion = version;
   }
@@ -161,7 +168,10 @@ export class StreamableHttpTransport implements ClientTransport {
         body: frame,
         signal: controller.signal,
       });
-      await this.#receive(response, message, controller, modern === undefined);
+      await this.#receive(response, message, controller, {
+        legacy: modern === undefined,
+        session: headers['mcp-session-id'],
+      });
     } catch (error) {
       if (controller.signal.aborted) return;
       const cause = error instanceof Error ? error.message : String(error);
@@ -181,8 +191,9 @@ export class StreamableHttpTransport implements ClientTransport {
     response: Response,
     message: Peeked,
     controller: AbortController,
-    legacy: boolean,
+    sent: { readonly legacy: boolean; readonly session?: string },
   ): Promise<void> {
+    const legacy = sent.legacy;
     const session = response.headers.get('mcp-session-id');
     if (session && legacy) this.#sessionId = session;
     const id = message.method !== undefined ? message.id : undefined;
@@ -213,6 +224,18 @@ export class StreamableHttpTransport implements ClientTransport {
       );
       if (id !== undefined) this.#fail(id, failure);
       else this.onWarning?.(failure.message);
+      return;
+    }
+    if (response.status === 404 && sent.session !== undefined && id !== undefined) {
+      // The session is gone (expired, deleted, a restarted server): a transport failure the
+      // client answers with a new initialize, whatever JSON-RPC error the body carries.
+      this.#fail(
+        id,
+        new TransportError(
+          `HTTP 404 from POST ${this.#url.href} (${describe(message)}): the server no longer knows session ${sent.session}: ${excerpt(text)}`,
+          { status: 404, body: excerpt(text, 1000) },
+        ),
+      );
       return;
     }
     this.#answerBody(response, message, text, type);

@@ -12,6 +12,11 @@ export interface ClientTransport {
   readonly channel: Channel;
   /** The legacy revision negotiated by `initialize` (HTTP repeats it in a header). */
   setProtocolVersion?(version: string): void;
+  /**
+   * Forgets the legacy session the server no longer knows (HTTP 404), so that the next
+   * `initialize` starts a new one; false when there was none.
+   */
+  forgetSession?(): boolean;
   /** Opens the legacy session's stream for messages tied to no request (Streamable HTTP). */
   openStream?(): void;
   /**
