@@ -115,7 +115,17 @@ export class McpClient {
       !this.#tools.has(name) &&
       this.#server.capabilities.tools
     )
-      await this.listTools({ signal: options.signal, timeoutMs: options.timeoutMs });
+      // Knowing the schemas is worth a round trip, not a failed call: a listing that fails
+      // leaves the call unchecked (and unmirrored), with a warning.
+      await this.listTools({ signal: options.signal, timeoutMs: options.timeoutMs }).catch(
+        (error: unknown) => {
+          if (options.signal?.aborted) throw error;
+          this.#toolsListed = true;
+          this.#settings.onWarning(
+            `tools/list failed before calling "${name}", so its output is not checked: ${error instanceof Error ? error.message : String(error)}`,
+          );
+        },
+      );
     const result = await this.#session.request<CallToolResult>(
       'tools/call',
       args === undefined ? { name } : { name, arguments: args },

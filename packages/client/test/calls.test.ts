@@ -177,6 +177,23 @@ describe('structuredContent against the outputSchema', () => {
     await client.close();
   });
 
+  it('a tools/list that fails before the first call leaves the call unchecked, with a warning, not failed', async () => {
+    const warnings: string[] = [];
+    const server = scriptedServer({
+      initialize: initialized('2025-11-25'),
+      'tools/call': () => ({ content: [{ type: 'text', text: 'called' }] }),
+    });
+    const client = await connect(server, { onWarning: (w) => warnings.push(w) });
+    expect((await client.callTool('add', {})).content[0].text).toBe('called');
+    expect(warnings).toEqual([
+      'tools/list failed before calling "add", so its output is not checked: Method not found: tools/list',
+    ]);
+    // Once: later calls do not list again.
+    await client.callTool('add', {});
+    expect(server.methods.filter((m) => m === 'tools/list')).toHaveLength(1);
+    await client.close();
+  });
+
   it('validateOutput: false returns what the server sent', async () => {
     const client = await connect(liar({ sum: 'three' }), { validateOutput: false });
     expect((await client.callTool('add', {})).structuredContent).toEqual({ sum: 'three' });
