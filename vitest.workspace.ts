@@ -7,6 +7,7 @@ export default [
   'packages/redis',
   'packages/cli',
   'packages/typescript',
+  'packages/client',
   'examples/calculator',
   'examples/logistics',
   'examples/conformance',

@@ -44,6 +44,7 @@ export const GUIDE: readonly NavGroup[] = [
     text: 'Tooling',
     items: [
       { text: 'Testing', link: '/guide/testing' },
+      { text: 'The client', link: '/guide/client' },
       { text: 'CLI and dev runner', link: '/guide/cli' },
       { text: 'Scaffolder', link: '/guide/scaffolder' },
     ],

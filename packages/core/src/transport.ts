@@ -107,8 +107,38 @@ export type { EraMode, ToolLookup, LimitRefusalEvent } from './protocol/index.js
  * await peer.request('initialize', { protocolVersion: LATEST_LEGACY, capabilities: {}, clientInfo });
  * ```
  */
-export { LEGACY_REVISIONS, LATEST_LEGACY, type LegacyRevision } from './protocol/eras/revisions.js';
-export { MODERN_REVISIONS } from './protocol/eras/modern/envelope.js';
+export {
+  LEGACY_REVISIONS,
+  LATEST_LEGACY,
+  isLegacyRevision,
+  type LegacyRevision,
+} from './protocol/eras/revisions.js';
+export { MODERN_REVISIONS, isModernRevision } from './protocol/eras/modern/envelope.js';
+
+/**
+ * The 2026-07-28 request envelope: the `_meta` keys (`ENVELOPE_META.protocolVersion` is
+ * `io.modelcontextprotocol/protocolVersion`, …) and the `_meta` a client puts on every request.
+ *
+ * @example
+ * ```ts
+ * import { requestEnvelope } from '@mcp-fw/core/transport';
+ * const _meta = requestEnvelope('2026-07-28', { elicitation: {} }, { name: 'me', version: '1' });
+ * await peer.request('tools/list', { _meta });
+ * ```
+ */
+export { META as ENVELOPE_META, requestEnvelope } from './protocol/eras/modern/envelope.js';
+
+/**
+ * Every error code mcp-fw puts on the wire (JSON-RPC's, the MCP ones, the 2026-07-28 ones), in
+ * one table: what a client compares a `JsonRpcError`'s `code` with.
+ *
+ * @example
+ * ```ts
+ * import { ErrorCode } from '@mcp-fw/core/transport';
+ * if (error.code === ErrorCode.UnsupportedProtocolVersion) retryWith(error.data.supported);
+ * ```
+ */
+export { ErrorCode } from './protocol/error-codes.js';
 
 /**
  * Log levels, lowest first, and the rule for whether a message at one level passes a session's

@@ -27,7 +27,7 @@ const ENTRIES = entryPoints(
 );
 
 /** Entry points that exist to use Node (stdio, node:http, the command line); every other one is runtime-neutral. */
-const NODE_ENTRIES = new Set(['stdio.ts', 'node.ts', 'serve.ts', 'main.ts']);
+const NODE_ENTRIES = new Set(['stdio.ts', 'stdio-channel.ts', 'node.ts', 'serve.ts', 'main.ts']);
 
 /**
  * Composition roots may import everything: the entry points, `server.ts` (what `createServer`

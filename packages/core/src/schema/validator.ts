@@ -26,6 +26,10 @@ export class ValidatorCompiler {
   #ajv2020?: Ajv2020;
   #ajv07?: Ajv;
 
+  /**
+   * The validator of a schema: `source` when it is a Standard Schema (zod, valibot, …),
+   * otherwise `json` compiled with Ajv.
+   */
   compile(source: unknown, json: JsonSchema): Validator {
     if (isStandardSchema(source)) {
       const validate = source['~standard'].validate;

@@ -4,7 +4,9 @@ import type { Channel, ChannelSink, FrameRoute } from '../jsonrpc/index.js';
 
 /** Where frames are written: stdout's own write, kept aside before stdout is guarded. */
 export interface FrameOutput {
+  /** Writes a chunk of frames; false when the stream is backed up (wait for `drain`). */
   write(chunk: string): boolean;
+  /** Calls `listener` once the backed-up stream can take more. */
   once(event: 'drain', listener: () => void): unknown;
 }
 

@@ -1,0 +1,311 @@
+import {
+  Engine,
+  JsonRpcCode,
+  JsonRpcError,
+  type InboundRequest,
+  type JsonRpcId,
+} from '@mcp-fw/core/transport';
+import { RequestTimeoutError, TransportError, unwrap } from './errors.js';
+import { answerInput } from './input.js';
+import type { ClientTransport } from './transports/transport.js';
+import type { CallOptions, Era, InputHandlers, LogMessage, Progress } from './types.js';
+
+/** What a session needs from the client's options. */
+export interface SessionOptions {
+  readonly handlers: InputHandlers;
+  /** Default per-request timeout in ms. */
+  readonly timeoutMs: number;
+  /** Most `input_required` rounds one call may take (2026-07-28). */
+  readonly maxInputRounds: number;
+  readonly onLog?: (message: LogMessage) => void;
+  readonly onWarning: (message: string) => void;
+}
+
+/** A listener of every notification the server sends. */
+export type NotificationListener = (method: string, params: Record<string, unknown>) => void;
+
+/**
+ * One connection's JSON-RPC side: core's {@link Engine} on the transport's channel, with what
+ * the era asks of every request (the 2026-07-28 envelope, or nothing past `initialize`), the
+ * input rounds of 2026-07-28, progress tokens, timeouts and cancellation.
+ */
+export class Session {
+  readonly engine: Engine;
+  readonly transport: ClientTransport;
+  era?: Era;
+  protocolVersion?: string;
+  /** The `_meta` every 2026-07-28 request carries. */
+  envelope?: Record<string, unknown>;
+  readonly #options: SessionOptions;
+  readonly #progress = new Map<string, (progress: Progress) => void>();
+  readonly #listeners = new Set<NotificationListener>();
+  #nextToken = 0;
+  #ended?: string;
+  /**
+   * Starts a new legacy session after the server forgot this one (set by `connect`); the
+   * generation counts sessions, so that requests failing with the old one do not start another.
+   */
+  reinitialize?: () => Promise<void>;
+  #generation = 0;
+  #reinitializing?: Promise<void>;
+
+  constructor(transport: ClientTransport, options: SessionOptions) {
+    this.transport = transport;
+    this.#options = options;
+    transport.onWarning = options.onWarning;
+    this.engine = new Engine(
+      transport.channel,
+      {
+        request: (request) => this.#serve(request),
+        notification: (method, params) =>
+          this.#notified(method, (params ?? {}) as Record<string, unknown>),
+        mapError: (error) =>
+          error instanceof JsonRpcError
+            ? error.toJSON()
+            : {
+                code: JsonRpcCode.InternalError,
+                message: error instanceof Error ? error.message : String(error),
+              },
+        acceptBatch: () => false,
+        outboundAbandoned: (id, reason) => this.#abandoned(id, reason),
+      },
+      { outboundTimeoutMs: Infinity },
+    );
+    this.engine.onInputEnded(() => {
+      this.#ended ??= transport.describeEnd?.() ?? 'The server closed the connection';
+      this.engine.abandon(this.#ended);
+    });
+  }
+
+  /** Listens to every notification; returns the function that stops listening. */
+  listen(listener: NotificationListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /**
+   * Sends exactly `params` (no envelope, no input rounds), with the timeout and cancellation of
+   * `options`. Rejects with the server's `JsonRpcError`, a `TransportError`, a
+   * `RequestTimeoutError`, or the signal's reason.
+   */
+  async raw(method: string, params: unknown, options: CallOptions = {}): Promise<unknown> {
+    if (this.#ended !== undefined) throw new TransportError(this.#ended);
+    const signal = options.signal;
+    if (signal?.aborted) throw signal.reason;
+    const timeoutMs = options.timeoutMs ?? this.#options.timeoutMs;
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(signal?.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const timer = Number.isFinite(timeoutMs)
+      ? setTimeout(
+          () =>
+            controller.abort(
+              new RequestTimeoutError(
+                describeCall(method, params),
+                timeoutMs,
+                this.transport.diagnosis?.() ?? '',
+              ),
+            ),
+          timeoutMs,
+        )
+      : undefined;
+    try {
+      return await this.engine.request(method, params, { signal: controller.signal });
+    } catch (error) {
+      throw this.#translate(error);
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /**
+   * Sends a request as the negotiated era wants it: the envelope and a progress token in
+   * `_meta`; under 2026-07-28, each `input_required` result answered by the input handlers and
+   * the request retried (a new id, that round's `inputResponses`, the `requestState` echoed).
+   */
+  async request<T>(
+    method: string,
+    params: Record<string, unknown> = {},
+    options: CallOptions = {},
+  ): Promise<T> {
+    let current = params;
+    for (let round = 0; ; round++) {
+      const token = options.onProgress ? this.#progressToken(options.onProgress) : undefined;
+      let result: unknown;
+      try {
+        result = await this.#send(method, current, token, options);
+      } finally {
+        if (token !== undefined) this.#progress.delete(token);
+      }
+      if (this.era !== 'modern' || !isInputRequired(result)) return result as T;
+      if (round + 1 >= this.#options.maxInputRounds)
+        throw new Error(
+          `${describeCall(method, params)}: the server still asked for input after ${this.#options.maxInputRounds} rounds (maxInputRounds)`,
+        );
+      const inputResponses = await this.#answerAll(result.inputRequests, options.signal);
+      current = {
+        ...params,
+        ...(inputResponses === undefined ? {} : { inputResponses }),
+        ...(typeof result.requestState === 'string' ? { requestState: result.requestState } : {}),
+      };
+      if (inputResponses === undefined) delete current.inputResponses;
+      if (typeof result.requestState !== 'string') delete current.requestState;
+    }
+  }
+
+  /**
+   * Sends one request; a legacy HTTP session the server forgot (404) is replaced by a new one
+   * and the request sent once more: the server refused it before serving it.
+   */
+  async #send(
+    method: string,
+    params: Record<string, unknown>,
+    token: string | undefined,
+    options: CallOptions,
+  ): Promise<unknown> {
+    const generation = this.#generation;
+    try {
+      return await this.raw(method, this.#dress(params, token, options._meta), options);
+    } catch (error) {
+      if (!(error instanceof TransportError) || error.status !== 404 || this.era !== 'legacy')
+        throw error;
+      if (!this.reinitialize) throw error;
+      if (generation === this.#generation) {
+        if (!this.transport.forgetSession?.()) throw error;
+        this.#generation++;
+        const reinitialize = this.reinitialize;
+        this.#reinitializing = reinitialize().finally(() => (this.#reinitializing = undefined));
+      }
+      await this.#reinitializing;
+      this.#options.onWarning(
+        `The server forgot the session (HTTP 404); a new one was initialized and ${describeCall(method, params)} sent again`,
+      );
+      return this.raw(method, this.#dress(params, token, options._meta), options);
+    }
+  }
+
+  notify(method: string, params?: Record<string, unknown>): void {
+    this.engine.notify(method, params);
+  }
+
+  async close(): Promise<void> {
+    if (this.#ended === 'The client closed the connection') return;
+    this.#ended = 'The client closed the connection';
+    this.engine.abandon(this.#ended);
+    await this.engine.close();
+    await this.transport.close();
+  }
+
+  #dress(
+    params: Record<string, unknown>,
+    token: string | undefined,
+    extra: CallOptions['_meta'],
+  ): Record<string, unknown> {
+    const own = params._meta as Record<string, unknown> | undefined;
+    if (!own && !extra && token === undefined && !this.envelope) return params;
+    const _meta: Record<string, unknown> = { ...own, ...extra, ...this.envelope };
+    if (token !== undefined) _meta.progressToken = token;
+    return { ...params, _meta };
+  }
+
+  #progressToken(listener: (progress: Progress) => void): string {
+    const token = `p${this.#nextToken++}`;
+    this.#progress.set(token, listener);
+    return token;
+  }
+
+  async #answerAll(
+    requests: unknown,
+    signal: AbortSignal | undefined,
+  ): Promise<Record<string, unknown> | undefined> {
+    if (typeof requests !== 'object' || requests === null) return undefined;
+    const entries = Object.entries(
+      requests as Record<string, { method?: unknown; params?: unknown }>,
+    );
+    const answers = await Promise.all(
+      entries.map(async ([key, input]) => [
+        key,
+        await answerInput(
+          this.#options.handlers,
+          String(input?.method),
+          input?.params as Record<string, unknown> | undefined,
+          { era: 'modern', signal },
+        ),
+      ]),
+    );
+    return Object.fromEntries(answers);
+  }
+
+  #serve(request: InboundRequest): unknown {
+    if (this.era === 'modern')
+      throw new JsonRpcError(
+        JsonRpcCode.MethodNotFound,
+        `Method not found: ${request.method} (a 2026-07-28 server asks for input with input_required results, never with requests)`,
+      );
+    if (request.method === 'ping') return {};
+    return answerInput(this.#options.handlers, request.method, request.params, {
+      era: 'legacy',
+      signal: request.signal,
+    });
+  }
+
+  #notified(method: string, params: Record<string, unknown>): void {
+    if (method === 'notifications/progress') {
+      const listener = this.#progress.get(String(params.progressToken));
+      const { progress, total, message } = params;
+      if (listener && typeof progress === 'number')
+        listener({
+          progress,
+          ...(typeof total === 'number' ? { total } : {}),
+          ...(typeof message === 'string' ? { message } : {}),
+        });
+    } else if (method === 'notifications/message') {
+      this.#options.onLog?.({
+        level: String(params.level),
+        data: params.data,
+        ...(typeof params.logger === 'string' ? { logger: params.logger } : {}),
+      });
+    } else if (method === 'notifications/cancelled') {
+      const id = params.requestId;
+      if (typeof id === 'string' || typeof id === 'number') this.engine.cancel(id, params.reason);
+    }
+    for (const listener of this.#listeners) listener(method, params);
+  }
+
+  #abandoned(id: JsonRpcId, reason: unknown): void {
+    // 2026-07-28 over HTTP: closing the stream is the cancel. Elsewhere the server is told.
+    if (this.transport.cancel?.(id) || this.#ended !== undefined) return;
+    const why = reason instanceof Error ? reason.message : String(reason ?? 'cancelled');
+    this.engine.notify('notifications/cancelled', { requestId: id, reason: why });
+  }
+
+  #translate(error: unknown): unknown {
+    const unwrapped = unwrap(error);
+    if (
+      this.#ended !== undefined &&
+      unwrapped instanceof Error &&
+      !(unwrapped instanceof JsonRpcError) &&
+      unwrapped.message === this.#ended
+    )
+      return new TransportError(this.#ended);
+    return unwrapped;
+  }
+}
+
+function isInputRequired(
+  result: unknown,
+): result is { resultType: 'input_required'; inputRequests?: unknown; requestState?: unknown } {
+  return (
+    typeof result === 'object' &&
+    result !== null &&
+    (result as { resultType?: unknown }).resultType === 'input_required'
+  );
+}
+
+/** `tools/call "add"`, `resources/read "file:///x"`, or the method alone. */
+export function describeCall(method: string, params: unknown): string {
+  const p = params as { name?: unknown; uri?: unknown } | undefined;
+  const name = p?.name ?? p?.uri;
+  return typeof name === 'string' ? `${method} "${name}"` : method;
+}

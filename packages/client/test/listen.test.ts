@@ -1,0 +1,55 @@
+import { connect, type Change } from '@mcp-fw/client';
+import { serveHttp } from '@mcp-fw/core/node';
+import { describe, expect, it } from 'vitest';
+import { fixtureServer } from './support/fixture-server.ts';
+
+// One listen() for the 2026-07-28 subscriptions/listen stream and the legacy notifications,
+// against the real mcp-fw server, in memory and over HTTP.
+
+async function until(check: () => boolean, ms = 3000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+const CASES = [
+  ['in memory', '2026-07-28'],
+  ['in memory', '2025-11-25'],
+  ['over HTTP', '2026-07-28'],
+  ['over HTTP', '2025-11-25'],
+] as const;
+
+describe.each(CASES)('listen() %s under %s', (where, protocolVersion) => {
+  it('hears the tool list change and the subscribed resource update, and nothing after close()', async () => {
+    const server = fixtureServer();
+    const http = where === 'over HTTP' ? await serveHttp(server, { port: 0 }) : undefined;
+    const client = await connect(http ? http.url : server, { protocolVersion });
+    const changes: Change[] = [];
+    const listening = await client.listen(
+      { tools: true, resourceUris: ['memo://today'] },
+      (change) => changes.push(change),
+    );
+    expect(listening.acknowledged).toEqual({ tools: true, resourceUris: ['memo://today'] });
+    expect(listening.active).toBe(true);
+
+    server.tools.disable('one');
+    server.resources.updated('memo://today');
+    server.resources.updated('memo://elsewhere');
+    server.prompts.disable('explain');
+    await until(() => changes.length >= 2);
+    expect(changes.map((c) => [c.method, c.params.uri])).toEqual([
+      ['notifications/tools/list_changed', undefined],
+      ['notifications/resources/updated', 'memo://today'],
+    ]);
+
+    await listening.close();
+    expect(listening.active).toBe(false);
+    server.tools.disable('two');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(changes).toHaveLength(2);
+    await client.close();
+    await http?.close();
+  });
+});
