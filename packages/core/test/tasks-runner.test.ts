@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { JsonRpcError } from '../src/jsonrpc/index.ts';
-import { LimitError } from '../src/protocol/guards/index.ts';
 import { Tasks, type TaskSnapshot, type TaskWork } from '../src/protocol/tasks/index.ts';
 import { checkTaskMessage } from './support/ext-tasks-schema.ts';
 
@@ -185,7 +184,7 @@ describe('Tasks', () => {
       1000,
     );
     await t.start('alice', timing, forever);
-    await expect(t.start('alice', timing, forever)).rejects.toThrow(LimitError);
+    await expect(t.start('alice', timing, forever)).rejects.toThrow(JsonRpcError);
     await expect(t.start('alice', timing, forever)).rejects.toThrow(
       'limits.tasks.maxTasksPerOwner',
     );

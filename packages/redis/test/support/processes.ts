@@ -54,7 +54,8 @@ export function waitForOutput(
     let text = '';
     const timer = setTimeout(
       () => fail(new Error(`${what} did not start in time:\n${text}`)),
-      20_000,
+      // tsx compiling the fixture on a busy machine takes a while.
+      50_000,
     );
     const onData = (chunk: Buffer) => {
       text += chunk.toString();

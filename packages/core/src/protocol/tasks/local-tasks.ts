@@ -1,10 +1,10 @@
 // The tasks whose work runs on this instance: their entries, questions, relays and status writes.
 import { ErrorCode } from '../error-codes.js';
-import { LimitError } from '../guards/index.js';
 import { ended, withStatus, type Entry, type TaskEnd } from './task-entry.js';
 import { newTaskId } from './task-ids.js';
 import type { TaskLimits } from './task-limits.js';
 import type { TaskPlace } from './task-place.js';
+import { taskLimitReached, taskStoreFailure } from './task-refusals.js';
 import { answer, ask, relayed } from './task-questions.js';
 import { TERMINAL, type TaskOutcome, type TaskSnapshot, type TaskStatus } from './task-snapshot.js';
 import type { TaskListener, TaskRelay, TaskTiming, TaskWork } from './task-work.js';
@@ -69,18 +69,23 @@ export class LocalTasks {
       snapshot: JSON.stringify(snapshot),
       terminal: false,
     };
-    const refused = await this.#place.records.create(taskId, record, now + ttlMs, {
-      maxTasks,
-      maxTasksPerOwner,
-    });
+    let refused: 'maxTasks' | 'maxTasksPerOwner' | undefined;
+    try {
+      refused = await this.#place.records.create(taskId, record, now + ttlMs, {
+        maxTasks,
+        maxTasksPerOwner,
+      });
+    } catch (error) {
+      throw taskStoreFailure(error);
+    }
     if (refused === 'maxTasksPerOwner')
-      throw new LimitError(
-        'tasks',
-        `task refused: this caller already holds ${maxTasksPerOwner} tasks (limits.tasks.maxTasksPerOwner); let some finish and expire, cancel some, or raise the limit`,
+      throw taskLimitReached(
+        refused,
+        `task refused: this caller already has ${maxTasksPerOwner} tasks working (limits.tasks.maxTasksPerOwner); wait for one to end, cancel one, or raise the limit`,
       );
     if (refused === 'maxTasks')
-      throw new LimitError(
-        'tasks',
+      throw taskLimitReached(
+        refused,
         `task refused: the server holds ${maxTasks} tasks (limits.tasks.maxTasks); try again later, or raise the limit`,
       );
     let settle!: () => void;

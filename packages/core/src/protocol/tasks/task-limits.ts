@@ -11,12 +11,15 @@
 export interface TaskLimits {
   /**
    * Tasks kept at once, all callers together, until they expire (default 1000); with a shared
-   * store, across every instance.
+   * store, across every instance. Beyond: -32000 naming the limit, HTTP 503 with `Retry-After`.
    */
   readonly maxTasks?: number;
   /**
-   * Tasks kept at once for one caller (principal, else session; an unauthenticated 2026-07-28
-   * caller by its address) (default 100); with a shared store, across every instance.
+   * Tasks still working at once for one caller (principal, else session; an unauthenticated
+   * 2026-07-28 caller by its address) (default 100); with a shared store, across every
+   * instance. A task that completes, fails or is cancelled frees its place at once (it still
+   * counts in `maxTasks` until it expires). Beyond: -32000 naming the limit, HTTP 429 with
+   * `Retry-After`.
    */
   readonly maxTasksPerOwner?: number;
   /** Questions one task may have waiting for the client at once (default 16). */
