@@ -16,8 +16,12 @@ export interface RedisStoreOptions {
   readonly prefix?: string;
   /** Bounds of the event logs kept for `Last-Event-ID` resumption. */
   readonly events?: RedisEventStoreOptions;
-  /** State-setting messages kept per legacy session (subscriptions, log level; default 1,000). */
-  readonly maxReplayPerSession?: number;
+  /**
+   * Most bytes one legacy session's record may take in Redis (default 64 KiB): its `initialize`,
+   * log level and subscribed URIs. An `initialize` or a `resources/subscribe` that would make it
+   * larger is refused with 413 naming this option.
+   */
+  readonly maxSessionRecordBytes?: number;
   /**
    * Commands waiting to be sent or answered at most (default 100,000); past it new ones fail at
    * once (a request gets 503; an event written behind is not kept for resumption).
@@ -122,7 +126,7 @@ export async function redisStore(options: string | RedisStoreOptions): Promise<S
   const requestStateKey = await sharedKey(commands, `${prefix}request-state-key`);
   return {
     nodeId,
-    sessions: new RedisSessionRecords(commands, prefix, o.maxReplayPerSession),
+    sessions: new RedisSessionRecords(commands, prefix, o.maxSessionRecordBytes),
     // Written behind, without a timeout: a burst of events may take longer to drain than a
     // request may wait, and nobody waits on them.
     events: new RedisEventStore(wrap(raw, undefined, commands), prefix, nodeId, o.events),

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { responseOf } from '../../core/test/support/sse-messages.ts';
 import { Cluster, HAPROXY, type NodeProcess, REDIS_SERVER } from './support/processes.ts';
+import { INIT, messages, post } from './support/raw-http.ts';
 
 // Issue #30, attacks on the cluster (3 processes on one redis-server behind HAProxy round-robin):
 // each test is named after the attack and holds through the balancer and on every node.
@@ -45,7 +46,7 @@ async function modern(
   return { status, headers, message: await responseOf(response) };
 }
 
-describe.skipIf(!ready)('security round two: tasks (3 processes, HAProxy, Redis)', () => {
+describe.skipIf(!ready)('security round two (3 processes, HAProxy, Redis)', () => {
   let cluster: Cluster;
 
   beforeAll(async () => {
@@ -62,6 +63,65 @@ describe.skipIf(!ready)('security round two: tasks (3 processes, HAProxy, Redis)
 
   const start = async (node: NodeProcess | Cluster['balancer'], user: string) =>
     modern(node.url, user, 'tools/call', { name: 'hang', arguments: {} });
+
+  it('40 logging/setLevel of 3 MiB each in one session: the record in Redis keeps the level, not the messages, and stays bounded in bytes', async () => {
+    const as = (sid?: string): Record<string, string> => ({
+      authorization: 'Bearer dave',
+      'mcp-protocol-version': '2025-11-25',
+      ...(sid ? { 'mcp-session-id': sid } : {}),
+    });
+    const opened = await post(cluster.balancer.url, INIT, as());
+    expect(opened.status).toBe(200);
+    const sid = opened.headers.get('mcp-session-id')!;
+    const record = () => Number(cluster.redis.cli('STRLEN', `mcp:session:${sid}`));
+    const initial = record();
+    // Smaller than the attack's 40 × 3 MiB, same shape: 8 × 512 KiB of padding, through the
+    // balancer (every node), valid ones, refused ones (a level no one knows) and a batch.
+    const pad = 'x'.repeat(512 * 1024);
+    const setLevel = (id: number, level: string) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'logging/setLevel',
+      params: { level, pad },
+    });
+    for (let i = 0; i < 6; i++) {
+      const res = await post(cluster.balancer.url, setLevel(10 + i, 'debug'), as(sid));
+      expect(res.status).toBe(200);
+    }
+    await post(cluster.balancer.url, setLevel(20, 'loud'), as(sid));
+    await post(cluster.balancer.url, [setLevel(21, 'error'), setLevel(22, 'warning')], as(sid));
+    // Before: every message kept whole (> 4 MiB); now the level, once.
+    expect(record()).toBeLessThan(initial + 100);
+    expect(cluster.redis.cli('GET', `mcp:session:${sid}`)).toContain('"l":"warning"');
+    for (const node of cluster.nodes) {
+      const listed = await post(
+        node.url,
+        { jsonrpc: '2.0', id: 30, method: 'tools/list' },
+        as(sid),
+      );
+      expect(messages(listed)[0].result.tools.length).toBeGreaterThan(0);
+    }
+    // The record's bound in bytes (maxSessionRecordBytes, 64 KiB by default) refuses a
+    // subscription that would pass it, naming the option, on whichever node gets it.
+    const subscribe = await post(
+      cluster.balancer.url,
+      {
+        jsonrpc: '2.0',
+        id: 40,
+        method: 'resources/subscribe',
+        params: { uri: `cluster://status?${'q'.repeat(70 * 1024)}` },
+      },
+      as(sid),
+    );
+    expect(subscribe.status).toBe(413);
+    expect(messages(subscribe)[0].error).toMatchObject({
+      code: -32000,
+      message: expect.stringContaining('maxSessionRecordBytes'),
+      data: { limit: 'maxSessionRecordBytes' },
+    });
+    expect(record()).toBeLessThan(initial + 100);
+    await fetch(cluster.balancer.url, { method: 'DELETE', headers: as(sid) });
+  });
 
   it('cancel tasks, then start more: cancelled tasks free the budget at once on every node, the refusal is 429 -32000 with Retry-After', async () => {
     const [a, b, c] = cluster.nodes;
@@ -88,7 +148,12 @@ describe.skipIf(!ready)('security round two: tasks (3 processes, HAProxy, Redis)
       });
     }
     // Another caller's budget is untouched.
-    expect((await start(a, 'bob')).message.result?.status).toBe('working');
+    const bob = await start(a, 'bob');
+    expect(bob.message.result?.status).toBe('working');
+    for (const [user, res] of [...again.map((r) => ['alice', r] as const), ['bob', bob] as const])
+      await modern(cluster.balancer.url, user, 'tasks/cancel', {
+        taskId: res.message.result.taskId,
+      });
   });
 
   it('start a task while Redis is down: 503 with Retry-After naming Redis, never "Internal error"', async () => {
@@ -106,6 +171,16 @@ describe.skipIf(!ready)('security round two: tasks (3 processes, HAProxy, Redis)
       }
     } finally {
       await cluster.redis.restart();
+    }
+    // Back up: tasks start again on every node, without a restart.
+    for (const node of cluster.nodes) {
+      let res = await start(node, 'carol');
+      for (let i = 0; i < 50 && res.status !== 200; i++) {
+        await new Promise((r) => setTimeout(r, 200));
+        res = await start(node, 'carol');
+      }
+      expect(res.message.result?.status).toBe('working');
+      await modern(node.url, 'carol', 'tasks/cancel', { taskId: res.message.result.taskId });
     }
   });
 });
