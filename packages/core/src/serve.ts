@@ -9,7 +9,9 @@ import type { SharedStore } from './stores/index.js';
  * Serves `server` the way its command line asks: stdio by default, or HTTP with
  * `--http [--port N] [--host H]` (Streamable HTTP at `/mcp`, HTTP+SSE at `/sse`). With
  * `--redis <url>` (or `REDIS_URL` set) several instances share their state in Redis through
- * `@mcp-fw/redis`, so any of them serves any request behind a load balancer. Meant for a
+ * `@mcp-fw/redis`, so any of them serves any request behind a load balancer (with
+ * `MCP_REQUEST_STATE_SECRET` set, the same on every instance, the key that signs 2026-07-28
+ * `requestState` is derived from it rather than kept in Redis). Meant for a
  * server's entry file, so every server is launched the same way.
  *
  * @example
@@ -66,7 +68,9 @@ export async function serveFromArgs<C extends ServedConnection = ServerConnectio
  */
 async function openRedisStore(url: string): Promise<SharedStore> {
   const name = '@mcp-fw/redis';
-  let module: { redisStore(url: string): Promise<SharedStore> };
+  let module: {
+    redisStore(options: { url: string; requestStateSecret?: string }): Promise<SharedStore>;
+  };
   try {
     module = (await import(name)) as typeof module;
   } catch (error) {
@@ -74,5 +78,7 @@ async function openRedisStore(url: string): Promise<SharedStore> {
       `--redis / REDIS_URL needs the package @mcp-fw/redis: install it (npm install @mcp-fw/redis) or drop the option (${error instanceof Error ? error.message : error})`,
     );
   }
-  return module.redisStore(url);
+  // A secret every instance is given makes the requestState key independent of Redis's data.
+  const secret = process.env.MCP_REQUEST_STATE_SECRET;
+  return module.redisStore(secret ? { url, requestStateSecret: secret } : { url });
 }

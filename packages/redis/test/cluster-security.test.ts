@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { responseOf } from '../../core/test/support/sse-messages.ts';
-import { Cluster, HAPROXY, type NodeProcess, REDIS_SERVER } from './support/processes.ts';
+import { Cluster, HAPROXY, NodeProcess, REDIS_SERVER } from './support/processes.ts';
 import { INIT, messages, post } from './support/raw-http.ts';
 
 // Issue #30, attacks on the cluster (3 processes on one redis-server behind HAProxy round-robin):
@@ -16,6 +16,7 @@ async function modern(
   user: string,
   method: string,
   params: Record<string, unknown>,
+  capabilities: object = { extensions: { [EXT]: {} } },
 ): Promise<{ status: number; headers: Headers; message: any }> {
   const name = (params.taskId ?? params.name) as string | undefined;
   const response = await fetch(url, {
@@ -36,7 +37,7 @@ async function modern(
         ...params,
         _meta: {
           'io.modelcontextprotocol/protocolVersion': MODERN,
-          'io.modelcontextprotocol/clientCapabilities': { extensions: { [EXT]: {} } },
+          'io.modelcontextprotocol/clientCapabilities': capabilities,
           'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
         },
       },
@@ -154,6 +155,47 @@ describe.skipIf(!ready)('security round two (3 processes, HAProxy, Redis)', () =
       await modern(cluster.balancer.url, user, 'tasks/cancel', {
         taskId: res.message.result.taskId,
       });
+  });
+
+  it('Redis loses its data, then one instance restarts: every instance signs requestState with the same key, rounds pass between the new one and the others through the balancer', async () => {
+    // Each node checks the key every 2 s: one of them writes it back before the new one reads it.
+    cluster.redis.cli('FLUSHALL');
+    const restarted = await NodeProcess.start('d', cluster.redis.url, {
+      TASK_TOOLS: '1',
+      BEARER_AUTH: '1',
+    });
+    try {
+      const greet = (url: string, extra: Record<string, unknown> = {}) =>
+        modern(
+          url,
+          'erin',
+          'tools/call',
+          { name: 'greet', arguments: {}, ...extra },
+          {
+            elicitation: {},
+          },
+        );
+      const answered = async (askUrl: string, answerUrl: string) => {
+        const round = (await greet(askUrl)).message.result;
+        expect(round?.resultType).toBe('input_required');
+        const [key] = Object.keys(round.inputRequests);
+        return greet(answerUrl, {
+          inputResponses: { [key]: { action: 'accept', content: { name: 'Erin' } } },
+          requestState: round.requestState,
+        });
+      };
+      // Asked on the restarted node, answered through the balancer (a, b or c), and back.
+      for (let i = 0; i < 3; i++) {
+        const there = await answered(restarted.url, cluster.balancer.url);
+        expect(there.message.error).toBeUndefined();
+        expect(there.message.result.content[0].text).toMatch(/^Hello, Erin, from [abc]$/);
+        const back = await answered(cluster.balancer.url, restarted.url);
+        expect(back.message.error).toBeUndefined();
+        expect(back.message.result.content[0].text).toBe('Hello, Erin, from d');
+      }
+    } finally {
+      await restarted.kill();
+    }
   });
 
   it('start a task while Redis is down: 503 with Retry-After naming Redis, never "Internal error"', async () => {

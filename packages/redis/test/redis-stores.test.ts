@@ -210,6 +210,53 @@ describe.skipIf(REDIS_SERVER === undefined)('@mcp-fw/redis stores', () => {
     await one.sessions.remove('e-1');
   });
 
+  it('Redis loses its data, then one instance restarts: the requestState key is written back, or taken by every instance and said so, never a silent split', async () => {
+    const told: string[] = [];
+    const options = { url: redis.url, keyCheckMs: 50, onKeyChange: (m: string) => told.push(m) };
+    const a = await redisStore(options);
+    const b = await redisStore(options);
+    const c = await redisStore(options);
+    const key = a.requestStateKey;
+    expect(b.requestStateKey).toBe(key);
+    const settle = () => new Promise((r) => setTimeout(r, 300));
+    try {
+      // Lost, and no instance restarts meanwhile: the key is written back, the same as before.
+      redis.cli('FLUSHALL');
+      await settle();
+      expect(redis.cli('GET', 'mcp:request-state-key')).toBe(key);
+      expect(told.some((m) => /missing from Redis.*requestStateSecret/.test(m))).toBe(true);
+      // Lost, and an instance restarted before anyone wrote it back: Redis holds the key that
+      // instance made. The others take it (saying so) rather than keep signing with theirs.
+      const made = 'f'.repeat(64);
+      redis.cli('SET', 'mcp:request-state-key', made);
+      const restarted = await redisStore({ ...options, keyCheckMs: 60_000 });
+      try {
+        expect(restarted.requestStateKey).toBe(made);
+        await settle();
+        expect([a.requestStateKey, b.requestStateKey, c.requestStateKey]).toEqual([
+          made,
+          made,
+          made,
+        ]);
+        expect(told.some((m) => /not this instance's.*requestStateSecret/.test(m))).toBe(true);
+      } finally {
+        await restarted.close();
+      }
+      // With a secret, the key is derived from it: the same everywhere, whatever Redis holds.
+      const secret = 's'.repeat(40);
+      const d = await redisStore({ url: redis.url, requestStateSecret: secret });
+      const e = await redisStore({ url: redis.url, requestStateSecret: secret });
+      expect(d.requestStateKey).toBe(e.requestStateKey);
+      expect(d.requestStateKey).not.toContain(secret);
+      await Promise.all([d.close(), e.close()]);
+      await expect(redisStore({ url: redis.url, requestStateSecret: 'short' })).rejects.toThrow(
+        /requestStateSecret must be at least 32 characters/,
+      );
+    } finally {
+      await Promise.all([a.close(), b.close(), c.close()]);
+    }
+  });
+
   it('a Redis that cannot be reached at start is an error naming it (password hidden) and the fix, not a hang', async () => {
     const port = await freePort();
     await expect(
