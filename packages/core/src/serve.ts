@@ -11,7 +11,9 @@ import type { SharedStore } from './stores/index.js';
  * `--redis <url>` (or `REDIS_URL` set) several instances share their state in Redis through
  * `@mcp-fw/redis`, so any of them serves any request behind a load balancer (with
  * `MCP_REQUEST_STATE_SECRET` set, the same on every instance, the key that signs 2026-07-28
- * `requestState` is derived from it rather than kept in Redis). Meant for a
+ * `requestState` is derived from it rather than kept in Redis). Behind a load balancer, set
+ * `MCP_TRUSTED_PROXIES` to its addresses or CIDRs (comma-separated) so each client behind it is
+ * counted on its own (see `trustedProxies`). Meant for a
  * server's entry file, so every server is launched the same way.
  *
  * @example
@@ -38,8 +40,13 @@ export async function serveFromArgs<C extends ServedConnection = ServerConnectio
   const store = httpOptions.store ?? opened;
   let handle: HttpServerHandle;
   try {
+    const proxies = process.env.MCP_TRUSTED_PROXIES;
     handle = await serveHttp(server, {
       ...httpOptions,
+      // MCP_TRUSTED_PROXIES: the addresses or CIDRs of the load balancers in front, comma-separated.
+      trustedProxies:
+        httpOptions.trustedProxies ??
+        (proxies ? proxies.split(',').map((entry) => entry.trim()) : undefined),
       store,
       port: port === undefined ? httpOptions.port : Number(port),
       host: value('--host') ?? httpOptions.host,

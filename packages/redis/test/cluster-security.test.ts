@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { responseOf } from '../../core/test/support/sse-messages.ts';
 import { Cluster, HAPROXY, NodeProcess, REDIS_SERVER } from './support/processes.ts';
-import { INIT, messages, post } from './support/raw-http.ts';
+import { INIT, messages, openStream, post, until } from './support/raw-http.ts';
 
 // Issue #30, attacks on the cluster (3 processes on one redis-server behind HAProxy round-robin):
 // each test is named after the attack and holds through the balancer and on every node.
@@ -53,8 +53,12 @@ describe.skipIf(!ready)('security round two (3 processes, HAProxy, Redis)', () =
   beforeAll(async () => {
     cluster = await Cluster.start(3, {
       TASK_TOOLS: '1',
-      BEARER_AUTH: '1',
+      // A bearer token names the caller; without one the caller is counted by its address.
+      BEARER_AUTH: 'optional',
       MAX_TASKS_PER_OWNER: '2',
+      MAX_SESSIONS_PER_CLIENT: '3',
+      // HAProxy (on loopback) adds X-Forwarded-For; the nodes believe it from there only.
+      MCP_TRUSTED_PROXIES: '127.0.0.1',
     });
   }, 120_000);
 
@@ -122,6 +126,53 @@ describe.skipIf(!ready)('security round two (3 processes, HAProxy, Redis)', () =
     });
     expect(record()).toBeLessThan(initial + 100);
     await fetch(cluster.balancer.url, { method: 'DELETE', headers: as(sid) });
+  });
+
+  it('behind the balancer, 100 initialize from one unauthenticated client: with trustedProxies only that client reaches its maxSessionsPerClient, everyone else behind the balancer still opens sessions on every node', async () => {
+    const from = (client: string, sid?: string): Record<string, string> => ({
+      'x-forwarded-for': client,
+      'mcp-protocol-version': '2025-11-25',
+      ...(sid ? { 'mcp-session-id': sid } : {}),
+    });
+    const streams: ReturnType<typeof openStream>[] = [];
+    const sids: string[] = [];
+    try {
+      // Its 3 sessions (its share) each hold a stream open, so none of them is idle to evict.
+      for (let i = 0; i < 3; i++) {
+        const opened = await post(cluster.balancer.url, INIT, from('10.0.0.66'));
+        expect(opened.status).toBe(200);
+        const sid = opened.headers.get('mcp-session-id')!;
+        sids.push(sid);
+        const stream = openStream(cluster.balancer.url, from('10.0.0.66', sid));
+        streams.push(stream);
+        expect(await stream.status).toBe(200);
+      }
+      await until(
+        () => sids.every((sid) => cluster.redis.cli('EXISTS', `mcp:busy:${sid}`) === '1'),
+        'the busy marks',
+      );
+      const refused = await Promise.all(
+        Array.from({ length: 97 }, () => post(cluster.balancer.url, INIT, from('10.0.0.66'))),
+      );
+      expect(new Set(refused.map((r) => r.status))).toEqual(new Set([429]));
+      expect(messages(refused[0])[0].error.message).toMatch(/maxSessionsPerClient/);
+      // Another client behind the same balancer: not locked out, on any node.
+      const served = new Set<string>();
+      for (let i = 0; i < 3; i++) {
+        const other = await post(cluster.balancer.url, INIT, from('10.0.0.77'));
+        expect(other.status).toBe(200);
+        served.add(other.headers.get('x-served-by')!);
+        await fetch(cluster.balancer.url, {
+          method: 'DELETE',
+          headers: from('10.0.0.77', other.headers.get('mcp-session-id')!),
+        });
+      }
+      expect(served.size).toBe(3);
+    } finally {
+      for (const stream of streams) stream.close();
+    }
+    for (const sid of sids)
+      await fetch(cluster.balancer.url, { method: 'DELETE', headers: from('10.0.0.66', sid) });
   });
 
   it('cancel tasks, then start more: cancelled tasks free the budget at once on every node, the refusal is 429 -32000 with Retry-After', async () => {

@@ -166,6 +166,8 @@ export class Balancer {
         '  default_backend nodes',
         'backend nodes',
         '  balance roundrobin',
+        // The client's address, for nodes that trust this proxy (MCP_TRUSTED_PROXIES).
+        '  option forwardfor',
         // Which node answered (n1, n2, …, in the order of `ports`), for tests that show it.
         '  http-response set-header x-served-by %s',
         ...ports.map((p, i) => `  server n${i + 1} 127.0.0.1:${p} check inter 300ms fall 1 rise 1`),
