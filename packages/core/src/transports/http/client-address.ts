@@ -14,6 +14,10 @@ export class ClientAddress {
   readonly #trusted: readonly Range[];
   readonly #warn?: (message: string) => void;
   #warned = false;
+  // Parsing addresses costs about a JSON.parse of a small message: the answers are kept, per
+  // peer and per forwarding header (a client on a kept-alive connection repeats both), bounded.
+  readonly #peers = new Map<string, boolean>();
+  readonly #clients = new Map<string, string | undefined>();
 
   constructor(trustedProxies: readonly string[] = [], warn?: (message: string) => void) {
     this.#trusted = trustedProxies.map(parseRange);
@@ -27,10 +31,22 @@ export class ClientAddress {
       if (!this.#warned && this.#warn) this.#tell(req, peer);
       return req;
     }
-    if (!this.#trusts(peer)) return req;
-    const hops = forwardedFor(req);
-    if (!hops) return req;
-    let client = peer;
+    if (peer === undefined || !this.#trusts(peer)) return req;
+    const xff = req.header('x-forwarded-for');
+    const forwarded = xff === undefined ? req.header('forwarded') : undefined;
+    if (xff === undefined && forwarded === undefined) return req;
+    const key = xff === undefined ? `F${forwarded}` : `X${xff}`;
+    let client = this.#clients.get(key);
+    if (client === undefined && !this.#clients.has(key)) {
+      client = this.#clientOf(xff === undefined ? forwardedHops(forwarded!) : xffHops(xff));
+      remember(this.#clients, key, client);
+    }
+    return client === undefined || client === peer ? req : new ForwardedRequest(req, client);
+  }
+
+  /** The first hop from the right that is not a trusted proxy; undefined when none parses. */
+  #clientOf(hops: readonly string[]): string | undefined {
+    let client: string | undefined;
     for (let i = hops.length - 1; i >= 0; i--) {
       const hop = hops[i] as string;
       const bytes = parseAddress(hop);
@@ -39,12 +55,17 @@ export class ClientAddress {
       client = canonical(hop, bytes);
       if (!this.#trusted.some((range) => range.contains(bytes))) break;
     }
-    return client === peer || client === undefined ? req : withAddress(req, client);
+    return client;
   }
 
-  #trusts(address: string | undefined): boolean {
-    const bytes = address === undefined ? undefined : parseAddress(address);
-    return bytes !== undefined && this.#trusted.some((range) => range.contains(bytes));
+  #trusts(address: string): boolean {
+    let trusted = this.#peers.get(address);
+    if (trusted === undefined) {
+      const bytes = parseAddress(address);
+      trusted = bytes !== undefined && this.#trusted.some((range) => range.contains(bytes));
+      remember(this.#peers, address, trusted);
+    }
+    return trusted;
   }
 
   #tell(req: HttpRequestView, peer: string | undefined): void {
@@ -57,12 +78,21 @@ export class ClientAddress {
   }
 }
 
-/** The addresses a request's forwarding headers name, client first; undefined when none. */
-function forwardedFor(req: HttpRequestView): string[] | undefined {
-  const xff = req.header('x-forwarded-for');
-  if (xff !== undefined) return xff.split(',').map((hop) => hop.trim());
-  const forwarded = req.header('forwarded');
-  if (forwarded === undefined) return undefined;
+const REMEMBERED = 1024;
+
+/** Keeps `value` under `key`, forgetting everything once the map is full (rarely: few proxies). */
+function remember<V>(map: Map<string, V>, key: string, value: V): void {
+  if (map.size >= REMEMBERED) map.clear();
+  map.set(key, value);
+}
+
+/** The addresses of `X-Forwarded-For`, client first. */
+function xffHops(xff: string): string[] {
+  return xff.split(',').map((hop) => hop.trim());
+}
+
+/** The `for=` addresses of `Forwarded` (RFC 7239), client first. */
+function forwardedHops(forwarded: string): string[] {
   const hops: string[] = [];
   for (const element of forwarded.split(',')) {
     let hop = '';
@@ -79,22 +109,35 @@ function forwardedFor(req: HttpRequestView): string[] | undefined {
   return hops;
 }
 
-/** `req` with another `remoteAddress`, everything else delegated. */
-function withAddress(req: HttpRequestView, remoteAddress: string): HttpRequestView {
-  return {
-    method: req.method,
-    get url() {
-      return req.url;
-    },
-    path: req.path,
-    header: (name) => req.header(name),
-    text: (limit) => req.text(limit),
-    get signal() {
-      return req.signal;
-    },
-    onAbort: (listener) => req.onAbort(listener),
-    remoteAddress,
-  };
+/**
+ * `req` with another `remoteAddress`, everything else delegated. Methods are bound (fields), as
+ * callers pass `req.header` around on its own.
+ */
+class ForwardedRequest implements HttpRequestView {
+  readonly method: string;
+  readonly path: string;
+  readonly header: (name: string) => string | undefined;
+  readonly text: (limit: number) => Promise<string | undefined>;
+  readonly onAbort: (listener: () => void) => void;
+
+  constructor(
+    private readonly req: HttpRequestView,
+    readonly remoteAddress: string,
+  ) {
+    this.method = req.method;
+    this.path = req.path;
+    this.header = (name) => req.header(name);
+    this.text = (limit) => req.text(limit);
+    this.onAbort = (listener) => req.onAbort(listener);
+  }
+
+  get url(): URL {
+    return this.req.url;
+  }
+
+  get signal(): AbortSignal {
+    return this.req.signal;
+  }
 }
 
 interface Range {
