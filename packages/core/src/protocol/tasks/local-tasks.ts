@@ -197,7 +197,25 @@ export class LocalTasks {
   }
 
   #finish(entry: Entry, end: TaskEnd): void {
-    entry.snapshot = ended(entry.snapshot, end, this.#now());
+    const now = this.#now();
+    const done = ended(entry.snapshot, end, now);
+    // Kept (here and in a shared store) until the task expires: its size is bounded too.
+    const max = this.#limits.maxTaskBytes;
+    const size = end.result === undefined ? 0 : utf8Bytes(JSON.stringify(done), max);
+    if (size > max) {
+      const message = `the task's result is larger than limits.tasks.maxTaskBytes (${max} bytes), what a task may keep until it expires; return less (a resource link to the data), or raise the limit`;
+      entry.snapshot = ended(
+        entry.snapshot,
+        {
+          status: 'failed',
+          error: { code: ErrorCode.LimitReached, message, data: { limit: 'tasks.maxTaskBytes' } },
+          statusMessage: message,
+        },
+        now,
+      );
+    } else {
+      entry.snapshot = done;
+    }
     for (const question of entry.questions.values())
       question.fail(new Error(`the task is ${end.status}`));
     entry.questions.clear();
@@ -234,4 +252,20 @@ export class LocalTasks {
     entry.settle();
     this.#entries.delete(entry.snapshot.taskId);
   }
+}
+
+/** The UTF-8 length of `text`, counted exactly only when it could be near `max`. */
+function utf8Bytes(text: string, max: number): number {
+  if (text.length > max) return text.length;
+  if (text.length * 3 <= max) return text.length;
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    // A surrogate pair is 4 bytes: 3 here and 1 for its second half.
+    else if (code >= 0xdc00 && code <= 0xdfff) bytes += 1;
+    else bytes += 3;
+  }
+  return bytes;
 }

@@ -26,6 +26,12 @@ export interface TaskLimits {
   readonly maxInputRequestsPerTask?: number;
   /** The longest time-to-live a tool may give its tasks, in ms (default 24 h). */
   readonly maxTtlMs?: number;
+  /**
+   * Bytes one task may keep until it expires, its result included (default 1 MiB), in memory
+   * and in a shared store, so `maxTasks` tasks stay within `maxTasks × maxTaskBytes`. A task
+   * whose result would pass it fails instead, with -32000 naming this limit.
+   */
+  readonly maxTaskBytes?: number;
 }
 
 export const TASK_LIMIT_DEFAULTS: Required<TaskLimits> = {
@@ -33,4 +39,5 @@ export const TASK_LIMIT_DEFAULTS: Required<TaskLimits> = {
   maxTasksPerOwner: 100,
   maxInputRequestsPerTask: 16,
   maxTtlMs: 24 * 60 * 60 * 1000,
+  maxTaskBytes: 1024 * 1024,
 };
