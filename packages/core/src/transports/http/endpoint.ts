@@ -188,10 +188,13 @@ export class HttpEndpoint {
   ) {
     this.#admit = deps.admit;
     this.#principal = deps.principal;
-    this.#address = new ClientAddress(
-      options.trustedProxies,
-      deps.warn ?? ((message) => console.error(`[mcp-fw] ${message}`)),
-    );
+    const warn = deps.warn ?? ((message: string) => console.error(`[mcp-fw] ${message}`));
+    this.#address = new ClientAddress(options.trustedProxies, warn);
+    // Instances sharing a store sit behind a balancer: said at startup, not after a lock-out.
+    if (options.store && !options.trustedProxies?.length && !options.authenticate)
+      warn(
+        "serving with a shared store (several instances behind a load balancer?) without trustedProxies or authenticate: every client behind the balancer would share its address, and so one share of maxSessionsPerClient, maxListenStreamsPerClient, limits.tasks.maxTasksPerOwner and per-address rate limits. Set trustedProxies to the balancer's addresses (MCP_TRUSTED_PROXIES with serveFromArgs) and have it send X-Forwarded-For, or authenticate clients.",
+      );
     if (options.health !== undefined) this.#health = new HealthEndpoint(options.health);
     const { authorize } = options;
     this.#scopes = authorize && deps.scopes;
