@@ -43,7 +43,7 @@ export async function serveFromArgs<C extends ServedConnection = ServerConnectio
     const proxies = process.env.MCP_TRUSTED_PROXIES;
     handle = await serveHttp(server, {
       ...httpOptions,
-      // MCP_TRUSTED_PROXIES: the addresses or CIDRs of the load balancers in front, comma-separated.
+      // MCP_TRUSTED_PROXIES: the load balancers' addresses or CIDRs, comma-separated.
       trustedProxies:
         httpOptions.trustedProxies ??
         (proxies ? proxies.split(',').map((entry) => entry.trim()) : undefined),

@@ -43,8 +43,8 @@ return 1
 
 /**
  * SSE events of every instance's streams on Redis Streams, one Redis stream per SSE stream,
- * each bounded in number and bytes of events and expiring when idle, so a client resumes (`Last-Event-ID`) on any
- * instance. Event ids are minted here (stream, instance, sequence), so sending an event never
+ * each bounded in number and bytes of events and expiring when idle, so a client resumes
+ * (`Last-Event-ID`) on any instance. Event ids are minted here (stream, instance, sequence), so sending an event never
  * waits on Redis: writes go out behind, in order, on the instance's one connection.
  */
 export class RedisEventStore implements EventStore {

@@ -57,7 +57,8 @@ export interface SessionRecords {
    * the store keeps; answers the option that refused it. At a cap the least recently used
    * session with no stream open (see {@link touch}'s `busyMs`) is ended to make room, as one
    * instance does: among the client's own for `maxSessionsPerClient`, among all for
-   * `maxSessions`; only when none is idle is the new one refused. Sessions idle past `limits.idleTimeoutMs` expire and stop counting.
+   * `maxSessions`; only when none is idle is the new one refused. Sessions idle past
+   * `limits.idleTimeoutMs` expire and stop counting.
    */
   create(
     id: string,

@@ -25,9 +25,9 @@ const LEVELS = new Set([
 /** What another instance tells the holders of a session over the bus. */
 interface SessionMessage {
   /**
-   * `replay`: a state change, as the message that makes it; `in`: answers or notifications; `out`: a request for the
-   * client the sender could not deliver (the holder of the standalone stream sends it); `hold`:
-   * the sender opened the standalone stream; `end`: the session ended.
+   * `replay`: a state change, as the message that makes it; `in`: answers or notifications;
+   * `out`: a request for the client the sender could not deliver (the holder of the standalone
+   * stream sends it); `hold`: the sender opened the standalone stream; `end`: the session ended.
    */
   readonly k: 'replay' | 'in' | 'out' | 'hold' | 'end';
   readonly f?: string;
