@@ -266,9 +266,20 @@ export class Cluster {
   static async start(count = 3, env: Record<string, string> = {}): Promise<Cluster> {
     const redis = await RedisProcess.start();
     const names = ['a', 'b', 'c', 'd', 'e'].slice(0, count);
-    const nodes = await Promise.all(names.map((n) => NodeProcess.start(n, redis.url, env)));
-    const balancer = await Balancer.start(nodes.map((n) => n.port));
-    return new Cluster(redis, nodes, balancer);
+    const started = await Promise.allSettled(
+      names.map((n) => NodeProcess.start(n, redis.url, env)),
+    );
+    const nodes = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+    try {
+      const failed = started.find((s) => s.status === 'rejected');
+      if (failed) throw failed.reason;
+      return new Cluster(redis, nodes, await Balancer.start(nodes.map((n) => n.port)));
+    } catch (error) {
+      // A test whose cluster did not start has nothing to stop: leave no process behind.
+      await Promise.all(nodes.map((n) => n.kill()));
+      await redis.stop();
+      throw error;
+    }
   }
 
   async stop(): Promise<void> {
