@@ -132,8 +132,11 @@ function isRegistry(lookup: Servable['registry']): lookup is Registry {
 export {
   StoreUnavailableError,
   type MessageBus,
+  type SessionChange,
   type SessionRecord,
+  type SessionRecordRefusal,
   type SessionRecords,
+  type SessionState,
   type SharedSessionLimits,
   type SharedStore,
   type SharedTaskLimits,

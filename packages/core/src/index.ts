@@ -124,8 +124,11 @@ export type { StandardSchemaV1, JsonSchema } from './schema/index.js';
 export {
   StoreUnavailableError,
   type MessageBus,
+  type SessionChange,
   type SessionRecord,
+  type SessionRecordRefusal,
   type SessionRecords,
+  type SessionState,
   type SharedSessionLimits,
   type SharedStore,
   type SharedTaskLimits,

@@ -9,7 +9,11 @@ import type { SharedStore } from './stores/index.js';
  * Serves `server` the way its command line asks: stdio by default, or HTTP with
  * `--http [--port N] [--host H]` (Streamable HTTP at `/mcp`, HTTP+SSE at `/sse`). With
  * `--redis <url>` (or `REDIS_URL` set) several instances share their state in Redis through
- * `@mcp-fw/redis`, so any of them serves any request behind a load balancer. Meant for a
+ * `@mcp-fw/redis`, so any of them serves any request behind a load balancer (with
+ * `MCP_REQUEST_STATE_SECRET` set, the same on every instance, the key that signs 2026-07-28
+ * `requestState` is derived from it rather than kept in Redis). Behind a load balancer, set
+ * `MCP_TRUSTED_PROXIES` to its addresses or CIDRs (comma-separated) so each client behind it is
+ * counted on its own (see `trustedProxies`). Meant for a
  * server's entry file, so every server is launched the same way. When the port is taken it
  * says so on stderr (the port, how to find who holds it, `--port`) and exits with code 1.
  *
@@ -37,8 +41,13 @@ export async function serveFromArgs<C extends ServedConnection = ServerConnectio
   const store = httpOptions.store ?? opened;
   let handle: HttpServerHandle;
   try {
+    const proxies = process.env.MCP_TRUSTED_PROXIES;
     handle = await serveHttp(server, {
       ...httpOptions,
+      // MCP_TRUSTED_PROXIES: the load balancers' addresses or CIDRs, comma-separated.
+      trustedProxies:
+        httpOptions.trustedProxies ??
+        (proxies ? proxies.split(',').map((entry) => entry.trim()) : undefined),
       store,
       port: port === undefined ? httpOptions.port : Number(port),
       host: value('--host') ?? httpOptions.host,
@@ -72,7 +81,9 @@ export async function serveFromArgs<C extends ServedConnection = ServerConnectio
  */
 async function openRedisStore(url: string): Promise<SharedStore> {
   const name = '@mcp-fw/redis';
-  let module: { redisStore(url: string): Promise<SharedStore> };
+  let module: {
+    redisStore(options: { url: string; requestStateSecret?: string }): Promise<SharedStore>;
+  };
   try {
     module = (await import(name)) as typeof module;
   } catch (error) {
@@ -80,5 +91,7 @@ async function openRedisStore(url: string): Promise<SharedStore> {
       `--redis / REDIS_URL needs the package @mcp-fw/redis: install it (npm install @mcp-fw/redis) or drop the option (${error instanceof Error ? error.message : error})`,
     );
   }
-  return module.redisStore(url);
+  // A secret every instance is given makes the requestState key independent of Redis's data.
+  const secret = process.env.MCP_REQUEST_STATE_SECRET;
+  return module.redisStore(secret ? { url, requestStateSecret: secret } : { url });
 }

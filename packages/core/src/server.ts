@@ -297,7 +297,7 @@ export class McpFwServer {
   async share(store: SharedStore): Promise<void> {
     if (this.#shared === store) return;
     this.#shared = store;
-    this.#core.inputs.share(store.usedRounds, store.requestStateKey);
+    this.#core.inputs.share(store.usedRounds, () => store.requestStateKey);
     this.#core.guards.shareRateLimits(store.rateLimits);
     this.#stopHub?.();
     const stopHub = await this.#core.hub.share(store.bus, store.nodeId);

@@ -461,7 +461,71 @@ describe('tasks extension over HTTP (2026-07-28)', () => {
     expect((await first('tasks/get', { taskId: task.taskId })).result.status).toBe('cancelled');
     await first('tasks/cancel', { taskId: other.taskId });
   });
+  it('cancel tasks, then start more: a cancelled task frees its owner budget at once, and the refusal is -32000 naming the limit with 429 and Retry-After', async () => {
+    const server = createServer({
+      name: 'jobs',
+      version: '1.0.0',
+      providers: [Jobs],
+      limits: { tasks: { maxTasksPerOwner: 2 } },
+    });
+    const handle = await serveHttp(server, {
+      port: 0,
+      authenticate: (req) => ({ auth: { sub: req.header('authorization') ?? 'anonymous' } }),
+    });
+    handles.push(handle);
+    const call = caller(handle.url);
+    const started = [];
+    for (let i = 0; i < 2; i++)
+      started.push((await ok(call, 'tools/call', { name: 'hang', arguments: {} })).taskId);
+    for (const taskId of started) await ok(call, 'tasks/cancel', { taskId });
+    // Both cancelled: the budget is whole again, not held until the tasks' time-to-live ends.
+    for (let i = 0; i < 2; i++)
+      started.push((await ok(call, 'tools/call', { name: 'hang', arguments: {} })).taskId);
+    const refused = await exchange(handle.url, 'tools/call', { name: 'hang', arguments: {} });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(refused.message.error).toMatchObject({
+      code: -32000,
+      data: { limit: 'tasks.maxTasksPerOwner' },
+    });
+    expect(refused.message.error.message).toContain('limits.tasks.maxTasksPerOwner');
+    for (const taskId of started.slice(2)) await ok(call, 'tasks/cancel', { taskId });
+  });
 });
+
+/** One 2026-07-28 request as alice, with the response's status and headers. */
+async function exchange(
+  url: string,
+  method: string,
+  params: Record<string, unknown>,
+): Promise<{ status: number; headers: Headers; message: any }> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization: 'alice',
+      'mcp-protocol-version': MODERN,
+      'mcp-method': method,
+      'mcp-name': String(params.name),
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 99,
+      method,
+      params: {
+        ...params,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': MODERN,
+          'io.modelcontextprotocol/clientCapabilities': WITH_TASKS,
+          'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+        },
+      },
+    }),
+  });
+  const { status, headers } = response;
+  return { status, headers, message: await responseOf(response) };
+}
 
 /** One unauthenticated 2026-07-28 request from `localAddress`, as a client there sends it. */
 function rawPost(

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { JsonRpcError } from '../src/jsonrpc/index.ts';
-import { LimitError } from '../src/protocol/guards/index.ts';
 import { Tasks, type TaskSnapshot, type TaskWork } from '../src/protocol/tasks/index.ts';
 import { checkTaskMessage } from './support/ext-tasks-schema.ts';
 
@@ -173,6 +172,22 @@ describe('Tasks', () => {
     });
   });
 
+  it('a task whose result would pass limits.tasks.maxTaskBytes fails naming it, and keeps nothing of the result', async () => {
+    const t = tasks({ maxTaskBytes: 4096 });
+    const small = await t.start('alice', timing, async () => ({ result: { text: 'ok' } }));
+    expect((await t.settled('alice', small.taskId)).status).toBe('completed');
+    const big = await t.start('alice', timing, async () => ({
+      result: { text: '€'.repeat(2000) },
+    }));
+    const final = await t.settled('alice', big.taskId);
+    expect(final).toMatchObject({
+      status: 'failed',
+      error: { code: -32000, data: { limit: 'tasks.maxTaskBytes' } },
+    });
+    expect(final.error?.message).toContain('limits.tasks.maxTaskBytes (4096 bytes)');
+    expect(JSON.stringify(final).length).toBeLessThan(1000);
+  });
+
   it('bounds tasks per caller, per server, questions per task, and the time-to-live', async () => {
     const t = tasks({
       maxTasksPerOwner: 2,
@@ -185,7 +200,7 @@ describe('Tasks', () => {
       1000,
     );
     await t.start('alice', timing, forever);
-    await expect(t.start('alice', timing, forever)).rejects.toThrow(LimitError);
+    await expect(t.start('alice', timing, forever)).rejects.toThrow(JsonRpcError);
     await expect(t.start('alice', timing, forever)).rejects.toThrow(
       'limits.tasks.maxTasksPerOwner',
     );

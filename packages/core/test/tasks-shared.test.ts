@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { JsonRpcError } from '../src/jsonrpc/index.ts';
-import { LimitError } from '../src/protocol/guards/index.ts';
 import {
   MemoryTaskRecords,
   Tasks,
@@ -161,7 +160,7 @@ describe('Tasks shared by several instances', () => {
     const { a, b } = await cluster({ maxTasksPerOwner: 1, maxTasks: 2 });
     const forever = () => new Promise<never>(() => {});
     const { taskId } = await a.start('alice', timing, forever);
-    await expect(b.start('alice', timing, forever)).rejects.toThrow(LimitError);
+    await expect(b.start('alice', timing, forever)).rejects.toThrow(JsonRpcError);
     await b.start('bob', timing, forever);
     await expect(b.start('carol', timing, forever)).rejects.toThrow('limits.tasks.maxTasks');
     for (const pending of [

@@ -1,10 +1,10 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { type SharedStore, StoreUnavailableError } from '@mcp-fw/core/http';
 import { createClient } from '@redis/client';
 import { RedisBus } from './bus.js';
 import { RedisRateLimitStore, RedisUsedRounds } from './counters.js';
 import { RedisEventStore, type RedisEventStoreOptions } from './event-store.js';
-import type { Commands } from './scripts.js';
+import { type Commands, Script } from './scripts.js';
 import { RedisSessionRecords } from './session-records.js';
 import { RedisTaskRecords } from './task-records.js';
 
@@ -16,8 +16,12 @@ export interface RedisStoreOptions {
   readonly prefix?: string;
   /** Bounds of the event logs kept for `Last-Event-ID` resumption. */
   readonly events?: RedisEventStoreOptions;
-  /** State-setting messages kept per legacy session (subscriptions, log level; default 1,000). */
-  readonly maxReplayPerSession?: number;
+  /**
+   * Most bytes one legacy session's record may take in Redis (default 64 KiB): its `initialize`,
+   * log level and subscribed URIs. An `initialize` or a `resources/subscribe` that would make it
+   * larger is refused with 413 naming this option.
+   */
+  readonly maxSessionRecordBytes?: number;
   /**
    * Commands waiting to be sent or answered at most (default 100,000); past it new ones fail at
    * once (a request gets 503; an event written behind is not kept for resumption).
@@ -29,6 +33,19 @@ export interface RedisStoreOptions {
   readonly commandTimeoutMs?: number;
   /** Told when Redis goes away and comes back (default: a line on stderr each time). */
   readonly onStatus?: (status: 'down' | 'up', detail?: string) => void;
+  /**
+   * A secret (at least 32 characters) every instance is given, from which the key that signs
+   * `requestState` is derived: then the key never depends on Redis, and survives Redis losing
+   * its data. Without it the key is made by the first instance and kept in Redis; each instance
+   * checks every `keyCheckMs` that Redis still holds its key (writing it back if Redis lost it,
+   * taking Redis's on a conflict, saying so on stderr), so instances never stay split.
+   * `serveFromArgs` reads it from `MCP_REQUEST_STATE_SECRET`.
+   */
+  readonly requestStateSecret?: string;
+  /** How often the key kept in Redis is checked, in ms (default 2,000). */
+  readonly keyCheckMs?: number;
+  /** Told when the `requestState` key kept in Redis was restored or replaced (default: stderr). */
+  readonly onKeyChange?: (message: string) => void;
 }
 
 /**
@@ -55,6 +72,8 @@ export async function redisStore(options: string | RedisStoreOptions): Promise<S
   const prefix = o.prefix ?? 'mcp:';
   const timeoutMs = o.commandTimeoutMs ?? 2_000;
   const nodeId = randomUUID().slice(0, 8);
+  // Checked before connecting: a bad secret is a configuration error, reported at once.
+  const derived = o.requestStateSecret === undefined ? undefined : derivedKey(o.requestStateSecret);
   let down = false;
   const status =
     o.onStatus ??
@@ -119,10 +138,21 @@ export async function redisStore(options: string | RedisStoreOptions): Promise<S
   }
   const raw = client as unknown as Commands;
   const commands = wrap(raw, timeoutMs);
-  const requestStateKey = await sharedKey(commands, `${prefix}request-state-key`);
+  const key =
+    derived ??
+    (await SharedKey.open(
+      commands,
+      `${prefix}request-state-key`,
+      o.keyCheckMs ?? 2_000,
+      o.onKeyChange ?? ((line) => process.stderr.write(`[mcp-fw/redis] ${line}\n`)),
+    ).catch((error: unknown) => {
+      client.destroy();
+      subscriber.destroy();
+      throw error;
+    }));
   return {
     nodeId,
-    sessions: new RedisSessionRecords(commands, prefix, o.maxReplayPerSession),
+    sessions: new RedisSessionRecords(commands, prefix, o.maxSessionRecordBytes),
     // Written behind, without a timeout: a burst of events may take longer to drain than a
     // request may wait, and nobody waits on them.
     events: new RedisEventStore(wrap(raw, undefined, commands), prefix, nodeId, o.events),
@@ -130,19 +160,95 @@ export async function redisStore(options: string | RedisStoreOptions): Promise<S
     usedRounds: new RedisUsedRounds(commands, prefix),
     rateLimits: new RedisRateLimitStore(commands, prefix),
     tasks: new RedisTaskRecords(commands, prefix),
-    requestStateKey,
+    get requestStateKey() {
+      return key.current;
+    },
     async close() {
+      key.stop?.();
       await Promise.allSettled([subscriber.close(), client.close()]);
     },
   };
 }
 
-/** The key that signs `requestState`: made by the first instance, read by every other. */
-async function sharedKey(redis: Commands, key: string): Promise<string> {
-  await redis.sendCommand(['SET', key, randomBytes(32).toString('hex'), 'NX']);
-  const value = await redis.sendCommand<string | null>(['GET', key]);
-  if (typeof value !== 'string') throw new Error(`could not read ${key} from Redis`);
-  return value;
+/** The `requestState` key derived from a secret every instance is given. */
+function derivedKey(secret: string): { readonly current: string; stop?: () => void } {
+  if (typeof secret !== 'string' || secret.length < 32)
+    throw new Error(
+      '@mcp-fw/redis: requestStateSecret must be at least 32 characters (e.g. `openssl rand -hex 32`), the same on every instance',
+    );
+  return { current: createHmac('sha256', secret).update('mcp-fw requestState key').digest('hex') };
+}
+
+/**
+ * Reads the key, or writes `ARGV[1]` when there is none: the key, and whether it was written.
+ * KEYS: the key. ARGV: a key to write when missing.
+ */
+const CLAIM = new Script(`
+local value = redis.call('GET', KEYS[1])
+if value then return {value, 0} end
+redis.call('SET', KEYS[1], ARGV[1])
+return {ARGV[1], 1}
+`);
+
+/**
+ * The key that signs `requestState` when it is kept in Redis: made by the first instance, read
+ * by every other, and checked on a timer. Redis losing its data would otherwise split the
+ * instances (one restarting makes a new key; the others sign with the old one, and each
+ * refuses the other's rounds): an instance that finds the key missing writes its own back, and
+ * one that finds another takes it, saying so, so every instance soon signs with the same one.
+ */
+class SharedKey {
+  #timer?: ReturnType<typeof setInterval>;
+
+  private constructor(
+    private readonly redis: Commands,
+    private readonly key: string,
+    private readonly tell: (message: string) => void,
+    public current: string,
+  ) {}
+
+  static async open(
+    redis: Commands,
+    key: string,
+    checkMs: number,
+    tell: (message: string) => void,
+  ): Promise<SharedKey> {
+    const [value] = await CLAIM.run<[string, number]>(
+      redis,
+      [key],
+      [randomBytes(32).toString('hex')],
+    );
+    if (typeof value !== 'string') throw new Error(`could not read ${key} from Redis`);
+    const shared = new SharedKey(redis, key, tell, value);
+    shared.#timer = setInterval(() => void shared.check(), checkMs);
+    (shared.#timer as { unref?: () => void }).unref?.();
+    return shared;
+  }
+
+  /** Compares the key in Redis with this instance's (a missed check is made at the next one). */
+  async check(): Promise<void> {
+    let value: string;
+    let written: number;
+    try {
+      [value, written] = await CLAIM.run<[string, number]>(this.redis, [this.key], [this.current]);
+    } catch {
+      return;
+    }
+    if (written === 1) {
+      this.tell(
+        `the requestState key was missing from Redis (did Redis lose its data?); this instance wrote its key back, so instances that start now use it too. Set requestStateSecret (MCP_REQUEST_STATE_SECRET) so the key never depends on Redis`,
+      );
+    } else if (value !== this.current) {
+      this.current = value;
+      this.tell(
+        `the requestState key in Redis is not this instance's (did Redis lose its data while an instance restarted?); this instance now signs with the key in Redis, and input rounds it issued before are refused ("not issued by this server"). Set requestStateSecret (MCP_REQUEST_STATE_SECRET) so the key never depends on Redis`,
+      );
+    }
+  }
+
+  stop(): void {
+    clearInterval(this.#timer);
+  }
 }
 
 /**

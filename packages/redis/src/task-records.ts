@@ -6,9 +6,10 @@ import { type Commands, Script } from './scripts.js';
 const EXPIRED_KEPT_MS = 60 * 60 * 1000;
 
 /**
- * Keeps a task unless a cap is reached. Tasks are counted in two sorted sets (all, and per
- * owner) scored by their expiry, so expired ones are dropped before counting.
- * KEYS: record hash, all tasks, the owner's tasks, the expired marker.
+ * Keeps a task unless a cap is reached. Tasks are counted in sorted sets scored by their expiry
+ * (all; the owner's, which `tasks/list` pages; the owner's still working, which the owner's cap
+ * counts), so expired ones are dropped before counting.
+ * KEYS: record hash, all tasks, the owner's tasks, the expired marker, the owner's working tasks.
  * ARGV: now, ttl ms, maxTasks, maxTasksPerOwner, owner, node, snapshot, terminal (1/0), id,
  *       ms the expired marker outlives the task.
  */
@@ -16,22 +17,33 @@ const CREATE = new Script(`
 local now, ttl = tonumber(ARGV[1]), tonumber(ARGV[2])
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
 redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
-if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[4]) then return 'maxTasksPerOwner' end
+redis.call('ZREMRANGEBYSCORE', KEYS[5], '-inf', now)
+if redis.call('ZCARD', KEYS[5]) >= tonumber(ARGV[4]) then return 'maxTasksPerOwner' end
 if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[3]) then return 'maxTasks' end
 redis.call('HSET', KEYS[1], 'o', ARGV[5], 'n', ARGV[6], 's', ARGV[7], 't', ARGV[8])
 redis.call('PEXPIRE', KEYS[1], ttl)
 redis.call('ZADD', KEYS[2], now + ttl, ARGV[9])
 redis.call('ZADD', KEYS[3], now + ttl, ARGV[9])
 if redis.call('PTTL', KEYS[3]) < ttl then redis.call('PEXPIRE', KEYS[3], ttl) end
+if ARGV[8] ~= '1' then
+  redis.call('ZADD', KEYS[5], now + ttl, ARGV[9])
+  if redis.call('PTTL', KEYS[5]) < ttl then redis.call('PEXPIRE', KEYS[5], ttl) end
+end
 redis.call('SET', KEYS[4], '1', 'PX', ttl + tonumber(ARGV[10]))
 return ''
 `);
 
-/** Replaces a live, non-terminal snapshot. KEYS: record hash. ARGV: snapshot, terminal (1/0). */
+/**
+ * Replaces a live, non-terminal snapshot; a terminal one frees its place in the owner's cap at
+ * once. KEYS: record hash. ARGV: snapshot, terminal (1/0), id, working-set key prefix.
+ */
 const UPDATE = new Script(`
 local terminal = redis.call('HGET', KEYS[1], 't')
 if not terminal or terminal == '1' then return 0 end
 redis.call('HSET', KEYS[1], 's', ARGV[1], 't', ARGV[2])
+if ARGV[2] == '1' then
+  redis.call('ZREM', ARGV[4] .. redis.call('HGET', KEYS[1], 'o'), ARGV[3])
+end
 return 1
 `);
 
@@ -83,7 +95,13 @@ export class RedisTaskRecords implements TaskRecords {
     const now = Date.now();
     const refused = await CREATE.run<string>(
       this.redis,
-      [this.#key(id), `${this.prefix}tasks`, this.#owner(record.owner), this.#expired(id)],
+      [
+        this.#key(id),
+        `${this.prefix}tasks`,
+        this.#owner(record.owner),
+        this.#expired(id),
+        `${this.#working}${record.owner}`,
+      ],
       [
         String(now),
         String(Math.max(1, expiresAt - now)),
@@ -102,8 +120,11 @@ export class RedisTaskRecords implements TaskRecords {
 
   async update(id: string, snapshot: string, terminal: boolean): Promise<boolean> {
     return (
-      (await UPDATE.run<number>(this.redis, [this.#key(id)], [snapshot, terminal ? '1' : '0'])) ===
-      1
+      (await UPDATE.run<number>(
+        this.redis,
+        [this.#key(id)],
+        [snapshot, terminal ? '1' : '0', id, this.#working],
+      )) === 1
     );
   }
 
@@ -155,6 +176,10 @@ export class RedisTaskRecords implements TaskRecords {
 
   #key(id: string): string {
     return `${this.prefix}task:${id}`;
+  }
+
+  get #working(): string {
+    return `${this.prefix}tasks-working-of:`;
   }
 
   #owner(owner: string): string {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cluster, HAPROXY, REDIS_SERVER } from './support/processes.ts';
-import { INIT, messages, post } from './support/raw-http.ts';
+import { INIT, messages, openStream, post, until } from './support/raw-http.ts';
 
 // The session caps and the binding of a session to its principal hold across the cluster, not
 // per instance: each node asks the one Redis.
@@ -26,7 +26,7 @@ describe.skipIf(!ready)(
         MAX_SESSIONS: '3',
         MAX_SESSIONS_PER_CLIENT: '2',
       });
-    }, 60_000);
+    }, 120_000);
 
     afterAll(async () => {
       await cluster?.stop();
@@ -52,32 +52,65 @@ describe.skipIf(!ready)(
       expect(ended.status).toBe(200);
     });
 
-    it('maxSessionsPerClient and maxSessions count sessions opened on any node', async () => {
+    it('1,000 idle sessions in a cluster: maxSessions and maxSessionsPerClient evict the least recently used idle session on any node, as one node does; only sessions with open streams make a 503 / 429', async () => {
       const [a, b, c] = cluster.nodes;
       const open = (url: string, user: string) => post(url, INIT, as(user));
+      const sid = (res: { headers: Headers }) => res.headers.get('mcp-session-id')!;
+      const alive = async (user: string, id: string) =>
+        (await post(cluster.balancer.url, LIST, as(user, id))).status;
       const first = await open(a.url, 'alice');
       const second = await open(b.url, 'alice');
       expect([first.status, second.status]).toEqual([200, 200]);
-      // Two on a and b: the third, on c, is over alice's cap of 2.
+      // Alice is at her cap of 2: her third, on c, ends her least recently used idle one.
       const third = await open(c.url, 'alice');
-      expect(third.status).toBe(429);
-      expect(third.headers.get('retry-after')).toBeTruthy();
-      expect(messages(third)[0].error.message).toMatch(/maxSessionsPerClient/);
+      expect(third.status).toBe(200);
+      expect(await alive('alice', sid(first))).toBe(404);
+      expect(await alive('alice', sid(second))).toBe(200);
+      // With a stream open on each, nothing of hers is idle: now her next is refused.
+      const streams = [second, third].map((r) => openStream(c.url, as('alice', sid(r))));
+      try {
+        expect(await Promise.all(streams.map((s) => s.status))).toEqual([200, 200]);
+        // Both streams are marked busy in Redis (told when the stream opens).
+        await until(
+          () => Number(cluster.redis.cli('EXISTS', `mcp:busy:${sid(third)}`)) === 1,
+          'the busy mark',
+        );
+        const refused = await open(a.url, 'alice');
+        expect(refused.status).toBe(429);
+        expect(refused.headers.get('retry-after')).toBeTruthy();
+        expect(messages(refused)[0].error.message).toMatch(/maxSessionsPerClient/);
 
-      const bob = await open(c.url, 'bob');
-      expect(bob.status).toBe(200);
-      // Three sessions in the cluster: a fourth, from anyone, on any node, is over maxSessions.
-      for (const node of [a, b, c]) {
-        const carol = await open(node.url, 'carol');
-        expect(carol.status).toBe(503);
-        expect(messages(carol)[0].error.message).toMatch(/maxSessions/);
+        // The cluster's cap of 3: bob's idle session is the one that goes for carol.
+        const bob = await open(b.url, 'bob');
+        expect(bob.status).toBe(200);
+        const carol = await open(a.url, 'carol');
+        expect(carol.status).toBe(200);
+        expect(await alive('bob', sid(bob))).toBe(404);
+        expect(await alive('alice', sid(second))).toBe(200);
+        // Carol's session busy too: every session has a stream open, so anyone's next is 503.
+        const carolStream = openStream(b.url, as('carol', sid(carol)));
+        streams.push(carolStream);
+        expect(await carolStream.status).toBe(200);
+        await until(
+          () => Number(cluster.redis.cli('EXISTS', `mcp:busy:${sid(carol)}`)) === 1,
+          'the busy mark',
+        );
+        for (const node of [a, b, c]) {
+          const dave = await open(node.url, 'dave');
+          expect(dave.status).toBe(503);
+          expect(dave.headers.get('retry-after')).toBeTruthy();
+          expect(messages(dave)[0].error.message).toMatch(/maxSessions\b/);
+        }
+        await fetch(c.url, { method: 'DELETE', headers: as('carol', sid(carol)) });
+      } finally {
+        for (const stream of streams) stream.close();
       }
-      // Ending one anywhere frees its place everywhere.
-      const sid = first.headers.get('mcp-session-id')!;
-      expect((await fetch(c.url, { method: 'DELETE', headers: as('alice', sid) })).status).toBe(
-        200,
-      );
-      expect((await open(a.url, 'carol')).status).toBe(200);
+      // Ended, so the first test's sessions (if run after) find room.
+      for (const [user, res] of [
+        ['alice', second],
+        ['alice', third],
+      ] as const)
+        await fetch(c.url, { method: 'DELETE', headers: as(user, sid(res)) });
     });
   },
 );

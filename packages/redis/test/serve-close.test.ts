@@ -67,4 +67,22 @@ describe.skipIf(REDIS_SERVER === undefined)('closing a served server stops its s
     await again.close();
     await until(() => subscribers(`task:${node}`) === 0, 'the task topic to be left again', 5_000);
   }, 30_000);
+
+  it('a shared store without trustedProxies or authenticate: the operator is told at startup what to set, before any lock-out', async () => {
+    const said: string[] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => said.push(args.join(' '));
+    const server = createServer({ name: 'told', version: '1.0.0', providers: [] });
+    try {
+      const handle = await serveHttp(server, { port: 0, store });
+      await handle.close();
+      const trusting = await serveHttp(server, { port: 0, store, trustedProxies: ['10.0.0.1'] });
+      await trusting.close();
+    } finally {
+      console.error = original;
+    }
+    const told = said.filter((line) => line.includes('without trustedProxies or authenticate'));
+    expect(told).toHaveLength(1);
+    expect(told[0]).toMatch(/Set trustedProxies .*MCP_TRUSTED_PROXIES.*X-Forwarded-For/);
+  });
 });

@@ -1,17 +1,43 @@
 /**
  * What a shared store keeps of one legacy (2025-era) session so any instance can serve it: who
- * it is bound to, and the messages that set its state (`initialize`, `notifications/initialized`,
- * `logging/setLevel`, `resources/subscribe` / `unsubscribe`), which an instance that meets the
- * session for the first time replays into a fresh connection.
+ * it is bound to, and the state its messages set (the `initialize` that opened it, whether
+ * `notifications/initialized` came, the log level, the resource subscriptions). An instance that
+ * meets the session for the first time sets a fresh connection up from that state. The state
+ * is kept, not the messages that set it: a client that repeats `logging/setLevel` changes one
+ * field, and the record stays as small as the state it describes.
  */
 export interface SessionRecord {
   /** The authenticated identity the session serves; no one else reaches it. */
   readonly principal?: string;
   /** The key the session is counted under for `maxSessionsPerClient` (identity, else address). */
   readonly client?: string;
-  /** State-setting messages, oldest first (bounded by {@link SessionRecords.create}'s `maxReplay`). */
-  readonly replay: readonly string[];
+  readonly state: SessionState;
 }
+
+/** A legacy session's state, as a {@link SessionRecord} keeps it. */
+export interface SessionState {
+  /** The `initialize` request that opened the session, as JSON. */
+  readonly initialize: string;
+  /** Whether the client sent `notifications/initialized`. */
+  readonly initialized: boolean;
+  /** The level the client last set with `logging/setLevel`, if any. */
+  readonly level?: string;
+  /** The URIs the client subscribed to with `resources/subscribe` and did not unsubscribe from. */
+  readonly subscriptions: readonly string[];
+}
+
+/** One change a state-setting message makes to a {@link SessionState}. */
+export type SessionChange =
+  | { readonly kind: 'initialized' }
+  | { readonly kind: 'level'; readonly level: string }
+  | { readonly kind: 'subscribe'; readonly uri: string }
+  | { readonly kind: 'unsubscribe'; readonly uri: string };
+
+/**
+ * Why a store refused to open or change a session: the cluster-wide caps, or the store's own
+ * bound on the bytes one session's record may take (`maxSessionRecordBytes`).
+ */
+export type SessionRecordRefusal = 'maxSessions' | 'maxSessionsPerClient' | 'maxSessionRecordBytes';
 
 /** The bounds a shared session store enforces across every instance. */
 export interface SharedSessionLimits {
@@ -27,18 +53,28 @@ export interface SharedSessionLimits {
  */
 export interface SessionRecords {
   /**
-   * Opens session `id` unless a cap is reached across the cluster; answers the option that
-   * refused it. Sessions idle past `limits.idleTimeoutMs` expire and stop counting.
+   * Opens session `id` unless a cap is reached across the cluster, or its record is larger than
+   * the store keeps; answers the option that refused it. At a cap the least recently used
+   * session with no stream open (see {@link touch}'s `busyMs`) is ended to make room, as one
+   * instance does: among the client's own for `maxSessionsPerClient`, among all for
+   * `maxSessions`; only when none is idle is the new one refused. Sessions idle past
+   * `limits.idleTimeoutMs` expire and stop counting.
    */
   create(
     id: string,
     record: SessionRecord,
     limits: SharedSessionLimits,
-  ): Promise<'maxSessions' | 'maxSessionsPerClient' | undefined>;
-  /** The record, its idle expiry restarted; undefined once it ended or expired. */
-  touch(id: string, idleTimeoutMs: number): Promise<SessionRecord | undefined>;
-  /** Adds a state-setting message; false when the session is gone or holds too many. */
-  append(id: string, frame: string): Promise<boolean>;
+  ): Promise<SessionRecordRefusal | undefined>;
+  /**
+   * The record, its idle expiry restarted; undefined once it ended or expired. With `busyMs`,
+   * the session has a stream open on the caller: it is not evicted for that long.
+   */
+  touch(id: string, idleTimeoutMs: number, busyMs?: number): Promise<SessionRecord | undefined>;
+  /**
+   * Applies `changes` to the session's state, all or none: false when the session is gone,
+   * `'maxSessionRecordBytes'` when its record would grow past the store's bound.
+   */
+  update(id: string, changes: readonly SessionChange[]): Promise<boolean | 'maxSessionRecordBytes'>;
   /** Ends the session; true when it existed. */
   remove(id: string): Promise<boolean>;
   /**

@@ -38,7 +38,10 @@ export interface SharedStore {
   };
   /** Tasks, so any instance answers for any (see {@link TaskRecords}). */
   readonly tasks: TaskRecords;
-  /** The key that signs `requestState`, the same on every instance (≥ 32 bytes). */
+  /**
+   * The key that signs `requestState`, the same on every instance (≥ 32 bytes). Read at each
+   * use, so a store may replace it (a getter) when it finds the instances disagree.
+   */
   readonly requestStateKey: string;
   /** Releases the store's connections. */
   close(): Promise<void>;

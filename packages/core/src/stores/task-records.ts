@@ -17,6 +17,7 @@ export interface TaskRecord {
 /** The caps a task store enforces across every instance when a task is created. */
 export interface SharedTaskLimits {
   readonly maxTasks: number;
+  /** Tasks of one owner not yet terminal: an update that ends a task frees its place at once. */
   readonly maxTasksPerOwner: number;
 }
 

@@ -54,7 +54,8 @@ export function waitForOutput(
     let text = '';
     const timer = setTimeout(
       () => fail(new Error(`${what} did not start in time:\n${text}`)),
-      20_000,
+      // tsx compiling the fixture on a busy machine takes a while.
+      50_000,
     );
     const onData = (chunk: Buffer) => {
       text += chunk.toString();
@@ -165,6 +166,8 @@ export class Balancer {
         '  default_backend nodes',
         'backend nodes',
         '  balance roundrobin',
+        // The client's address, for nodes that trust this proxy (MCP_TRUSTED_PROXIES).
+        '  option forwardfor',
         // Which node answered (n1, n2, …, in the order of `ports`), for tests that show it.
         '  http-response set-header x-served-by %s',
         ...ports.map((p, i) => `  server n${i + 1} 127.0.0.1:${p} check inter 300ms fall 1 rise 1`),
@@ -263,9 +266,20 @@ export class Cluster {
   static async start(count = 3, env: Record<string, string> = {}): Promise<Cluster> {
     const redis = await RedisProcess.start();
     const names = ['a', 'b', 'c', 'd', 'e'].slice(0, count);
-    const nodes = await Promise.all(names.map((n) => NodeProcess.start(n, redis.url, env)));
-    const balancer = await Balancer.start(nodes.map((n) => n.port));
-    return new Cluster(redis, nodes, balancer);
+    const started = await Promise.allSettled(
+      names.map((n) => NodeProcess.start(n, redis.url, env)),
+    );
+    const nodes = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+    try {
+      const failed = started.find((s) => s.status === 'rejected');
+      if (failed) throw failed.reason;
+      return new Cluster(redis, nodes, await Balancer.start(nodes.map((n) => n.port)));
+    } catch (error) {
+      // A test whose cluster did not start has nothing to stop: leave no process behind.
+      await Promise.all(nodes.map((n) => n.kill()));
+      await redis.stop();
+      throw error;
+    }
   }
 
   async stop(): Promise<void> {

@@ -48,7 +48,20 @@ interface Parked {
  * caller, not answered before, and answer only what its round asked.
  */
 export class InputRuns {
-  codec: RequestStateCodec;
+  #codec: RequestStateCodec;
+  /** The shared store's key, read at each use: a store may replace it (see {@link share}). */
+  #sharedKey?: () => string;
+  #codecKey?: string;
+
+  /** Signs and checks `requestState`, with the shared store's current key once shared. */
+  get codec(): RequestStateCodec {
+    const key = this.#sharedKey?.();
+    if (key !== undefined && key !== this.#codecKey) {
+      this.#codec = new RequestStateCodec(key, this.#timeoutMs);
+      this.#codecKey = key;
+    }
+    return this.#codec;
+  }
   readonly maxRounds: number;
   readonly #parked = new Map<string, Parked>();
   readonly #perClient = new Map<string, number>();
@@ -61,7 +74,7 @@ export class InputRuns {
 
   constructor(settings: InputRoundSettings = {}, limits: RunLimits = {}) {
     this.#timeoutMs = settings.roundTimeoutMs ?? 600_000;
-    this.codec = new RequestStateCodec(settings.requestStateKey, this.#timeoutMs);
+    this.#codec = new RequestStateCodec(settings.requestStateKey, this.#timeoutMs);
     this.maxRounds = settings.maxRounds ?? 8;
     const caps = inputRoundLimits(limits.inputRounds, settings.maxParked);
     this.#maxWaiting = caps.maxWaiting;
@@ -76,7 +89,7 @@ export class InputRuns {
    * so a round resumes (replays) on any of them and stays single-use across all; a key or store
    * given in the server's own `input` options is kept.
    */
-  share(usedRounds: UsedRounds, requestStateKey: string): void {
+  share(usedRounds: UsedRounds, requestStateKey: string | (() => string)): void {
     if (this.#settings.usedRounds === undefined)
       this.#used = {
         // A store that cannot be reached refuses the retry as a full server does (503 with
@@ -91,8 +104,11 @@ export class InputRuns {
             });
           }),
       };
+    // Read at each use: a store that finds its key replaced (Redis lost its data while an
+    // instance restarted) hands out the new one, so instances never stay split.
     if (this.#settings.requestStateKey === undefined)
-      this.codec = new RequestStateCodec(requestStateKey, this.#timeoutMs);
+      this.#sharedKey =
+        typeof requestStateKey === 'string' ? () => requestStateKey : requestStateKey;
   }
 
   /**

@@ -1,10 +1,10 @@
 // The tasks whose work runs on this instance: their entries, questions, relays and status writes.
 import { ErrorCode } from '../error-codes.js';
-import { LimitError } from '../guards/index.js';
 import { ended, withStatus, type Entry, type TaskEnd } from './task-entry.js';
 import { newTaskId } from './task-ids.js';
 import type { TaskLimits } from './task-limits.js';
 import type { TaskPlace } from './task-place.js';
+import { taskLimitReached, taskStoreFailure } from './task-refusals.js';
 import { answer, ask, relayed } from './task-questions.js';
 import { TERMINAL, type TaskOutcome, type TaskSnapshot, type TaskStatus } from './task-snapshot.js';
 import type { TaskListener, TaskRelay, TaskTiming, TaskWork } from './task-work.js';
@@ -69,18 +69,23 @@ export class LocalTasks {
       snapshot: JSON.stringify(snapshot),
       terminal: false,
     };
-    const refused = await this.#place.records.create(taskId, record, now + ttlMs, {
-      maxTasks,
-      maxTasksPerOwner,
-    });
+    let refused: 'maxTasks' | 'maxTasksPerOwner' | undefined;
+    try {
+      refused = await this.#place.records.create(taskId, record, now + ttlMs, {
+        maxTasks,
+        maxTasksPerOwner,
+      });
+    } catch (error) {
+      throw taskStoreFailure(error);
+    }
     if (refused === 'maxTasksPerOwner')
-      throw new LimitError(
-        'tasks',
-        `task refused: this caller already holds ${maxTasksPerOwner} tasks (limits.tasks.maxTasksPerOwner); let some finish and expire, cancel some, or raise the limit`,
+      throw taskLimitReached(
+        refused,
+        `task refused: this caller already has ${maxTasksPerOwner} tasks working (limits.tasks.maxTasksPerOwner); wait for one to end, cancel one, or raise the limit`,
       );
     if (refused === 'maxTasks')
-      throw new LimitError(
-        'tasks',
+      throw taskLimitReached(
+        refused,
         `task refused: the server holds ${maxTasks} tasks (limits.tasks.maxTasks); try again later, or raise the limit`,
       );
     let settle!: () => void;
@@ -192,7 +197,25 @@ export class LocalTasks {
   }
 
   #finish(entry: Entry, end: TaskEnd): void {
-    entry.snapshot = ended(entry.snapshot, end, this.#now());
+    const now = this.#now();
+    const done = ended(entry.snapshot, end, now);
+    // Kept (here and in a shared store) until the task expires: its size is bounded too.
+    const max = this.#limits.maxTaskBytes;
+    const size = end.result === undefined ? 0 : utf8Bytes(JSON.stringify(done), max);
+    if (size > max) {
+      const message = `the task's result is larger than limits.tasks.maxTaskBytes (${max} bytes), what a task may keep until it expires; return less (a resource link to the data), or raise the limit`;
+      entry.snapshot = ended(
+        entry.snapshot,
+        {
+          status: 'failed',
+          error: { code: ErrorCode.LimitReached, message, data: { limit: 'tasks.maxTaskBytes' } },
+          statusMessage: message,
+        },
+        now,
+      );
+    } else {
+      entry.snapshot = done;
+    }
     for (const question of entry.questions.values())
       question.fail(new Error(`the task is ${end.status}`));
     entry.questions.clear();
@@ -229,4 +252,20 @@ export class LocalTasks {
     entry.settle();
     this.#entries.delete(entry.snapshot.taskId);
   }
+}
+
+/** The UTF-8 length of `text`, counted exactly only when it could be near `max`. */
+function utf8Bytes(text: string, max: number): number {
+  if (text.length > max) return text.length;
+  if (text.length * 3 <= max) return text.length;
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    // A surrogate pair is 4 bytes: 3 here and 1 for its second half.
+    else if (code >= 0xdc00 && code <= 0xdfff) bytes += 1;
+    else bytes += 3;
+  }
+  return bytes;
 }

@@ -34,7 +34,9 @@ export class MemoryTaskRecords implements TaskRecords {
     this.#maxExpired = limits.maxTasks;
     this.#sweep();
     let owned = 0;
-    for (const held of this.#held.values()) if (held.record.owner === record.owner) owned++;
+    // A task that ended no longer counts against its owner (its record stays until it expires).
+    for (const held of this.#held.values())
+      if (held.record.owner === record.owner && !held.record.terminal) owned++;
     if (owned >= limits.maxTasksPerOwner) return 'maxTasksPerOwner';
     if (this.#held.size >= limits.maxTasks) return 'maxTasks';
     this.#held.set(id, { record, expiresAt, seq: ++this.#seq });

@@ -63,6 +63,7 @@ export class RecordedTasks {
     let found = await this.#find(owner, taskId, 'retrieve');
     if (found.entry) {
       await unlessAborted(found.entry.settled, signal);
+      await found.entry.writes;
       return found.entry.snapshot;
     }
     while (!TERMINAL.has(found.snapshot.status)) {
@@ -95,6 +96,8 @@ export class RecordedTasks {
     const { entry, record } = found;
     if (entry) {
       this.#local.end(entry, end, new Error('the task was cancelled'));
+      // Answered once the end is in the record: the owner's place is free when the client hears.
+      await entry.writes;
       return entry.snapshot;
     }
     return this.#endElsewhere(record as TaskRecord, found.snapshot, end);
@@ -124,6 +127,8 @@ export class RecordedTasks {
         if (typeof record === 'object' && record.terminal)
           this.#local.adopt(entry, JSON.parse(record.snapshot) as TaskSnapshot);
       }
+      // An end told before it is in the record could let the owner's next task be refused.
+      if (TERMINAL.has(entry.snapshot.status)) await entry.writes;
       return { entry, snapshot: entry.snapshot };
     }
     const record = await this.#place.records.get(taskId);

@@ -1,6 +1,7 @@
 import { JsonRpcCode } from '../../jsonrpc/codes.js';
 import type { EventStore } from './event-store.js';
 import { MemoryEventStore } from './event-store.js';
+import { ClientAddress } from './client-address.js';
 import type { HttpRequestView, HttpResponder } from './exchange.js';
 import { HealthEndpoint, type HealthOptions } from './health.js';
 import { corsHeaders } from './cors.js';
@@ -70,6 +71,22 @@ export interface HttpEndpointOptions extends OriginPolicy {
   readonly responseMode?: ResponseMode;
   /** Largest accepted body (default 4 MiB); larger ones get 413. */
   readonly maxBodyBytes?: number;
+  /**
+   * Addresses or CIDRs of the proxies (load balancers) in front of this server, whose
+   * `X-Forwarded-For` (else `Forwarded: for=`) is believed for the client's address (none by
+   * default: the connection's address is the client's). The list is read right to left,
+   * skipping these proxies; the first other address is the client's, which per-client limits
+   * (`maxSessionsPerClient`, `limits.maxListenStreamsPerClient`, tasks per owner, rate limits by
+   * address) count under and the audit log shows. Without it, behind a proxy, every
+   * unauthenticated client shares the proxy's address and so one share of each limit: the
+   * first request that shows a proxy is told on stderr.
+   *
+   * @example
+   * ```ts
+   * serveHttp(server, { host: '0.0.0.0', port: 3000, trustedProxies: ['10.0.0.0/8'] });
+   * ```
+   */
+  readonly trustedProxies?: readonly string[];
   /**
    * Legacy sessions open at once, over both transports each (default 1000). At the cap the
    * least recently used idle session (no stream open) is closed to make room; only when none is
@@ -158,6 +175,8 @@ export interface EndpointDeps {
   readonly scopes?: ScopeSource;
   /** Where refusals the operator must act on are written (`AuthRejection.log`); default stderr. */
   readonly log?: (line: string) => void;
+  /** Where a warning about the deployment goes (default: stderr). */
+  readonly warn?: (message: string) => void;
 }
 
 /**
@@ -174,6 +193,7 @@ export class HttpEndpoint {
   readonly #principal: EndpointDeps['principal'];
   readonly #scopes: ScopeSource | undefined;
   readonly #log: (line: string) => void;
+  readonly #address: ClientAddress;
 
   constructor(
     deps: EndpointDeps,
@@ -182,6 +202,13 @@ export class HttpEndpoint {
     this.#admit = deps.admit;
     this.#principal = deps.principal;
     this.#log = throttledLog(deps.log ?? ((line) => console.error(`[mcp-fw] ${line}`)));
+    const warn = deps.warn ?? ((message: string) => console.error(`[mcp-fw] ${message}`));
+    this.#address = new ClientAddress(options.trustedProxies, warn);
+    // Instances sharing a store sit behind a balancer: said at startup, not after a lock-out.
+    if (options.store && !options.trustedProxies?.length && !options.authenticate)
+      warn(
+        "serving with a shared store (several instances behind a load balancer?) without trustedProxies or authenticate: every client behind the balancer would share its address, and so one share of maxSessionsPerClient, maxListenStreamsPerClient, limits.tasks.maxTasksPerOwner and per-address rate limits. Set trustedProxies to the balancer's addresses (MCP_TRUSTED_PROXIES with serveFromArgs) and have it send X-Forwarded-For, or authenticate clients.",
+      );
     if (options.health !== undefined) this.#health = new HealthEndpoint(options.health);
     const { authorize } = options;
     this.#scopes = authorize && deps.scopes;
@@ -263,7 +290,8 @@ export class HttpEndpoint {
     }
   }
 
-  async #handle(req: HttpRequestView, res: HttpResponder): Promise<void> {
+  async #handle(sent: HttpRequestView, res: HttpResponder): Promise<void> {
+    const req = this.#address.of(sent);
     const path = req.path;
     if (this.#health?.owns(path)) return this.#health.answer(req, res);
     if (this.options.routes && !this.#owns(path)) {

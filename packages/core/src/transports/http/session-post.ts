@@ -5,7 +5,12 @@ import type { PostedMessage } from './read-message.js';
 import { RequestStream } from './request-stream.js';
 import { BAD_REQUEST, sendError, sendRejection, sendStoreDown } from './responses.js';
 import type { StreamableSettings } from './streamable-settings.js';
-import { SESSION_HEADER, type Session, type StreamableSessions } from './streamable-sessions.js';
+import {
+  recordTooLarge,
+  SESSION_HEADER,
+  type Session,
+  type StreamableSessions,
+} from './streamable-sessions.js';
 
 /**
  * A POST of the legacy family (2025-03-26 … 2025-11-25): an `initialize` without a session id
@@ -80,7 +85,13 @@ export class SessionPost {
     const session = this.#usable(found, req, res, parsed);
     if (!session) return;
     try {
-      await this.sessions.shared!.relay(session.channel.id, text, parsed, carriesRequest(parsed));
+      const refused = await this.sessions.shared!.relay(
+        session.channel.id,
+        text,
+        parsed,
+        carriesRequest(parsed),
+      );
+      if (refused) return recordTooLarge(res, methodOf(parsed), idOf(parsed));
     } catch (error) {
       return sendStoreDown(res, error, idOf(parsed));
     }
@@ -139,4 +150,11 @@ export class SessionPost {
     );
     session.channel.post(text, parsed, stream, peer, req.onAbort);
   }
+}
+
+/** The method a message (or a batch's first message) names, for a refusal's text. */
+function methodOf(parsed: unknown): string {
+  const one = Array.isArray(parsed) ? parsed[0] : parsed;
+  const method = (one as { method?: unknown } | null)?.method;
+  return typeof method === 'string' ? method : 'message';
 }

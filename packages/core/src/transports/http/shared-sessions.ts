@@ -1,24 +1,33 @@
 import type { Peer } from '../../jsonrpc/index.js';
-import type { SessionRecord, SharedStore } from '../../stores/index.js';
+import type {
+  SessionChange,
+  SessionRecord,
+  SessionRecordRefusal,
+  SessionState,
+  SharedStore,
+} from '../../stores/index.js';
 import { StoreUnavailableError } from '../../stores/index.js';
 import type { SessionLimits, SessionOwner } from './session-store.js';
 import type { TailFrame } from './stream-tail.js';
 
-/** Messages that set a legacy session's state: recorded, and replayed where the session is new. */
-const STATEFUL = new Set([
-  'initialize',
-  'notifications/initialized',
-  'logging/setLevel',
-  'resources/subscribe',
-  'resources/unsubscribe',
+/** The levels `logging/setLevel` takes (RFC 5424); any other is refused there, and not recorded. */
+const LEVELS = new Set([
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
 ]);
 
 /** What another instance tells the holders of a session over the bus. */
 interface SessionMessage {
   /**
-   * `replay`: a state-setting message; `in`: answers or notifications; `out`: a request for the
-   * client the sender could not deliver (the holder of the standalone stream sends it); `hold`:
-   * the sender opened the standalone stream; `end`: the session ended.
+   * `replay`: a state change, as the message that makes it; `in`: answers or notifications;
+   * `out`: a request for the client the sender could not deliver (the holder of the standalone
+   * stream sends it); `hold`: the sender opened the standalone stream; `end`: the session ended.
    */
   readonly k: 'replay' | 'in' | 'out' | 'hold' | 'end';
   readonly f?: string;
@@ -57,11 +66,15 @@ export class SharedSessions {
     owner: SessionOwner,
     client: string | undefined,
     initialize: string,
-  ): Promise<'maxSessions' | 'maxSessionsPerClient' | undefined> {
+  ): Promise<SessionRecordRefusal | undefined> {
     return guard(
       this.store.sessions.create(
         id,
-        { principal: owner.principal, client, replay: [initialize] },
+        {
+          principal: owner.principal,
+          client,
+          state: { initialize, initialized: false, subscriptions: [] },
+        },
         this.limits,
       ),
     );
@@ -76,22 +89,47 @@ export class SharedSessions {
   }
 
   /**
-   * Passes what the client sent here on to the other holders of the session: state-setting
-   * messages are recorded first (so a request that follows finds them anywhere); answers and
-   * notifications are published for the instance whose handler waits on them.
+   * Passes what the client sent here on to the other holders of the session: the state a
+   * message sets is recorded first (so a request that follows finds it anywhere), then told to
+   * the holders; answers and notifications are published for the instance whose handler waits
+   * on them. Answers `'maxSessionRecordBytes'` when the store refused the change (the message
+   * is then not served).
    */
-  async relay(id: string, text: string, parsed: unknown, carriesRequest: boolean): Promise<void> {
-    if (isStateful(parsed)) {
-      if (!(await guard(this.store.sessions.append(id, text)))) return;
-      this.#publish(id, { k: 'replay', f: text, n: this.nodeId });
+  async relay(
+    id: string,
+    text: string,
+    parsed: unknown,
+    carriesRequest: boolean,
+  ): Promise<'maxSessionRecordBytes' | undefined> {
+    const changes = changesOf(parsed);
+    if (changes.length > 0) {
+      const applied = await guard(this.store.sessions.update(id, changes));
+      if (applied === 'maxSessionRecordBytes') return applied;
+      if (!applied) return undefined;
+      for (const change of changes)
+        this.#publish(id, { k: 'replay', f: frameOf(change), n: this.nodeId });
     } else if (!carriesRequest) {
       this.#publish(id, { k: 'in', f: text, n: this.nodeId });
     }
+    return undefined;
   }
 
-  /** Restarts the idle expiry of a session whose stream is open here (no request need come). */
+  /**
+   * How often the sessions with a stream open here are told to the store as alive and busy:
+   * often enough that a busy mark (twice this, and a second) never lapses between two.
+   */
+  get keepAliveMs(): number {
+    return Math.max(1_000, Math.min(this.limits.idleTimeoutMs / 3, 10_000));
+  }
+
+  /**
+   * Restarts the idle expiry of a session whose stream is open here (no request need come), and
+   * marks it busy, so that no instance evicts it to make room for a new one.
+   */
   keepAlive(id: string): void {
-    this.store.sessions.touch(id, this.limits.idleTimeoutMs).catch(() => undefined);
+    this.store.sessions
+      .touch(id, this.limits.idleTimeoutMs, 2 * this.keepAliveMs + 1_000)
+      .catch(() => undefined);
   }
 
   /** Publishes a frame of a lost request stream, for an instance where it is resumed. */
@@ -121,6 +159,7 @@ export class SharedSessions {
    */
   async hold(id: string): Promise<void> {
     await guard(this.store.sessions.hold(id, this.nodeId, this.limits.idleTimeoutMs));
+    this.keepAlive(id);
     this.#publish(id, { k: 'hold', n: this.nodeId });
   }
 
@@ -179,12 +218,56 @@ function topicOf(id: string): string {
   return `session:${id}`;
 }
 
-function isStateful(message: unknown): boolean {
-  const one = (m: unknown) =>
-    typeof m === 'object' &&
-    m !== null &&
-    STATEFUL.has((m as { method?: unknown }).method as string);
-  return Array.isArray(message) ? message.some(one) : one(message);
+/** The state changes a message (or each message of a batch) makes; none for most. */
+function changesOf(message: unknown): SessionChange[] {
+  const changes: SessionChange[] = [];
+  for (const one of Array.isArray(message) ? message : [message]) {
+    if (typeof one !== 'object' || one === null) continue;
+    const { method, params } = one as { method?: unknown; params?: { [k: string]: unknown } };
+    if (method === 'notifications/initialized') changes.push({ kind: 'initialized' });
+    else if (typeof params !== 'object' || params === null) continue;
+    else if (method === 'logging/setLevel') {
+      const level = params.level;
+      if (typeof level === 'string' && LEVELS.has(level)) changes.push({ kind: 'level', level });
+    } else if (method === 'resources/subscribe' || method === 'resources/unsubscribe') {
+      const uri = params.uri;
+      if (typeof uri === 'string')
+        changes.push({ kind: method === 'resources/subscribe' ? 'subscribe' : 'unsubscribe', uri });
+    }
+  }
+  return changes;
+}
+
+// Replayed requests are answered into the void; their ids only need to be unique.
+let replaySeq = 0;
+
+/** The message that makes `change`, as a connection new to the session is fed it. */
+function frameOf(change: SessionChange): string {
+  if (change.kind === 'initialized')
+    return '{"jsonrpc":"2.0","method":"notifications/initialized"}';
+  const id = `mcp-fw:replay:${++replaySeq}`;
+  if (change.kind === 'level')
+    return JSON.stringify({
+      jsonrpc: '2.0',
+      id,
+      method: 'logging/setLevel',
+      params: { level: change.level },
+    });
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    method: `resources/${change.kind}`,
+    params: { uri: change.uri },
+  });
+}
+
+/** The messages that set a fresh connection up in `state`, in order. */
+export function framesOf(state: SessionState): string[] {
+  const frames = [state.initialize];
+  if (state.initialized) frames.push(frameOf({ kind: 'initialized' }));
+  if (state.level !== undefined) frames.push(frameOf({ kind: 'level', level: state.level }));
+  for (const uri of state.subscriptions) frames.push(frameOf({ kind: 'subscribe', uri }));
+  return frames;
 }
 
 /** Any failure of the store becomes a {@link StoreUnavailableError} (answered 503). */

@@ -3,7 +3,7 @@ import type { HttpRequestView, HttpResponder } from './exchange.js';
 import { BAD_REQUEST, SESSION_NOT_FOUND, sendError, sendStoreDown } from './responses.js';
 import { SessionChannel } from './session-channel.js';
 import { SessionStore, clientOf, type StoredSession } from './session-store.js';
-import { replayPeer, SharedSessions } from './shared-sessions.js';
+import { framesOf, replayPeer, SharedSessions } from './shared-sessions.js';
 import type { StreamableSettings } from './streamable-settings.js';
 
 /** One Streamable HTTP session as this instance serves it. */
@@ -36,12 +36,9 @@ export class StreamableSessions {
       const shared = new SharedSessions(settings.shared, settings);
       this.shared = shared;
       // A client that only listens sends no requests: its open streams keep its session alive.
-      this.#keepAlive = setInterval(
-        () => {
-          for (const id of this.#local.busyIds()) shared.keepAlive(id);
-        },
-        Math.max(1_000, Math.min(settings.idleTimeoutMs / 3, 60_000)),
-      );
+      this.#keepAlive = setInterval(() => {
+        for (const id of this.#local.busyIds()) shared.keepAlive(id);
+      }, shared.keepAliveMs);
       (this.#keepAlive as { unref?: () => void }).unref?.();
     }
   }
@@ -94,11 +91,15 @@ export class StreamableSessions {
     try {
       const limit = await shared.open(id, peer, clientOf(peer), initialize);
       if (!limit) return await this.#follow(peer, id, []);
+      if (limit === 'maxSessionRecordBytes') {
+        recordTooLarge(res, 'initialize', requestId);
+        return undefined;
+      }
       const perClient = limit === 'maxSessionsPerClient';
       const max = perClient ? this.settings.maxSessionsPerClient : this.settings.maxSessions;
       const message = perClient
-        ? `Too Many Requests: this client already has ${max} sessions across the cluster (maxSessionsPerClient); end one with DELETE, or raise maxSessionsPerClient in the HTTP options`
-        : `Service Unavailable: the cluster holds ${max} sessions (maxSessions); retry later, or raise maxSessions in the HTTP options`;
+        ? `Too Many Requests: this client already has ${max} sessions with open streams across the cluster (maxSessionsPerClient); end one with DELETE, or raise maxSessionsPerClient in the HTTP options`
+        : `Service Unavailable: the cluster's ${max} sessions all have open streams (maxSessions); retry later, or raise maxSessions in the HTTP options`;
       this.settings.refused?.({ limit, method: 'initialize', requestId, message, peer });
       sendError(
         res,
@@ -135,7 +136,7 @@ export class StreamableSessions {
     if (local) return local;
     let pending = this.#hydrating.get(id);
     if (!pending) {
-      pending = this.#follow(replayPeer(record, peer), id, record.replay);
+      pending = this.#follow(replayPeer(record, peer), id, framesOf(record.state));
       this.#hydrating.set(id, pending);
       void pending.finally(() => this.#hydrating.delete(id)).catch(() => undefined);
     }
@@ -229,4 +230,25 @@ export class StreamableSessions {
     for (const frame of replay) session.channel.replay(frame, owner);
     return session;
   }
+}
+
+/**
+ * The answer to a message whose state the shared store refused to keep: the session's record
+ * would outgrow the store's `maxSessionRecordBytes`. Retrying does not help; the client must
+ * send less (a smaller `initialize`, fewer or shorter subscriptions).
+ */
+export function recordTooLarge(
+  res: HttpResponder,
+  method: string,
+  requestId: string | number | null,
+): void {
+  sendError(
+    res,
+    413,
+    BAD_REQUEST,
+    `Payload Too Large: the session's state after this ${method} would exceed what the shared store keeps per session (maxSessionRecordBytes of the store); unsubscribe from some resources, use shorter URIs, or raise maxSessionRecordBytes`,
+    {},
+    requestId,
+    { limit: 'maxSessionRecordBytes' },
+  );
 }
