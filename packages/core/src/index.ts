@@ -120,7 +120,7 @@ export type {
   Annotations,
 } from './registry/index.js';
 export { JsonRpcError } from './jsonrpc/index.js';
-export type { StandardSchemaV1, JsonSchema } from './schema/index.js';
+export type { StandardSchemaV1, JsonSchema, Integer } from './schema/index.js';
 export {
   StoreUnavailableError,
   type MessageBus,
