@@ -126,6 +126,8 @@ export {
   type MessageBus,
   type SessionRecord,
   type SessionRecords,
+  type SessionStateBounds,
+  type SessionStates,
   type SharedSessionLimits,
   type SharedStore,
   type SharedTaskLimits,

@@ -51,6 +51,12 @@ export {
 } from './server.js';
 export { MemberControl, ResourceControl } from './protocol/server-members.js';
 export {
+  MemorySessionStates,
+  SESSION_STATE_DEFAULTS,
+  type SessionState,
+  type SessionStateLimits,
+} from './protocol/session-state/index.js';
+export {
   Context,
   ClientCapabilityError,
   ErrorCode,
@@ -126,6 +132,8 @@ export {
   type MessageBus,
   type SessionRecord,
   type SessionRecords,
+  type SessionStateBounds,
+  type SessionStates,
   type SharedSessionLimits,
   type SharedStore,
   type SharedTaskLimits,

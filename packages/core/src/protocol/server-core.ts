@@ -9,6 +9,7 @@ import type { Guards } from './guards/index.js';
 import type { ListCache } from './list-cache.js';
 import type { Pipeline } from './middleware/index.js';
 import type { Tasks } from './tasks/index.js';
+import type { SessionStateKeeper } from './session-state/session-state.js';
 
 /** Who the server says it is (the `serverInfo` and `instructions` of the handshake). */
 export interface ServerIdentity {
@@ -51,6 +52,8 @@ export interface ServerCore {
   readonly middleware: Pipeline;
   /** Calls running as tasks (owner-bound, bounded, expiring); see `@Tool({ task })`. */
   readonly tasks: Tasks;
+  /** Handlers' `ctx.state`: per session, bounded, in memory or the shared store. */
+  readonly sessionState: SessionStateKeeper;
 }
 
 /** What a method handler may touch: the shared core, this connection's session and engine. */

@@ -1,5 +1,6 @@
 export type { EventStore, StoredEvents } from './event-store.js';
 export type { MessageBus } from './message-bus.js';
+export type { SessionStateBounds, SessionStates } from './session-state.js';
 export type { SessionRecord, SessionRecords, SharedSessionLimits } from './session-records.js';
 export { StoreUnavailableError, type SharedStore } from './shared-store.js';
 export type { SharedTaskLimits, TaskRecord, TaskRecords } from './task-records.js';
