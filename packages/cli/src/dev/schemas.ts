@@ -46,29 +46,51 @@ function declaresSchemas(dir: string): boolean {
  * compiler) is loaded only once the sources declare a schema.
  */
 function agreementCheck(project: Project & { tsconfig: string }): DevSchemas {
-  type Extractor = InstanceType<typeof import('@mcp-fw/typescript')['SchemaExtractor']>;
-  let extractor: Extractor | undefined;
+  type Package = typeof import('@mcp-fw/typescript');
+  let typescript: Package | undefined;
+  let extractor: InstanceType<Package['SchemaExtractor']> | undefined;
   let unavailable = false;
+  // The sources the last passing check read, with their hashes: while they are unchanged, no
+  // compiler is loaded (mcp-fw call run again, the next mcp-fw dev start).
+  const passed = join(cacheRoot(project), 'schema-agreement.stamp');
   return {
     files: () => extractor?.sourceFiles ?? [],
     async regenerate() {
       if (unavailable || !declaresSchemas(project.dir)) return { ok: true, written: false };
+      if (!extractor && (await passedBefore(passed))) return { ok: true, written: false };
       if (!extractor) {
-        const typescript = await loadTypeScriptPackage();
-        if ('error' in typescript) {
+        const loaded = await loadTypeScriptPackage();
+        if ('error' in loaded) {
           unavailable = true;
           return { ok: true, written: false };
         }
-        extractor = new typescript.SchemaExtractor({ tsconfig: project.tsconfig });
+        typescript = loaded;
+        extractor = new loaded.SchemaExtractor({ tsconfig: project.tsconfig });
       }
       const problems = extractor.checkAgreement();
-      if (!problems.length) return { ok: true, written: false };
+      if (!problems.length) {
+        try {
+          mkdirSync(dirname(passed), { recursive: true });
+          writeFileSync(passed, typescript!.renderStamp(extractor.stamp(passed)));
+        } catch {} // A cache that cannot be written only costs the next run a check.
+        return { ok: true, written: false };
+      }
       return {
         ok: false,
         error: `The schemas and the handlers' types disagree:\n${problems.map((p) => `  - ${p}`).join('\n')}`,
       };
     },
   };
+}
+
+/** Whether the check passed for the sources as they are now (the light entry: no compiler). */
+async function passedBefore(stamp: string): Promise<boolean> {
+  try {
+    const { schemasFreshness } = await import('@mcp-fw/typescript/freshness');
+    return schemasFreshness(stamp).state === 'fresh';
+  } catch {
+    return false;
+  }
 }
 
 const PACKAGE = '@mcp-fw/typescript';
