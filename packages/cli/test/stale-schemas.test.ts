@@ -124,6 +124,22 @@ describe('renaming a parameter, then mcp-fw inspect/call', () => {
 describe('a zod schema that disagrees with the handler type', () => {
   it('mcp-fw call names the tool, the field, what the schema gives and what the handler expects, and runs nothing', async () => {
     const greeter = withMismatch();
+    // First in agreement: the passing check is remembered (by the sources' hashes) …
+    greeter.write(
+      'src/money.ts',
+      MISMATCH.replace('amount: z.string()', 'amount: z.number()').replace(
+        /^ *\/\/ @ts-expect-error.*\n/m,
+        '',
+      ),
+    );
+    const agreeing = await runCli(
+      ['call', 'src/server.ts', 'total', 'amount=3', 'currency=EUR'],
+      greeter.dir,
+    );
+    expect(agreeing).toMatchObject({ code: 0, stdout: '3.00 EUR\n' });
+    expect(greeter.read('node_modules/.cache/mcp-fw/schema-agreement.stamp')).toContain('money.ts');
+    // … until a source changes.
+    greeter.write('src/money.ts', MISMATCH);
     const run = await runCli(
       ['call', 'src/server.ts', 'total', 'amount=3', 'currency=EUR'],
       greeter.dir,
