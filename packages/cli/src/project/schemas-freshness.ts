@@ -1,5 +1,5 @@
 import { dirname, relative, resolve } from 'node:path';
-import { devSchemas, loadTypeScriptPackage, usesTypeSchemas } from '../dev/schemas.js';
+import { devSchemas, usesTypeSchemas } from '../dev/schemas.js';
 import { CliError } from '../output/cli-error.js';
 import type { Project } from './project.js';
 
@@ -18,19 +18,22 @@ export async function freshSchemas(
   note: (line: string) => void,
 ): Promise<void> {
   if (!project.tsconfig) return;
-  const typed = usesTypeSchemas(project);
-  // inspect only lists: the handlers' types matter to a call, and inspect stays quick.
-  if (!typed && command === 'inspect') return;
-  const schemas = await devSchemas(project, note);
-  if (!schemas) return;
-  if (!schemas.target) {
-    const result = await schemas.regenerate();
-    if (!result.ok) throw new CliError(result.error, `Fix it and run mcp-fw ${command} again.`);
+  if (!usesTypeSchemas(project)) {
+    // inspect only lists: the handlers' types matter to a call, and inspect stays quick.
+    if (command === 'inspect') return;
+    const check = await devSchemas(project, note);
+    const result = await check?.regenerate();
+    if (result && !result.ok)
+      throw new CliError(result.error, `Fix it and run mcp-fw ${command} again.`);
     return;
   }
-  const { schemasFreshness } = await import('@mcp-fw/typescript/freshness');
-  const freshness = schemasFreshness(schemas.target);
+  // A fresh module costs a few file hashes, not the compiler.
+  const light = await lightEntry();
+  if (!light) return void (await devSchemas(project, note)); // says why it cannot regenerate
+  const freshness = light.schemasFreshness(light.defaultOut(project.tsconfig));
   if (freshness.state === 'fresh') return;
+  const schemas = await devSchemas(project, note);
+  if (!schemas?.target) return;
   const shown = relative(process.cwd(), schemas.target) || schemas.target;
   const why = reason(freshness, shown, schemas.target);
   const result = await schemas.regenerate();
@@ -53,16 +56,25 @@ export async function warnStaleSchemas(
   note: (line: string) => void,
 ): Promise<void> {
   if (!project.tsconfig || !usesTypeSchemas(project)) return;
-  if ('error' in (await loadTypeScriptPackage())) return;
-  const { schemasFreshness, defaultOut } = await import('@mcp-fw/typescript/freshness');
-  const target = defaultOut(project.tsconfig);
-  const freshness = schemasFreshness(target);
+  const light = await lightEntry();
+  if (!light) return;
+  const target = light.defaultOut(project.tsconfig);
+  const freshness = light.schemasFreshness(target);
   if (freshness.state === 'fresh' || freshness.state === 'missing') return;
   const shown = relative(process.cwd(), target) || target;
   note(
     `warning: ${reason(freshness, shown, target)}, so this build may serve the schemas of older signatures. ` +
       `Fix: run ${REGENERATE}, then mcp-fw build.`,
   );
+}
+
+/** `@mcp-fw/typescript/freshness` (no compiler), or undefined where it is not installed. */
+async function lightEntry(): Promise<typeof import('@mcp-fw/typescript/freshness') | undefined> {
+  try {
+    return await import('@mcp-fw/typescript/freshness');
+  } catch {
+    return undefined;
+  }
 }
 
 function reason(
