@@ -96,11 +96,15 @@ export class SchemaExtractor {
    * Checks only that explicit schemas (zod and other Standard Schemas in `input`, `output` and
    * `@Arg`) agree with the handlers' parameter and return types: what `mcp-fw call` and `dev`
    * run for projects that declare their schemas, where TypeScript alone says only TS1241.
-   * Returns one line per disagreement, naming the member, the field and both types.
+   * Returns one line per disagreement, naming the member, the field and both types. With an
+   * `entry`, only the files it imports are read.
    */
-  checkAgreement(): string[] {
+  checkAgreement(entry?: string): string[] {
     const config = readConfig(this.#configPath);
-    const roots = config.fileNames.filter((f) => DECORATOR_CALL.test(ts.sys.readFile(f) ?? ''));
+    // From an entry, only what it imports is checked: what `mcp-fw call` and `dev` will run.
+    const roots = entry
+      ? [resolve(entry)]
+      : config.fileNames.filter((f) => DECORATOR_CALL.test(ts.sys.readFile(f) ?? ''));
     const options = {
       ...config.options,
       noEmit: true,
@@ -108,6 +112,9 @@ export class SchemaExtractor {
       composite: false,
       declaration: false,
       types: [],
+      // Libraries by their declarations, never their sources (a monorepo's source condition):
+      // only the project's own signatures are asked about.
+      customConditions: [],
     };
     this.#program = ts.createProgram({
       rootNames: roots,
@@ -212,6 +219,11 @@ export function manifestOf(
 ): SchemaManifest {
   const checker = program.getTypeChecker();
   const roots = new Set(program.getRootFileNames().map((f) => resolve(f)));
+  // The agreement check from an entry reads every project file the entry imports.
+  const visited = (file: ts.SourceFile) =>
+    options.agreementOnly
+      ? !file.fileName.includes('/node_modules/')
+      : roots.has(resolve(file.fileName));
   const manifest: SchemaManifest = {};
   const classFiles = new Map<string, string>();
   const problems: string[] = [];
@@ -220,14 +232,15 @@ export function manifestOf(
   const dir =
     typeof configFile === 'string' ? dirname(resolve(configFile)) : program.getCurrentDirectory();
   for (const file of program.getSourceFiles()) {
-    if (file.isDeclarationFile || !roots.has(resolve(file.fileName))) continue;
+    if (file.isDeclarationFile || !visited(file)) continue;
     visit(file, (node) => {
       if (!ts.isClassDeclaration(node) || !node.name) return;
       const methods = decoratedMethods(checker, node);
       if (methods.length === 0) return;
       const className = node.name.text;
       const other = classFiles.get(className);
-      if (other !== undefined) {
+      // Only a generated manifest finds schemas by class name; the agreement check has none.
+      if (other !== undefined && !options.agreementOnly) {
         problems.push(
           `two classes named ${className} have decorated methods (${other} and ${file.fileName}); the server finds ` +
             'schemas by class name. Fix: rename one of them.',

@@ -45,7 +45,7 @@ function declaresSchemas(dir: string): boolean {
  * each reload, that they agree with the handlers' types, in words. `@mcp-fw/typescript` (and its
  * compiler) is loaded only once the sources declare a schema.
  */
-function agreementCheck(project: Project & { tsconfig: string }): DevSchemas {
+function agreementCheck(project: Project & { tsconfig: string }, entry?: string): DevSchemas {
   type Package = typeof import('@mcp-fw/typescript');
   let typescript: Package | undefined;
   let extractor: InstanceType<Package['SchemaExtractor']> | undefined;
@@ -67,7 +67,7 @@ function agreementCheck(project: Project & { tsconfig: string }): DevSchemas {
         typescript = loaded;
         extractor = new loaded.SchemaExtractor({ tsconfig: project.tsconfig });
       }
-      const problems = extractor.checkAgreement();
+      const problems = extractor.checkAgreement(entry);
       if (!problems.length) {
         try {
           mkdirSync(dirname(passed), { recursive: true });
@@ -126,6 +126,8 @@ export async function loadTypeScriptPackage(): Promise<
 export async function devSchemas(
   project: Project,
   warn: (line: string) => void,
+  /** The module that exports the server: the agreement check reads only what it imports. */
+  entry?: string,
 ): Promise<DevSchemas | undefined> {
   if (!project.tsconfig) return undefined;
   if (!usesTypeSchemas(project)) return agreementCheck(project as Project & { tsconfig: string });

@@ -22,8 +22,11 @@ export async function loadEntry(
   const project = findProject(entry);
   if (isTypeScript(entry)) {
     if (command === 'inspect' || command === 'call')
-      await freshSchemas(project, command, (line) =>
-        process.stderr.write(`mcp-fw ${command}: ${line}\n`),
+      await freshSchemas(
+        project,
+        command,
+        (line) => process.stderr.write(`mcp-fw ${command}: ${line}\n`),
+        entry,
       );
     const compiler = await RunCompiler.create(entry, project);
     const dir = join(cacheRoot(project), `run-${process.pid}`);

@@ -16,12 +16,13 @@ export async function freshSchemas(
   project: Project,
   command: 'inspect' | 'call',
   note: (line: string) => void,
+  entry?: string,
 ): Promise<void> {
   if (!project.tsconfig) return;
   if (!usesTypeSchemas(project)) {
     // inspect only lists: the handlers' types matter to a call, and inspect stays quick.
     if (command === 'inspect') return;
-    const check = await devSchemas(project, note);
+    const check = await devSchemas(project, note, entry);
     const result = await check?.regenerate();
     if (result && !result.ok)
       throw new CliError(result.error, `Fix it and run mcp-fw ${command} again.`);
