@@ -17,7 +17,10 @@ export interface DevAuthorizationServerOptions {
   readonly account?: string;
   /** Access token lifetime in seconds (default 600). */
   readonly accessTokenTtl?: number;
-  /** Port on 127.0.0.1 (default 0: any free one). */
+  /**
+   * Port on 127.0.0.1 (default 0: any free one). A fixed one keeps the issuer URL, and so the
+   * tokens clients hold, the same from one start to the next. A port in use rejects, naming it.
+   */
   readonly port?: number;
 }
 
@@ -50,7 +53,21 @@ export async function devAuthorizationServer(
 ): Promise<DevAuthorizationServer> {
   const { default: Provider, errors } = await import('oidc-provider');
   const server: Server = createServer();
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'EADDRINUSE'
+          ? Object.assign(
+              new Error(
+                `the development authorization server cannot listen on 127.0.0.1:${options.port}: the port is in use (another dev server?). Fix: stop what holds it, or choose another port`,
+              ),
+              { code: 'EADDRINUSE' },
+            )
+          : error,
+      ),
+    );
+    server.listen(options.port ?? 0, '127.0.0.1', resolve);
+  });
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
   const signing = { ...(await exportJWK(privateKey)), kid: 'dev-1', alg: 'RS256', use: 'sig' };

@@ -101,7 +101,7 @@ describe.each(KINDS)('mcp-fw dev of a plain-typed project with %s', (kind) => {
 });
 
 describe('which projects mcp-fw dev regenerates schemas for', () => {
-  it('those depending on @mcp-fw/typescript or holding src/schemas.gen.ts, and no others', async () => {
+  it('those depending on @mcp-fw/typescript or holding src/schemas.gen.ts; the others get their declared schemas checked', async () => {
     const typed = fixtureProject('typed');
     const greeter = fixtureProject('greeter');
     cleanups.push(
@@ -112,13 +112,16 @@ describe('which projects mcp-fw dev regenerates schemas for', () => {
     const warn = (line: string) => warnings.push(line);
     const greeterProject = findProject(greeter.path('src/server.ts'));
     expect(usesTypeSchemas(greeterProject)).toBe(false);
-    expect(await devSchemas(greeterProject, warn)).toBeUndefined();
+    // Not generated: only its declared schemas are checked against the handlers' types.
+    const checked = await devSchemas(greeterProject, warn);
+    expect(checked?.target).toBeUndefined();
+    expect(await checked?.regenerate()).toEqual({ ok: true, written: false });
 
     const typedProject = findProject(typed.path('src/server.ts'));
     expect(usesTypeSchemas(typedProject)).toBe(true);
     const schemas = await devSchemas(typedProject, warn);
     expect(schemas?.target).toBe(typed.path('src/schemas.gen.ts'));
-    expect(schemas?.regenerate()).toEqual({ ok: true, written: false });
+    expect(await schemas?.regenerate()).toEqual({ ok: true, written: false });
     expect(schemas?.files()).toContain(typed.path('src/kinds.ts'));
     expect(warnings).toEqual([]);
 

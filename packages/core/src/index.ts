@@ -51,6 +51,12 @@ export {
 } from './server.js';
 export { MemberControl, ResourceControl } from './protocol/server-members.js';
 export {
+  MemorySessionStates,
+  SESSION_STATE_DEFAULTS,
+  type SessionState,
+  type SessionStateLimits,
+} from './protocol/session-state/index.js';
+export {
   Context,
   ClientCapabilityError,
   ErrorCode,
@@ -120,7 +126,7 @@ export type {
   Annotations,
 } from './registry/index.js';
 export { JsonRpcError } from './jsonrpc/index.js';
-export type { StandardSchemaV1, JsonSchema } from './schema/index.js';
+export type { StandardSchemaV1, JsonSchema, Integer } from './schema/index.js';
 export {
   StoreUnavailableError,
   type MessageBus,
@@ -128,7 +134,9 @@ export {
   type SessionRecord,
   type SessionRecordRefusal,
   type SessionRecords,
-  type SessionState,
+  type RecordedSessionState,
+  type SessionStateBounds,
+  type SessionStates,
   type SharedSessionLimits,
   type SharedStore,
   type SharedTaskLimits,

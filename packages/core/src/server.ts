@@ -27,6 +27,7 @@ import {
 } from './registry/index.js';
 import { MemberControl, ResourceControl } from './protocol/server-members.js';
 import { Tasks } from './protocol/tasks/index.js';
+import { SessionStateKeeper } from './protocol/session-state/index.js';
 import type { SharedStore } from './stores/index.js';
 
 /**
@@ -203,6 +204,7 @@ export class McpFwServer {
       guards: new Guards(options, logger),
       middleware: new Pipeline(options.middleware),
       tasks: new Tasks(options.limits?.tasks),
+      sessionState: new SessionStateKeeper(options.limits?.sessionState),
     };
     // Status changes of the tasks running here reach listen streams here and on other instances.
     this.#core.tasks.listen((owner, snapshot) => this.#core.hub.taskChanged(owner, snapshot));
@@ -299,6 +301,7 @@ export class McpFwServer {
     this.#shared = store;
     this.#core.inputs.share(store.usedRounds, () => store.requestStateKey);
     this.#core.guards.shareRateLimits(store.rateLimits);
+    this.#core.sessionState.share(store.sessionState);
     this.#stopHub?.();
     const stopHub = await this.#core.hub.share(store.bus, store.nodeId);
     // Unshared meanwhile (a bare handler closed at once): nothing may keep running.
@@ -332,6 +335,7 @@ export class McpFwServer {
     this.#stopHub?.();
     this.#stopHub = undefined;
     this.#core.tasks.unshare();
+    this.#core.sessionState.unshare();
   }
 
   /**

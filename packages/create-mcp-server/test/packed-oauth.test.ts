@@ -52,6 +52,7 @@ it('scaffolds --auth oauth, installs, tests, builds, and serves a protected serv
     Object.keys(files).filter((path) => path.startsWith('src/') || path.startsWith('test/')),
   ).toEqual([
     'src/auth.ts',
+    'src/dev.ts',
     'src/main.ts',
     'src/notes.ts',
     'src/server.ts',

@@ -4,3 +4,4 @@ export { RedisSessionRecords } from './session-records.js';
 export { RedisBus } from './bus.js';
 export { RedisRateLimitStore, RedisUsedRounds } from './counters.js';
 export { RedisTaskRecords } from './task-records.js';
+export { RedisSessionStates } from './session-states.js';

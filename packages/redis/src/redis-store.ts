@@ -3,6 +3,7 @@ import { type SharedStore, StoreUnavailableError } from '@mcp-fw/core/http';
 import { createClient } from '@redis/client';
 import { RedisBus } from './bus.js';
 import { RedisRateLimitStore, RedisUsedRounds } from './counters.js';
+import { RedisSessionStates } from './session-states.js';
 import { RedisEventStore, type RedisEventStoreOptions } from './event-store.js';
 import { type Commands, Script } from './scripts.js';
 import { RedisSessionRecords } from './session-records.js';
@@ -50,8 +51,8 @@ export interface RedisStoreOptions {
 
 /**
  * Opens the state every instance of one server shares on one Redis: legacy sessions, their event
- * logs, the message bus, answered input rounds, rate-limit counters, tasks and the `requestState`
- * key.
+ * logs, the message bus, answered input rounds, rate-limit counters, tasks, handlers' `ctx.state`
+ * and the `requestState` key.
  * Pass it as the `store` option of `serveHttp` / `createHttpHandler`, or run a server's
  * `serveFromArgs` entry with `--redis <url>` or `REDIS_URL`.
  *
@@ -160,6 +161,7 @@ export async function redisStore(options: string | RedisStoreOptions): Promise<S
     usedRounds: new RedisUsedRounds(commands, prefix),
     rateLimits: new RedisRateLimitStore(commands, prefix),
     tasks: new RedisTaskRecords(commands, prefix),
+    sessionState: new RedisSessionStates(commands, prefix),
     get requestStateKey() {
       return key.current;
     },

@@ -63,6 +63,7 @@ export function main(
   }
   try {
     const manifest = extractor.extract();
+    warn(extractor, out);
     if (values.check) {
       let current = '';
       try {
@@ -70,7 +71,7 @@ export function main(
       } catch {}
       const expected = target.endsWith('.json')
         ? `${JSON.stringify(manifest, null, 2)}\n`
-        : renderManifestModule(manifest);
+        : renderManifestModule(manifest, undefined, extractor.stamp(target));
       if (current === expected) return 0;
       out(
         `mcp-fw-schemas: ${shown} is ${current ? 'out of date' : 'missing'}. Fix: run mcp-fw-schemas${argv
@@ -80,7 +81,7 @@ export function main(
       );
       return 1;
     }
-    report(manifest, writeManifest(target, manifest), shown, out);
+    report(manifest, write(extractor, target, manifest), shown, out);
     return 0;
   } catch (error) {
     out(
@@ -88,6 +89,14 @@ export function main(
     );
     return 1;
   }
+}
+
+function write(extractor: SchemaExtractor, target: string, manifest: SchemaManifest): boolean {
+  return writeManifest(target, manifest, { stamp: extractor.stamp(target) });
+}
+
+function warn(extractor: SchemaExtractor, out: (text: string) => void): void {
+  for (const warning of extractor.warnings) out(`mcp-fw-schemas: warning: ${warning}\n`);
 }
 
 function report(
@@ -110,7 +119,8 @@ function generate(
 ): number {
   try {
     const manifest = extractor.extract();
-    report(manifest, writeManifest(target, manifest), shown, out);
+    warn(extractor, out);
+    report(manifest, write(extractor, target, manifest), shown, out);
     return 0;
   } catch (error) {
     // Watching goes on: the next save may fix it, and the old file stays as it was.

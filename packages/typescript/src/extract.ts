@@ -1,9 +1,11 @@
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import ts from 'typescript5';
 import type { SchemaManifest } from './manifest.js';
-import { isCoreFile, memberSchemas, type DecoratedMethod } from './member-schemas.js';
+import { methodDocWarnings } from './doc-warnings.js';
+import { memberSchemas, type DecoratedMethod } from './member-schemas.js';
 import { schemaAgreement } from './schema-agreement.js';
-import { UnresolvedTypeError, type SchemaOptions } from './type-to-schema.js';
+import { sourceStamp, type SourceStamp } from './stamp.js';
+import { isCoreFile, UnresolvedTypeError, type SchemaOptions } from './type-to-schema.js';
 
 /** Options of {@link extractSchemas}. */
 export interface ExtractOptions extends SchemaOptions {
@@ -59,6 +61,7 @@ export class SchemaExtractor {
   readonly #configPath: string;
   readonly #files = new Map<string, ts.SourceFile>();
   #program: ts.Program | undefined;
+  #warnings: string[] = [];
 
   constructor(options: ExtractOptions = {}) {
     this.#options = options;
@@ -73,6 +76,59 @@ export class SchemaExtractor {
     return (this.#program?.getSourceFiles() ?? [])
       .filter((f) => !f.isDeclarationFile && !f.fileName.includes('/node_modules/'))
       .map((f) => resolve(f.fileName));
+  }
+
+  /** The warnings of the last extraction (unknown JSDoc tags, `@param` naming no parameter). */
+  get warnings(): readonly string[] {
+    return this.#warnings;
+  }
+
+  /**
+   * What the last extraction read, for a module written at `target`: pass it to
+   * `writeManifest(target, manifest, { stamp })`, and `mcp-fw inspect`, `call` and `start` can
+   * tell when a source changed after the module was written.
+   */
+  stamp(target: string): SourceStamp {
+    return sourceStamp(target, this.sourceFiles, dirname(this.#configPath));
+  }
+
+  /**
+   * Checks only that explicit schemas (zod and other Standard Schemas in `input`, `output` and
+   * `@Arg`) agree with the handlers' parameter and return types: what `mcp-fw call` and `dev`
+   * run for projects that declare their schemas, where TypeScript alone says only TS1241.
+   * Returns one line per disagreement, naming the member, the field and both types. With an
+   * `entry`, only the files it imports are read.
+   */
+  checkAgreement(entry?: string): string[] {
+    const config = readConfig(this.#configPath);
+    // From an entry, only what it imports is checked: what `mcp-fw call` and `dev` will run.
+    const roots = entry
+      ? [resolve(entry)]
+      : config.fileNames.filter((f) => DECORATOR_CALL.test(ts.sys.readFile(f) ?? ''));
+    const options = {
+      ...config.options,
+      noEmit: true,
+      incremental: false,
+      composite: false,
+      declaration: false,
+      types: [],
+      // Libraries by their declarations, never their sources (a monorepo's source condition):
+      // only the project's own signatures are asked about.
+      customConditions: [],
+    };
+    this.#program = ts.createProgram({
+      rootNames: roots,
+      options,
+      host: this.#host(options),
+      oldProgram: this.#program,
+    });
+    try {
+      manifestOf(this.#program, { ...this.#options, agreementOnly: true });
+      return [];
+    } catch (error) {
+      if (error instanceof ExtractionError) return [...error.problems];
+      throw error;
+    }
   }
 
   /** Extracts the schemas again, re-parsing only the files that changed. */
@@ -110,7 +166,15 @@ export class SchemaExtractor {
       host,
       oldProgram: this.#program,
     });
-    return manifestOf(this.#program, { ...this.#options, unresolved });
+    const warnings: string[] = [];
+    const manifest = manifestOf(this.#program, {
+      ...this.#options,
+      unresolved,
+      onWarning: (warning) => warnings.push(warning),
+    });
+    this.#warnings = warnings;
+    for (const warning of warnings) this.#options.onWarning?.(warning);
+    return manifest;
   }
 
   #host(options: ts.CompilerOptions): ts.CompilerHost {
@@ -149,21 +213,34 @@ function readConfig(path: string): ts.ParsedCommandLine {
 }
 
 /** The manifest of a program's root files (not of the libraries it imports). */
-export function manifestOf(program: ts.Program, options: SchemaOptions = {}): SchemaManifest {
+export function manifestOf(
+  program: ts.Program,
+  options: SchemaOptions & { /** @internal */ readonly agreementOnly?: boolean } = {},
+): SchemaManifest {
   const checker = program.getTypeChecker();
   const roots = new Set(program.getRootFileNames().map((f) => resolve(f)));
+  // The agreement check from an entry reads every project file the entry imports.
+  const visited = (file: ts.SourceFile) =>
+    options.agreementOnly
+      ? !file.fileName.includes('/node_modules/')
+      : roots.has(resolve(file.fileName));
   const manifest: SchemaManifest = {};
   const classFiles = new Map<string, string>();
   const problems: string[] = [];
+  const warnings: string[] = [];
+  const configFile = program.getCompilerOptions().configFilePath;
+  const dir =
+    typeof configFile === 'string' ? dirname(resolve(configFile)) : program.getCurrentDirectory();
   for (const file of program.getSourceFiles()) {
-    if (file.isDeclarationFile || !roots.has(resolve(file.fileName))) continue;
+    if (file.isDeclarationFile || !visited(file)) continue;
     visit(file, (node) => {
       if (!ts.isClassDeclaration(node) || !node.name) return;
       const methods = decoratedMethods(checker, node);
       if (methods.length === 0) return;
       const className = node.name.text;
       const other = classFiles.get(className);
-      if (other !== undefined) {
+      // Only a generated manifest finds schemas by class name; the agreement check has none.
+      if (other !== undefined && !options.agreementOnly) {
         problems.push(
           `two classes named ${className} have decorated methods (${other} and ${file.fileName}); the server finds ` +
             'schemas by class name. Fix: rename one of them.',
@@ -174,12 +251,14 @@ export function manifestOf(program: ts.Program, options: SchemaOptions = {}): Sc
       const members: SchemaManifest[string] = {};
       for (const method of methods) {
         problems.push(...schemaAgreement(checker, method));
+        if (options.agreementOnly) continue;
+        warnings.push(...methodDocWarnings(method.node, method.origin, dir));
         try {
-          members[(method.node.name as ts.Identifier).text] = memberSchemas(
-            checker,
-            method,
-            options,
-          );
+          members[(method.node.name as ts.Identifier).text] = memberSchemas(checker, method, {
+            ...options,
+            onWarning: (warning) => warnings.push(warning),
+            member: { origin: method.origin, dir },
+          });
         } catch (error) {
           if (error instanceof UnresolvedTypeError) throw error;
           problems.push((error as Error).message);
@@ -189,6 +268,7 @@ export function manifestOf(program: ts.Program, options: SchemaOptions = {}): Sc
     });
   }
   if (problems.length) throw new ExtractionError(problems);
+  for (const warning of new Set(warnings)) options.onWarning?.(warning);
   return manifest;
 }
 

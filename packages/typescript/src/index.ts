@@ -9,7 +9,15 @@ export {
 } from './extract.js';
 export { SignatureError } from './member-schemas.js';
 export { UnrepresentableTypeError, type SchemaOptions } from './type-to-schema.js';
-export { defaultOut, renderManifestModule, writeManifest } from './write.js';
+export { defaultOut, renderManifestModule, writeManifest, type WriteOptions } from './write.js';
+export {
+  readStamp,
+  renderStamp,
+  schemasFreshness,
+  sourceStamp,
+  type Freshness,
+  type SourceStamp,
+} from './stamp.js';
 export { main } from './cli.js';
 export { mcpFwSchemasVite, mcpFwSchemasEsbuild, type SchemasPluginOptions } from './plugins.js';
 export type { JsonSchema, MemberSchemas, SchemaManifest } from './manifest.js';

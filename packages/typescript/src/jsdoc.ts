@@ -17,6 +17,16 @@ const NUMBER_TAGS = [
 ] as const;
 const STRING_TAGS = ['pattern', 'format', 'title'] as const;
 
+/** Every tag that sets a schema keyword. */
+export const SCHEMA_TAGS: readonly string[] = [
+  ...NUMBER_TAGS,
+  ...STRING_TAGS,
+  'example',
+  'default',
+  'deprecated',
+  'description',
+];
+
 /** A tag's text (`@minimum 0` → "0"), whatever form the compiler parsed its comment into. */
 export function tagText(tag: ts.JSDocTagInfo): string {
   return (tag.text ?? [])

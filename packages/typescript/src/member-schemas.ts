@@ -4,6 +4,7 @@ import type { JsonSchema, MemberSchemas } from './manifest.js';
 import {
   acceptsUndefined,
   aliasKeywords,
+  isCoreFile,
   SchemaBuilder,
   UnresolvedTypeError,
   withoutUndefined,
@@ -226,10 +227,7 @@ function isContext(_checker: ts.TypeChecker, type: ts.Type): boolean {
   );
 }
 
-/** A declaration inside `@mcp-fw/core`, installed or as this monorepo's sources. */
-export function isCoreFile(fileName: string): boolean {
-  return /[\\/](@mcp-fw[\\/]core|packages[\\/]core)[\\/]/.test(fileName);
-}
+export { isCoreFile };
 
 /** The value of a literal initializer (`= 5`, `= 'metric'`, `= -1`, `= true`), else undefined. */
 function literalValue(node: ts.Expression): { value: unknown } | undefined {

@@ -13,7 +13,9 @@ function generator(options: SchemasPluginOptions): () => void {
   const out = resolve(options.out ?? defaultOut(tsconfig));
   const extractor = new SchemaExtractor({ ...options, tsconfig });
   return () => {
-    writeManifest(out, extractor.extract());
+    const manifest = extractor.extract();
+    for (const warning of extractor.warnings) console.warn(`mcp-fw-schemas: warning: ${warning}`);
+    writeManifest(out, manifest, { stamp: extractor.stamp(out) });
   };
 }
 

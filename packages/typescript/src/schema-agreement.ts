@@ -19,10 +19,15 @@ export function schemaAgreement(checker: ts.TypeChecker, method: DecoratedMethod
   const input = optionsType && schemaSide(checker, optionsType.getProperty('input'), 'output');
   const [first] = args;
   if (input && first && !checker.isTypeAssignableTo(input, checker.getTypeAtLocation(first))) {
+    const takes = checker.getTypeAtLocation(first);
+    const fields = fieldDifferences(checker, input, takes);
     problems.push(
-      `${origin}: its input schema gives '${show(input)}', which ${describe(first)} of type ` +
-        `'${show(checker.getTypeAtLocation(first))}' does not accept. Fix: type the parameter as the schema's ` +
-        'output (z.infer<typeof schema>), or correct the schema.',
+      fields.length
+        ? `${method.kind} ${origin}: its input schema and ${describe(first)} disagree: ${fields.join('; ')}. ` +
+            "Fix: type the parameter as the schema's output (z.infer<typeof schema>), or correct the schema."
+        : `${method.kind} ${origin}: its input schema gives '${show(input)}', which ${describe(first)} of type ` +
+            `'${show(takes)}' does not accept. Fix: type the parameter as the schema's ` +
+            'output (z.infer<typeof schema>), or correct the schema.',
     );
   }
 
@@ -38,8 +43,8 @@ export function schemaAgreement(checker: ts.TypeChecker, method: DecoratedMethod
           ? call.arguments[0].text
           : describe(param);
         problems.push(
-          `${origin}: @Arg('${name}') gives '${show(gives)}', which ${describe(param)} of type '${show(takes)}' ` +
-            'does not accept. Fix: make the parameter type and the schema agree.',
+          `${method.kind} ${origin}: field '${name}': the @Arg schema gives '${show(gives)}', but ${describe(param)} ` +
+            `expects '${show(takes)}'. Fix: make the parameter type and the schema agree.`,
         );
       }
     }
@@ -54,13 +59,59 @@ export function schemaAgreement(checker: ts.TypeChecker, method: DecoratedMethod
       !(value.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) &&
       !checker.isTypeAssignableTo(value, output)
     ) {
-      problems.push(
-        `${origin}: it returns '${show(value)}', which its output schema ('${show(output)}') does not accept. ` +
-          "Fix: return the schema's type (z.input<typeof output>), or correct the schema.",
-      );
+      const fields = fieldDifferences(checker, value, output, {
+        gives: 'the handler returns',
+        takes: 'the output schema expects',
+      });
+      if (fields.length) {
+        problems.push(
+          `${method.kind} ${origin}: its return value and its output schema disagree: ${fields.join('; ')}. ` +
+            "Fix: return the schema's type (z.input<typeof output>), or correct the schema.",
+        );
+      } else
+        problems.push(
+          `${method.kind} ${origin}: it returns '${show(value)}', which its output schema ('${show(output)}') does not accept. ` +
+            "Fix: return the schema's type (z.input<typeof output>), or correct the schema.",
+        );
     }
   }
   return problems;
+}
+
+/**
+ * Field by field, where an object schema and the handler's object parameter part: "field 'a':
+ * the schema gives string, the handler expects number". Empty when they are not both objects.
+ */
+function fieldDifferences(
+  checker: ts.TypeChecker,
+  gives: ts.Type,
+  takes: ts.Type,
+  names = { gives: 'the schema gives', takes: 'the handler expects' },
+): string[] {
+  const show = (type: ts.Type) =>
+    checker.typeToString(type, undefined, ts.TypeFormatFlags.NoTruncation);
+  const target = checker.getNonNullableType(takes);
+  if (!(gives.flags & ts.TypeFlags.Object) || !(target.flags & ts.TypeFlags.Object)) return [];
+  const differences: string[] = [];
+  for (const property of checker.getPropertiesOfType(target)) {
+    const name = property.getName();
+    const expected = checker.getTypeOfSymbol(property);
+    const optional = (property.flags & ts.SymbolFlags.Optional) !== 0;
+    const given = gives.getProperty(name);
+    if (!given) {
+      if (!optional)
+        differences.push(
+          `field '${name}': the handler expects '${show(expected)}', the schema has no such field`,
+        );
+      continue;
+    }
+    const found = checker.getTypeOfSymbol(given);
+    if (!checker.isTypeAssignableTo(found, expected))
+      differences.push(
+        `field '${name}': ${names.gives} '${show(found)}', ${names.takes} '${show(expected)}'`,
+      );
+  }
+  return differences;
 }
 
 /** The input or output type a Standard Schema declares in `~standard.types`. */

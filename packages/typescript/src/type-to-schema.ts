@@ -1,4 +1,5 @@
 import ts from 'typescript5';
+import { unknownTagWarning } from './doc-warnings.js';
 import { docKeywords, summaryOf } from './jsdoc.js';
 import type { JsonSchema } from './manifest.js';
 
@@ -20,8 +21,15 @@ export class UnrepresentableTypeError extends Error {
 export interface SchemaOptions {
   /** Accept `any` and `unknown` as "any JSON value" (`{}`) instead of failing. */
   readonly allowAny?: boolean;
+  /**
+   * Called with each warning: a JSDoc tag that sets nothing (`@minimun 1`), a `@param` line that
+   * names no parameter. Each names the member, the tag and its `file:line`.
+   */
+  readonly onWarning?: (warning: string) => void;
   /** @internal How an unresolved type is reported: as a failure (default) or to retry. */
   readonly unresolved?: 'fail' | 'signal';
+  /** @internal The member being converted (`Class.method`) and the project directory, for warnings. */
+  readonly member?: { readonly origin: string; readonly dir: string };
 }
 
 /**
@@ -94,6 +102,7 @@ export class SchemaBuilder {
   }
 
   convert(type: ts.Type, path: string): JsonSchema {
+    if (isCoreInteger(type)) return { type: 'integer' };
     const f = type.flags;
     if (f & ts.TypeFlags.Any && (type as { intrinsicName?: string }).intrinsicName === 'error') {
       if (this.#options.unresolved === 'signal') throw new UnresolvedTypeError(path);
@@ -281,6 +290,7 @@ export class SchemaBuilder {
         where,
       );
       const aliasDocs = declaration ? aliasKeywords(checker, declaration, where) : {};
+      if (declaration) this.#warnUnknownTags(declaration, name);
       properties[name] = { ...own, ...aliasDocs, ...docs };
       if (!optional && !acceptsUndefined(propertyType)) required.push(name);
     }
@@ -313,6 +323,23 @@ export class SchemaBuilder {
     const schema: JsonSchema = { type: 'array', prefixItems, items: rest ?? false, minItems };
     if (!rest) schema.maxItems = prefixItems.length;
     return schema;
+  }
+
+  // Only the project's own declarations: a library's JSDoc is not the user's to fix.
+  #warnUnknownTags(declaration: ts.Declaration, name: string): void {
+    const { onWarning, member } = this.#options;
+    const file = declaration.getSourceFile().fileName;
+    if (
+      !onWarning ||
+      !member ||
+      /[\\/]node_modules[\\/]/.test(file) ||
+      !file.startsWith(member.dir)
+    )
+      return;
+    for (const tag of ts.getJSDocTags(declaration)) {
+      const warning = unknownTagWarning(tag, `${member.origin}, property ${name}`, member.dir);
+      if (warning) onWarning(warning);
+    }
   }
 
   #fail(type: ts.Type, path: string, reason: string, fix: string): UnrepresentableTypeError {
@@ -388,8 +415,14 @@ export function aliasKeywords(
     !(symbol.flags & (ts.SymbolFlags.TypeAlias | ts.SymbolFlags.Interface | ts.SymbolFlags.Enum))
   )
     return {};
-  // The standard library's aliases (Record, Partial …) document themselves, not the property.
-  if ((symbol.declarations ?? []).some((d) => isLibFile(d.getSourceFile().fileName))) return {};
+  // The standard library's aliases (Record, Partial …) and core's (Integer) document themselves,
+  // not the property.
+  if (
+    (symbol.declarations ?? []).some(
+      (d) => isLibFile(d.getSourceFile().fileName) || isCoreFile(d.getSourceFile().fileName),
+    )
+  )
+    return {};
   return docKeywords(
     summaryOf(symbol.getDocumentationComment(checker)),
     symbol.getJsDocTags(checker),
@@ -399,6 +432,23 @@ export function aliasKeywords(
 
 /** The members a JSON string can never match, beside which a `Date` member is unambiguous. */
 const NOT_STRING = ts.TypeFlags.Null | ts.TypeFlags.NumberLike | ts.TypeFlags.BooleanLike;
+
+/**
+ * `Integer` from `@mcp-fw/core` (`number & {}`): the compiler keeps the alias on the type, in
+ * arrays, unions and properties alike, so `count: Integer` becomes `{ "type": "integer" }`.
+ */
+function isCoreInteger(type: ts.Type): boolean {
+  const alias = type.aliasSymbol;
+  return (
+    alias?.getName() === 'Integer' &&
+    (alias.declarations ?? []).some((d) => isCoreFile(d.getSourceFile().fileName))
+  );
+}
+
+/** A declaration inside `@mcp-fw/core`, installed or as this monorepo's sources. */
+export function isCoreFile(fileName: string): boolean {
+  return /[\\/](@mcp-fw[\\/]core|packages[\\/]core)[\\/]/.test(fileName);
+}
 
 function isLibDate(type: ts.Type): boolean {
   return type.getSymbol()?.getName() === 'Date' && isLibType(type);

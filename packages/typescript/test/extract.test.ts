@@ -156,7 +156,7 @@ describe('signatures JSON cannot carry', () => {
 });
 
 describe('explicit schemas that disagree with the signature', () => {
-  it('fail at build time naming the member and both types; agreeing ones pass', () => {
+  it('fail at build time naming the member, the field and both types; agreeing ones pass', () => {
     let problems: readonly string[] = [];
     try {
       extractSchemas({ tsconfig: corpus('tsconfig.mismatch.json') });
@@ -164,9 +164,9 @@ describe('explicit schemas that disagree with the signature', () => {
       problems = (error as ExtractionError).problems;
     }
     expect(problems).toEqual([
-      "Mismatch.add: its input schema gives '{ a: number; }', which the arguments parameter of type '{ a: string; }' does not accept. Fix: type the parameter as the schema's output (z.infer<typeof schema>), or correct the schema.",
-      "Mismatch.twice: @Arg('n') gives 'string', which parameter 'n' of type 'number' does not accept. Fix: make the parameter type and the schema agree.",
-      "Mismatch.wrongResult: it returns '{ total: string; }', which its output schema ('{ total: number; }') does not accept. Fix: return the schema's type (z.input<typeof output>), or correct the schema.",
+      "tool Mismatch.add: its input schema and the arguments parameter disagree: field 'a': the schema gives 'number', the handler expects 'string'. Fix: type the parameter as the schema's output (z.infer<typeof schema>), or correct the schema.",
+      "tool Mismatch.twice: field 'n': the @Arg schema gives 'string', but parameter 'n' expects 'number'. Fix: make the parameter type and the schema agree.",
+      "tool Mismatch.wrongResult: its return value and its output schema disagree: field 'total': the handler returns 'string', the output schema expects 'number'. Fix: return the schema's type (z.input<typeof output>), or correct the schema.",
     ]);
   });
 });

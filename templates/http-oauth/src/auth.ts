@@ -51,6 +51,20 @@ export function listenSettings(env: Env, devAuth: boolean): ListenSettings {
   return { port, resource: httpUrl('MCP_RESOURCE_URL', resource) };
 }
 
+/**
+ * The port of the development authorization server: `DEV_AUTH_PORT`, else the one after the
+ * server's (3001 by default). Fixed, so its issuer URL is the same on every start and the
+ * tokens and client registrations a client holds stay good.
+ */
+export function devAuthPort(env: Env, listen: ListenSettings): number {
+  const port = Number(env.DEV_AUTH_PORT ?? listen.port + 1);
+  if (!Number.isInteger(port) || port < 1 || port > 65535)
+    throw new SettingsError(
+      `DEV_AUTH_PORT must be a port number (1-65535), got "${env.DEV_AUTH_PORT ?? port}"`,
+    );
+  return port;
+}
+
 /** `OAUTH_ISSUER` and `OAUTH_JWKS_URL`, both required: where tokens come from and their signing keys. */
 export function issuerSettings(env: Env): IssuerSettings {
   const missing = (name: string, what: string) =>

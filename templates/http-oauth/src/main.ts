@@ -1,13 +1,16 @@
 // Streamable HTTP at http://127.0.0.1:3000/mcp (PORT=N picks another port) as an OAuth 2.1
 // protected resource: every request needs a bearer token for this server from the authorization
 // server named by OAUTH_ISSUER, with the scopes of what it calls (src/notes.ts). `--dev-auth`
-// starts a local development authorization server instead, which approves every sign-in.
+// starts a local development authorization server instead, which approves every sign-in, at
+// http://127.0.0.1:3001 (DEV_AUTH_PORT, else PORT + 1). `npm run dev` runs src/dev.ts instead:
+// the same server, restarted on every save, beside an authorization server that stays up.
 // The security defaults stay on: the server listens on 127.0.0.1 only (put it behind a TLS
 // proxy to serve other machines) and refuses foreign Host and Origin headers.
 import { PortInUseError, serveHttp } from '@mcp-fw/core/node';
 import { declaredScopes } from '@mcp-fw/auth';
 import {
   allowedHosts,
+  devAuthPort,
   issuerSettings,
   listenSettings,
   protection,
@@ -30,7 +33,10 @@ let closeAuth = async () => {};
 try {
   listen = listenSettings(process.env, devAuth);
   if (devAuth) {
-    const dev = await startDevAuthorizationServer(listen.resource);
+    const dev = await startDevAuthorizationServer(
+      listen.resource,
+      devAuthPort(process.env, listen),
+    );
     issuer = { issuer: dev.issuer, jwksUri: dev.jwksUri };
     closeAuth = () => dev.close();
     process.stderr.write(
@@ -60,10 +66,10 @@ const stop = () => void Promise.all([handle.close(), closeAuth()]).then(() => pr
 process.once('SIGINT', stop);
 process.once('SIGTERM', stop);
 
-async function startDevAuthorizationServer(resource: string) {
+async function startDevAuthorizationServer(resource: string, port: number) {
   const { devAuthorizationServer } = await import('@mcp-fw/auth/dev');
   try {
-    return await devAuthorizationServer({ resource, scopes: declaredScopes(server) });
+    return await devAuthorizationServer({ resource, scopes: declaredScopes(server), port });
   } catch (error) {
     if ((error as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND') throw error;
     fail(

@@ -1,7 +1,7 @@
 import { InvalidTokenError, type TokenVerifier } from '@mcp-fw/auth';
 import { createHttpHandler, type McpHttpHandler } from '@mcp-fw/core/http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { issuerSettings, listenSettings, protection } from '../src/auth.js';
+import { devAuthPort, issuerSettings, listenSettings, protection } from '../src/auth.js';
 import { createNotesServer } from '../src/server.js';
 
 // The handler `npm start` serves, with its OAuth options, called with web-standard Requests.
@@ -147,5 +147,14 @@ describe('settings', () => {
       port: 3000,
       resource: 'https://notes.example.com/mcp',
     });
+  });
+
+  it('runs the development authorization server on a fixed port, so its issuer is the same every start', () => {
+    expect(devAuthPort({}, listenSettings({}, true))).toBe(3001);
+    expect(devAuthPort({}, listenSettings({ PORT: '8080' }, true))).toBe(8081);
+    expect(devAuthPort({ DEV_AUTH_PORT: '9000' }, listenSettings({}, true))).toBe(9000);
+    expect(() => devAuthPort({ DEV_AUTH_PORT: 'x' }, listenSettings({}, true))).toThrow(
+      'DEV_AUTH_PORT must be a port number (1-65535), got "x"',
+    );
   });
 });

@@ -79,8 +79,10 @@ async function runDev(entryArg: string | undefined, options: DevOptions): Promis
   const cacheDir = join(root, `dev-${process.pid}`);
   const style = styleFor(process.stderr);
   const schemas = compiler
-    ? await devSchemas(project, (line) =>
-        process.stderr.write(`${style.dim('mcp-fw dev')} ${line}\n`),
+    ? await devSchemas(
+        project,
+        (line) => process.stderr.write(`${style.dim('mcp-fw dev')} ${line}\n`),
+        entry,
       )
     : undefined;
   const supervisor = new Supervisor({

@@ -4,6 +4,7 @@ import { CliError } from '../output/cli-error.js';
 import { builtFile } from '../project/built-file.js';
 import { LoadError, loadServer } from '../project/load-server.js';
 import { findProject, resolveEntry } from '../project/project.js';
+import { warnStaleSchemas } from '../project/schemas-freshness.js';
 import { examples, httpPort, parsePort, PORT_HELP } from './options.js';
 
 interface StartOptions {
@@ -40,6 +41,9 @@ export function startCommand(program: Command): void {
         );
       }
       const file = await builtFile(resolveEntry(entryArg));
+      await warnStaleSchemas(findProject(file), (line) =>
+        process.stderr.write(`mcp-fw start: ${line}\n`),
+      );
       // Imported before the user's modules run: in stdio mode stdout carries frames only.
       const { serveFromArgs } = await import('@mcp-fw/core/serve');
       let server;

@@ -156,11 +156,11 @@ export class Supervisor implements Servable<RelaySession> {
     const schemas = this.#options.schemas;
     if (schemas) {
       // Before compiling, so the child imports the schemas of the signatures just saved.
-      const result = schemas.regenerate();
+      const result = await schemas.regenerate();
       trace('schemas', started);
       this.#watcher.add(schemas.files());
       if (!result.ok) return this.#fail(result.error, started);
-      if (result.written) this.#watcher.remember(schemas.target);
+      if (result.written && schemas.target) this.#watcher.remember(schemas.target);
     }
     if (compiler) {
       if (changed.includes(compiler.project.tsconfig))

@@ -5,6 +5,7 @@ import { CliError } from '../output/cli-error.js';
 import { RunCompiler } from './compile.js';
 import { LoadError, loadServer } from './load-server.js';
 import { cacheRoot, findProject, isTypeScript, resolveEntry } from './project.js';
+import { freshSchemas } from './schemas-freshness.js';
 
 /**
  * Loads the server an entry exports, in this process: TypeScript entries are compiled first
@@ -20,6 +21,13 @@ export async function loadEntry(
   let file = entry;
   const project = findProject(entry);
   if (isTypeScript(entry)) {
+    if (command === 'inspect' || command === 'call')
+      await freshSchemas(
+        project,
+        command,
+        (line) => process.stderr.write(`mcp-fw ${command}: ${line}\n`),
+        entry,
+      );
     const compiler = await RunCompiler.create(entry, project);
     const dir = join(cacheRoot(project), `run-${process.pid}`);
     // Removed at exit, not after loading: the server may still import modules lazily.

@@ -7,6 +7,7 @@ import type { HubMember } from './hub.js';
 import { listChangedNotification, type ListName } from './list-changed.js';
 import { ownsTask, taskOwnerOf, type TaskSnapshot } from './tasks/index.js';
 import { unencodableResult } from './unencodable.js';
+import { connectionSessionKey } from './session-state/session-key.js';
 import type { Scope, ServerCore } from './server-core.js';
 
 export type { EraMode } from './eras/select.js';
@@ -97,6 +98,7 @@ export class ServerConnection implements HubMember {
   #leave(): void {
     const { core, session } = this.#scope;
     core.hub.delete(this);
+    if (!this.#shared) core.sessionState.ended(connectionSessionKey(this.#scope.sessionId!));
     core.guards.state.releaseSubscriptions(session.subscriptions.size);
     session.subscriptions.clear();
   }

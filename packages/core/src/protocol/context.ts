@@ -17,6 +17,8 @@ import type { InputRun } from './input/input-run.js';
 import type { Invocation } from './guards/call.js';
 import type { ClientCapabilities, ClientInfo, RequestRecord } from './request-record.js';
 import type { Scope } from './server-core.js';
+import { sessionKeyOf } from './session-state/session-key.js';
+import type { SessionState } from './session-state/session-state.js';
 
 /** The answer type of an elicitation form: the schema's output type when it has one. */
 export type FormOf<TSchema> =
@@ -53,6 +55,7 @@ export class Context {
   #progressRecord?: RequestRecord;
   #log?: ContextLog;
   #logRecord?: RequestRecord;
+  #state?: SessionState;
 
   constructor(record: RequestRecord, scope: Scope, invocation?: Invocation) {
     this.#initial = record;
@@ -196,6 +199,24 @@ export class Context {
       signal: invocation?.deadline?.signal,
       meta: invocation?.outboundMeta,
     };
+  }
+
+  /**
+   * What this session keeps between calls: JSON values by key (async `get`, `set`, `delete`),
+   * bounded by `limits.sessionState`, in the shared store when the server has one. The session
+   * is the legacy session or stdio connection; under 2026-07-28 over HTTP, which has no
+   * sessions, it is the authenticated caller (unauthenticated requests are refused).
+   *
+   * @example
+   * ```ts
+   * const visits = ((await ctx.state.get<number>('visits')) ?? 0) + 1;
+   * await ctx.state.set('visits', visits);
+   * ```
+   */
+  get state(): SessionState {
+    return (this.#state ??= this.#scope.core.sessionState.for(() =>
+      sessionKeyOf(this.#record, this.#scope),
+    ));
   }
 
   /**

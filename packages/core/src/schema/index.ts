@@ -8,6 +8,7 @@ export {
   type ValidationIssue,
 } from './validator.js';
 export { isPlainObject, isDraft07, DRAFT_2020_12, type JsonSchema } from './json-schema.js';
+export type { Integer } from './integer.js';
 export { isStandardSchema, type StandardSchemaV1, type InferOutput } from './standard-schema.js';
 export {
   parseUriTemplate,

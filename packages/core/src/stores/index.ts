@@ -1,11 +1,12 @@
 export type { EventStore, StoredEvents } from './event-store.js';
 export type { MessageBus } from './message-bus.js';
+export type { SessionStateBounds, SessionStates } from './session-state.js';
 export type {
   SessionChange,
   SessionRecord,
   SessionRecordRefusal,
   SessionRecords,
-  SessionState,
+  RecordedSessionState,
   SharedSessionLimits,
 } from './session-records.js';
 export { StoreUnavailableError, type SharedStore } from './shared-store.js';

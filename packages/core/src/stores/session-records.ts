@@ -11,11 +11,11 @@ export interface SessionRecord {
   readonly principal?: string;
   /** The key the session is counted under for `maxSessionsPerClient` (identity, else address). */
   readonly client?: string;
-  readonly state: SessionState;
+  readonly state: RecordedSessionState;
 }
 
 /** A legacy session's state, as a {@link SessionRecord} keeps it. */
-export interface SessionState {
+export interface RecordedSessionState {
   /** The `initialize` request that opened the session, as JSON. */
   readonly initialize: string;
   /** Whether the client sent `notifications/initialized`. */
@@ -26,7 +26,7 @@ export interface SessionState {
   readonly subscriptions: readonly string[];
 }
 
-/** One change a state-setting message makes to a {@link SessionState}. */
+/** One change a state-setting message makes to a {@link RecordedSessionState}. */
 export type SessionChange =
   | { readonly kind: 'initialized' }
   | { readonly kind: 'level'; readonly level: string }

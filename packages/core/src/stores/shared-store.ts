@@ -1,6 +1,7 @@
 import type { EventStore } from './event-store.js';
 import type { MessageBus } from './message-bus.js';
 import type { SessionRecords } from './session-records.js';
+import type { SessionStates } from './session-state.js';
 import type { TaskRecords } from './task-records.js';
 
 /**
@@ -38,6 +39,11 @@ export interface SharedStore {
   };
   /** Tasks, so any instance answers for any (see {@link TaskRecords}). */
   readonly tasks: TaskRecords;
+  /**
+   * Handlers' `ctx.state`, so any instance reads what another wrote (see {@link SessionStates}).
+   * A store without it leaves `ctx.state` in each instance's memory.
+   */
+  readonly sessionState?: SessionStates;
   /**
    * The key that signs `requestState`, the same on every instance (≥ 32 bytes). Read at each
    * use, so a store may replace it (a getter) when it finds the instances disagree.

@@ -97,6 +97,7 @@ const OUTCOME_OF_LIMIT: Record<LimitName, AuditOutcome> = {
   maxPendingClientRequests: 'refused',
   inputRounds: 'refused',
   tasks: 'refused',
+  sessionState: 'refused',
 };
 
 /** Writes one entry per tool call to the configured sink. */

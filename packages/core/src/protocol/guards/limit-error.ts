@@ -8,7 +8,8 @@ export type LimitName =
   | 'maxResultBytes'
   | 'maxPendingClientRequests'
   | 'inputRounds'
-  | 'tasks';
+  | 'tasks'
+  | 'sessionState';
 
 /**
  * A guardrail refused or stopped a call. The message is for the client and names the limit; a

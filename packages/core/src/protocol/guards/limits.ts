@@ -6,6 +6,7 @@ import type { RateLimitStore } from './rate-limit-store.js';
 import type { ControlChars } from './sanitise.js';
 import type { StateLimits } from './state-limits.js';
 import type { InputRoundLimits } from '../input/input-round-limits.js';
+import type { SessionStateLimits } from '../session-state/limits.js';
 
 /**
  * Server-wide guardrails (`createServer({ limits })`). Members override `rateLimit` and
@@ -57,6 +58,8 @@ export interface ServerLimits extends StateLimits {
   readonly identify?: Identify;
   /** Tasks kept at once, per server and per caller, their questions and longest life. */
   readonly tasks?: TaskLimits;
+  /** What `ctx.state` may hold per session (keys, bytes) and how long it outlives use. */
+  readonly sessionState?: SessionStateLimits;
 
   // ── 2026-07-28 input rounds (issue #15, parts 2 and 4) ──────────────────────────────────
   /**

@@ -3,7 +3,7 @@ import type {
   SessionChange,
   SessionRecord,
   SessionRecordRefusal,
-  SessionState,
+  RecordedSessionState,
   SharedStore,
 } from '../../stores/index.js';
 import { StoreUnavailableError } from '../../stores/index.js';
@@ -262,7 +262,7 @@ function frameOf(change: SessionChange): string {
 }
 
 /** The messages that set a fresh connection up in `state`, in order. */
-export function framesOf(state: SessionState): string[] {
+export function framesOf(state: RecordedSessionState): string[] {
   const frames = [state.initialize];
   if (state.initialized) frames.push(frameOf({ kind: 'initialized' }));
   if (state.level !== undefined) frames.push(frameOf({ kind: 'level', level: state.level }));
