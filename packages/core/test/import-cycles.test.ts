@@ -266,7 +266,7 @@ describe('the layers of protocol/ (docs/guide/architecture.md)', () => {
     expect(LAYERS.map((l) => l.name)).toEqual([
       'wire shapes and records',
       'the era contract',
-      'guards, input rounds, tasks, middleware',
+      'guards, input rounds, tasks, middleware, session state',
       'methods and eras',
       'connection',
     ]);
