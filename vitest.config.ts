@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { basename, join } from 'node:path';
 import { defaultServerConditions } from 'vite';
@@ -10,6 +10,14 @@ import workspace from './vitest.workspace.ts';
 // `npm test` runs every file but those of vitest.separate.ts; `npm run test:separate` sets
 // MCP_FW_TESTS=separate and runs only those.
 const onlySeparate = process.env.MCP_FW_TESTS === 'separate';
+for (const file of separate) {
+  if (
+    !existsSync(join(import.meta.dirname, file)) ||
+    !workspace.some((r) => file.startsWith(`${r}/`))
+  ) {
+    throw new Error(`vitest.separate.ts lists ${file}, which is no test file of a project`);
+  }
+}
 
 /** One project per folder of vitest.workspace.ts, with its separate files in or out. */
 function project(root: string) {
