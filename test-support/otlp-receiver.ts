@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { patience } from './patience.ts';
 
 /** An OTLP attribute value as the JSON encoding carries it. */
 type AnyValue = {
@@ -67,7 +68,7 @@ export async function startReceiver(): Promise<OtlpReceiver> {
     metrics,
     contentTypes,
     async waitFor(check, what, timeoutMs = 10_000) {
-      const until = Date.now() + timeoutMs;
+      const until = Date.now() + patience(timeoutMs);
       while (!check()) {
         if (Date.now() > until) throw new Error(`the receiver never got ${what}`);
         await new Promise((r) => setTimeout(r, 20));

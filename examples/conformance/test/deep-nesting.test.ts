@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { patience } from '../../../test-support/patience.ts';
 import { startFixture, type FixtureProcess } from './support/fixture-process.ts';
 
 // JSON.parse accepts nesting far deeper than the call stack; anything that walks, prints or
@@ -118,7 +119,7 @@ describe('values nested deeper than the call stack', () => {
       try {
         await expect
           .poll(() => out.includes(`"id":${last.id},"result":{"tools":`), {
-            timeout: 30_000,
+            timeout: patience(30_000),
             interval: 100,
           })
           .toBe(true);
@@ -131,7 +132,7 @@ describe('values nested deeper than the call stack', () => {
         child.kill();
       }
     },
-    60_000,
+    patience(60_000),
   );
 
   describe('HTTP', () => {
@@ -197,7 +198,7 @@ describe('values nested deeper than the call stack', () => {
         }
         expect(failures).toEqual([]);
       },
-      60_000,
+      patience(60_000),
     );
   });
 });

@@ -28,6 +28,7 @@ import {
 } from '../../../packages/core/test/support/official-clients.ts';
 import { REPO_ROOT } from '../../../packages/core/test/support/paths.ts';
 import { checkServerLines, type TapRecord } from '../../../packages/core/test/support/wire-log.ts';
+import { patience } from '../../../test-support/patience.ts';
 
 const SAMPLE = join(REPO_ROOT, 'examples/files/sample');
 const TEMPLATE = 'file:///{+path}';
@@ -72,7 +73,7 @@ function onNotification(
 
 /** Polls until `done()` holds; notifications arrive whenever the file system says so. */
 async function waitFor(done: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + patience(10_000);
   while (!done()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));

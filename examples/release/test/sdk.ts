@@ -6,6 +6,7 @@ import type {
   OfficialClient,
   OfficialClientKind,
 } from '../../../packages/core/test/support/official-clients.ts';
+import { patience } from '../../../test-support/patience.ts';
 
 // The few calls whose spelling differs between the two official SDK generations.
 
@@ -45,7 +46,7 @@ export function callWithProgress(
 
 /** Waits until `done()` holds, failing with `what` after a deadline (no timing assertions). */
 export async function until(done: () => boolean, what: string, deadlineMs = 5000): Promise<void> {
-  const deadline = Date.now() + deadlineMs;
+  const deadline = Date.now() + patience(deadlineMs);
   while (!done()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 5));

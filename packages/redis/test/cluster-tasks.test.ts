@@ -14,6 +14,7 @@ import { checkTaskMessage } from '../../core/test/support/ext-tasks-schema.ts';
 import { Cluster, HAPROXY, type NodeProcess, REDIS_SERVER } from './support/processes.ts';
 import { until } from './support/raw-http.ts';
 import { responseOf, sseMessages } from '../../core/test/support/sse-messages.ts';
+import { patience } from '../../../test-support/patience.ts';
 
 // Issue #22: tasks on the shared store. The work of a task runs on the node that started it;
 // every node answers for it (tasks/get, tasks/update, tasks/cancel, tasks/result, tasks/list),
@@ -94,7 +95,7 @@ async function pollOn(
   done: (task: any) => boolean,
   deadlineMs = 15_000,
 ): Promise<any> {
-  const deadline = Date.now() + deadlineMs;
+  const deadline = Date.now() + patience(deadlineMs);
   for (;;) {
     const task = await ok(node, user, 'tasks/get', { taskId });
     if (done(task)) return task;

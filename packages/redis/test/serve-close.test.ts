@@ -4,6 +4,7 @@ import type { SharedStore } from '@mcp-fw/core/http';
 import { serveHttp } from '@mcp-fw/core/node';
 import { redisStore } from '@mcp-fw/redis';
 import { REDIS_SERVER, RedisProcess } from './support/processes.ts';
+import { patience } from '../../../test-support/patience.ts';
 
 // Closing what serveHttp(server, { store }) returned stops what sharing started on a real
 // redis-server: the instance's task beat (the others read it as gone once the beat's
@@ -31,7 +32,7 @@ describe.skipIf(REDIS_SERVER === undefined)('closing a served server stops its s
 
   /** Polls `check` until it holds, for at most `ms`. */
   async function until(check: () => Promise<boolean> | boolean, what: string, ms: number) {
-    const end = Date.now() + ms;
+    const end = Date.now() + patience(ms);
     while (!(await check())) {
       if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
       await new Promise((r) => setTimeout(r, 100));

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, expect, it } from 'vitest';
+import { patience } from '../../../test-support/patience.ts';
 
 const FIXTURE = fileURLToPath(new URL('fixtures/plain/', import.meta.url));
 const BIN = fileURLToPath(new URL('../bin/mcp-fw-schemas.js', import.meta.url));
@@ -15,7 +16,7 @@ afterEach(() => {
 });
 
 async function until(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + patience(20_000);
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));

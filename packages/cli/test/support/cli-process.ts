@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { patience } from '../../../../test-support/patience.ts';
 import { BIN } from './paths.ts';
 
 /** What a finished `mcp-fw` run printed, and how it exited. */
@@ -68,7 +69,7 @@ export function startCli(
 
 /** The URL a server prints once listening (`listening on http://…`). */
 export async function listeningUrl(stderr: () => string, child: ChildProcess): Promise<string> {
-  const deadline = Date.now() + 15_000;
+  const deadline = Date.now() + patience(15_000);
   for (;;) {
     const match = /listening on (http:\/\/\S+)/.exec(stderr());
     if (match) return match[1];

@@ -10,6 +10,7 @@ import {
   LoggingMessageNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { patience } from '../../../../test-support/patience.ts';
 import { readTap, type TapRecord } from '../../../core/test/support/wire-log.ts';
 import { cliEnv } from './cli-process.ts';
 import { BIN, TAP } from './paths.ts';
@@ -47,6 +48,11 @@ export interface DevClient {
 }
 
 const INFO = { name: 'mcp-fw-dev-test', version: '1.0.0' };
+/**
+ * The clients' request timeout (60 s by default, fixed), stretched by the load: the first
+ * request waits for `mcp-fw dev` and its child to start, later ones for a reload.
+ */
+const wait = () => ({ timeout: patience(60_000) });
 
 /**
  * Launches `mcp-fw dev <args>` in `cwd` behind the recording tap and connects `kind`. The
@@ -84,19 +90,15 @@ export async function connectDevClient(
       action: 'accept',
       content: { ok: true },
     }));
-    await client.connect(transport);
+    await client.connect(transport, wait());
     return {
       version: negotiated(readTap(tapFile)),
       toolListChanges: () => changes,
       logs,
       callTool: (name, args, onprogress) =>
-        client.callTool(
-          { name, arguments: args },
-          undefined,
-          onprogress ? { onprogress } : undefined,
-        ),
-      toolNames: async () => (await client.listTools()).tools.map((t) => t.name),
-      listTools: async () => (await client.listTools()).tools,
+        client.callTool({ name, arguments: args }, undefined, { ...wait(), onprogress }),
+      toolNames: async () => (await client.listTools(undefined, wait())).tools.map((t) => t.name),
+      listTools: async () => (await client.listTools(undefined, wait())).tools,
       stderr: () => stderr,
       wire: () => readTap(tapFile),
       close: () => client.close(),
@@ -117,16 +119,16 @@ export async function connectDevClient(
     action: 'accept',
     content: { ok: true },
   }));
-  await client.connect(transport);
-  const subscription = await client.listen({ toolsListChanged: true });
+  await client.connect(transport, wait());
+  const subscription = await client.listen({ toolsListChanged: true }, wait());
   return {
     version: client.getNegotiatedProtocolVersion(),
     toolListChanges: () => changes,
     logs,
     callTool: (name, args, onprogress) =>
-      client.callTool({ name, arguments: args }, onprogress ? { onprogress } : undefined),
-    toolNames: async () => (await client.listTools()).tools.map((t) => t.name),
-    listTools: async () => (await client.listTools()).tools,
+      client.callTool({ name, arguments: args }, { ...wait(), onprogress }),
+    toolNames: async () => (await client.listTools(undefined, wait())).tools.map((t) => t.name),
+    listTools: async () => (await client.listTools(undefined, wait())).tools,
     stderr: () => stderr,
     wire: () => readTap(tapFile),
     close: async () => {

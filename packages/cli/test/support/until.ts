@@ -1,13 +1,15 @@
+import { patience } from '../../../../test-support/patience.ts';
+
 /**
- * Polls `condition` every 20 ms until it holds, failing after `timeoutMs` with `what`: tests
- * wait for reloads this way, never with fixed sleeps.
+ * Polls `condition` every 20 ms until it holds, failing after `timeoutMs` (on a quiet machine,
+ * stretched by the load) with `what`: tests wait for reloads this way, never with fixed sleeps.
  */
 export async function until(
   condition: () => boolean | Promise<boolean>,
   what: string,
   timeoutMs = 15_000,
 ): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + patience(timeoutMs);
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));

@@ -2,6 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, type TestContext } from 'vitest';
+import { patience } from '../../../../test-support/patience.ts';
 import { mcpSchema } from './mcp-schema.ts';
 import { MCP_SCHEMA_DIR, REPO_ROOT } from './paths.ts';
 
@@ -14,6 +15,8 @@ export interface Exit {
 }
 
 const FIXTURE = join(REPO_ROOT, 'packages/core/test/fixtures/stdio-fixture-server.ts');
+// How long a wait gives up after on a quiet machine; stretched by the load (patience), since the
+// first wait of a test includes the child's start, which under load takes seconds of CPU.
 const WAIT_MS = 10_000;
 const live = new Set<StdioProcess>();
 
@@ -177,7 +180,7 @@ export class StdioProcess {
         done();
         const output = `stdout:\n${this.lines.join('\n')}\nstderr:\n${this.#stderr}`;
         reject(new Error(`timed out waiting for ${what}; ${output}`));
-      }, WAIT_MS);
+      }, patience(WAIT_MS));
       const done = () => {
         clearTimeout(timer);
         this.#waiters.delete(check);

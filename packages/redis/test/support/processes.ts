@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { patience } from '../../../../test-support/patience.ts';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '../../../..');
 
@@ -54,8 +55,8 @@ export function waitForOutput(
     let text = '';
     const timer = setTimeout(
       () => fail(new Error(`${what} did not start in time:\n${text}`)),
-      // tsx compiling the fixture on a busy machine takes a while.
-      50_000,
+      // tsx compiling the fixture takes a while, longer on a busy machine.
+      patience(30_000),
     );
     const onData = (chunk: Buffer) => {
       text += chunk.toString();
@@ -177,8 +178,9 @@ export class Balancer {
     const child = spawn(HAPROXY!, ['-db', '-f', config], { stdio: ['ignore', 'pipe', 'pipe'] });
     const balancer = new Balancer(port, child, dir);
     // Listening once a connection is accepted; an exit means the port was taken meanwhile.
-    for (let i = 0; ; i++) {
-      if (child.exitCode !== null || i === 100) {
+    const deadline = Date.now() + patience(5_000);
+    for (;;) {
+      if (child.exitCode !== null || Date.now() > deadline) {
         await balancer.stop();
         throw new Error(`haproxy did not listen on ${port}`);
       }

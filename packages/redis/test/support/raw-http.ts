@@ -1,3 +1,4 @@
+import { patience } from '../../../../test-support/patience.ts';
 /** A raw HTTP exchange with one node or the balancer, for what the official clients do not expose. */
 export interface RawResponse {
   readonly status: number;
@@ -81,7 +82,7 @@ export function openStream(
 }
 
 export async function until(check: () => boolean, what: string, ms = 5_000): Promise<void> {
-  const end = Date.now() + ms;
+  const end = Date.now() + patience(ms);
   while (!check()) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));

@@ -1,0 +1,13 @@
+// Test files `npm test` leaves to a CI step of their own (`npm run test:separate`, run by
+// .ci/run), like the Node 22/24 matrix and the documentation site's browser test: each drives a
+// real component for minutes of CPU (the official conformance suite, `npm pack` and `npm install`
+// of every template, values nested 60,000 deep through every field), which on a 2-core machine
+// would double npm test's time. Every project keeps its other tests in npm test
+// (vitest.config.ts refuses a list that would empty one).
+export default [
+  'examples/conformance/test/conformance-suite.test.ts',
+  'examples/conformance/test/deep-nesting.test.ts',
+  'packages/redis/test/conformance-cluster.test.ts',
+  'packages/create-mcp-server/test/packed.test.ts',
+  'packages/create-mcp-server/test/packed-oauth.test.ts',
+];
