@@ -68,6 +68,9 @@ export function findTemplate(name: string): TemplateInfo | undefined {
   return TEMPLATES.find((template) => template.name === name);
 }
 
+/** Where mcp-fw's repository is cloned from (the README's and the site's `git clone`). */
+export const REPOSITORY_URL = 'https://github.com/mcp-fw/mcp-fw.git';
+
 /** This package's folder (the parent of `dist/`). */
 export const PACKAGE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
