@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { defineConfig } from 'vitepress';
 import { writeLlmsFiles } from '../scripts/llms.ts';
+import { CHANGELOG, PACKAGES, REPOSITORY } from './links.ts';
 import { GUIDE } from './sidebar.ts';
 
 const API_SIDEBAR = join(import.meta.dirname, '..', 'api', 'typedoc-sidebar.json');
@@ -37,16 +38,28 @@ export default defineConfig({
   themeConfig: {
     nav: [
       { text: 'Guide', link: '/quick-start' },
+      { text: 'Clients', link: '/integrations/clients' },
       { text: 'API', link: '/api/' },
       { text: 'Performance', link: '/performance' },
+      {
+        text: 'Links',
+        items: [
+          { text: 'Repository', link: REPOSITORY },
+          { text: 'Changelog', link: CHANGELOG },
+          { text: 'Packages (not on npm before the first release)', items: [...PACKAGES] },
+        ],
+      },
     ],
+    socialLinks: [{ icon: 'github', link: REPOSITORY, ariaLabel: 'The mcp-fw repository' }],
     sidebar: {
       '/api/': [{ text: 'API reference', link: '/api/', items: apiSidebar() }],
       '/': GUIDE.map((group) => ({ ...group, items: [...group.items] })),
     },
     search: { provider: 'local' },
     outline: { level: [2, 3] },
-    footer: { message: 'Every code sample on this site is compiled by the test suite.' },
+    footer: {
+      message: `Every code sample on this site is compiled by the test suite. <a href="${REPOSITORY}">Repository</a> · <a href="${CHANGELOG}">Changelog</a>`,
+    },
   },
   vite: { build: { chunkSizeWarningLimit: 1024 } }, // mermaid's chunk, loaded only with a diagram
   async buildEnd(site) {

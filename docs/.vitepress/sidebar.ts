@@ -50,6 +50,18 @@ export const GUIDE: readonly NavGroup[] = [
     ],
   },
   {
+    text: 'Connect a client',
+    items: [
+      { text: 'Overview', link: '/integrations/clients' },
+      { text: 'Claude Desktop', link: '/integrations/claude-desktop' },
+      { text: 'Claude Code', link: '/integrations/claude-code' },
+      { text: 'Cursor', link: '/integrations/cursor' },
+      { text: 'VS Code', link: '/integrations/vscode' },
+      { text: 'ChatGPT', link: '/integrations/chatgpt' },
+      { text: 'Gemini CLI', link: '/integrations/gemini-cli' },
+    ],
+  },
+  {
     text: 'Coming from elsewhere',
     items: [
       { text: 'From Python FastMCP', link: '/migrate/fastmcp' },

@@ -99,6 +99,45 @@ describe.skipIf(!existsSync(CHROMIUM))(`the built site in Chromium (${CHROMIUM})
     expect(errors).toEqual([]);
   }, 600_000);
 
+  // The issue's row "the site: long code lines cut off at 1280 px".
+  it('shows every code line whole at 1280 px: a long line wraps inside its block (or scrolls with a visible scrollbar), never past the column', async () => {
+    const { page, errors, visit } = await open('/quick-start');
+    let blocks = 0;
+    for (const path of [
+      '/quick-start',
+      '/guide/deployment',
+      '/guide/examples',
+      '/integrations/chatgpt',
+    ]) {
+      await visit(path);
+      // In the page (a string: these tests are compiled without the DOM's types).
+      const found =
+        (await page.evaluate(`[...document.querySelectorAll("div[class*='language-'] pre")].map((pre) => {
+        const box = pre.getBoundingClientRect();
+        const code = pre.querySelector('code');
+        // Where the text really ends: the right edge of its last character box.
+        const range = document.createRange();
+        range.selectNodeContents(code);
+        const textRight = Math.max(...[...range.getClientRects()].map((r) => r.right));
+        return {
+          text: code.textContent.split('\\n').reduce((a, b) => (b.length > a.length ? b : a), ''),
+          fits: pre.scrollWidth <= pre.clientWidth + 1 && textRight <= box.right + 1,
+          scrollbar: pre.scrollWidth > pre.clientWidth && pre.offsetHeight - pre.clientHeight > 0,
+          inViewport: box.right <= window.innerWidth,
+        };
+      })`)) as { text: string; fits: boolean; scrollbar: boolean; inViewport: boolean }[];
+      blocks += found.length;
+      for (const block of found) {
+        expect(block.fits || block.scrollbar, `${path}: ${block.text}`).toBe(true);
+        expect(block.inViewport, `${path}: ${block.text}`).toBe(true);
+      }
+    }
+    expect(blocks).toBeGreaterThan(10);
+    await page.screenshot({ path: join(ARTEFACTS, 'long-code-desktop.png') });
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 240_000);
+
   it('finds a known term with the local search', async () => {
     const { page, errors } = await open('/');
     await page.locator('.VPNavBarSearch button').click();

@@ -1,10 +1,12 @@
 // Every internal link of the built site (docs/.vitepress/dist, `npm run docs:build`) leads to a
 // page that exists, and every #anchor to an element with that id on it.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fileFor, htmlFiles, urlOf } from './static-server.ts';
 import { PAGES } from '../.vitepress/sidebar.ts';
+import { CHANGELOG, PACKAGES, REPOSITORY } from '../.vitepress/links.ts';
+import { REPOSITORY_URL } from '../../packages/create-mcp-server/src/templates.ts';
 import { DOCS_ROOT } from './pages.ts';
 
 const DIST = join(DOCS_ROOT, '.vitepress', 'dist');
@@ -69,5 +71,24 @@ describe('the built site', () => {
     }
     expect(checked).toBeGreaterThan(500);
     expect(broken).toEqual([]);
+  });
+
+  // The issue's row "the site: … no link to the repository or the packages".
+  it('links every page to the repository, each package and the changelog, at files this checkout has', () => {
+    const expected = [REPOSITORY, CHANGELOG, ...PACKAGES.map((p) => p.link)];
+    for (const path of ['/', '/quick-start', '/guide/deployment', '/integrations/cursor']) {
+      const html = readFileSync(fileFor(DIST, path)!, 'utf8');
+      const hrefs = new Set([...html.matchAll(/<a\s[^>]*href="([^"]*)"/g)].map((m) => m[1]));
+      for (const link of expected) expect(hrefs, `${path} links to ${link}`).toContain(link);
+    }
+    // The same repository the README and the scaffolder clone, and what it links to is there.
+    expect(`${REPOSITORY}.git`).toBe(REPOSITORY_URL);
+    for (const link of [CHANGELOG, ...PACKAGES.map((p) => p.link)]) {
+      const file = link
+        .replace(`${REPOSITORY}/blob/main/`, '')
+        .replace(`${REPOSITORY}/tree/main/`, '')
+        .replace('#readme', '/README.md');
+      expect(existsSync(join(DOCS_ROOT, '..', file)), `${link} → ${file}`).toBe(true);
+    }
   });
 });

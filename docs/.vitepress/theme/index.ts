@@ -2,6 +2,7 @@ import DefaultTheme from 'vitepress/theme';
 import type { Theme } from 'vitepress';
 import BenchChart from './BenchChart.vue';
 import MermaidDiagram from './MermaidDiagram.vue';
+import './custom.css';
 
 export default {
   extends: DefaultTheme,

@@ -36,7 +36,7 @@ export async function serveFromArgs<C extends ServedConnection = ServerConnectio
     return at >= 0 ? argv[at + 1] : undefined;
   };
   const port = value('--port');
-  const redisUrl = value('--redis') ?? process.env.REDIS_URL;
+  const redisUrl = sharedStoreUrl(argv);
   const opened = !httpOptions.store && redisUrl ? await openRedisStore(redisUrl) : undefined;
   const store = httpOptions.store ?? opened;
   let handle: HttpServerHandle;
@@ -73,6 +73,25 @@ export async function serveFromArgs<C extends ServedConnection = ServerConnectio
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   return handle;
+}
+
+/**
+ * The Redis URL `serveFromArgs` shares its state on: `--redis <url>` in `argv`, else the
+ * `REDIS_URL` variable, else `undefined` (everything stays in this process). A server that keeps
+ * state of its own (a cache, a list) reads it here to keep that state beside the framework's.
+ *
+ * @example
+ * ```ts
+ * import { sharedStoreUrl } from '@mcp-fw/core/serve';
+ * const url = sharedStoreUrl(); // 'redis://redis.internal:6379' for `node dist/main.js --http --redis redis://redis.internal:6379`
+ * ```
+ */
+export function sharedStoreUrl(
+  argv: readonly string[] = process.argv.slice(2),
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): string | undefined {
+  const at = argv.indexOf('--redis');
+  return (at >= 0 ? argv[at + 1] : undefined) ?? (env.REDIS_URL || undefined);
 }
 
 /**

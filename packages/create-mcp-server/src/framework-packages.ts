@@ -18,11 +18,15 @@ export const FRAMEWORK_PACKAGES: Readonly<Record<string, string>> = {
 };
 
 /**
- * The mcp-fw packages only some projects depend on (`--auth oauth`, the basic template): packed into a scaffolder
- * tarball, but vendored into a project only when it depends on them.
+ * The other mcp-fw packages, which a project depends on by its template and options (the basic
+ * template's `@mcp-fw/typescript`, the http template's `@mcp-fw/redis`, `--auth oauth`'s
+ * `@mcp-fw/auth`): all packed into a scaffolder tarball, vendored into a project when its
+ * package.json names them. Every published `@mcp-fw/*` package is here or above (a test checks).
  */
 export const OPTIONAL_FRAMEWORK_PACKAGES: Readonly<Record<string, string>> = {
   '@mcp-fw/auth': 'packages/auth',
+  '@mcp-fw/otel': 'packages/otel',
+  '@mcp-fw/redis': 'packages/redis',
   '@mcp-fw/typescript': 'packages/typescript',
 };
 

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { npmEnv } from './framework-packages.js';
 import { installCommand, type PackageManager } from './package-manager.js';
 import { runCommand, type StepResult } from './run-command.js';
+import { REPOSITORY_URL } from './templates.js';
 
 /**
  * `git init` in `dir`, unless it is already inside a git work tree (a monorepo, say), where a
@@ -66,8 +67,8 @@ export function diagnoseInstall(
     return {
       cause: `${missing} is not on the registry the project installs from (404), so the published mcp-fw packages cannot be used`,
       fix:
-        'Scaffold from a clone of mcp-fw, which packs its packages into the project (git clone the repository, npm ci && npx tsc -b, ' +
-        'then node packages/create-mcp-server/bin/create-mcp-server.js <dir>), or from a tarball of the scaffolder made there with ' +
+        `Scaffold from a clone of mcp-fw, which packs its packages into the project (git clone ${REPOSITORY_URL} && cd mcp-fw, npm ci && npx tsc -b, ` +
+        'then npm create mcp-server -- <dir>), or from a tarball of the scaffolder made there with ' +
         'npm pack -w packages/create-mcp-server (npm exec --package=./create-mcp-server-0.1.0.tgz -- create-mcp-server <dir>).',
     };
   }

@@ -21,8 +21,6 @@ export interface TemplateInfo {
   fixedTransport?: boolean;
   /** Offers the {@link AUTHS} choice (an HTTP server can ask its callers for tokens). */
   auth?: boolean;
-  /** The optional framework packages it depends on (vendored with it from a clone or tarball). */
-  packages?: readonly string[];
 }
 
 /** Whether the generated HTTP server asks its callers for OAuth bearer tokens. */
@@ -50,12 +48,7 @@ export const OAUTH_OVERLAY = 'http-oauth';
 /** The templates, in the order they are offered; each is a folder of `templates/` ({@link OAUTH_OVERLAY} aside). */
 export const TEMPLATES: readonly TemplateInfo[] = [
   // Its schemas are read from its TypeScript types by @mcp-fw/typescript.
-  {
-    name: 'basic',
-    hint: 'one tool, one resource, one prompt',
-    transport: 'stdio',
-    packages: ['@mcp-fw/typescript'],
-  },
+  { name: 'basic', hint: 'one tool, one resource, one prompt', transport: 'stdio' },
   {
     name: 'http',
     hint: 'Streamable HTTP with the security defaults on',
@@ -74,6 +67,9 @@ export const TEMPLATES: readonly TemplateInfo[] = [
 export function findTemplate(name: string): TemplateInfo | undefined {
   return TEMPLATES.find((template) => template.name === name);
 }
+
+/** Where mcp-fw's repository is cloned from (the README's and the site's `git clone`). */
+export const REPOSITORY_URL = 'https://github.com/mcp-fw/mcp-fw.git';
 
 /** This package's folder (the parent of `dist/`). */
 export const PACKAGE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..');

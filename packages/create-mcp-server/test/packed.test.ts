@@ -28,7 +28,8 @@ const TEMPLATES = [
     template: 'http',
     transport: 'http',
     tools: ['add_note', 'list_notes'],
-    framework: ['@mcp-fw/core', '@mcp-fw/cli'],
+    // Its main.ts honours --redis / REDIS_URL, which loads @mcp-fw/redis.
+    framework: ['@mcp-fw/core', '@mcp-fw/cli', '@mcp-fw/redis'],
   },
   {
     template: 'full',

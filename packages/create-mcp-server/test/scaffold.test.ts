@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { REPO_ROOT, runCli, tempDir, tree } from './support/cli.ts';
 import { OAUTH_OVERLAY, TEMPLATES } from '../src/templates.ts';
+import { FRAMEWORK_PACKAGES, OPTIONAL_FRAMEWORK_PACKAGES } from '../src/framework-packages.ts';
 
 let cwd: string;
 let remove: () => void;
@@ -71,9 +72,12 @@ describe.each([
     expect(pkg.name).toBe('my-server');
     expect(Object.keys(pkg.scripts)).toEqual(['dev', 'build', 'start', 'test', 'inspect']);
     // basic's schemas come from its TypeScript types (@mcp-fw/typescript); the others use zod.
+    // http keeps its sessions and notes in Redis with --redis / REDIS_URL.
     const typed = template === 'basic';
+    const redis =
+      template === 'http' ? { '@mcp-fw/redis': '^0.1.0', '@redis/client': '6.3.1' } : {};
     expect(pkg.dependencies).toEqual(
-      typed ? { '@mcp-fw/core': '^0.1.0' } : { '@mcp-fw/core': '^0.1.0', zod: '^4.6.7' },
+      typed ? { '@mcp-fw/core': '^0.1.0' } : { '@mcp-fw/core': '^0.1.0', ...redis, zod: '^4.6.7' },
     );
     expect(pkg.devDependencies).toEqual({
       '@mcp-fw/cli': '^0.1.0',
@@ -136,6 +140,8 @@ it('lays the OAuth overlay over the http template with --auth oauth', async () =
   expect(pkg.dependencies).toEqual({
     '@mcp-fw/auth': '^0.1.0',
     '@mcp-fw/core': '^0.1.0',
+    '@mcp-fw/redis': '^0.1.0',
+    '@redis/client': '6.3.1',
     zod: '^4.6.7',
   });
   expect(pkg.devDependencies).toMatchObject({ '@mcp-fw/cli': '^0.1.0', 'oidc-provider': '9.13.3' });
@@ -273,4 +279,50 @@ it('run from this clone, packs the framework into vendor/ and depends on it by f
     '@mcp-fw/cli': 'file:vendor/mcp-fw-cli-0.1.0.tgz',
     '@mcp-fw/core': 'file:vendor/mcp-fw-core-0.1.0.tgz',
   });
+});
+
+// The issue's row: `npm install @mcp-fw/core` / `@mcp-fw/redis` 404 (nothing is on the registry
+// yet). A project made from a clone must depend on no @mcp-fw package by version.
+describe('npm install @mcp-fw/core / @mcp-fw/redis in the guides 404: a project made from a clone gets every @mcp-fw package it names packed', () => {
+  it('knows every @mcp-fw package of the repository', () => {
+    const published = readdirSync(join(REPO_ROOT, 'packages'))
+      .map((folder) =>
+        JSON.parse(readFileSync(join(REPO_ROOT, 'packages', folder, 'package.json'), 'utf8')),
+      )
+      .filter((pkg) => !pkg.private && pkg.name.startsWith('@mcp-fw/'))
+      .map((pkg) => pkg.name)
+      .sort();
+    expect(Object.keys({ ...FRAMEWORK_PACKAGES, ...OPTIONAL_FRAMEWORK_PACKAGES }).sort()).toEqual(
+      published,
+    );
+  });
+
+  it.each([
+    ['basic', [], ['@mcp-fw/cli', '@mcp-fw/core', '@mcp-fw/typescript']],
+    ['http', [], ['@mcp-fw/cli', '@mcp-fw/core', '@mcp-fw/redis']],
+    ['http', ['--auth', 'oauth'], ['@mcp-fw/auth', '@mcp-fw/cli', '@mcp-fw/core', '@mcp-fw/redis']],
+  ])(
+    'the %s template %j',
+    async (template, options, expected) => {
+      const result = await runCli(
+        ['my-server', '--template', template, ...options, '--no-install', '--no-git', '--yes'],
+        { cwd },
+      );
+      expect(result.stderr).toBe('');
+      expect(result.status).toBe(0);
+      const dir = join(cwd, 'my-server');
+      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+      const framework = Object.entries({ ...pkg.dependencies, ...pkg.devDependencies }).filter(
+        ([name]) => name.startsWith('@mcp-fw/'),
+      );
+      expect(framework.map(([name]) => name).sort()).toEqual(expected);
+      const vendor = readdirSync(join(dir, 'vendor'));
+      for (const [name, spec] of framework) {
+        const file = `${name.slice(1).replace('/', '-')}-0.1.0.tgz`;
+        expect(spec, name).toBe(`file:vendor/${file}`);
+        expect(vendor, name).toContain(file);
+      }
+    },
+    120_000,
+  );
 });

@@ -137,52 +137,72 @@ export class Balancer {
     private readonly dir: string,
   ) {}
 
-  static async start(ports: readonly number[]): Promise<Balancer> {
+  static start(ports: readonly number[]): Promise<Balancer> {
+    return Balancer.startWith((port) => Balancer.#config(ports, port));
+  }
+
+  /**
+   * HAProxy with the configuration `config(port)` writes, whose frontend binds 127.0.0.1:`port`
+   * (a configuration from the documentation, with its addresses made local). `output` collects
+   * what HAProxy logs (server state changes, alerts).
+   */
+  static async startWith(
+    config: (port: number) => string,
+    output: string[] = [],
+  ): Promise<Balancer> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await Balancer.#start(ports, await freePort());
+        return await Balancer.#start(config, await freePort(), output);
       } catch (error) {
         if (attempt === 3) throw error;
       }
     }
   }
 
-  static async #start(ports: readonly number[], port: number): Promise<Balancer> {
+  static #config(ports: readonly number[], port: number): string {
+    return [
+      'global',
+      '  maxconn 512',
+      'defaults',
+      '  mode http',
+      '  timeout connect 2s',
+      '  timeout client 120s',
+      '  timeout server 120s',
+      '  retries 2',
+      '  option redispatch',
+      'frontend mcp',
+      `  bind 127.0.0.1:${port}`,
+      '  default_backend nodes',
+      'backend nodes',
+      '  balance roundrobin',
+      // The client's address, for nodes that trust this proxy (MCP_TRUSTED_PROXIES).
+      '  option forwardfor',
+      // Which node answered (n1, n2, …, in the order of `ports`), for tests that show it.
+      '  http-response set-header x-served-by %s',
+      ...ports.map((p, i) => `  server n${i + 1} 127.0.0.1:${p} check inter 300ms fall 1 rise 1`),
+      '',
+    ].join('\n');
+  }
+
+  static async #start(
+    makeConfig: (port: number) => string,
+    port: number,
+    output: string[],
+  ): Promise<Balancer> {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-haproxy-'));
     const config = join(dir, 'haproxy.cfg');
-    writeFileSync(
-      config,
-      [
-        'global',
-        '  maxconn 512',
-        'defaults',
-        '  mode http',
-        '  timeout connect 2s',
-        '  timeout client 120s',
-        '  timeout server 120s',
-        '  retries 2',
-        '  option redispatch',
-        'frontend mcp',
-        `  bind 127.0.0.1:${port}`,
-        '  default_backend nodes',
-        'backend nodes',
-        '  balance roundrobin',
-        // The client's address, for nodes that trust this proxy (MCP_TRUSTED_PROXIES).
-        '  option forwardfor',
-        // Which node answered (n1, n2, …, in the order of `ports`), for tests that show it.
-        '  http-response set-header x-served-by %s',
-        ...ports.map((p, i) => `  server n${i + 1} 127.0.0.1:${p} check inter 300ms fall 1 rise 1`),
-        '',
-      ].join('\n'),
-    );
+    writeFileSync(config, makeConfig(port));
     const child = spawn(HAPROXY!, ['-db', '-f', config], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const collect = (chunk: Buffer) => output.push(chunk.toString());
+    child.stdout?.on('data', collect);
+    child.stderr?.on('data', collect);
     const balancer = new Balancer(port, child, dir);
     // Listening once a connection is accepted; an exit means the port was taken meanwhile.
     const deadline = Date.now() + patience(5_000);
     for (;;) {
       if (child.exitCode !== null || Date.now() > deadline) {
         await balancer.stop();
-        throw new Error(`haproxy did not listen on ${port}`);
+        throw new Error(`haproxy did not listen on ${port}:\n${output.join('')}`);
       }
       if (await accepts(port)) return balancer;
       await new Promise((r) => setTimeout(r, 50));
@@ -207,45 +227,55 @@ export class NodeProcess {
     readonly name: string,
     readonly port: number,
     readonly child: ChildProcess,
+    /** The line it announced itself with (`MCP server listening on … with shared state in Redis`). */
+    readonly announced: string,
   ) {}
 
-  static async start(
+  static start(
     name: string,
     redisUrl: string,
     env: Record<string, string> = {},
   ): Promise<NodeProcess> {
-    // Port 0: the node picks a free port itself (no race with other test files for it).
-    const child = spawn(
-      process.execPath,
+    return NodeProcess.startProgram(
+      name,
       [
         '--conditions=@mcp-fw/source',
         '--import',
         'tsx',
         FIXTURE,
         '--http',
-        '--port',
-        '0',
         // REDIS_URL in `env` instead of the flag: serveFromArgs reads either.
         ...(env.REDIS_URL === undefined ? ['--redis', redisUrl] : []),
       ],
       {
-        cwd: REPO_ROOT,
-        env: {
-          ...process.env,
-          TSX_TSCONFIG_PATH: join(REPO_ROOT, 'tsconfig.base.json'),
-          NODE_NAME: name,
-          ...env,
-          ...(env.REDIS_URL === undefined ? {} : { REDIS_URL: redisUrl }),
-        },
-        stdio: ['ignore', 'ignore', 'pipe'],
+        TSX_TSCONFIG_PATH: join(REPO_ROOT, 'tsconfig.base.json'),
+        ...env,
+        ...(env.REDIS_URL === undefined ? {} : { REDIS_URL: redisUrl }),
       },
     );
-    const [, port] = await waitForOutput(
+  }
+
+  /**
+   * Runs `node <args> --port 0` and resolves once the program announces
+   * `listening on http://127.0.0.1:<port>/`.
+   */
+  static async startProgram(
+    name: string,
+    args: readonly string[],
+    env: Record<string, string> = {},
+  ): Promise<NodeProcess> {
+    // Port 0: the node picks a free port itself (no race with other test files for it).
+    const child = spawn(process.execPath, [...args, '--port', '0'], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, NODE_NAME: name, ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    const [line, port] = await waitForOutput(
       child,
-      /listening on http:\/\/127\.0\.0\.1:(\d+)\//,
+      /listening on http:\/\/127\.0\.0\.1:(\d+)\/.*\n/,
       `node ${name}`,
     );
-    return new NodeProcess(name, Number(port), child);
+    return new NodeProcess(name, Number(port), child, line);
   }
 
   get url(): string {
