@@ -123,7 +123,9 @@ it('lays the OAuth overlay over the http template with --auth oauth', async () =
   // The overlay's own files join the template's; its package.overlay.json and the repository's
   // tsconfig.workspace.json do not reach the project.
   expect(Object.keys(files)).toEqual(
-    [...Object.keys(plain), 'src/auth.ts', 'test/oauth.test.ts'].sort((a, b) => a.localeCompare(b)),
+    [...Object.keys(plain), 'src/auth.ts', 'src/dev.ts', 'test/oauth.test.ts'].sort((a, b) =>
+      a.localeCompare(b),
+    ),
   );
   for (const [path, text] of Object.entries(files)) {
     expect(text, path).not.toContain('mcp-fw-template');
@@ -131,7 +133,7 @@ it('lays the OAuth overlay over the http template with --auth oauth', async () =
   }
   const pkg = JSON.parse(files['package.json']);
   expect(pkg.scripts).toEqual({
-    dev: 'mcp-fw build && node dist/main.js --dev-auth',
+    dev: 'tsx src/dev.ts',
     build: 'mcp-fw build',
     start: 'node dist/main.js',
     test: 'vitest run',
@@ -144,7 +146,11 @@ it('lays the OAuth overlay over the http template with --auth oauth', async () =
     '@redis/client': '6.3.1',
     zod: '^4.6.7',
   });
-  expect(pkg.devDependencies).toMatchObject({ '@mcp-fw/cli': '^0.1.0', 'oidc-provider': '9.13.3' });
+  expect(pkg.devDependencies).toMatchObject({
+    '@mcp-fw/cli': '^0.1.0',
+    'oidc-provider': '9.13.3',
+    tsx: '4.23.15',
+  });
   expect(files['src/notes.ts']).toContain("@Scopes('notes:read')");
   expect(files['src/notes.ts']).toContain("scopes: ['notes:write']");
   expect(files['src/main.ts']).toContain('...protection(server, listen, issuer)');
