@@ -1,9 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createServer, Resource } from '@mcp-fw/core';
-import { serveHttp, type HttpServerHandle } from '@mcp-fw/core/node';
-import { jwtVerifier, oauthResource } from '@mcp-fw/auth';
-import { jwksServer, sign, signingKey, type SigningKey } from './support/issuer.ts';
-import { freePort, MODERN } from './support/protected.ts';
+import type { HttpServerHandle } from '@mcp-fw/core/node';
+import { type jwksServer, sign, type SigningKey } from './support/issuer.ts';
+import { jwtProtected, MODERN } from './support/protected.ts';
 
 // Issue #30, row 7: the 403 insufficient_scope challenge named the resource URI in
 // `WWW-Authenticate`; a URI with CR/LF or a non-ASCII character cannot go into a header, so
@@ -25,18 +24,9 @@ let resource: string;
 const token = () => sign(key, { iss: ISSUER, aud: resource, sub: 'reader', scope: 'vault:read' });
 
 beforeAll(async () => {
-  key = await signingKey('k1');
-  jwks = await jwksServer(() => [key.jwk]);
-  const port = await freePort();
-  resource = `http://127.0.0.1:${port}/mcp`;
-  handle = await serveHttp(createServer({ name: 'vault', version: '1.0.0', providers: [Vault] }), {
-    port,
-    ...oauthResource({
-      resource,
-      authorizationServers: [ISSUER],
-      verifier: jwtVerifier({ issuer: ISSUER, jwksUri: jwks.url, audience: resource }),
-    }),
-  });
+  ({ key, jwks, handle, resource } = await jwtProtected(
+    createServer({ name: 'vault', version: '1.0.0', providers: [Vault] }),
+  ));
 });
 afterAll(async () => {
   await handle.close();

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createServer, Tool, type Context } from '@mcp-fw/core';
-import { serveHttp, type HttpServerHandle } from '@mcp-fw/core/node';
-import { jwtVerifier, oauthResource } from '@mcp-fw/auth';
-import { jwksServer, sign, signingKey, type SigningKey } from './support/issuer.ts';
-import { freePort, MODERN } from './support/protected.ts';
+import type { HttpServerHandle } from '@mcp-fw/core/node';
+import { type jwksServer, sign, type SigningKey } from './support/issuer.ts';
+import { jwtProtected, MODERN } from './support/protected.ts';
 
 // Issue #30, row 10: the principal was `sub`, else `client_id`, in one namespace, so a token
 // with no `sub` whose `client_id` equals a user's `sub` was that user.
@@ -33,18 +32,9 @@ let handle: HttpServerHandle;
 let resource: string;
 
 beforeAll(async () => {
-  key = await signingKey('k1');
-  jwks = await jwksServer(() => [key.jwk]);
-  const port = await freePort();
-  resource = `http://127.0.0.1:${port}/mcp`;
-  handle = await serveHttp(createServer({ name: 'diary', version: '1.0.0', providers: [Diary] }), {
-    port,
-    ...oauthResource({
-      resource,
-      authorizationServers: [ISSUER],
-      verifier: jwtVerifier({ issuer: ISSUER, jwksUri: jwks.url, audience: resource }),
-    }),
-  });
+  ({ key, jwks, handle, resource } = await jwtProtected(
+    createServer({ name: 'diary', version: '1.0.0', providers: [Diary] }),
+  ));
 });
 afterAll(async () => {
   await handle.close();

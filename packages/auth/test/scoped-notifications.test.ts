@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createServer, Resource, Tool, type Context } from '@mcp-fw/core';
-import { serveHttp, type HttpServerHandle } from '@mcp-fw/core/node';
-import { jwtVerifier, oauthResource } from '@mcp-fw/auth';
-import { jwksServer, sign, signingKey, type SigningKey } from './support/issuer.ts';
-import { freePort, MODERN } from './support/protected.ts';
+import type { HttpServerHandle } from '@mcp-fw/core/node';
+import { type jwksServer, sign, type SigningKey } from './support/issuer.ts';
+import { jwtProtected, MODERN } from './support/protected.ts';
 
 // Issue #30, row 6: a 2026-07-28 `subscriptions/listen` with a read-only token received
 // update notifications for a resource that needs `admin`: the listen filter's URIs were never
@@ -43,21 +42,9 @@ let resource: string;
 const token = (scope: string) => sign(key, { iss: ISSUER, aud: resource, sub: 'reader', scope });
 
 beforeAll(async () => {
-  key = await signingKey('k1');
-  jwks = await jwksServer(() => [key.jwk]);
-  const port = await freePort();
-  resource = `http://127.0.0.1:${port}/mcp`;
-  handle = await serveHttp(
+  ({ key, jwks, handle, resource } = await jwtProtected(
     createServer({ name: 'ledger', version: '1.0.0', providers: [Ledger] }),
-    {
-      port,
-      ...oauthResource({
-        resource,
-        authorizationServers: [ISSUER],
-        verifier: jwtVerifier({ issuer: ISSUER, jwksUri: jwks.url, audience: resource }),
-      }),
-    },
-  );
+  ));
 });
 afterAll(async () => {
   await handle.close();

@@ -1,8 +1,14 @@
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { z } from 'zod';
-import { createServer, Tool, type Context } from '@mcp-fw/core';
+import { createServer, Tool, type Context, type McpFwServer } from '@mcp-fw/core';
 import { serveHttp, type HttpServerHandle, type ServeHttpOptions } from '@mcp-fw/core/node';
-import { oauthResource, type OAuthResourceOptions, type TokenVerifier } from '@mcp-fw/auth';
+import {
+  jwtVerifier,
+  oauthResource,
+  type OAuthResourceOptions,
+  type TokenVerifier,
+} from '@mcp-fw/auth';
+import { jwksServer, signingKey } from './issuer.ts';
 
 export const MODERN = '2026-07-28';
 
@@ -74,4 +80,25 @@ export function callSecret(url: string, headers: Record<string, string> = {}): P
       },
     }),
   });
+}
+
+/**
+ * `server` over HTTP at its canonical URL, taking the JWTs `https://issuer.test` signs with one
+ * key (`key`), whose key set a local endpoint serves (`jwks`); close both after the tests.
+ */
+export async function jwtProtected(server: McpFwServer) {
+  const key = await signingKey('k1');
+  const jwks = await jwksServer(() => [key.jwk]);
+  const port = await freePort();
+  const resource = `http://127.0.0.1:${port}/mcp`;
+  const issuer = 'https://issuer.test';
+  const handle = await serveHttp(server, {
+    port,
+    ...oauthResource({
+      resource,
+      authorizationServers: [issuer],
+      verifier: jwtVerifier({ issuer, jwksUri: jwks.url, audience: resource }),
+    }),
+  });
+  return { key, jwks, handle, resource };
 }
