@@ -24,6 +24,14 @@ export interface SessionStateLimits {
   readonly maxSessions?: number;
 }
 
+/**
+ * The defaults of {@link SessionStateLimits}, for a server that wants to scale them.
+ *
+ * @example
+ * ```ts
+ * const limits = { sessionState: { maxBytes: 4 * SESSION_STATE_DEFAULTS.maxBytes } };
+ * ```
+ */
 export const SESSION_STATE_DEFAULTS = {
   maxKeys: 100,
   maxBytes: 64 * 1024,
