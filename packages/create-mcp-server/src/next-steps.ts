@@ -24,7 +24,10 @@ export function nextSteps(plan: Plan, pm: PackageManager, cwd: string, installed
   const oauth = plan.auth === 'oauth';
   commands.push(
     oauth
-      ? [run('dev'), `build it and serve it with a local development authorization server`]
+      ? [
+          run('dev'),
+          'serve it from src/, restarting on every change, beside a local authorization server',
+        ]
       : [run('dev'), 'serve it from src/, restarting on every change'],
     [run('test'), 'run its tests'],
     [run('inspect'), 'list its tools, resources and prompts'],

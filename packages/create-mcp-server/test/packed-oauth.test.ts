@@ -43,7 +43,7 @@ it('scaffolds --auth oauth, installs, tests, builds, and serves a protected serv
   );
   expect(succeeded(scaffolded)).toMatchObject({ status: 0 });
   expect(scaffolded.stdout).toContain('(template http, http, OAuth)');
-  expect(scaffolded.stdout).toMatch(/Packing [^\n]*@mcp-fw\/auth from /);
+  expect(scaffolded.stdout).toMatch(/Packing [^\n]*@mcp-fw\/auth[^\n]* from /);
   expect(scaffolded.stdout).toContain('  npx mcp-fw auth doctor http://127.0.0.1:3000/mcp\n');
 
   const files = projectFiles(dir);

@@ -180,7 +180,9 @@ it('from the tarball, --auth oauth vendors @mcp-fw/auth too, and the project pas
     NPM_ENV,
   );
   expect(succeeded(scaffolded)).toMatchObject({ status: 0 });
-  expect(scaffolded.stdout).toMatch(/Copying [^\n]*@mcp-fw\/auth from this packed scaffolder/);
+  expect(scaffolded.stdout).toMatch(
+    /Copying [^\n]*@mcp-fw\/auth[^\n]* from this packed scaffolder/,
+  );
   const dir = join(cwd, 'oauth-server');
   const files = projectFiles(dir);
   expect(Object.keys(files).filter((path) => path.startsWith('vendor/'))).toContain(
