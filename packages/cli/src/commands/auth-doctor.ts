@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { CliError } from '../output/cli-error.js';
 import { takeStdout } from '../output/stdout.js';
 import { styleFor } from '../output/style.js';
-import { found, getJson, type DoctorCheck, type Json } from './doctor-http.js';
+import { found, getJson, initializeRequest, type DoctorCheck, type Json } from './doctor-http.js';
 import { examples } from './options.js';
 import { tokenCheckProbe, verificationEndpointChecks } from './token-checks.js';
 
@@ -159,24 +159,7 @@ export async function authDoctor(
   let challenge: Response | undefined;
   let challengeError: string | undefined;
   try {
-    challenge = await fetchFn(target, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-11-25',
-          capabilities: {},
-          clientInfo: { name: 'mcp-fw auth doctor', version: '1' },
-        },
-      }),
-      signal: AbortSignal.timeout(5_000),
-    });
+    challenge = await fetchFn(target, initializeRequest({}, 5_000));
     await challenge.arrayBuffer();
   } catch (error) {
     challengeError = (error as Error).message;

@@ -53,3 +53,29 @@ export function found(result: JsonFetch): string {
   if (result.status !== 200) return `HTTP ${result.status}`;
   return 'not a JSON object';
 }
+
+/**
+ * An `initialize` POST as a client would send it, with `headers` added: what the doctor sends
+ * the MCP endpoint to see its challenge, and with a token to see whether tokens can be checked.
+ */
+export function initializeRequest(headers: Record<string, string>, timeoutMs: number): RequestInit {
+  return {
+    method: 'POST',
+    headers: {
+      ...headers,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-11-25',
+        capabilities: {},
+        clientInfo: { name: 'mcp-fw auth doctor', version: '1' },
+      },
+    }),
+    signal: AbortSignal.timeout(timeoutMs),
+  };
+}

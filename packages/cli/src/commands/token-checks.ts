@@ -1,4 +1,4 @@
-import { found, getJson, type DoctorCheck, type Json } from './doctor-http.js';
+import { found, getJson, initializeRequest, type DoctorCheck, type Json } from './doctor-http.js';
 
 const PROBE_SUBJECT = 'mcp-fw-auth-doctor';
 
@@ -95,26 +95,11 @@ export async function tokenCheckProbe(
   let response: Response;
   let body: string;
   try {
-    response = await fetchFn(target, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${unsignedToken(target, issuer)}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-11-25',
-          capabilities: {},
-          clientInfo: { name: 'mcp-fw auth doctor', version: '1' },
-        },
-      }),
+    response = await fetchFn(
+      target,
       // Longer than a verifier's own fetch timeout (5 s by default), so its 503 arrives.
-      signal: AbortSignal.timeout(10_000),
-    });
+      initializeRequest({ authorization: `Bearer ${unsignedToken(target, issuer)}` }, 10_000),
+    );
     body = await response.text();
   } catch (error) {
     return {
