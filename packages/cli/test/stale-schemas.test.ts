@@ -51,6 +51,12 @@ export class Money {
 
 function withMismatch(): TempProject {
   const greeter = project('greeter');
+  addMismatch(greeter);
+  return greeter;
+}
+
+/** Adds the Money provider, whose zod schema disagrees with its handler, to the server. */
+function addMismatch(greeter: TempProject): void {
   greeter.write('src/money.ts', MISMATCH);
   greeter.write(
     'src/server.ts',
@@ -62,7 +68,6 @@ function withMismatch(): TempProject {
       )
       .replace('providers: [Greeter]', 'providers: [Greeter, Money]'),
   );
-  return greeter;
 }
 
 const WORDS =
@@ -160,17 +165,7 @@ describe('a zod schema that disagrees with the handler type', () => {
     );
     try {
       expect(await client.toolNames()).toContain('greet');
-      greeter.write('src/money.ts', MISMATCH);
-      greeter.write(
-        'src/server.ts',
-        greeter
-          .read('src/server.ts')
-          .replace(
-            "import { Greeter } from './greeter.js';",
-            "import { Greeter } from './greeter.js';\nimport { Money } from './money.js';",
-          )
-          .replace('providers: [Greeter]', 'providers: [Greeter, Money]'),
-      );
+      addMismatch(greeter);
       const failure = await eventually(
         () =>
           client.callTool('greet', { name: 'Ada' }).then(
