@@ -173,6 +173,36 @@ describe.each(SURFACES)('Streamable HTTP streams (%s)', (_name, make) => {
     expect(aborted.has(`resume-${_name}`)).toBe(false);
   });
 
+  it('a client that left as the answer was written can still resume: an ended stream stays stored', async () => {
+    // The server cannot tell a client that read the stream's end from one that had just left
+    // (the write succeeds locally), so the stream's events outlive its end for a while. Before,
+    // they were dropped at once and such a client's resume got the standalone stream, which
+    // never ends: the answer was lost and the client hung.
+    surface = await make(httpFixture());
+    const session = await open(surface);
+    const call = await post(surface, session, {
+      jsonrpc: '2.0',
+      id: 21,
+      method: 'tools/call',
+      params: { name: 'work', arguments: { steps: 1 }, _meta: { progressToken: 2 } },
+    });
+    const received = await events(call);
+    const progress = received.find((e) => e.data && JSON.parse(e.data).method);
+    expect(JSON.parse(received.at(-1)!.data)).toMatchObject({ id: 21 });
+    const resumed = await surface.send({
+      method: 'GET',
+      path: '/mcp',
+      headers: {
+        accept: 'text/event-stream',
+        'mcp-session-id': session,
+        'last-event-id': progress!.id!,
+      },
+    });
+    expect(resumed.status).toBe(200);
+    const replay = (await events(resumed)).map((e) => JSON.parse(e.data));
+    expect(replay.at(-1)).toMatchObject({ jsonrpc: '2.0', id: 21, result: {} });
+  });
+
   it('cancels a call whose client disconnects before any answer started', async () => {
     surface = await make(httpFixture(), { responseMode: 'json' });
     const session = await open(surface);

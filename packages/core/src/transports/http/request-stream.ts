@@ -3,6 +3,14 @@ import type { EventStore } from './event-store.js';
 import type { EventStreamSink, HeaderMap, HttpResponder } from './exchange.js';
 import { primingEvent, SSE_HEADERS, sseEvent } from './sse.js';
 
+/**
+ * How long the events of a stream that ended stay stored. A client leaving just as the answer is
+ * written cannot be told apart from one that read it (the write to a socket its peer has just
+ * closed succeeds locally), so such a client may still resume the stream for a while; the
+ * store's own bounds cap what this keeps.
+ */
+const ENDED_STREAM_KEPT_MS = 10_000;
+
 /** `auto`: JSON unless something is sent before the answer; `sse` / `json`: always that. */
 export type ResponseMode = 'auto' | 'sse' | 'json';
 
@@ -135,8 +143,11 @@ export class RequestStream {
     this.#state = 'done';
     if (this.#sink && !this.#sink.closed) {
       this.#sink.end();
-      // Delivered whole: nothing to resume, so nothing to keep.
-      this.settings.store?.drop(this.streamId);
+      const { store } = this.settings;
+      if (store) {
+        const timer = setTimeout(() => store.drop(this.streamId), ENDED_STREAM_KEPT_MS);
+        (timer as { unref?: () => void }).unref?.();
+      }
     }
   }
 }
