@@ -218,7 +218,8 @@ export class McpFwServer {
   constructor(options: ServerOptions) {
     const { name, version, title, instructions } = options;
     const logger = options.logger ?? stderrLogger;
-    if (Array.isArray(options.middleware)) this.#middleware.push(...options.middleware);
+    if (Array.isArray(options.middleware))
+      this.#middleware = Object.freeze([...options.middleware]);
     this.#schemas = typeSchemasOption(options.schemas);
     const registry = Registry.build(providerList(options.providers), this.#schemas);
     this.#core = {
@@ -272,7 +273,8 @@ export class McpFwServer {
    */
   use(...middleware: Middleware[]): this {
     this.#core.middleware.use(...middleware);
-    this.#middleware.push(...middleware);
+    // A new array (not pushed): mounted copies of members are cached per middleware list.
+    this.#middleware = Object.freeze([...this.#middleware, ...middleware]);
     // Servers this one is mounted in wrap its members in its middleware: they rebuild.
     for (const parent of this.#parents) parent.#childChanged(undefined);
     return this;
@@ -398,7 +400,7 @@ export class McpFwServer {
     return this;
   }
 
-  readonly #middleware: Middleware[] = [];
+  #middleware: readonly Middleware[] = Object.freeze([]);
   readonly #mounts: Mount[] = [];
   readonly #parents = new Set<McpFwServer>();
   #mounted: Members = EMPTY_MEMBERS;

@@ -14,6 +14,7 @@ import {
 } from '@mcp-fw/core';
 import { connectTestClient, type TestClient } from '@mcp-fw/core/testing';
 import { checkServerLines } from './support/wire-log.ts';
+import { JSON_AND_SSE, SURFACES, openSession } from './support/http-surfaces.ts';
 
 const MODERN = '2026-07-28';
 const LEGACY = '2025-11-25';
@@ -228,6 +229,58 @@ describe.each(ERAS)('mount, %s', (era) => {
     const task = await c.callToolAsTask('weather_job', { n: 21 });
     expect(task.status).toBe('completed');
     expect(textOf(task.result!)).toBe('job 42');
+  });
+});
+
+describe("the child's scopes are enforced through the mount over HTTP", () => {
+  const [, make] = SURFACES[0];
+  const envelope = { [V]: MODERN, [CAPS]: {} };
+  const call = (headers: Record<string, string>, params: Record<string, unknown>) => ({
+    method: 'POST',
+    path: '/mcp',
+    headers: { ...JSON_AND_SSE, ...headers },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params }),
+  });
+
+  it.each(ERAS)('a caller without the scope is refused the mounted tool (403), %s', async (era) => {
+    const { app } = servers();
+    const seen: unknown[] = [];
+    const surface = await make(app, {
+      authenticate: () => ({ auth: { scopes: [] as string[] } }),
+      authorize: (auth, access) => {
+        seen.push(access);
+        const held = (auth as { scopes: string[] }).scopes;
+        return access.scopes.every((s) => held.includes(s))
+          ? undefined
+          : { status: 403, message: `Forbidden: ${access.name} needs ${access.scopes.join(' ')}` };
+      },
+    });
+    try {
+      const headers: Record<string, string> =
+        era === MODERN
+          ? {
+              'mcp-protocol-version': MODERN,
+              'mcp-method': 'tools/call',
+              'mcp-name': 'weather_admin',
+            }
+          : {
+              'mcp-protocol-version': LEGACY,
+              'mcp-session-id': await openSession(surface),
+            };
+      const params = {
+        name: 'weather_admin',
+        arguments: {},
+        ...(era === MODERN ? { _meta: envelope } : {}),
+      };
+      const refused = await surface.send(call(headers, params));
+      expect(refused.status).toBe(403);
+      expect(await refused.text()).toContain('Forbidden: weather_admin needs weather:admin');
+      expect(seen).toContainEqual(
+        expect.objectContaining({ kind: 'tool', name: 'weather_admin', scopes: ['weather:admin'] }),
+      );
+    } finally {
+      await surface.close();
+    }
   });
 });
 

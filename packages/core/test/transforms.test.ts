@@ -222,6 +222,27 @@ describe.each(ERAS)('transforms, %s', (era) => {
   });
 });
 
+describe('transforms at runtime', () => {
+  it('keeps applying when the child changes, reusing the transformed tool (its validator compiled once)', () => {
+    const { app, weather } = mounted();
+    app.transform('weather_get_forecast', { name: 'forecast' });
+    const before = app.registry.tool('forecast');
+    class More {
+      @Tool({ description: 'More', input: z.object({}) })
+      more() {
+        return 'more';
+      }
+    }
+    weather.add(new More());
+    expect(app.registry.tool('weather_more')).toBeDefined();
+    expect(app.registry.tool('forecast')).toBe(before);
+    weather.tools.disable('get_forecast');
+    expect(app.registry.tool('forecast')).toBeUndefined();
+    weather.tools.enable('get_forecast');
+    expect(app.registry.tool('forecast')).toBe(before);
+  });
+});
+
 describe('transforms: bad input', () => {
   const failure = (run: () => unknown) => {
     try {

@@ -23,28 +23,46 @@ export function mountedMembers(
   const origin = (o: string) => `${o} (mounted as "${at.namespace}")`;
   const around = (own: readonly unknown[]) =>
     middleware.length === 0 ? own : Object.freeze([...middleware, ...own]);
-  return {
-    tools: served.tools.map((t) =>
-      Object.freeze({
-        ...t,
-        name: namespaced(t.name, at.namespace, at.separator),
-        origin: origin(t.origin),
-        middleware: around(t.middleware),
-      }),
-    ),
-    prompts: served.prompts.map((p) =>
-      Object.freeze({
-        ...p,
-        name: namespaced(p.name, at.namespace, at.separator),
-        origin: origin(p.origin),
-        middleware: around(p.middleware),
-      }),
-    ),
-    resources: served.resources.map((r) =>
-      Object.freeze({ ...r, origin: origin(r.origin), middleware: around(r.middleware) }),
-    ),
-    templates: served.templates.map((t) =>
-      Object.freeze({ ...t, origin: origin(t.origin), middleware: around(t.middleware) }),
-    ),
+  const key = `${at.namespace}\0${at.separator}`;
+  // Each change of the child rebuilds the parent's tables: members that did not change keep
+  // their mounted copy (and with it the middleware chains and list pages built from it).
+  const copy = <
+    T extends {
+      readonly name: string;
+      readonly origin: string;
+      readonly middleware: readonly unknown[];
+    },
+  >(
+    member: T,
+    renamed: boolean,
+  ): T => {
+    const byMount = cache(member, middleware);
+    let mounted = byMount.get(key) as T | undefined;
+    if (!mounted) {
+      mounted = Object.freeze({
+        ...member,
+        ...(renamed ? { name: namespaced(member.name, at.namespace, at.separator) } : {}),
+        origin: origin(member.origin),
+        middleware: around(member.middleware),
+      });
+      byMount.set(key, mounted);
+    }
+    return mounted;
   };
+  return {
+    tools: served.tools.map((t) => copy(t, true)),
+    prompts: served.prompts.map((p) => copy(p, true)),
+    resources: served.resources.map((r) => copy(r, false)),
+    templates: served.templates.map((t) => copy(t, false)),
+  };
+}
+
+const copies = new WeakMap<object, WeakMap<readonly unknown[], Map<string, object>>>();
+
+function cache(member: object, middleware: readonly unknown[]): Map<string, object> {
+  let byMiddleware = copies.get(member);
+  if (!byMiddleware) copies.set(member, (byMiddleware = new WeakMap()));
+  let byMount = byMiddleware.get(middleware);
+  if (!byMount) byMiddleware.set(middleware, (byMount = new Map()));
+  return byMount;
 }

@@ -187,13 +187,18 @@ export class Registry {
 }
 
 const HOW_TO_RENAME: Record<MemberKind, string> = {
-  tool: "Tool names must be unique; rename one with @Tool({ name: '...' }), server.transform(name, { name: '...' }) or another mount namespace.",
-  prompt:
-    "Prompt names must be unique; rename one with @Prompt({ name: '...' }) or mount its server under another namespace.",
-  resource:
-    'Each resource URI may be registered once (mounting keeps URIs as they are); change one of the URIs.',
-  template:
-    'Each URI template may be registered once (mounting keeps them as they are); change one of them.',
+  tool: "Tool names must be unique; rename one with @Tool({ name: '...' }).",
+  prompt: "Prompt names must be unique; rename one with @Prompt({ name: '...' }).",
+  resource: 'Each resource URI may be registered once; change one of the URIs.',
+  template: 'Each URI template may be registered once; change one of them.',
+};
+
+// When one of the two came from a mounted server, how to fix it there.
+const HOW_TO_FIX_MOUNTED: Record<MemberKind, string> = {
+  tool: ' Or mount its server under another namespace.',
+  prompt: ' Or mount its server under another namespace.',
+  resource: ' (Mounting keeps resource URIs as they are.)',
+  template: ' (Mounting keeps URI templates as they are.)',
 };
 
 function checkUnique(kind: MemberKind, members: readonly object[]): void {
@@ -211,7 +216,8 @@ function checkUnique(kind: MemberKind, members: readonly object[]): void {
             : 'URI template';
       throw new StartupError(
         'DUPLICATE_NAME',
-        `Duplicate ${what} "${key}": ${existing} and ${origin}. ${HOW_TO_RENAME[kind]}`,
+        `Duplicate ${what} "${key}": ${existing} and ${origin}. ${HOW_TO_RENAME[kind]}` +
+          (`${existing}${origin}`.includes(' (mounted as "') ? HOW_TO_FIX_MOUNTED[kind] : ''),
       );
     }
     seen.set(key, origin);

@@ -50,7 +50,7 @@ export class Transforms {
         ...result,
         tools: result.tools.map((t) => {
           const spec = this.#tools.get(t.name);
-          return spec ? transformTool(t, spec) : t;
+          return spec ? transformed(t, spec) : t;
         }),
       };
     for (const filter of this.#filters) result = filtered(result, filter);
@@ -66,6 +66,18 @@ export class Transforms {
     next.#extra = this.#extra;
     return next;
   }
+}
+
+// Every runtime change re-applies the transforms: a tool and spec seen before give the same
+// transformed tool, so its validator is compiled once (Ajv keeps what it compiled).
+const results = new WeakMap<ToolDefinition, WeakMap<ToolTransform, ToolDefinition>>();
+
+function transformed(tool: ToolDefinition, spec: ToolTransform): ToolDefinition {
+  let bySpec = results.get(tool);
+  if (!bySpec) results.set(tool, (bySpec = new WeakMap()));
+  let result = bySpec.get(spec);
+  if (!result) bySpec.set(spec, (result = transformTool(tool, spec)));
+  return result;
 }
 
 /** Refuses a transform of a tool nobody serves: a typo should fail at startup, not hide nothing. */
