@@ -284,6 +284,28 @@ describe("the child's scopes are enforced through the mount over HTTP", () => {
   });
 });
 
+describe('mount: nesting and the child itself', () => {
+  it("a grandchild's new member reaches the grandparent's clients, and the child's own transforms travel", async () => {
+    const leaf = createServer({ name: 'leaf', version: '1', providers: [Notes] });
+    leaf.transform('search', { name: 'find', args: { q: { name: 'query' } } });
+    const middle = createServer({ name: 'middle', version: '1' }).mount(leaf, {
+      namespace: 'leaf',
+    });
+    const top = createServer({ name: 'top', version: '1' }).mount(middle, { namespace: 'mid' });
+    const c = await client(top, LEGACY);
+    expect(await names(c)).toEqual(['mid_leaf_find']);
+    expect(textOf(await c.callTool('mid_leaf_find', { query: 'rain' }))).toBe('notes about rain');
+    leaf.add(new Alerts());
+    await c.callTool('mid_leaf_find', { query: 'sync' });
+    expect(c.notifications.map((n) => n.method)).toContain('notifications/tools/list_changed');
+    expect(await names(c)).toEqual(['mid_leaf_find', 'mid_leaf_alerts']);
+    // A parent following a child is not one of the child's connections.
+    expect(leaf.connectionCount).toBe(0);
+    expect(top.connectionCount).toBe(1);
+    valid(c, LEGACY);
+  });
+});
+
 describe('mount: bad input', () => {
   it('a name collision is a startup error naming both members', () => {
     class Clash {
