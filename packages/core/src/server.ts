@@ -8,6 +8,7 @@ import {
   ServerConnection,
   stderrLogger,
   type AuditOptions,
+  type Context,
   type EraMode,
   type InputRoundSettings,
   type ListName,
@@ -358,10 +359,10 @@ export class McpFwServer {
    * });
    * ```
    */
-  transform(name: string, spec: ToolTransform): this {
+  transform(name: string, spec: ToolTransform<Context>): this {
     const served = [...this.#core.registry.own.tools, ...this.#mounted.tools].map((t) => t.name);
     checkTransformTarget(name, served);
-    this.#reshape(this.#transforms.withTool(name, spec), ['tools']);
+    this.#reshape(this.#transforms.withTool(name, spec as ToolTransform), ['tools']);
     return this;
   }
 

@@ -136,7 +136,8 @@ describe.each(ERAS)('transforms, %s', (era) => {
     app.transform('weather_get_forecast', {
       args: { units: { hide: true, value: 'metric' } },
       output: z.object({ summary: z.string() }),
-      wrap: async (args, { forward }) => {
+      wrap: async (args, { forward, ctx }) => {
+        ctx.log.info(`forecast for ${String(args.city)}`); // ctx is the typed Context
         const result = (await forward({ ...args, city: String(args.city).toUpperCase() })) as {
           city: string;
           days: number;
@@ -303,6 +304,19 @@ describe('transforms: bad input', () => {
       app.transform('weather_get_forecast', { args: { city: { name: 'units' } } }),
     );
     expect(error.message).toMatch(/arguments "city" and "units" would both be named "units"/);
+  });
+
+  it('an argument transform that is not an object, or an invalid new name, is a startup error naming the fix', () => {
+    const { app } = mounted();
+    expect(
+      failure(() => app.transform('weather_get_forecast', { args: { units: 'metric' as never } }))
+        .message,
+    ).toBe(
+      'server.transform("weather_get_forecast"): the transform of argument "units" must be an object, got "metric". Fix: args: { units: { hide: true, value: "metric" } } to fix its value.',
+    );
+    const named = failure(() => app.transform('weather_get_forecast', { name: 'the forecast' }));
+    expect(named.code).toBe('INVALID_NAME');
+    expect(named.message).toMatch(/invalid new name "the forecast".*Fix: name: 'valid_name'/);
   });
 
   it('a filter with an unknown key is a startup error', () => {

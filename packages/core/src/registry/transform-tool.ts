@@ -51,7 +51,7 @@ export interface ArgTransform {
 }
 
 /** What a {@link ToolTransform.wrap} function is given besides the arguments. */
-export interface ForwardCall {
+export interface ForwardCall<Ctx = unknown> {
   /**
    * Calls the original tool with arguments in the transformed shape (renamed names; hidden
    * values are added), checked against the original schema; resolves to what it returned.
@@ -60,7 +60,7 @@ export interface ForwardCall {
   /** Calls the original tool with arguments under the original names, as they are. */
   forwardRaw(args?: Record<string, unknown>): Promise<unknown>;
   /** The request context (`ctx.log`, `ctx.elicit`, …), as a tool handler receives it. */
-  readonly ctx: unknown;
+  readonly ctx: Ctx;
 }
 
 /**
@@ -79,7 +79,7 @@ export interface ForwardCall {
  * });
  * ```
  */
-export interface ToolTransform {
+export interface ToolTransform<Ctx = unknown> {
   /** The name clients call it by. */
   readonly name?: string;
   readonly title?: string;
@@ -95,10 +95,12 @@ export interface ToolTransform {
    * Runs instead of the original: gets the validated arguments (transformed names) and calls
    * `forward` for the original. What it returns is the tool's result.
    */
-  readonly wrap?: (args: Record<string, unknown>, call: ForwardCall) => unknown;
+  readonly wrap?: (args: Record<string, unknown>, call: ForwardCall<Ctx>) => unknown;
 }
 
 const compiler = new ValidatorCompiler();
+const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+const ARG_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
 /**
  * The tool `tool` becomes under `spec`: its input schema is what clients see (hidden arguments
@@ -114,6 +116,16 @@ export function transformTool(tool: ToolDefinition, spec: ToolTransform): ToolDe
       'INVALID_TRANSFORM',
       `${where}: the transform must be an object such as { name: 'new_name' }.`,
     );
+  if (spec.name !== undefined && (typeof spec.name !== 'string' || !TOOL_NAME.test(spec.name)))
+    throw new StartupError(
+      'INVALID_NAME',
+      `${where}: invalid new name ${JSON.stringify(spec.name)}. Tool names are 1–128 characters of A-Z, a-z, 0-9, '_', '-' and '.'. Fix: name: 'valid_name'.`,
+    );
+  if (spec.args !== undefined && (typeof spec.args !== 'object' || spec.args === null))
+    throw new StartupError(
+      'INVALID_TRANSFORM',
+      `${where}: args must be an object keyed by argument name, such as { units: { hide: true, value: 'metric' } }.`,
+    );
   const original = tool.inputSchema;
   const properties = (original.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((original.required ?? []) as string[]);
@@ -124,13 +136,28 @@ export function transformTool(tool: ToolDefinition, spec: ToolTransform): ToolDe
   const fixed = new Map<string, unknown>();
   const nextProperties: Record<string, JsonSchema> = {};
   const nextRequired: string[] = [];
-  for (const name of Object.keys(args))
+  for (const [name, change] of Object.entries(args)) {
     if (!Object.hasOwn(properties, name))
       throw new StartupError(
         'INVALID_TRANSFORM',
         `${where}: the tool has no argument "${name}" (its arguments: ${known.join(', ') || 'none'}). ` +
           'Fix: name one of those in args.',
       );
+    if (typeof change !== 'object' || change === null)
+      throw new StartupError(
+        'INVALID_TRANSFORM',
+        `${where}: the transform of argument "${name}" must be an object, got ${JSON.stringify(change)}. ` +
+          `Fix: args: { ${name}: { hide: true, value: ${JSON.stringify(change)} } } to fix its value.`,
+      );
+    if (
+      change.name !== undefined &&
+      (typeof change.name !== 'string' || !ARG_NAME.test(change.name))
+    )
+      throw new StartupError(
+        'INVALID_TRANSFORM',
+        `${where}: argument "${name}" cannot be renamed to ${JSON.stringify(change.name)}. Fix: a name of letters, digits, '_', '-' and '.'.`,
+      );
+  }
   for (const name of known) {
     const change: ArgTransform = args[name] ?? {};
     if (change.hide) {
