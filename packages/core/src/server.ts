@@ -385,7 +385,8 @@ export class McpFwServer {
   /**
    * Also serves resources and prompts as tools, for clients that only call tools:
    * `list_resources` / `read_resource` and `list_prompts` / `get_prompt` (see
-   * {@link ExposeAsTools}). They follow runtime changes and reach only members without scopes.
+   * {@link ExposeAsTools}). They follow runtime changes and reach only members without scopes
+   * or middleware of their own (a call through them would skip both).
    *
    * @example
    * ```ts

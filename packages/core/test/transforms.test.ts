@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createServer, Prompt, Resource, StartupError, Tool, type McpFwServer } from '@mcp-fw/core';
+import {
+  createServer,
+  Prompt,
+  Resource,
+  StartupError,
+  Tool,
+  Use,
+  type McpFwServer,
+} from '@mcp-fw/core';
 import { connectTestClient, type TestClient } from '@mcp-fw/core/testing';
 import { checkServerLines } from './support/wire-log.ts';
 
@@ -40,6 +48,14 @@ class Forecasts {
   @Resource('weather://secret', { mimeType: 'text/plain', scopes: ['weather:admin'] })
   secret() {
     return 'classified';
+  }
+
+  @Use(() => {
+    throw new Error('guarded by middleware');
+  })
+  @Resource('weather://guarded', { mimeType: 'text/plain' })
+  guarded() {
+    return 'behind middleware';
   }
 
   @Prompt({ description: 'Asks about the weather', input: z.object({ city: z.string() }) })
@@ -182,7 +198,10 @@ describe.each(ERAS)('transforms, %s', (era) => {
     );
     const secret = await c.callTool('read_resource', { uri: 'weather://secret' });
     expect(secret.isError).toBe(true);
-    expect(secret.content[0].text).toMatch(/needs OAuth scopes.*resources\/read/);
+    expect(secret.content[0].text).toMatch(/declares OAuth scopes or middleware.*resources\/read/);
+    const guarded = await c.callTool('read_resource', { uri: 'weather://guarded' });
+    expect(guarded.isError).toBe(true);
+    expect(guarded.content[0].text).toMatch(/declares OAuth scopes or middleware/);
     const missing = await c.callTool('read_resource', { uri: 'weather://nowhere' });
     expect(missing.isError).toBe(true);
     expect(missing.content[0].text).toMatch(/Resource not found: weather:\/\/nowhere/);

@@ -11,8 +11,9 @@ import { InvalidArgumentsError, ResourceNotFoundError, UserError } from './error
 /**
  * Which of a server's other members are also served as tools, for clients that only call
  * tools: `resources` adds `list_resources` and `read_resource`, `prompts` adds `list_prompts`
- * and `get_prompt`. Only members that declare no OAuth scopes are reachable this way (the tool
- * carries none, so it must not open what a scope guards).
+ * and `get_prompt`. Only members that declare no OAuth scopes and no middleware of their own
+ * (`@Use`, or a mounted server's) are reachable this way: the tool call would skip them, and
+ * either may be what guards the member.
  *
  * @example
  * ```ts
@@ -60,7 +61,10 @@ const json = (value: unknown): CallToolResult => ({
   content: [{ type: 'text', text: JSON.stringify(value, null, 2) }],
 });
 
-const open = (m: { readonly scopes: readonly string[] }) => m.scopes.length === 0;
+// Reached through a tool call, a member's own scopes and middleware (`@Use`, a mounted server's)
+// would be skipped — and either may be what guards it — so only members with neither are.
+const open = (m: { readonly scopes: readonly string[]; readonly middleware: readonly unknown[] }) =>
+  m.scopes.length === 0 && m.middleware.length === 0;
 
 /**
  * The tools {@link ExposeAsTools} asks for, reading `registry()` at each call so they follow
@@ -107,7 +111,7 @@ export function membersAsTools(expose: ExposeAsTools, registry: () => Registry):
           const found = findResource(registry(), uri as string);
           if (found && !open(found.member))
             throw new UserError(
-              `${uri as string} needs OAuth scopes, so it is not readable through read_resource; read it with resources/read.`,
+              `${uri as string} declares OAuth scopes or middleware, so it is not readable through read_resource; read it with resources/read.`,
             );
           const contents = await readMatch(found, uri as string, ctx);
           return {
