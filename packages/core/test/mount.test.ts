@@ -306,7 +306,50 @@ describe('mount: nesting and the child itself', () => {
   });
 });
 
+describe('mount while serving', () => {
+  it.each(ERAS)(
+    'mounting a server while clients are connected tells them the lists changed, %s',
+    async (era) => {
+      const app = createServer({ name: 'app', version: '1', providers: [Notes] });
+      const c = await client(app, era);
+      const listening =
+        era === MODERN
+          ? c.rawRequest('subscriptions/listen', {
+              _meta: { [V]: MODERN, [CAPS]: {} },
+              notifications: { toolsListChanged: true },
+            })
+          : undefined;
+      listening?.catch(() => {});
+      await c.callTool('search', { q: 'sync' });
+      app.mount(createServer({ name: 'weather', version: '1', providers: [Forecasts] }), {
+        namespace: 'weather',
+      });
+      await c.callTool('search', { q: 'sync' });
+      const seen = c.notifications.map((n) => n.method);
+      expect(seen).toContain('notifications/tools/list_changed');
+      expect(await names(c)).toContain('weather_get_forecast');
+      app.endSubscriptions();
+      await listening;
+      valid(c, era);
+    },
+  );
+});
+
 describe('mount: bad input', () => {
+  it('a prompt name collision is a startup error naming both prompts', () => {
+    class Outlooks {
+      @Prompt({ description: 'Mine', input: z.object({}) })
+      weather_outlook() {
+        return 'mine';
+      }
+    }
+    const weather = createServer({ name: 'weather', version: '1', providers: [Forecasts] });
+    const app = createServer({ name: 'app', version: '1', providers: [Outlooks] });
+    expect(() => app.mount(weather, { namespace: 'weather' })).toThrow(
+      /Duplicate prompt name "weather_outlook": Outlooks\.weather_outlook and Forecasts\.outlook \(mounted as "weather"\)\..*Or mount its server under another namespace\./,
+    );
+  });
+
   it('a name collision is a startup error naming both members', () => {
     class Clash {
       @Tool({ description: 'Clashes', input: z.object({}) })
