@@ -576,7 +576,7 @@ export class McpFwServer {
 
   /**
    * Lets middleware send what it buffered (the `flush` hook: telemetry's spans and metrics)
-   * before the process ends. The transports call it when they stop serving — stdin closed,
+   * before the process ends; mounted servers' middleware too. The transports call it when they stop serving — stdin closed,
    * SIGINT or SIGTERM, or a handle's `close()` — after the calls in flight have finished.
    * Waits at most `timeoutMs`; a hook that fails or takes longer is reported on the `logger`.
    *
@@ -588,6 +588,8 @@ export class McpFwServer {
    * ```
    */
   async flush(timeoutMs = FLUSH_TIMEOUT_MS): Promise<void> {
+    // A mounted server's middleware ran around calls served here: it flushes with this server.
+    const children = Promise.all(this.#mounts.map(({ child }) => child.flush(timeoutMs)));
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<'late'>((resolve) => {
       timer = setTimeout(() => resolve('late'), timeoutMs);
@@ -603,6 +605,7 @@ export class McpFwServer {
     else
       for (const error of outcome)
         this.#core.logger.error('middleware flush failed: what it buffered may be lost', error);
+    await children;
   }
 
   /** Ends every open `subscriptions/listen` stream with a final result (before shutting down). */

@@ -200,6 +200,15 @@ describe.each(ERAS)('mount, %s', (era) => {
     expect(log.some((line) => line.startsWith('child'))).toBe(false);
   });
 
+  it("the child's middleware is flushed when the parent flushes", async () => {
+    const { weather, app } = servers();
+    const flushed: string[] = [];
+    weather.use({ callTool: (_ctx, next) => next(), flush: () => void flushed.push('child') });
+    app.use({ callTool: (_ctx, next) => next(), flush: () => void flushed.push('parent') });
+    await app.flush();
+    expect(flushed.sort()).toEqual(['child', 'parent']);
+  });
+
   it("the child's guardrails (a member's rate limit) hold through the mount", async () => {
     const { app } = servers();
     const c = await client(app, era);
