@@ -339,6 +339,30 @@ export class McpFwServer {
   }
 
   /**
+   * Stops serving what {@link mount} mounted from `child` (every namespace it was mounted
+   * under); clients are told the lists changed. Returns false when it was not mounted here.
+   *
+   * @example
+   * ```ts
+   * app.mount(weather, { namespace: 'weather' });
+   * app.unmount(weather); // weather_* tools are gone from app's lists
+   * ```
+   */
+  unmount(child: McpFwServer): boolean {
+    const gone = this.#mounts.filter((m) => m.child === child);
+    if (gone.length === 0) return false;
+    for (const m of gone) {
+      m.stop();
+      this.#mounts.splice(this.#mounts.indexOf(m), 1);
+    }
+    child.#parents.delete(this);
+    // Fewer members cannot clash, but a transform of a member now gone no longer applies.
+    this.#recompose();
+    for (const list of ALL_LISTS) this.#core.hub.listChanged(list);
+    return true;
+  }
+
+  /**
    * Serves the tool `name` differently: renamed, redescribed, with arguments hidden (given a
    * fixed value), renamed, redescribed, narrowed or defaulted, or wrapped in a function that
    * calls `forward()` with changed arguments or changes the result. Clients see the transformed

@@ -315,6 +315,23 @@ describe('mount: nesting and the child itself', () => {
   });
 });
 
+describe('unmount', () => {
+  it('unmounting a child removes its members and tells clients; the child no longer reaches the parent', async () => {
+    const { weather, app } = servers();
+    const c = await client(app, LEGACY);
+    expect(app.unmount(weather)).toBe(true);
+    await c.callTool('search', { q: 'sync' });
+    expect(c.notifications.map((n) => n.method)).toContain('notifications/tools/list_changed');
+    expect(await names(c)).toEqual(['search']);
+    weather.add(new Alerts());
+    expect(app.registry.tool('weather_alerts')).toBeUndefined();
+    expect(app.unmount(weather)).toBe(false);
+    // Mounted again, under another namespace.
+    app.mount(weather, { namespace: 'w' });
+    expect(app.registry.tool('w_alerts')).toBeDefined();
+  });
+});
+
 describe('mount while serving', () => {
   it.each(ERAS)(
     'mounting a server while clients are connected tells them the lists changed, %s',
