@@ -25,6 +25,7 @@ export const GUIDE: readonly NavGroup[] = [
       { text: 'Prompts and completion', link: '/guide/prompts' },
       { text: 'The context: ctx', link: '/guide/context' },
       { text: 'The server object', link: '/guide/server' },
+      { text: 'Composing servers', link: '/guide/composition' },
       { text: 'Errors', link: '/guide/errors' },
     ],
   },

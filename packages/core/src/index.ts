@@ -48,6 +48,7 @@ export {
   McpServer,
   type ServerOptions,
   type ListedMember,
+  type MountOptions,
 } from './server.js';
 export { MemberControl, ResourceControl } from './protocol/server-members.js';
 export {
@@ -112,6 +113,13 @@ export {
   type ToolDefinition,
   type GetPromptResult,
   type PromptMessage,
+  namespaced,
+  type ToolTransform,
+  type ArgTransform,
+  type ForwardCall,
+  type MemberFilter,
+  type MemberSelector,
+  type ExposeAsTools,
 } from './registry/index.js';
 export { text, image, audio, resourceLink, embeddedResource } from './registry/index.js';
 export type {

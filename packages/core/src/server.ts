@@ -8,6 +8,7 @@ import {
   ServerConnection,
   stderrLogger,
   type AuditOptions,
+  type Context,
   type EraMode,
   type InputRoundSettings,
   type ListName,
@@ -17,12 +18,22 @@ import {
   type ServerLimits,
 } from './protocol/index.js';
 import {
+  checkFilter,
+  checkNamespace,
+  checkTransformTarget,
+  membersAsTools,
+  mountedMembers,
   Registry,
   StartupError,
+  Transforms,
   typeSchemasOption,
   undescribedMembers,
+  type ExposeAsTools,
+  type MemberFilter,
   type Members,
+  type MountPoint,
   type Provider,
+  type ToolTransform,
   type TypeSchemas,
 } from './registry/index.js';
 import { MemberControl, ResourceControl } from './protocol/server-members.js';
@@ -150,6 +161,31 @@ export interface ListedMember {
   readonly scopes: readonly string[];
 }
 
+/**
+ * Options of {@link McpFwServer.mount}.
+ *
+ * @example
+ * ```ts
+ * parent.mount(weather, { namespace: 'weather' }); // weather_get_forecast
+ * parent.mount(billing, { namespace: 'billing', separator: '.' }); // billing.refund
+ * ```
+ */
+export interface MountOptions {
+  /** Put before each tool and prompt name of the child: `weather` → `weather_get_forecast`. */
+  namespace: string;
+  /** Between the namespace and the name (default `_`). */
+  separator?: string;
+}
+
+const ALL_LISTS: readonly ListName[] = ['tools', 'prompts', 'resources'];
+const EMPTY_MEMBERS: Members = { tools: [], prompts: [], resources: [], templates: [] };
+
+interface Mount {
+  readonly child: McpFwServer;
+  readonly at: MountPoint;
+  readonly stop: () => void;
+}
+
 /** How long the transports wait for middleware to flush when they stop serving. */
 const FLUSH_TIMEOUT_MS = 5_000;
 
@@ -183,6 +219,8 @@ export class McpFwServer {
   constructor(options: ServerOptions) {
     const { name, version, title, instructions } = options;
     const logger = options.logger ?? stderrLogger;
+    if (Array.isArray(options.middleware))
+      this.#middleware = Object.freeze([...options.middleware]);
     this.#schemas = typeSchemasOption(options.schemas);
     const registry = Registry.build(providerList(options.providers), this.#schemas);
     this.#core = {
@@ -236,7 +274,227 @@ export class McpFwServer {
    */
   use(...middleware: Middleware[]): this {
     this.#core.middleware.use(...middleware);
+    // A new array (not pushed): mounted copies of members are cached per middleware list.
+    this.#middleware = Object.freeze([...this.#middleware, ...middleware]);
+    // Servers this one is mounted in wrap its members in its middleware: they rebuild.
+    for (const parent of this.#parents) parent.#childChanged(undefined);
     return this;
+  }
+
+  /**
+   * Serves the tools, prompts and resources of `child` as this server's own, live: members the
+   * child gains, loses, enables or disables later change this server's lists too, and its
+   * clients are told (`list_changed` notifications on legacy sessions, `listen` events under
+   * 2026-07-28); `child.resources.updated(uri)` reaches this server's subscribers.
+   *
+   * Tools and prompts are served under `namespace` + `separator` + their name (see
+   * {@link namespaced}); resource URIs and URI templates are served unchanged, because a URI is
+   * an address that tool results (resource links), subscriptions and the child's own text point
+   * at — so two servers offering one URI is a startup error, not a silent rename.
+   *
+   * Everything about a member travels with it: its handler, schemas, `@Use` middleware, scopes,
+   * rate limit, timeout and task mode; the child's server middleware (`use()` and
+   * `createServer({ middleware })`) runs around its members' calls, inside this server's. Calls
+   * run under this server's settings (its `limits`, `listed`, error masking, input rounds and
+   * tasks), so `ctx.elicit`, `ctx.sample` and tasks work in both eras. A name that collides
+   * with another member throws a {@link StartupError} naming both; nothing changes then.
+   *
+   * @example
+   * ```ts
+   * const weather = createServer({ name: 'weather', version: '1.0.0', providers: [Forecasts] });
+   * const app = createServer({ name: 'app', version: '1.0.0', providers: [Notes] });
+   * app.mount(weather, { namespace: 'weather' }); // serves weather_get_forecast
+   * weather.add(new Alerts()); // app's clients now see weather_alerts too
+   * ```
+   */
+  mount(child: McpFwServer, options: MountOptions): this {
+    if (!(child instanceof McpFwServer))
+      throw new StartupError(
+        'INVALID_MOUNT',
+        'mount: the child must be a server made with createServer(...). Fix: server.mount(createServer({ ... }), { namespace: "weather" }).',
+      );
+    const { namespace, separator = '_' } = options ?? ({} as MountOptions);
+    checkNamespace(namespace, separator);
+    if (child === this || child.#contains(this))
+      throw new StartupError(
+        'INVALID_MOUNT',
+        `mount: mounting "${child.#core.identity.name}" under "${namespace}" would make a cycle (it already serves this server). Fix: mount each server in one place only.`,
+      );
+    const at: MountPoint = { namespace, separator };
+    const stop = child.#core.hub.watch({
+      listChanged: (list) => this.#childChanged(list),
+      resourceUpdated: (uri) => this.#core.hub.resourceUpdated(uri),
+    });
+    this.#mounts.push({ child, at, stop });
+    try {
+      this.#recompose();
+    } catch (error) {
+      this.#mounts.pop();
+      stop();
+      throw error;
+    }
+    child.#parents.add(this);
+    for (const list of ALL_LISTS) this.#core.hub.listChanged(list);
+    return this;
+  }
+
+  /**
+   * Stops serving what {@link mount} mounted from `child` (every namespace it was mounted
+   * under); clients are told the lists changed. Returns false when it was not mounted here.
+   *
+   * @example
+   * ```ts
+   * app.mount(weather, { namespace: 'weather' });
+   * app.unmount(weather); // weather_* tools are gone from app's lists
+   * ```
+   */
+  unmount(child: McpFwServer): boolean {
+    const gone = this.#mounts.filter((m) => m.child === child);
+    if (gone.length === 0) return false;
+    for (const m of gone) {
+      m.stop();
+      this.#mounts.splice(this.#mounts.indexOf(m), 1);
+    }
+    child.#parents.delete(this);
+    // Fewer members cannot clash, but a transform of a member now gone no longer applies.
+    this.#recompose();
+    for (const list of ALL_LISTS) this.#core.hub.listChanged(list);
+    return true;
+  }
+
+  /**
+   * Serves the tool `name` differently: renamed, redescribed, with arguments hidden (given a
+   * fixed value), renamed, redescribed, narrowed or defaulted, or wrapped in a function that
+   * calls `forward()` with changed arguments or changes the result. Clients see the transformed
+   * input schema; calls are checked against it, mapped back to the original names and checked
+   * by the original before its handler runs. Works on this server's own tools and on mounted
+   * ones (named with their namespace), and keeps applying when the tool is replaced at runtime.
+   * A transform of an unknown tool or argument, or one hiding a required argument without a
+   * value, throws a {@link StartupError} naming the tool and the fix.
+   *
+   * @example
+   * ```ts
+   * app.transform('weather_get_forecast', {
+   *   name: 'forecast',
+   *   args: { units: { hide: true, value: 'metric' }, city: { name: 'location' } },
+   * });
+   * app.transform('search', {
+   *   wrap: async (args, { forward }) => forward({ ...args, limit: Math.min(Number(args.limit ?? 10), 20) }),
+   * });
+   * ```
+   */
+  transform(name: string, spec: ToolTransform<Context>): this {
+    const served = [...this.#core.registry.own.tools, ...this.#mounted.tools].map((t) => t.name);
+    checkTransformTarget(name, served);
+    this.#reshape(this.#transforms.withTool(name, spec as ToolTransform), ['tools']);
+    return this;
+  }
+
+  /**
+   * Serves only the members `filter` keeps, own and mounted alike: by name, by tag
+   * (`_meta.tags`) or by version (`_meta.version`). Filters add up.
+   *
+   * @example
+   * ```ts
+   * app.filter({ exclude: { tags: ['admin'] } });
+   * app.filter({ include: { names: [/^weather_/, 'notes_search'] } });
+   * ```
+   */
+  filter(filter: MemberFilter): this {
+    checkFilter(filter);
+    this.#reshape(this.#transforms.withFilter(filter), ALL_LISTS);
+    return this;
+  }
+
+  /**
+   * Also serves resources and prompts as tools, for clients that only call tools:
+   * `list_resources` / `read_resource` and `list_prompts` / `get_prompt` (see
+   * {@link ExposeAsTools}). They follow runtime changes and reach only members without scopes
+   * or middleware of their own (a call through them would skip both).
+   *
+   * @example
+   * ```ts
+   * app.exposeAsTools({ resources: true, prompts: true });
+   * ```
+   */
+  exposeAsTools(expose: ExposeAsTools): this {
+    const tools = membersAsTools(expose ?? {}, () => this.#core.registry);
+    this.#reshape(
+      this.#transforms.withExtraTools(() => tools),
+      ['tools'],
+    );
+    return this;
+  }
+
+  #middleware: readonly Middleware[] = Object.freeze([]);
+  readonly #mounts: Mount[] = [];
+  readonly #parents = new Set<McpFwServer>();
+  #mounted: Members = EMPTY_MEMBERS;
+  #transforms = new Transforms();
+
+  #contains(server: McpFwServer): boolean {
+    return this.#mounts.some((m) => m.child === server || m.child.#contains(server));
+  }
+
+  #reshape(next: Transforms, lists: readonly ListName[]): void {
+    const previous = this.#transforms;
+    this.#transforms = next;
+    try {
+      this.#recompose();
+    } catch (error) {
+      this.#transforms = previous;
+      throw error;
+    }
+    for (const list of lists) this.#core.hub.listChanged(list);
+  }
+
+  /** This server's registry with the mounted members as they are now (throws on a clash). */
+  #composed(override?: { child: McpFwServer; registry: Registry }): {
+    registry: Registry;
+    mounted: Members;
+  } {
+    const parts = this.#mounts.map(({ child, at }) =>
+      mountedMembers(
+        override?.child === child ? override.registry : child.#core.registry,
+        at,
+        child.#middleware,
+      ),
+    );
+    const mounted: Members = {
+      tools: parts.flatMap((p) => p.tools),
+      prompts: parts.flatMap((p) => p.prompts),
+      resources: parts.flatMap((p) => p.resources),
+      templates: parts.flatMap((p) => p.templates),
+    };
+    const transforms = this.#transforms;
+    const registry = this.#core.registry.withComposition({
+      mounted,
+      shape: transforms.empty ? (members) => members : (members) => transforms.apply(members),
+    });
+    return { registry, mounted };
+  }
+
+  #recompose(): void {
+    const { registry, mounted } = this.#composed();
+    this.#core.registry = registry;
+    this.#mounted = mounted;
+  }
+
+  // A mounted child changed (`list`), or its middleware did (undefined): rebuild and tell.
+  #childChanged(list: ListName | undefined): void {
+    try {
+      this.#recompose();
+    } catch (error) {
+      // The change already happened in the child (enable() of a member whose name clashes here):
+      // this server keeps serving what it served, and says why.
+      this.#core.logger.error(
+        `a mounted server changed, but ${this.#core.identity.name} cannot serve the change; it keeps its previous members`,
+        error,
+      );
+      return;
+    }
+    if (list) this.#core.hub.listChanged(list);
+    else for (const parent of this.#parents) parent.#childChanged(undefined);
   }
 
   /** Connections being served now, over every transport (closed ones are let go). */
@@ -255,6 +513,8 @@ export class McpFwServer {
    */
   add(...providers: Provider[]): void {
     const { registry, added } = this.#core.registry.withProviders(providers, this.#schemas);
+    // A name that would clash where this server is mounted fails here, before anything changes.
+    for (const parent of this.#parents) parent.#composed({ child: this, registry });
     this.#core.registry = registry;
     warnUndescribed(added, this.#core.logger);
     checkMiddleware(added);
@@ -340,7 +600,7 @@ export class McpFwServer {
 
   /**
    * Lets middleware send what it buffered (the `flush` hook: telemetry's spans and metrics)
-   * before the process ends. The transports call it when they stop serving — stdin closed,
+   * before the process ends; mounted servers' middleware too. The transports call it when they stop serving — stdin closed,
    * SIGINT or SIGTERM, or a handle's `close()` — after the calls in flight have finished.
    * Waits at most `timeoutMs`; a hook that fails or takes longer is reported on the `logger`.
    *
@@ -352,6 +612,8 @@ export class McpFwServer {
    * ```
    */
   async flush(timeoutMs = FLUSH_TIMEOUT_MS): Promise<void> {
+    // A mounted server's middleware ran around calls served here: it flushes with this server.
+    const children = Promise.all(this.#mounts.map(({ child }) => child.flush(timeoutMs)));
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<'late'>((resolve) => {
       timer = setTimeout(() => resolve('late'), timeoutMs);
@@ -367,6 +629,7 @@ export class McpFwServer {
     else
       for (const error of outcome)
         this.#core.logger.error('middleware flush failed: what it buffered may be lost', error);
+    await children;
   }
 
   /** Ends every open `subscriptions/listen` stream with a final result (before shutting down). */

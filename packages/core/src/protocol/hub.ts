@@ -32,6 +32,8 @@ export interface HubMember {
 export class ConnectionHub {
   readonly #members = new Set<HubMember>();
   readonly #shutdown = new Set<() => void>();
+  // Servers this one is mounted in: told of its changes here, not counted as connections.
+  readonly #watchers = new Set<HubMember>();
 
   add(member: HubMember): void {
     this.#members.add(member);
@@ -41,17 +43,28 @@ export class ConnectionHub {
     this.#members.delete(member);
   }
 
+  /**
+   * Tells `watcher` of the list changes and resource updates raised on this instance (a parent
+   * server following a mounted child); returns how to stop. Not a connection: not in {@link size}.
+   */
+  watch(watcher: HubMember): () => void {
+    this.#watchers.add(watcher);
+    return () => this.#watchers.delete(watcher);
+  }
+
   get size(): number {
     return this.#members.size;
   }
 
   listChanged(list: ListName): void {
     for (const member of this.#members) member.listChanged(list);
+    for (const watcher of this.#watchers) watcher.listChanged(list);
     this.#publish({ k: 'list', v: list });
   }
 
   resourceUpdated(uri: string): void {
     for (const member of this.#members) member.resourceUpdated(uri);
+    for (const watcher of this.#watchers) watcher.resourceUpdated(uri);
     this.#publish({ k: 'res', v: uri });
   }
 

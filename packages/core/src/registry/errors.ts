@@ -30,7 +30,9 @@ export type StartupErrorCode =
   | 'CONFLICTING_OPTIONS'
   | 'INVALID_LIMIT'
   | 'INVALID_TASK'
-  | 'INVALID_SCOPES';
+  | 'INVALID_SCOPES'
+  | 'INVALID_MOUNT'
+  | 'INVALID_TRANSFORM';
 
 /**
  * A problem in the decorated classes, found while the registry is built: the server refuses to

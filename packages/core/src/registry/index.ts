@@ -33,3 +33,15 @@ export * from './content.js';
 export { base64UrlOf, fromBase64Url } from './base64.js';
 export { compileElicitation, type CompiledElicitation } from './elicitation-schema.js';
 export type { StandardSchemaV1, InferOutput } from '../schema/index.js';
+export { namespaced, checkNamespace } from './namespaced.js';
+export { mountedMembers, type MountPoint } from './mount.js';
+export {
+  transformTool,
+  type ToolTransform,
+  type ArgTransform,
+  type ForwardCall,
+} from './transform-tool.js';
+export { Transforms, checkTransformTarget } from './transforms.js';
+export { checkFilter, filtered, type MemberFilter, type MemberSelector } from './member-filter.js';
+export { membersAsTools, type ExposeAsTools } from './members-as-tools.js';
+export type { Composition } from './registry.js';

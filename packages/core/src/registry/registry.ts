@@ -23,6 +23,29 @@ function keyOf(kind: MemberKind, member: object): string {
 const EMPTY: Members = { tools: [], resources: [], templates: [], prompts: [] };
 
 /**
+ * What a server serves besides its own providers' members, and how it reshapes them: the
+ * members of mounted servers (already namespaced) and the transforms and filters, applied to
+ * own and mounted members alike. Kept by every registry derived from this one, so adding
+ * providers or disabling a member keeps the mounts and transforms.
+ */
+export interface Composition {
+  readonly mounted: Members;
+  readonly shape: (members: Members) => Members;
+}
+
+const PLAIN: Composition = Object.freeze({ mounted: EMPTY, shape: (members: Members) => members });
+
+function joined(a: Members, b: Members): Members {
+  if (b === EMPTY) return a;
+  return {
+    tools: [...a.tools, ...b.tools],
+    resources: [...a.resources, ...b.resources],
+    templates: [...a.templates, ...b.templates],
+    prompts: [...a.prompts, ...b.prompts],
+  };
+}
+
+/**
  * The frozen tables a server serves. Never mutated: a runtime change builds a new registry with
  * a higher `version`, so list results can be serialised once per version and a request that is
  * being served keeps the tables it started with.
@@ -34,22 +57,36 @@ export class Registry {
   readonly templates: readonly TemplateDefinition[];
   readonly prompts: readonly PromptDefinition[];
   readonly #all: Members;
+  // What is served before `disabled` applies: own and mounted members, transformed.
+  readonly #served: Members;
+  readonly #composition: Composition;
   readonly #disabled: ReadonlySet<string>;
   readonly #tools = new Map<string, ToolDefinition>();
   readonly #prompts = new Map<string, PromptDefinition>();
   readonly #resources = new Map<string, ResourceDefinition>();
 
-  private constructor(all: Members, disabled: ReadonlySet<string>, version: number) {
-    for (const kind of Object.keys(TABLE) as MemberKind[]) checkUnique(kind, all[TABLE[kind]]);
+  private constructor(
+    all: Members,
+    disabled: ReadonlySet<string>,
+    version: number,
+    composition: Composition = PLAIN,
+  ) {
+    const combined = joined(all, composition.mounted);
+    for (const kind of Object.keys(TABLE) as MemberKind[]) checkUnique(kind, combined[TABLE[kind]]);
+    const served = composition === PLAIN ? combined : composition.shape(combined);
+    if (served !== combined)
+      for (const kind of Object.keys(TABLE) as MemberKind[]) checkUnique(kind, served[TABLE[kind]]);
     const enabled = <T extends object>(kind: MemberKind, list: readonly T[]) =>
       Object.freeze(list.filter((m) => !disabled.has(`${kind}:${keyOf(kind, m)}`)));
     this.#all = all;
+    this.#served = served;
+    this.#composition = composition;
     this.#disabled = disabled;
     this.version = version;
-    this.tools = enabled('tool', all.tools);
-    this.resources = enabled('resource', all.resources);
-    this.templates = enabled('template', all.templates);
-    this.prompts = enabled('prompt', all.prompts);
+    this.tools = enabled('tool', served.tools);
+    this.resources = enabled('resource', served.resources);
+    this.templates = enabled('template', served.templates);
+    this.prompts = enabled('prompt', served.prompts);
     for (const t of this.tools) this.#tools.set(t.name, t);
     for (const p of this.prompts) this.#prompts.set(p.name, p);
     for (const r of this.resources) this.#resources.set(r.uri, r);
@@ -73,7 +110,23 @@ export class Registry {
       templates: [...this.#all.templates, ...added.templates],
       prompts: [...this.#all.prompts, ...added.prompts],
     };
-    return { registry: new Registry(all, this.#disabled, this.version + 1), added };
+    return {
+      registry: new Registry(all, this.#disabled, this.version + 1, this.#composition),
+      added,
+    };
+  }
+
+  /**
+   * A registry serving the same own members with other mounted members and transforms (what
+   * `server.mount` and `server.transform` build); names are checked as at startup.
+   */
+  withComposition(composition: Composition): Registry {
+    return new Registry(this.#all, this.#disabled, this.version + 1, composition);
+  }
+
+  /** The registry's own members (from its providers), before mounts and transforms. */
+  get own(): Members {
+    return this.#all;
   }
 
   /** A registry without the given member; undefined when there is no such member. */
@@ -87,12 +140,13 @@ export class Registry {
       { ...this.#all, [table]: list.filter((m) => keyOf(kind, m) !== key) },
       disabled,
       this.version + 1,
+      this.#composition,
     );
   }
 
   /** A registry with the member enabled or disabled; undefined when nothing changes. */
   withEnabled(kind: MemberKind, key: string, enabled: boolean): Registry | undefined {
-    const list = this.#all[TABLE[kind]] as readonly object[];
+    const list = this.#served[TABLE[kind]] as readonly object[];
     if (!list.some((m) => keyOf(kind, m) === key)) {
       throw new Error(`No ${kind} ${JSON.stringify(key)} is registered.`);
     }
@@ -101,7 +155,7 @@ export class Registry {
     const disabled = new Set(this.#disabled);
     if (enabled) disabled.delete(id);
     else disabled.add(id);
-    return new Registry(this.#all, disabled, this.version + 1);
+    return new Registry(this.#all, disabled, this.version + 1, this.#composition);
   }
 
   tool(name: string): ToolDefinition | undefined {
@@ -139,6 +193,14 @@ const HOW_TO_RENAME: Record<MemberKind, string> = {
   template: 'Each URI template may be registered once; change one of them.',
 };
 
+// When one of the two came from a mounted server, how to fix it there.
+const HOW_TO_FIX_MOUNTED: Record<MemberKind, string> = {
+  tool: ' Or mount its server under another namespace.',
+  prompt: ' Or mount its server under another namespace.',
+  resource: ' (Mounting keeps resource URIs as they are.)',
+  template: ' (Mounting keeps URI templates as they are.)',
+};
+
 function checkUnique(kind: MemberKind, members: readonly object[]): void {
   const seen = new Map<string, string>();
   for (const member of members) {
@@ -154,7 +216,8 @@ function checkUnique(kind: MemberKind, members: readonly object[]): void {
             : 'URI template';
       throw new StartupError(
         'DUPLICATE_NAME',
-        `Duplicate ${what} "${key}": ${existing} and ${origin}. ${HOW_TO_RENAME[kind]}`,
+        `Duplicate ${what} "${key}": ${existing} and ${origin}. ${HOW_TO_RENAME[kind]}` +
+          (`${existing}${origin}`.includes(' (mounted as "') ? HOW_TO_FIX_MOUNTED[kind] : ''),
       );
     }
     seen.set(key, origin);

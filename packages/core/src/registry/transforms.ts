@@ -1,0 +1,91 @@
+import { StartupError } from './errors.js';
+import { filtered, type MemberFilter } from './member-filter.js';
+import type { Members } from './scan.js';
+import type { ToolDefinition } from './tool-definition.js';
+import { transformTool, type ToolTransform } from './transform-tool.js';
+
+/**
+ * The transforms and filters of one server, in the order they were given, as the function a
+ * registry applies to its own and mounted members (`Composition.shape`): tool transforms first
+ * (by the name the tool had before them), then filters on the names clients will see, then the
+ * extra tools (resources and prompts as tools).
+ */
+export class Transforms {
+  readonly #tools = new Map<string, ToolTransform>();
+  readonly #filters: MemberFilter[] = [];
+  #extra: () => readonly ToolDefinition[] = () => [];
+
+  get empty(): boolean {
+    return this.#tools.size === 0 && this.#filters.length === 0 && this.#extra().length === 0;
+  }
+
+  /** A copy with `spec` for the tool served as `name` (a second transform of it replaces the first). */
+  withTool(name: string, spec: ToolTransform): Transforms {
+    const next = this.#copy();
+    next.#tools.set(name, spec);
+    return next;
+  }
+
+  withFilter(filter: MemberFilter): Transforms {
+    const next = this.#copy();
+    next.#filters.push(filter);
+    return next;
+  }
+
+  withExtraTools(extra: () => readonly ToolDefinition[]): Transforms {
+    const next = this.#copy();
+    next.#extra = extra;
+    return next;
+  }
+
+  /** Names of the tools transformed, for checks. */
+  has(name: string): boolean {
+    return this.#tools.has(name);
+  }
+
+  apply(members: Members): Members {
+    let result: Members = members;
+    if (this.#tools.size > 0)
+      result = {
+        ...result,
+        tools: result.tools.map((t) => {
+          const spec = this.#tools.get(t.name);
+          return spec ? transformed(t, spec) : t;
+        }),
+      };
+    for (const filter of this.#filters) result = filtered(result, filter);
+    const extra = this.#extra();
+    if (extra.length > 0) result = { ...result, tools: [...result.tools, ...extra] };
+    return result;
+  }
+
+  #copy(): Transforms {
+    const next = new Transforms();
+    for (const [k, v] of this.#tools) next.#tools.set(k, v);
+    next.#filters.push(...this.#filters);
+    next.#extra = this.#extra;
+    return next;
+  }
+}
+
+// Every runtime change re-applies the transforms: a tool and spec seen before give the same
+// transformed tool, so its validator is compiled once (Ajv keeps what it compiled).
+const results = new WeakMap<ToolDefinition, WeakMap<ToolTransform, ToolDefinition>>();
+
+function transformed(tool: ToolDefinition, spec: ToolTransform): ToolDefinition {
+  let bySpec = results.get(tool);
+  if (!bySpec) results.set(tool, (bySpec = new WeakMap()));
+  let result = bySpec.get(spec);
+  if (!result) bySpec.set(spec, (result = transformTool(tool, spec)));
+  return result;
+}
+
+/** Refuses a transform of a tool nobody serves: a typo should fail at startup, not hide nothing. */
+export function checkTransformTarget(name: string, served: readonly string[]): void {
+  if (!served.includes(name))
+    throw new StartupError(
+      'INVALID_TRANSFORM',
+      `server.transform(${JSON.stringify(name)}): no tool of that name is served (tools: ${served.join(', ') || 'none'}). ` +
+        'Fix: name the tool as it is served before transforms — a mounted one with its namespace, e.g. weather_get_forecast — and mount before transforming.',
+    );
+}
