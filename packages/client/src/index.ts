@@ -39,5 +39,7 @@ export type {
   ResourceTemplate,
   Root,
   ServerDescription,
+  TaskState,
+  TaskStatus,
   Tool,
 } from './types.js';

@@ -36,6 +36,8 @@ export class Session {
   protocolVersion?: string;
   /** The `_meta` every 2026-07-28 request carries. */
   envelope?: Record<string, unknown>;
+  /** The envelope of a call that asks for no task (without the tasks extension). */
+  taskFreeEnvelope?: Record<string, unknown>;
   readonly #options: SessionOptions;
   readonly #progress = new Map<string, (progress: Progress) => void>();
   readonly #listeners = new Set<NotificationListener>();
@@ -166,7 +168,7 @@ export class Session {
   ): Promise<unknown> {
     const generation = this.#generation;
     try {
-      return await this.raw(method, this.#dress(params, token, options._meta), options);
+      return await this.raw(method, this.#dress(params, token, options), options);
     } catch (error) {
       if (!(error instanceof TransportError) || error.status !== 404 || this.era !== 'legacy')
         throw error;
@@ -181,7 +183,7 @@ export class Session {
       this.#options.onWarning(
         `The server forgot the session (HTTP 404); a new one was initialized and ${describeCall(method, params)} sent again`,
       );
-      return this.raw(method, this.#dress(params, token, options._meta), options);
+      return this.raw(method, this.#dress(params, token, options), options);
     }
   }
 
@@ -200,11 +202,14 @@ export class Session {
   #dress(
     params: Record<string, unknown>,
     token: string | undefined,
-    extra: CallOptions['_meta'],
+    options: CallOptions,
   ): Record<string, unknown> {
     const own = params._meta as Record<string, unknown> | undefined;
-    if (!own && !extra && token === undefined && !this.envelope) return params;
-    const _meta: Record<string, unknown> = { ...own, ...extra, ...this.envelope };
+    const extra = options._meta;
+    const envelope =
+      options.task === false ? (this.taskFreeEnvelope ?? this.envelope) : this.envelope;
+    if (!own && !extra && token === undefined && !envelope) return params;
+    const _meta: Record<string, unknown> = { ...own, ...extra, ...envelope };
     if (token !== undefined) _meta.progressToken = token;
     return { ...params, _meta };
   }
