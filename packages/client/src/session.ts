@@ -21,6 +21,12 @@ export interface SessionOptions {
   readonly onWarning: (message: string) => void;
 }
 
+/** {@link CallOptions} plus what only the client's own modules pass. */
+export interface SessionCallOptions extends CallOptions {
+  /** Told the JSON-RPC id of each request sent for this call. */
+  readonly onId?: (id: JsonRpcId) => void;
+}
+
 /** A listener of every notification the server sends. */
 export type NotificationListener = (method: string, params: Record<string, unknown>) => void;
 
@@ -90,7 +96,7 @@ export class Session {
    * `options`. Rejects with the server's `JsonRpcError`, a `TransportError`, a
    * `RequestTimeoutError`, or the signal's reason.
    */
-  async raw(method: string, params: unknown, options: CallOptions = {}): Promise<unknown> {
+  async raw(method: string, params: unknown, options: SessionCallOptions = {}): Promise<unknown> {
     if (this.#ended !== undefined) throw new TransportError(this.#ended);
     const signal = options.signal;
     if (signal?.aborted) throw signal.reason;
@@ -112,7 +118,10 @@ export class Session {
         )
       : undefined;
     try {
-      return await this.engine.request(method, params, { signal: controller.signal });
+      return await this.engine.request(method, params, {
+        signal: controller.signal,
+        onId: options.onId,
+      });
     } catch (error) {
       throw this.#translate(error);
     } finally {
@@ -129,7 +138,7 @@ export class Session {
   async request<T>(
     method: string,
     params: Record<string, unknown> = {},
-    options: CallOptions = {},
+    options: SessionCallOptions = {},
   ): Promise<T> {
     let current = params;
     for (let round = 0; ; round++) {
@@ -164,7 +173,7 @@ export class Session {
     method: string,
     params: Record<string, unknown>,
     token: string | undefined,
-    options: CallOptions,
+    options: SessionCallOptions,
   ): Promise<unknown> {
     const generation = this.#generation;
     try {
