@@ -4,6 +4,14 @@
 
 export { connect, type ConnectOptions, type ConnectTarget } from './connect.js';
 export { McpClient } from './client.js';
+export {
+  connectServers,
+  McpClientGroup,
+  type GroupOptions,
+  type GroupTool,
+  type McpServerEntry,
+  type McpServersConfig,
+} from './group.js';
 export type { DiscoverResult } from './negotiate.js';
 export type { Change, ListenFilter, Listening } from './listen.js';
 export type { NotificationListener } from './session.js';
