@@ -13,6 +13,13 @@ export {
   type McpServersConfig,
 } from './group.js';
 export type { DiscoverResult } from './negotiate.js';
+export {
+  typedClient,
+  type ToolTypes,
+  type TypedCallResult,
+  type TypedClient,
+  type TypedTools,
+} from './typed.js';
 export type { Change, ListenFilter, Listening } from './listen.js';
 export type { NotificationListener } from './session.js';
 export type { TransportKind } from './transports/transport.js';
