@@ -48,6 +48,9 @@ export class Session {
   readonly #progress = new Map<string, (progress: Progress) => void>();
   readonly #listeners = new Set<NotificationListener>();
   #nextToken = 0;
+  /** Requests timed by the engine's own timer (see raw), and those it abandoned. */
+  readonly #timing = new Map<JsonRpcId, { method: string; params: unknown; timeoutMs: number }>();
+  readonly #timedOut = new Map<JsonRpcId, RequestTimeoutError>();
   #ended?: string;
   /**
    * Starts a new legacy session after the server forgot this one (set by `connect`); the
@@ -101,9 +104,31 @@ export class Session {
     const signal = options.signal;
     if (signal?.aborted) throw signal.reason;
     const timeoutMs = options.timeoutMs ?? this.#options.timeoutMs;
+    if (!signal) {
+      // The common call: the engine's own timer, no AbortController or listener per request.
+      let id: JsonRpcId | undefined;
+      try {
+        return await this.engine.request(method, params, {
+          timeoutMs,
+          onId: (sent) => {
+            id = sent;
+            this.#timing.set(sent, { method, params, timeoutMs });
+            options.onId?.(sent);
+          },
+        });
+      } catch (error) {
+        const timedOut = id === undefined ? undefined : this.#timedOut.get(id);
+        throw timedOut ?? this.#translate(error);
+      } finally {
+        if (id !== undefined) {
+          this.#timing.delete(id);
+          this.#timedOut.delete(id);
+        }
+      }
+    }
     const controller = new AbortController();
-    const onAbort = () => controller.abort(signal?.reason);
-    signal?.addEventListener('abort', onAbort, { once: true });
+    const onAbort = () => controller.abort(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
     const timer = Number.isFinite(timeoutMs)
       ? setTimeout(
           () =>
@@ -120,13 +145,14 @@ export class Session {
     try {
       return await this.engine.request(method, params, {
         signal: controller.signal,
+        timeoutMs: Number.POSITIVE_INFINITY,
         onId: options.onId,
       });
     } catch (error) {
       throw this.#translate(error);
     } finally {
       clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
+      signal.removeEventListener('abort', onAbort);
     }
   }
 
@@ -288,6 +314,16 @@ export class Session {
   }
 
   #abandoned(id: JsonRpcId, reason: unknown): void {
+    // The engine's timer gave up on it (see raw): the caller rejects with this error instead.
+    const timing = reason === 'timeout' ? this.#timing.get(id) : undefined;
+    if (timing) {
+      reason = new RequestTimeoutError(
+        describeCall(timing.method, timing.params),
+        timing.timeoutMs,
+        this.transport.diagnosis?.() ?? '',
+      );
+      this.#timedOut.set(id, reason as RequestTimeoutError);
+    }
     // 2026-07-28 over HTTP: closing the stream is the cancel. Elsewhere the server is told.
     if (this.transport.cancel?.(id) || this.#ended !== undefined) return;
     const why = reason instanceof Error ? reason.message : String(reason ?? 'cancelled');
