@@ -163,13 +163,16 @@ function ended(taskId: string, task: Record<string, unknown>): CallToolResult {
 /** Calls `onTask` once per change of status or status message. */
 function reporter(options: CallOptions): (task: Record<string, unknown>) => void {
   let last = '';
+  let ended = false;
   return (task) => {
-    if (!options.onTask) return;
+    // A task that ended is reported once (a poll and the result may both tell of its end).
+    if (!options.onTask || ended) return;
     const status = String(task.status) as TaskStatus;
     const statusMessage = typeof task.statusMessage === 'string' ? task.statusMessage : undefined;
     const key = `${status}\u0000${statusMessage ?? ''}`;
     if (key === last) return;
     last = key;
+    ended = TERMINAL.has(status);
     options.onTask({
       taskId: String(task.taskId),
       status,
