@@ -1,4 +1,7 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connectServers, type McpClientGroup } from '@mcp-fw/client';
 import { serveHttp } from '@mcp-fw/core/node';
@@ -15,6 +18,14 @@ const CALCULATOR = fileURLToPath(
 const EVERYTHING = createRequire(import.meta.url).resolve(
   '@modelcontextprotocol/server-everything/dist/index.js',
 );
+
+async function until(check: () => Promise<boolean>, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
 
 let http: Awaited<ReturnType<typeof serveHttp>>;
 let group: McpClientGroup;
@@ -88,5 +99,44 @@ describe('an mcpServers configuration as one client group', () => {
       connectServers({ mcpServers: { broken: { args: ['x'] } as never } }),
     ).rejects.toThrow('mcpServers["broken"] has neither "command"');
     await expect(connectServers({} as never)).rejects.toThrow('no "mcpServers" object');
+  });
+});
+
+describe('a server of the group that dies while the others run', () => {
+  it('one server down does not break the others: its tools drop out, calls to it name the exit', async () => {
+    const said: string[] = [];
+    // The calculator, which exits once the test writes its flag file.
+    const flag = join(mkdtempSync(join(tmpdir(), 'mcp-fw-group-')), 'die');
+    const mortal = `import { existsSync } from 'node:fs'; setInterval(() => existsSync(${JSON.stringify(flag)}) && process.exit(7), 20); await import(${JSON.stringify(CALCULATOR)});`;
+    const pair = await connectServers(
+      {
+        mcpServers: {
+          calc: { command: process.execPath, args: [CALCULATOR] },
+          mortal: { command: process.execPath, args: ['--input-type=module', '-e', mortal] },
+        },
+      },
+      { onWarning: (message) => said.push(message), probeTimeoutMs: 1000 },
+    );
+    try {
+      expect([...pair.clients.keys()].sort()).toEqual(['calc', 'mortal']);
+      writeFileSync(flag, '');
+      await until(
+        async () =>
+          (await pair.callTool('mortal_add', { a: 1, b: 1 }).catch(() => 'down')) === 'down',
+      );
+      const names = (await pair.listTools()).map((tool) => tool.name);
+      expect(names).toContain('calc_add');
+      expect(names.some((name) => name.startsWith('mortal_'))).toBe(false);
+      expect(said.some((w) => w.includes('server "mortal" is left out of the tool list'))).toBe(
+        true,
+      );
+      await expect(pair.callTool('mortal_add', { a: 1, b: 1 })).rejects.toThrow(
+        'exited with code 7',
+      );
+      const sum = await pair.callTool('calc_add', { a: 2, b: 2 });
+      expect(JSON.parse(sum.content[0].text as string)).toMatchObject({ result: 4 });
+    } finally {
+      await pair.close();
+    }
   });
 });
