@@ -1,4 +1,4 @@
-import { type CommandTarget, connect, type ConnectOptions, type McpClient } from '@mcp-fw/client';
+import type { CommandTarget, ConnectOptions, McpClient } from '@mcp-fw/client';
 import { CliError, describeError } from '../output/cli-error.js';
 import type { ServerLists } from './lists.js';
 import type {
@@ -87,6 +87,21 @@ export function parseHeaders(values: readonly string[] | undefined): Record<stri
   return headers;
 }
 
+/**
+ * @mcp-fw/client, loaded only when a command reaches a running server: it is an optional
+ * dependency of the CLI, so a project that never does installs without it.
+ */
+async function loadClient(): Promise<typeof import('@mcp-fw/client')> {
+  try {
+    return await import('@mcp-fw/client');
+  } catch (error) {
+    throw new CliError(
+      `Reaching a server by URL or command needs @mcp-fw/client, which is not installed (${describeError(error)}).`,
+      'Install it beside the CLI: npm install -D @mcp-fw/client',
+    );
+  }
+}
+
 /** How the target is named in messages. */
 export function describeTarget(target: RemoteTarget): string {
   return target instanceof URL ? target.href : [target.command, ...(target.args ?? [])].join(' ');
@@ -105,6 +120,7 @@ export async function connectRemote(
       'Drop --header, or give the server’s URL.',
       2,
     );
+  const { connect } = await loadClient();
   try {
     return await connect(target, { ...options, headers });
   } catch (error) {

@@ -1,4 +1,5 @@
-import { JsonRpcError, type TaskState } from '@mcp-fw/client';
+import type { TaskState } from '@mcp-fw/client';
+import { JsonRpcError } from '@mcp-fw/core/transport';
 import { ElicitationAnswers, unansweredError } from '../client/elicitation.js';
 import { connectRemote, describeTarget, type RemoteTarget } from '../client/remote.js';
 import type { CallResult } from '../client/wire.js';
