@@ -145,7 +145,7 @@ describe('the documentation site', () => {
           env: { ...process.env, NO_COLOR: '1' },
         })
       ).stdout;
-    const commands = [...(await help()).matchAll(/^ {2}([a-z]+) /gm)].map((m) => m[1]);
+    const commands = [...(await help()).matchAll(/^ {2}([a-z][a-z-]*) /gm)].map((m) => m[1]);
     const unknown: string[] = [];
     const helpOf = new Map<string, string>();
     for (const { where, command, flags } of mentions) {

@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { authCommand } from './commands/auth-doctor.js';
 import { buildCommand } from './commands/build.js';
 import { callCommand } from './commands/call.js';
+import { clientTypesCommand } from './commands/client-types.js';
 import { devCommand } from './commands/dev.js';
 import { examples } from './commands/options.js';
 import { inspectCommand } from './commands/inspect.js';
@@ -43,6 +44,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     devCommand,
     inspectCommand,
     callCommand,
+    clientTypesCommand,
     buildCommand,
     startCommand,
     installCommand,

@@ -1,5 +1,6 @@
 import { listen, type Change, type ListenFilter, type Listening } from './listen.js';
 import { OutputChecks } from './output-schema.js';
+import { createdTask, followTask } from './tasks.js';
 import type { NotificationListener, Session } from './session.js';
 import { headerAnnotationProblem, paramHeaders } from './tool-headers.js';
 import { StreamableHttpTransport } from './transports/streamable-http.js';
@@ -11,6 +12,7 @@ import type {
   CompletionRef,
   Era,
   GetPromptResult,
+  InputHandlers,
   Prompt,
   ReadResourceResult,
   Resource,
@@ -25,6 +27,8 @@ export interface ClientSettings {
   /** The default request timeout, in ms. */
   readonly timeoutMs: number;
   readonly onWarning: (message: string) => void;
+  /** Answers a 2026-07-28 task's questions (`tasks/update`). */
+  readonly handlers: InputHandlers;
 }
 
 /**
@@ -109,8 +113,9 @@ export class McpClient {
     options: CallOptions = {},
   ): Promise<CallToolResult> {
     const mirrors = this.era === 'modern' && this.transport === 'streamable-http';
+    const legacyTasks = this.era === 'legacy' && options.task !== false && this.#legacyTasks();
     if (
-      (this.#settings.validateOutput || mirrors) &&
+      (this.#settings.validateOutput || mirrors || legacyTasks) &&
       !this.#toolsListed &&
       !this.#tools.has(name) &&
       this.#server.capabilities.tools
@@ -126,14 +131,27 @@ export class McpClient {
           );
         },
       );
-    const result = await this.#session.request<CallToolResult>(
-      'tools/call',
-      args === undefined ? { name } : { name, arguments: args },
-      options,
-    );
     const tool = this.#tools.get(name);
+    const params: Record<string, unknown> =
+      args === undefined ? { name } : { name, arguments: args };
+    // 2025-11-25: the client asks for a task, where the tool allows one (2026-07-28: the server
+    // decides, by the tasks extension the envelope declares).
+    if (legacyTasks && taskSupport(tool) !== 'forbidden') params.task = {};
+    const answer = await this.#session.request<CallToolResult>('tools/call', params, options);
+    const task = createdTask(answer);
+    const result = task
+      ? await followTask(this.#session, task, this.#settings.handlers, options)
+      : answer;
     if (this.#settings.validateOutput && tool) await this.#outputs.check(tool, result);
     return result;
+  }
+
+  /** Whether the legacy server runs `tools/call` as tasks (2025-11-25 `capabilities.tasks`). */
+  #legacyTasks(): boolean {
+    const tasks = this.#server.capabilities.tasks as
+      | { requests?: { tools?: { call?: unknown } } }
+      | undefined;
+    return tasks?.requests?.tools?.call !== undefined;
   }
 
   /**
@@ -343,6 +361,12 @@ export class McpClient {
       }
     } while (cursor !== undefined);
   }
+}
+
+/** A tool's `execution.taskSupport` (`forbidden` when it says nothing). */
+function taskSupport(tool: Tool | undefined): string {
+  const execution = tool?.execution as { taskSupport?: unknown } | undefined;
+  return typeof execution?.taskSupport === 'string' ? execution.taskSupport : 'forbidden';
 }
 
 async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {

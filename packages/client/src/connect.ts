@@ -61,6 +61,12 @@ export interface ConnectOptions extends HttpTransportOptions {
    * servers send requests and notifications tied to no call (default true; 405 is fine).
    */
   readonly standaloneStream?: boolean;
+  /**
+   * Follow tasks (default true): 2026-07-28 requests declare the tasks extension, and a
+   * 2025-11-25 call of a tool that allows tasks asks for one; `callTool` follows the task to
+   * the tool's result either way. `false`: calls run in their request, as before tasks.
+   */
+  readonly tasks?: boolean;
   /** For command targets. */
   readonly stdio?: StdioTransportOptions;
 }
@@ -138,6 +144,7 @@ async function open(transport: ClientTransport, options: ConnectOptions): Promis
     probeTimeoutMs: options.probeTimeoutMs ?? 3000,
     timeoutMs,
     standaloneStream: options.standaloneStream ?? true,
+    tasks: options.tasks ?? true,
   };
   // A legacy HTTP session the server forgot is replaced at the revision already negotiated.
   session.reinitialize = async () => {
@@ -153,6 +160,7 @@ async function open(transport: ClientTransport, options: ConnectOptions): Promis
       validateOutput: options.validateOutput ?? true,
       timeoutMs,
       onWarning,
+      handlers,
     });
   } catch (error) {
     await session.close().catch(() => {});

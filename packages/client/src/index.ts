@@ -4,7 +4,22 @@
 
 export { connect, type ConnectOptions, type ConnectTarget } from './connect.js';
 export { McpClient } from './client.js';
+export {
+  connectServers,
+  McpClientGroup,
+  type GroupOptions,
+  type GroupTool,
+  type McpServerEntry,
+  type McpServersConfig,
+} from './group.js';
 export type { DiscoverResult } from './negotiate.js';
+export {
+  typedClient,
+  type ToolTypes,
+  type TypedCallResult,
+  type TypedClient,
+  type TypedTools,
+} from './typed.js';
 export type { Change, ListenFilter, Listening } from './listen.js';
 export type { NotificationListener } from './session.js';
 export type { TransportKind } from './transports/transport.js';
@@ -39,5 +54,7 @@ export type {
   ResourceTemplate,
   Root,
   ServerDescription,
+  TaskState,
+  TaskStatus,
   Tool,
 } from './types.js';

@@ -1,3 +1,4 @@
+import type { JsonRpcId } from '@mcp-fw/core/transport';
 import { RequestTimeoutError } from './errors.js';
 import type { Session } from './session.js';
 import type { ServerDescription } from './types.js';
@@ -30,6 +31,9 @@ export interface Listening {
   close(): Promise<void>;
 }
 
+/** The `_meta` key tagging each message of a 2026-07-28 listen stream with its request id. */
+const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
+
 const CHANGES: Record<string, keyof ListenFilter> = {
   'notifications/tools/list_changed': 'tools',
   'notifications/prompts/list_changed': 'prompts',
@@ -58,8 +62,19 @@ export async function listen(
     if (key !== 'resourceUris') return filter[key] === true;
     return filter.resourceUris?.includes(String(change.params.uri)) ?? false;
   };
+  // 2026-07-28: every message of a listen stream is tagged with its request's id, and all the
+  // session's streams reach the same notification listeners: a subscription hears only its own.
+  let subscriptionId: JsonRpcId | undefined;
+  const ours = (params: Record<string, unknown>): boolean => {
+    if (session.era !== 'modern') return true;
+    const tag = (params._meta as Record<string, unknown> | undefined)?.[SUBSCRIPTION_ID];
+    // A server that tags nothing has its streams heard by all (there is no telling them apart).
+    if (tag === undefined) return true;
+    return subscriptionId !== undefined && String(tag) === String(subscriptionId);
+  };
   let settleAck: ((ack: ListenFilter) => void) | undefined;
   const stop = session.listen((method, params) => {
+    if (!ours(params)) return;
     if (method === 'notifications/subscriptions/acknowledged')
       settleAck?.(fromWire(params.notifications));
     else if (wanted({ method, params })) onChange({ method, params });
@@ -75,6 +90,7 @@ export async function listen(
         {
           signal: controller.signal,
           timeoutMs: Number.POSITIVE_INFINITY,
+          onId: (id) => (subscriptionId = id),
         },
       )
       .then(
@@ -130,8 +146,9 @@ export async function listen(
     string,
     { listChanged?: boolean; subscribe?: boolean } | undefined
   >;
-  const uris = capabilities.resources?.subscribe ? [...(filter.resourceUris ?? [])] : [];
-  for (const uri of uris) await session.request('resources/subscribe', { uri }, { timeoutMs });
+  const uris = capabilities.resources?.subscribe ? [...new Set(filter.resourceUris ?? [])] : [];
+  const shared = subscriptionsOf(session);
+  await Promise.all(uris.map((uri) => shared.add(uri, timeoutMs)));
   acknowledged = {
     ...(filter.tools && capabilities.tools?.listChanged ? { tools: true } : {}),
     ...(filter.prompts && capabilities.prompts?.listChanged ? { prompts: true } : {}),
@@ -147,13 +164,54 @@ export async function listen(
       if (!active) return;
       active = false;
       stop();
-      await Promise.all(
-        uris.map((uri) =>
-          session.request('resources/unsubscribe', { uri }, { timeoutMs }).catch(() => {}),
-        ),
-      );
+      await Promise.all(uris.map((uri) => shared.remove(uri, timeoutMs)));
     },
   };
+}
+
+/**
+ * A legacy session's `resources/subscribe`s, counted: the server keeps one subscription per URI
+ * for the whole session, so it is ended only when the last `listen()` that wanted it closes.
+ */
+class ResourceSubscriptions {
+  readonly #session: Session;
+  readonly #held = new Map<string, { count: number; ready: Promise<unknown> }>();
+
+  constructor(session: Session) {
+    this.#session = session;
+  }
+
+  async add(uri: string, timeoutMs: number): Promise<void> {
+    const held = this.#held.get(uri);
+    if (held) {
+      held.count++;
+      await held.ready;
+      return;
+    }
+    const ready = this.#session.request('resources/subscribe', { uri }, { timeoutMs });
+    this.#held.set(uri, { count: 1, ready });
+    try {
+      await ready;
+    } catch (error) {
+      this.#held.delete(uri);
+      throw error;
+    }
+  }
+
+  async remove(uri: string, timeoutMs: number): Promise<void> {
+    const held = this.#held.get(uri);
+    if (!held || --held.count > 0) return;
+    this.#held.delete(uri);
+    await this.#session.request('resources/unsubscribe', { uri }, { timeoutMs }).catch(() => {});
+  }
+}
+
+const subscriptions = new WeakMap<Session, ResourceSubscriptions>();
+
+function subscriptionsOf(session: Session): ResourceSubscriptions {
+  let found = subscriptions.get(session);
+  if (!found) subscriptions.set(session, (found = new ResourceSubscriptions(session)));
+  return found;
 }
 
 function toWire(filter: ListenFilter): Record<string, unknown> {

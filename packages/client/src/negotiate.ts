@@ -11,6 +11,7 @@ import {
 } from '@mcp-fw/core/transport';
 import { NegotiationError, RequestTimeoutError, TransportError } from './errors.js';
 import type { Session } from './session.js';
+import { TASKS_EXTENSION } from './tasks.js';
 import type { ServerDescription } from './types.js';
 
 /** A `server/discover` result, as a gateway may cache it and hand it back to {@link connect}. */
@@ -30,6 +31,8 @@ export interface NegotiationSettings {
   readonly clientInfo: { readonly name: string; readonly version: string };
   readonly capabilities: Readonly<Record<string, unknown>>;
   readonly logLevel?: string;
+  /** Declare the tasks extension in 2026-07-28 requests (the client follows tasks). */
+  readonly tasks: boolean;
   /** How long `server/discover` may take before a stream transport's server counts as legacy. */
   readonly probeTimeoutMs: number;
   readonly timeoutMs: number;
@@ -68,8 +71,23 @@ export async function negotiate(
 function beModern(session: Session, settings: NegotiationSettings, version: string): void {
   session.era = 'modern';
   session.protocolVersion = version;
-  session.envelope = requestEnvelope(version, settings.capabilities, settings.clientInfo);
-  if (settings.logLevel !== undefined) session.envelope[ENVELOPE_META.logLevel] = settings.logLevel;
+  const envelope = (capabilities: Readonly<Record<string, unknown>>) => {
+    const built = requestEnvelope(version, capabilities, settings.clientInfo);
+    if (settings.logLevel !== undefined) built[ENVELOPE_META.logLevel] = settings.logLevel;
+    return built;
+  };
+  session.envelope = envelope(
+    settings.tasks ? withTasksExtension(settings.capabilities) : settings.capabilities,
+  );
+  // A call that asks for no task declares no extension: the server decides by the declaration.
+  session.taskFreeEnvelope = settings.tasks ? envelope(settings.capabilities) : undefined;
+}
+
+function withTasksExtension(
+  capabilities: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
+  const extensions = (capabilities.extensions ?? {}) as Record<string, unknown>;
+  return { ...capabilities, extensions: { ...extensions, [TASKS_EXTENSION]: {} } };
 }
 
 function fromCachedDiscover(

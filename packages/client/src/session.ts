@@ -21,6 +21,12 @@ export interface SessionOptions {
   readonly onWarning: (message: string) => void;
 }
 
+/** {@link CallOptions} plus what only the client's own modules pass. */
+export interface SessionCallOptions extends CallOptions {
+  /** Told the JSON-RPC id of each request sent for this call. */
+  readonly onId?: (id: JsonRpcId) => void;
+}
+
 /** A listener of every notification the server sends. */
 export type NotificationListener = (method: string, params: Record<string, unknown>) => void;
 
@@ -36,10 +42,15 @@ export class Session {
   protocolVersion?: string;
   /** The `_meta` every 2026-07-28 request carries. */
   envelope?: Record<string, unknown>;
+  /** The envelope of a call that asks for no task (without the tasks extension). */
+  taskFreeEnvelope?: Record<string, unknown>;
   readonly #options: SessionOptions;
   readonly #progress = new Map<string, (progress: Progress) => void>();
   readonly #listeners = new Set<NotificationListener>();
   #nextToken = 0;
+  /** Requests timed by the engine's own timer (see raw), and those it abandoned. */
+  readonly #timing = new Map<JsonRpcId, { method: string; params: unknown; timeoutMs: number }>();
+  readonly #timedOut = new Map<JsonRpcId, RequestTimeoutError>();
   #ended?: string;
   /**
    * Starts a new legacy session after the server forgot this one (set by `connect`); the
@@ -88,14 +99,36 @@ export class Session {
    * `options`. Rejects with the server's `JsonRpcError`, a `TransportError`, a
    * `RequestTimeoutError`, or the signal's reason.
    */
-  async raw(method: string, params: unknown, options: CallOptions = {}): Promise<unknown> {
+  async raw(method: string, params: unknown, options: SessionCallOptions = {}): Promise<unknown> {
     if (this.#ended !== undefined) throw new TransportError(this.#ended);
     const signal = options.signal;
     if (signal?.aborted) throw signal.reason;
     const timeoutMs = options.timeoutMs ?? this.#options.timeoutMs;
+    if (!signal) {
+      // The common call: the engine's own timer, no AbortController or listener per request.
+      let id: JsonRpcId | undefined;
+      try {
+        return await this.engine.request(method, params, {
+          timeoutMs,
+          onId: (sent) => {
+            id = sent;
+            this.#timing.set(sent, { method, params, timeoutMs });
+            options.onId?.(sent);
+          },
+        });
+      } catch (error) {
+        const timedOut = id === undefined ? undefined : this.#timedOut.get(id);
+        throw timedOut ?? this.#translate(error);
+      } finally {
+        if (id !== undefined) {
+          this.#timing.delete(id);
+          this.#timedOut.delete(id);
+        }
+      }
+    }
     const controller = new AbortController();
-    const onAbort = () => controller.abort(signal?.reason);
-    signal?.addEventListener('abort', onAbort, { once: true });
+    const onAbort = () => controller.abort(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
     const timer = Number.isFinite(timeoutMs)
       ? setTimeout(
           () =>
@@ -110,12 +143,16 @@ export class Session {
         )
       : undefined;
     try {
-      return await this.engine.request(method, params, { signal: controller.signal });
+      return await this.engine.request(method, params, {
+        signal: controller.signal,
+        timeoutMs: Number.POSITIVE_INFINITY,
+        onId: options.onId,
+      });
     } catch (error) {
       throw this.#translate(error);
     } finally {
       clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
+      signal.removeEventListener('abort', onAbort);
     }
   }
 
@@ -127,7 +164,7 @@ export class Session {
   async request<T>(
     method: string,
     params: Record<string, unknown> = {},
-    options: CallOptions = {},
+    options: SessionCallOptions = {},
   ): Promise<T> {
     let current = params;
     for (let round = 0; ; round++) {
@@ -162,11 +199,11 @@ export class Session {
     method: string,
     params: Record<string, unknown>,
     token: string | undefined,
-    options: CallOptions,
+    options: SessionCallOptions,
   ): Promise<unknown> {
     const generation = this.#generation;
     try {
-      return await this.raw(method, this.#dress(params, token, options._meta), options);
+      return await this.raw(method, this.#dress(params, token, options), options);
     } catch (error) {
       if (!(error instanceof TransportError) || error.status !== 404 || this.era !== 'legacy')
         throw error;
@@ -181,7 +218,7 @@ export class Session {
       this.#options.onWarning(
         `The server forgot the session (HTTP 404); a new one was initialized and ${describeCall(method, params)} sent again`,
       );
-      return this.raw(method, this.#dress(params, token, options._meta), options);
+      return this.raw(method, this.#dress(params, token, options), options);
     }
   }
 
@@ -200,11 +237,14 @@ export class Session {
   #dress(
     params: Record<string, unknown>,
     token: string | undefined,
-    extra: CallOptions['_meta'],
+    options: CallOptions,
   ): Record<string, unknown> {
     const own = params._meta as Record<string, unknown> | undefined;
-    if (!own && !extra && token === undefined && !this.envelope) return params;
-    const _meta: Record<string, unknown> = { ...own, ...extra, ...this.envelope };
+    const extra = options._meta;
+    const envelope =
+      options.task === false ? (this.taskFreeEnvelope ?? this.envelope) : this.envelope;
+    if (!own && !extra && token === undefined && !envelope) return params;
+    const _meta: Record<string, unknown> = { ...own, ...extra, ...envelope };
     if (token !== undefined) _meta.progressToken = token;
     return { ...params, _meta };
   }
@@ -274,6 +314,16 @@ export class Session {
   }
 
   #abandoned(id: JsonRpcId, reason: unknown): void {
+    // The engine's timer gave up on it (see raw): the caller rejects with this error instead.
+    const timing = reason === 'timeout' ? this.#timing.get(id) : undefined;
+    if (timing) {
+      reason = new RequestTimeoutError(
+        describeCall(timing.method, timing.params),
+        timing.timeoutMs,
+        this.transport.diagnosis?.() ?? '',
+      );
+      this.#timedOut.set(id, reason as RequestTimeoutError);
+    }
     // 2026-07-28 over HTTP: closing the stream is the cancel. Elsewhere the server is told.
     if (this.transport.cancel?.(id) || this.#ended !== undefined) return;
     const why = reason instanceof Error ? reason.message : String(reason ?? 'cancelled');

@@ -193,4 +193,23 @@ export interface CallOptions {
   readonly onProgress?: (progress: Progress) => void;
   /** Extra `params._meta` entries. */
   readonly _meta?: Readonly<Record<string, unknown>>;
+  /**
+   * `callTool` only: whether the call may run as a task. By default a tool whose
+   * `execution.taskSupport` is `optional` or `required` runs as one where the server offers
+   * tasks (2025-11-25 `params.task`; 2026-07-28 the tasks extension, where the server decides);
+   * `false` asks for none. Either way a task is followed to the tool's result.
+   */
+  readonly task?: boolean;
+  /** `callTool` only: each change of the task's status or status message, while it runs. */
+  readonly onTask?: (task: TaskState) => void;
+}
+
+/** Where a task is in its life. */
+export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+
+/** A task as `onTask` hears of it: its status and the server's status message (its progress). */
+export interface TaskState {
+  readonly taskId: string;
+  readonly status: TaskStatus;
+  readonly statusMessage?: string;
 }

@@ -53,3 +53,50 @@ describe.each(CASES)('listen() %s under %s', (where, protocolVersion) => {
     await http?.close();
   });
 });
+
+describe.each(CASES)('concurrent listen() subscriptions %s under %s', (where, protocolVersion) => {
+  it('concurrent listen() subscriptions do not share events', async () => {
+    const server = fixtureServer();
+    const http = where === 'over HTTP' ? await serveHttp(server, { port: 0 }) : undefined;
+    const client = await connect(http ? http.url : server, { protocolVersion });
+    const heard = { a: [] as string[], b: [] as string[], c: [] as string[] };
+    const note = (who: keyof typeof heard) => (change: Change) =>
+      heard[who].push(`${change.method} ${String(change.params.uri ?? '')}`.trim());
+    // Opened together: each acknowledgement must reach its own subscription.
+    const [a, b, c] = await Promise.all([
+      client.listen({ tools: true, resourceUris: ['memo://today'] }, note('a')),
+      client.listen({ tools: true, resourceUris: ['memo://today'] }, note('b')),
+      client.listen({ prompts: true }, note('c')),
+    ]);
+    expect([a.acknowledged, b.acknowledged, c.acknowledged]).toEqual([
+      { tools: true, resourceUris: ['memo://today'] },
+      { tools: true, resourceUris: ['memo://today'] },
+      { prompts: true },
+    ]);
+
+    server.tools.disable('one');
+    await until(() => heard.a.length >= 1 && heard.b.length >= 1);
+    await new Promise((r) => setTimeout(r, 100));
+    // One change, heard once by each subscription that asked for it.
+    expect(heard).toEqual({
+      a: ['notifications/tools/list_changed'],
+      b: ['notifications/tools/list_changed'],
+      c: [],
+    });
+
+    // Closing one subscription leaves the other's resource subscription in place.
+    await a.close();
+    server.resources.updated('memo://today');
+    await until(() => heard.b.length >= 2);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(heard.b).toEqual([
+      'notifications/tools/list_changed',
+      'notifications/resources/updated memo://today',
+    ]);
+    expect(heard.a).toHaveLength(1);
+
+    await Promise.all([b.close(), c.close()]);
+    await client.close();
+    await http?.close();
+  });
+});

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { ElicitationAnswers, givenAnswers, unansweredError } from '../client/elicitation.js';
 import { connectInProcess } from '../client/in-process.js';
 import { fetchLists } from '../client/lists.js';
+import { remoteTarget } from '../client/remote.js';
 import type { CallResult } from '../client/wire.js';
 import { askForm } from '../output/ask-form.js';
 import { formatCallResult } from '../output/call-result.js';
@@ -15,6 +16,7 @@ import { styleFor } from '../output/style.js';
 import { TaskDisplay } from '../output/task-display.js';
 import { loadEntry } from '../project/load-entry.js';
 import { callArguments } from './call-arguments.js';
+import { callRemote } from './call-remote.js';
 import { TaskFollower } from './follow-task.js';
 import { examples } from './options.js';
 
@@ -23,16 +25,19 @@ interface CallOptions {
   raw?: boolean;
   answers?: string;
   answersFile?: string;
+  header?: string[];
 }
 
 /** `mcp-fw call [entry] <tool> [key=value…]`: runs one tool in process. */
 export function callCommand(program: Command): void {
   program
     .command('call')
-    .description('Run one tool in process (no client needed) and print its result')
+    .description(
+      'Run one tool and print its result: in process from a source file, or on a running server by URL or command',
+    )
     .argument(
       '[entry]',
-      'the module that exports your server (default: src/server.ts of the project here)',
+      'the module that exports your server (default: src/server.ts of the project here), an http(s) URL, or a command line in quotes',
     )
     .argument('[tool]', 'the tool to call (required)')
     .argument('[arguments...]', 'arguments as name=value (values read as the tool’s schema types)')
@@ -44,6 +49,11 @@ export function callCommand(program: Command): void {
     )
     .option('--answers-file <file>', 'the same answers, read from a JSON file')
     .option('--raw', 'print the whole result as JSON')
+    .option(
+      '--header <name:value>',
+      'an HTTP header for a URL target (repeat for more), e.g. "Authorization: Bearer <token>"',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
     .addHelpText(
       'after',
       examples([
@@ -55,6 +65,14 @@ export function callCommand(program: Command): void {
           'answer the tool’s questions up front',
         ],
         ['mcp-fw call dist/server.js add a=1 b=2 --raw', 'the result as JSON'],
+        [
+          'mcp-fw call https://example.com/mcp add a=1 --header "Authorization: Bearer $T"',
+          'a running server',
+        ],
+        [
+          'mcp-fw call "npx -y @modelcontextprotocol/server-everything" echo message=hi',
+          'a server started over stdio',
+        ],
       ]) +
         '\nProgress is drawn on a terminal. A tool that asks questions (elicitation) is answered from\n' +
         '--answers or --answers-file, else asked on the terminal. A tool that runs as a task is called as\n' +
@@ -71,6 +89,22 @@ export function callCommand(program: Command): void {
       ) =>
         runToExit(async () => {
           const { entry, tool, pairs } = callTarget(first, second, rest);
+          const remote = remoteTarget(entry);
+          if (remote)
+            return callRemote(remote, {
+              tool,
+              pairs,
+              json: options.json,
+              raw: options.raw,
+              headers: options.header,
+              given: givenAnswers(options.answers, options.answersFile),
+            });
+          if (options.header?.length)
+            throw new CliError(
+              '--header applies to a server reached by URL.',
+              'Drop --header, or name the server by its URL: mcp-fw call https://host/mcp <tool>.',
+              2,
+            );
           const out = takeStdout();
           const style = styleFor(process.stderr);
           const bar = new ProgressBar(process.stderr);
@@ -199,7 +233,8 @@ export function callTarget(
       2,
     );
   const isPair = (word: string) => word.includes('=');
-  const isModulePath = /\.[cm]?[jt]sx?$/.test(first) || first.includes('/');
+  const isModulePath =
+    /\.[cm]?[jt]sx?$/.test(first) || first.includes('/') || remoteTarget(first) !== undefined;
   if (second !== undefined && !isPair(second) && (isModulePath || existsSync(first)))
     return { entry: first, tool: second, pairs: [...rest] };
   if (isModulePath && !isPair(first)) {

@@ -1,6 +1,14 @@
 import type { Command } from 'commander';
 import { connectInProcess } from '../client/in-process.js';
 import { fetchLists } from '../client/lists.js';
+import {
+  connectRemote,
+  describedServer,
+  remoteLists,
+  remoteTarget,
+  type RemoteTarget,
+} from '../client/remote.js';
+import { CliError } from '../output/cli-error.js';
 import { inspectReport } from '../output/inspect-report.js';
 import { runToExit } from '../output/report-error.js';
 import { takeStdout } from '../output/stdout.js';
@@ -17,9 +25,14 @@ export function inspectCommand(program: Command): void {
     )
     .argument(
       '[entry]',
-      'the module that exports your server, e.g. dist/server.js (default: src/server.ts of the project here)',
+      'the module that exports your server, e.g. dist/server.js (default: src/server.ts of the project here), an http(s) URL, or a command line in quotes',
     )
     .option('--json', 'print JSON (the list results clients receive) instead of tables')
+    .option(
+      '--header <name:value>',
+      'an HTTP header for a URL target (repeat for more), e.g. "Authorization: Bearer <token>"',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
     .addHelpText(
       'after',
       `${examples([
@@ -29,10 +42,26 @@ export function inspectCommand(program: Command): void {
           'mcp-fw inspect dist/server.js --json',
           'the exact list results, for scripts and snapshots',
         ],
+        [
+          'mcp-fw inspect https://example.com/mcp --header "Authorization: Bearer $T"',
+          'a running server',
+        ],
+        [
+          'mcp-fw inspect "npx -y @modelcontextprotocol/server-everything"',
+          'a server started over stdio',
+        ],
       ])}\nExits with status 1 and the startup error when the server is invalid.\n`,
     )
-    .action((entry: string | undefined, options: { json?: boolean }) =>
+    .action((entry: string | undefined, options: { json?: boolean; header?: string[] }) =>
       runToExit(async () => {
+        const remote = remoteTarget(entry);
+        if (remote) return inspectRemote(remote, options);
+        if (options.header?.length)
+          throw new CliError(
+            '--header applies to a server reached by URL.',
+            'Drop --header, or name the server by its URL: mcp-fw inspect https://host/mcp.',
+            2,
+          );
         const out = takeStdout();
         const server = await loadEntry(entry, 'inspect');
         const client = await connectInProcess(server);
@@ -49,4 +78,24 @@ export function inspectCommand(program: Command): void {
         return 0;
       }),
     );
+}
+
+/** `mcp-fw inspect <url|command>`: the same report, of a running server, through the client. */
+async function inspectRemote(
+  target: RemoteTarget,
+  options: { json?: boolean; header?: string[] },
+): Promise<number> {
+  const out = takeStdout();
+  const client = await connectRemote(target, { stdio: { onStderr: () => {} } }, options.header);
+  try {
+    const lists = await remoteLists(client);
+    const initialize = describedServer(client);
+    if (options.json) {
+      const { serverInfo, instructions, protocolVersion } = initialize;
+      out(`${JSON.stringify({ serverInfo, instructions, protocolVersion, ...lists }, null, 2)}\n`);
+    } else out(inspectReport(initialize, lists, styleFor(process.stdout)));
+    return 0;
+  } finally {
+    await client.close();
+  }
 }

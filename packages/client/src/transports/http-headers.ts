@@ -6,6 +6,10 @@ const NAME_PARAM: Record<string, string> = {
   'tools/call': 'name',
   'prompts/get': 'name',
   'resources/read': 'uri',
+  // The tasks extension routes its methods by task.
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
 };
 
 /** The 2026-07-28 request headers of a message carrying the envelope, or undefined (legacy). */

@@ -49,6 +49,11 @@ export interface OutboundOptions {
   signal?: AbortSignal;
   /** The inbound request this one is sent on behalf of (it travels on that request's stream). */
   relatedTo?: InboundRequest;
+  /**
+   * Told the request's id just before it is sent: for a caller that must recognise what the
+   * peer tags with it (a 2026-07-28 listen stream's `subscriptionId`).
+   */
+  onId?: (id: JsonRpcId) => void;
 }
 
 /** Options of an {@link Engine}. */
@@ -127,6 +132,7 @@ export class Engine {
       if (signal.aborted) queueMicrotask(onAbort);
       else signal.addEventListener('abort', onAbort, { once: true });
     }
+    options.onId?.(id);
     this.#send(JSON.stringify({ jsonrpc: '2.0', id, method, params }), related(options.relatedTo));
     return done;
   }

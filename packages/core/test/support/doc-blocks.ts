@@ -323,7 +323,7 @@ export function cliMentions(readme: string, text: string): CliMention[] {
     if (!inBash) return;
     const code = line.replace(/(^|\s)#.*$/, '');
     for (const segment of code.split(/&&|\|\||;|\|/)) {
-      const match = /(?:^|\s)mcp-fw\s+([a-z]+)(.*)$/.exec(segment);
+      const match = /(?:^|\s)mcp-fw\s+([a-z][a-z-]*)(.*)$/.exec(segment);
       if (match)
         mentions.push({
           where: `${readme}:${index + 1}`,
