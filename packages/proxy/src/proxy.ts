@@ -140,7 +140,9 @@ export class ProxyServer extends McpFwServer {
         maxSessions: own.maxSessions ?? 100,
         idleMs: own.idleMs ?? 300_000,
         maxLogsPerSecond: own.maxLogsPerSecond ?? 50,
-        connect: { validateOutput: false, ...own.connect },
+        // Every log message the upstream has is asked for: each caller's ctx.log filters by the
+        // level that caller set.
+        connect: { validateOutput: false, logLevel: 'debug', ...own.connect },
         changed: () => mirror?.schedule(),
         resourceUpdated: (uri) => this.resources.updated(uri),
         warn: this.#warn,
