@@ -37,7 +37,12 @@ export interface UpstreamOptions {
 }
 
 /** Options of {@link createProxy}. */
-export interface ProxyOptions extends UpstreamOptions, Partial<Omit<ServerOptions, 'providers'>> {
+export interface ProxyOptions extends UpstreamOptions {
+  /**
+   * The options of the server the proxy is (`createServer`'s, without `providers`): its name
+   * (default `mcp-fw-proxy`), version, limits, logger, middleware, …
+   */
+  readonly server?: Partial<Omit<ServerOptions, 'providers'>>;
   /**
    * Prefix of the upstream's tool and prompt names (`<namespace>_<name>`); none by default for
    * one upstream. With `mcpServers`, each upstream's key is its namespace.
@@ -80,9 +85,9 @@ export class ProxyServer extends McpFwServer {
   /** @internal Made by {@link createProxy}. */
   constructor(options: ProxyOptions) {
     super({
-      ...options,
-      name: options.name ?? 'mcp-fw-proxy',
-      version: options.version ?? '0.1.0',
+      ...options.server,
+      name: options.server?.name ?? 'mcp-fw-proxy',
+      version: options.server?.version ?? '0.1.0',
     });
     this.#options = options;
     this.#warn = options.onWarning ?? ((message) => console.error(`@mcp-fw/proxy: ${message}`));

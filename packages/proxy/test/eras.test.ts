@@ -15,7 +15,7 @@ async function through(upstreamRevision: string | undefined, downstreamRevision:
   const seen: Seen = { aborted: [], calls: 0 };
   const proxy = await createProxy(upstreamServer(seen), {
     connect: upstreamRevision ? { protocolVersion: upstreamRevision } : {},
-    logger: quiet,
+    server: { logger: quiet },
     onWarning: () => {},
   });
   closers.push(() => proxy.close());

@@ -28,7 +28,7 @@ describe('upstream faults', () => {
     const warnings: string[] = [];
     const proxy = await createProxy(`http://127.0.0.1:${port}/mcp`, {
       retryMs: 100,
-      logger: quiet,
+      server: { logger: quiet },
       onWarning: (w) => warnings.push(w),
     });
     closers.push(() => proxy.close());
@@ -55,7 +55,7 @@ describe('upstream faults', () => {
     const first = await serveHttp(upstreamServer(), { port: 0 });
     const proxy = await createProxy(first.url, {
       retryMs: 100,
-      logger: quiet,
+      server: { logger: quiet },
       onWarning: () => {},
     });
     closers.push(() => proxy.close());
@@ -77,7 +77,7 @@ describe('upstream faults', () => {
 
   it("a slow upstream does not outlast the caller's deadline, and the upstream call is cancelled", async () => {
     const seen: Seen = { aborted: [], calls: 0 };
-    const proxy = await createProxy(upstreamServer(seen), { logger: quiet });
+    const proxy = await createProxy(upstreamServer(seen), { server: { logger: quiet } });
     closers.push(() => proxy.close());
     const client = await connect(proxy, { protocolVersion: '2025-11-25' });
     closers.push(() => client.close());
@@ -90,7 +90,10 @@ describe('upstream faults', () => {
   });
 
   it("the proxy's own timeoutMs for an upstream fails a slow call naming the upstream", async () => {
-    const proxy = await createProxy(upstreamServer(), { timeoutMs: 300, logger: quiet });
+    const proxy = await createProxy(upstreamServer(), {
+      timeoutMs: 300,
+      server: { logger: quiet },
+    });
     closers.push(() => proxy.close());
     const client = await connect(proxy, { protocolVersion: '2026-07-28' });
     closers.push(() => client.close());
@@ -104,7 +107,7 @@ describe('upstream faults', () => {
   it('an invalid upstream result is refused with an error naming the upstream', async () => {
     const upstream = upstreamServer();
     upstream.use({ callTool: async () => ({ content: 'not a list' }) as never });
-    const proxy = await createProxy(upstream, { logger: quiet });
+    const proxy = await createProxy(upstream, { server: { logger: quiet } });
     closers.push(() => proxy.close());
     const client = await connect(proxy, { protocolVersion: '2025-11-25' });
     closers.push(() => client.close());
@@ -120,7 +123,7 @@ describe('upstream faults', () => {
     const warnings: string[] = [];
     const proxy = await createProxy(upstream, {
       maxLogsPerSecond: 20,
-      logger: quiet,
+      server: { logger: quiet },
       onWarning: (w) => warnings.push(w),
     });
     closers.push(() => proxy.close());

@@ -18,7 +18,7 @@ describe('sessions', () => {
   it('each downstream client gets its own upstream session', async () => {
     const proxy = await createProxy(upstreamServer(), {
       connect: { protocolVersion: '2025-06-18' },
-      logger: quiet,
+      server: { logger: quiet },
     });
     closers.push(() => proxy.close());
     const a = await connect(proxy, { protocolVersion: '2025-11-25' });
@@ -36,7 +36,7 @@ describe('sessions', () => {
   it('nothing of one client reaches another: questions and log messages go to the caller only', async () => {
     const proxy = await createProxy(upstreamServer(), {
       connect: { protocolVersion: '2025-11-25' },
-      logger: quiet,
+      server: { logger: quiet },
     });
     closers.push(() => proxy.close());
     const heard = { a: [] as string[], b: [] as string[] };
@@ -73,7 +73,7 @@ describe('sessions', () => {
 
   it('the upstream’s list changes reach the downstream client', async () => {
     const upstream = upstreamServer();
-    const proxy = await createProxy(upstream, { logger: quiet });
+    const proxy = await createProxy(upstream, { server: { logger: quiet } });
     closers.push(() => proxy.close());
     const client = await connect(proxy, { protocolVersion: '2026-07-28' });
     closers.push(() => client.close());
@@ -125,7 +125,7 @@ describe('credentials', () => {
           own: { url: own.url, headers: { authorization: 'Bearer proxy-own' } },
         },
       },
-      { upstreams: { fwd: { credentials: 'forward' } }, logger: quiet },
+      { upstreams: { fwd: { credentials: 'forward' } }, server: { logger: quiet } },
     );
     closers.push(() => proxy.close());
     const front = await serveHttp(proxy, { port: 0 });

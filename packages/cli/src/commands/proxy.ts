@@ -53,7 +53,7 @@ export function proxyCommand(program: Command): void {
       const proxy = config
         ? await createProxy(
             { mcpServers: config.servers },
-            { upstreams: config.upstreams, onWarning: warn, name: 'mcp-fw-proxy' },
+            { upstreams: config.upstreams, onWarning: warn },
           )
         : await createProxy(singleTarget(words), {
             credentials: options.forwardToken ? 'forward' : 'own',
