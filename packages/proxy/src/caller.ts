@@ -1,17 +1,29 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Middleware, MiddlewareContext } from '@mcp-fw/core';
+import type { MiddlewareContext, MiddlewareHooks } from '@mcp-fw/core';
 
 // The request a member handler serves, as middleware sees it: handlers get a `Context`, which
 // has the caller's questions (elicit, sample, roots) but not its session or its HTTP headers.
-// One middleware, run around every request, keeps the middleware view for the handler.
-const current = new AsyncLocalStorage<MiddlewareContext>();
+// Middleware around each call files its view under the call's arguments object, which core
+// hands the handler as it is (a JSON Schema validator checks it in place, never copies it).
+// Not AsyncLocalStorage: on Node 20 it turns on promise hooks for the whole process, which
+// cost more than the rest of a forwarded call.
+const callers = new WeakMap<object, MiddlewareContext>();
 
-/** The middleware that makes {@link caller} work inside member handlers. */
-export const callerMiddleware: Middleware = (ctx, next) => current.run(ctx, next);
+function file(ctx: MiddlewareContext, next: () => Promise<unknown>): Promise<unknown> {
+  if (typeof ctx.arguments !== 'object' || ctx.arguments === null) ctx.arguments = {};
+  callers.set(ctx.arguments as object, ctx);
+  return next();
+}
 
-/** The request being served (set by {@link callerMiddleware}); undefined outside one. */
-export function caller(): MiddlewareContext | undefined {
-  return current.getStore();
+/** The middleware that makes {@link callerOf} work inside member handlers. */
+export const callerMiddleware: MiddlewareHooks = {
+  callTool: file as MiddlewareHooks['callTool'],
+  getPrompt: file as MiddlewareHooks['getPrompt'],
+  readResource: file as MiddlewareHooks['readResource'],
+};
+
+/** The request whose handler received `args` (filed by {@link callerMiddleware}). */
+export function callerOf(args: unknown): MiddlewareContext | undefined {
+  return typeof args === 'object' && args !== null ? callers.get(args) : undefined;
 }
 
 /** The caller's `Authorization: Bearer …` token (HTTP only). */

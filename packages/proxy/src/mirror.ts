@@ -15,7 +15,7 @@ import {
   type ResourceOptions,
   type ToolOptions,
 } from '@mcp-fw/core';
-import { caller } from './caller.js';
+import { callerOf } from './caller.js';
 import { namespaced } from './naming.js';
 import { checked } from './results.js';
 import type { Upstream } from './upstream.js';
@@ -197,7 +197,7 @@ export class Mirror {
       ToolDecorator(options) as Decorate,
       `tool ${key}`,
       (args: unknown, ctx: Context) =>
-        upstream.forward(what, ctx, caller(), async (client, call) =>
+        upstream.forward(what, ctx, callerOf(args), async (client, call) =>
           checked(
             upstream.settings.name,
             'tools/call',
@@ -224,7 +224,7 @@ export class Mirror {
     const provider = member(
       ResourceDecorator(resource.uri, options) as unknown as Decorate,
       `resource ${resource.uri}`,
-      (_args: unknown, ctx: Context) => this.#read1(resource.uri, what, ctx),
+      (args: unknown, ctx: Context) => this.#read1(resource.uri, what, ctx, args),
     );
     return { kind: 'resource', key: resource.uri, fingerprint: JSON.stringify(resource), provider };
   }
@@ -253,9 +253,9 @@ export class Mirror {
     const provider = member(
       ResourceDecorator(template.uriTemplate, options) as unknown as Decorate,
       `template ${template.uriTemplate}`,
-      (_args: unknown, ctx: Context) => {
-        const uri = String(caller()?.params?.uri ?? '');
-        return this.#read1(uri, `resources/read "${uri}"`, ctx);
+      (args: unknown, ctx: Context) => {
+        const uri = String(callerOf(args)?.params?.uri ?? '');
+        return this.#read1(uri, `resources/read "${uri}"`, ctx, args);
       },
     );
     return {
@@ -266,9 +266,9 @@ export class Mirror {
     };
   }
 
-  #read1(uri: string, what: string, ctx: Context): Promise<unknown> {
+  #read1(uri: string, what: string, ctx: Context, args: unknown): Promise<unknown> {
     const upstream = this.#upstream;
-    return upstream.forward(what, ctx, caller(), async (client, call) =>
+    return upstream.forward(what, ctx, callerOf(args), async (client, call) =>
       checked(upstream.settings.name, 'resources/read', what, await client.readResource(uri, call)),
     );
   }
@@ -305,7 +305,7 @@ export class Mirror {
       PromptDecorator(options) as Decorate,
       `prompt ${key}`,
       (values: unknown, ctx: Context) =>
-        upstream.forward(what, ctx, caller(), async (client, call) =>
+        upstream.forward(what, ctx, callerOf(values), async (client, call) =>
           checked(
             upstream.settings.name,
             'prompts/get',
