@@ -28,7 +28,12 @@ function childrenOf(pid: number): number[] {
 
 async function main(): Promise<void> {
   const direct = await connect(server);
-  const proxied = await connect(proxyServer);
+  // BENCH_PROXY_PROFILE=<dir>: a V8 CPU profile of the proxy (see profile-summary.ts).
+  const profile = process.env.BENCH_PROXY_PROFILE;
+  const proxied = await connect(
+    proxyServer,
+    profile ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profile}`] } : {},
+  );
   await pipelined(direct.client, config.warmupCalls, config.inFlight, ticksPerSecond);
   await pipelined(proxied.client, config.warmupCalls, config.inFlight, ticksPerSecond);
   const local: number[] = [];

@@ -132,27 +132,26 @@ export class Upstream {
   ): Promise<T> {
     const link = this.#linkFor(mctx);
     const client = await this.#open(link, this.#headersFor(mctx));
-    // A signal of our own identifies the call when a 2026-07-28 upstream asks for input.
-    const controller = new AbortController();
-    const onAbort = () => controller.abort(ctx.signal.reason);
-    if (ctx.signal.aborted) onAbort();
-    else ctx.signal.addEventListener('abort', onAbort, { once: true });
-    link.calls.set(controller.signal, ctx);
+    // The caller's signal cancels the upstream request, and identifies the call when a
+    // 2026-07-28 upstream asks for input (the client hands it to the input handlers).
+    const signal = ctx.signal;
+    link.calls.set(signal, ctx);
     link.lastUsed = Date.now();
-    const wantsProgress = mctx?.meta?.progressToken !== undefined;
     try {
       return await call(client, {
-        signal: controller.signal,
+        signal,
         timeoutMs: this.settings.timeoutMs,
-        ...(wantsProgress
-          ? { onProgress: (p) => ctx.progress(p.progress, p.total, p.message) }
+        ...(mctx?.meta?.progressToken !== undefined
+          ? {
+              onProgress: (p: { progress: number; total?: number; message?: string }) =>
+                ctx.progress(p.progress, p.total, p.message),
+            }
           : {}),
       });
     } catch (error) {
-      throw this.#failure(link, what, error, ctx.signal);
+      throw this.#failure(link, what, error, signal);
     } finally {
-      ctx.signal.removeEventListener('abort', onAbort);
-      link.calls.delete(controller.signal);
+      link.calls.delete(signal);
       link.lastUsed = Date.now();
     }
   }
