@@ -10,7 +10,12 @@ import {
   type LogMessage,
   type McpClient,
 } from '@mcp-fw/client';
-import { UserError, type Context, type MiddlewareContext } from '@mcp-fw/core';
+import {
+  ClientCapabilityError,
+  UserError,
+  type Context,
+  type MiddlewareContext,
+} from '@mcp-fw/core';
 import { bearerOf } from './caller.js';
 import type { Opener } from './target.js';
 
@@ -57,6 +62,8 @@ interface Link {
   client?: McpClient;
   opening?: Promise<McpClient>;
   readonly calls: Map<AbortSignal, Context>;
+  /** A question the caller cannot answer (a capability it lacks), by call: the call's answer. */
+  readonly refusals: Map<AbortSignal, unknown>;
   lastUsed: number;
   logWindow: number;
   logCount: number;
@@ -138,7 +145,7 @@ export class Upstream {
     link.calls.set(signal, ctx);
     link.lastUsed = Date.now();
     try {
-      return await call(client, {
+      const result = await call(client, {
         signal,
         timeoutMs: this.settings.timeoutMs,
         ...(mctx?.meta?.progressToken !== undefined
@@ -148,9 +155,16 @@ export class Upstream {
             }
           : {}),
       });
+      // Even when the upstream made an answer of it (an isError result).
+      const refusal = link.refusals.get(signal);
+      if (refusal) throw refusal;
+      return result;
     } catch (error) {
-      throw this.#failure(link, what, error, signal);
+      // The upstream failed because the caller lacks a capability its question needs: the
+      // caller gets the refusal its own era defines (-32021 in 2026-07-28), not the upstream's.
+      throw link.refusals.get(signal) ?? this.#failure(link, what, error, signal);
     } finally {
+      link.refusals.delete(signal);
       link.calls.delete(signal);
       link.lastUsed = Date.now();
     }
@@ -285,14 +299,35 @@ export class Upstream {
   }
 
   #handlers(link: Link): InputHandlers {
+    const refused = async <T>(
+      info: InputInfo,
+      method: string,
+      ask: (ctx: Context) => Promise<T>,
+    ) => {
+      const ctx = this.#asked(link, info, method);
+      try {
+        return await ask(ctx);
+      } catch (error) {
+        if (error instanceof ClientCapabilityError)
+          for (const [signal, owner] of link.calls)
+            if (owner === ctx) link.refusals.set(signal, error);
+        throw error;
+      }
+    };
     return {
-      elicitation: async (request, info) =>
-        elicitThrough(this.#asked(link, info, 'elicitation/create'), request),
-      sampling: async (request, info) =>
-        (await this.#asked(link, info, 'sampling/createMessage').sample(
-          request as Parameters<Context['sample']>[0],
-        )) as unknown as Record<string, unknown>,
-      roots: async (info) => this.#asked(link, info, 'roots/list').roots(),
+      elicitation: (request, info) =>
+        refused(info, 'elicitation/create', (ctx) => elicitThrough(ctx, request)),
+      sampling: (request, info) =>
+        refused(
+          info,
+          'sampling/createMessage',
+          async (ctx) =>
+            (await ctx.sample(request as Parameters<Context['sample']>[0])) as unknown as Record<
+              string,
+              unknown
+            >,
+        ),
+      roots: (info) => refused(info, 'roots/list', (ctx) => ctx.roots()),
     };
   }
 
@@ -393,6 +428,7 @@ function newLink(key: string, isolated: boolean): Link {
     key,
     isolated,
     calls: new Map(),
+    refusals: new Map(),
     lastUsed: Date.now(),
     logWindow: 0,
     logCount: 0,

@@ -119,3 +119,26 @@ describe.each([
     await vi.waitFor(() => expect(seen.aborted).toHaveLength(1));
   });
 });
+
+describe('a caller without the capability an upstream question needs', () => {
+  it('gets its own era’s refusal: -32021 for a 2026-07-28 caller of a 2025-06-18 server', async () => {
+    const proxy = await createProxy(upstreamServer(), {
+      connect: { protocolVersion: '2025-06-18' },
+      server: { logger: quiet },
+    });
+    closers.push(() => proxy.close());
+    const client = await connect(proxy, { protocolVersion: '2026-07-28' });
+    closers.push(() => client.close());
+    await expect(client.callTool('ponder', {})).rejects.toMatchObject({ code: -32021 });
+  });
+
+  it('gets an isError result naming the capability as a 2025-11-25 caller of a 2026-07-28 server', async () => {
+    const proxy = await createProxy(upstreamServer(), { server: { logger: quiet } });
+    closers.push(() => proxy.close());
+    const client = await connect(proxy, { protocolVersion: '2025-11-25' });
+    closers.push(() => client.close());
+    const result = await client.callTool('ponder', {});
+    expect(result.isError).toBe(true);
+    expect(result.content[0].text).toMatch(/sampling/);
+  });
+});
