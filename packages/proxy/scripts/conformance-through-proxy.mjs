@@ -50,6 +50,7 @@ try {
           : ['--requirements', run.requirements]),
       ]);
       process.stdout.write(`\n=== conformance run: ${run.label} ===\n${output}`);
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: the suite colours its output
       const lines = output.replace(/\x1b\[[0-9;]*m/g, '').split('\n');
       const scored = lines.filter((l) => /^[✓✗] [\w./-]+: \d+ passed, \d+ failed/.test(l));
       const bad = scored.filter((l) => l.startsWith('✗') || !/ 0 failed/.test(l));
