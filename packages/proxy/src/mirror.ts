@@ -139,6 +139,7 @@ export class Mirror {
     for (const template of lists[2]) add(this.#template(template, completes));
     for (const prompt of lists[3]) add(this.#prompt(prompt, completes));
     this.#apply(next);
+    await this.#upstream.watchResources(lists[1].map((r) => r.uri));
   }
 
   #apply(next: Map<string, Entry>): void {

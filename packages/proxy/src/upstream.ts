@@ -88,6 +88,8 @@ export class Upstream {
   #sweep?: ReturnType<typeof setInterval>;
   #closed = false;
   #stopListening?: () => Promise<void>;
+  #watched = '';
+  #stopWatching?: () => Promise<void>;
 
   constructor(opener: Opener, settings: UpstreamSettings) {
     this.opener = opener;
@@ -170,12 +172,41 @@ export class Upstream {
     }
   }
 
+  /**
+   * Subscribes to updates of these resources (the first 100) where the upstream offers
+   * subscriptions, so that `resources/updated` reaches the proxy's subscribers.
+   */
+  async watchResources(uris: readonly string[]): Promise<void> {
+    const client = this.#primary.client;
+    const caps = client?.server.capabilities as { resources?: { subscribe?: boolean } } | undefined;
+    const wanted = uris.slice(0, 100);
+    const key = wanted.join('\n');
+    if (!client || !caps?.resources?.subscribe || key === this.#watched) return;
+    this.#watched = key;
+    await this.#stopWatching?.().catch(() => {});
+    this.#stopWatching = undefined;
+    if (wanted.length === 0) return;
+    try {
+      const listening = await client.listen({ resourceUris: wanted }, (change) => {
+        const uri = change.params.uri;
+        if (typeof uri === 'string') this.settings.resourceUpdated(uri);
+      });
+      this.#stopWatching = () => listening.close();
+    } catch (error) {
+      this.#watched = '';
+      this.settings.warn(
+        `upstream "${this.settings.name}" refused resource subscriptions (${error instanceof Error ? error.message : String(error)}); updates of its resources are not passed on`,
+      );
+    }
+  }
+
   /** Closes every connection this upstream opened (not a client given as the target). */
   async close(): Promise<void> {
     this.#closed = true;
     clearTimeout(this.#retry);
     clearInterval(this.#sweep);
     await this.#stopListening?.().catch(() => {});
+    await this.#stopWatching?.().catch(() => {});
     const links = [this.#primary, ...this.#links.values()];
     this.#links.clear();
     await Promise.all(links.map((link) => this.#drop(link)));
@@ -249,6 +280,7 @@ export class Upstream {
     clearTimeout(this.#retry);
     this.#retry = undefined;
     if (!wasUp) {
+      this.#watched = '';
       void this.#listen(client);
       this.settings.changed();
     }

@@ -141,3 +141,28 @@ describe('credentials', () => {
     expect(new Set(seen.own)).toEqual(new Set(['Bearer proxy-own']));
   });
 });
+
+describe('resource subscriptions', () => {
+  it('an upstream resource update reaches a downstream subscriber', async () => {
+    const upstream = upstreamServer();
+    const proxy = await createProxy(upstream, {
+      connect: { protocolVersion: '2025-11-25' },
+      server: { logger: quiet },
+    });
+    closers.push(() => proxy.close());
+    const client = await connect(proxy, { protocolVersion: '2026-07-28' });
+    closers.push(() => client.close());
+    const changes: unknown[] = [];
+    const listening = await client.listen({ resourceUris: ['memo://today'] }, (change) =>
+      changes.push(change.params.uri),
+    );
+    closers.push(() => listening.close());
+    await vi.waitFor(
+      () => {
+        upstream.resources.updated('memo://today');
+        expect(changes).toContain('memo://today');
+      },
+      { timeout: 5000, interval: 200 },
+    );
+  });
+});
