@@ -46,7 +46,7 @@ export function proxyCommand(program: Command): void {
     )
     .action(async (words: string[], options: ProxyCommandOptions) => {
       // Imported before anything may write: in stdio mode stdout carries frames only.
-      const { createProxy } = await import('@mcp-fw/proxy');
+      const { createProxy } = await loadProxy();
       const file = configFile(words);
       const config = file ? readConfig(file) : undefined;
       const warn = (message: string) => process.stderr.write(`mcp-fw proxy: ${message}\n`);
@@ -78,6 +78,19 @@ export function proxyCommand(program: Command): void {
           .join(', ')} at ${handle.url}; health at ${handle.url.replace(/\/mcp$/, '/healthz')}\n`,
       );
     });
+}
+
+/** `@mcp-fw/proxy`, an optional peer of the CLI: only this command needs it. */
+async function loadProxy(): Promise<typeof import('@mcp-fw/proxy')> {
+  try {
+    return await import('@mcp-fw/proxy');
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    throw new CliError(
+      'mcp-fw proxy needs the @mcp-fw/proxy package, which is not installed.',
+      'Install it beside the CLI: npm install @mcp-fw/proxy',
+    );
+  }
 }
 
 interface Config {
