@@ -39,6 +39,7 @@ export const GUIDE: readonly NavGroup[] = [
       { text: 'Deployment and scale-out', link: '/guide/deployment' },
       { text: 'Middleware and telemetry', link: '/guide/middleware' },
       { text: 'Tasks', link: '/guide/tasks' },
+      { text: 'Proxy and gateway', link: '/guide/proxy' },
     ],
   },
   {

@@ -7,6 +7,7 @@ import { devCommand } from './commands/dev.js';
 import { examples } from './commands/options.js';
 import { inspectCommand } from './commands/inspect.js';
 import { installCommand } from './commands/install.js';
+import { proxyCommand } from './commands/proxy.js';
 import { startCommand } from './commands/start.js';
 import { reportError } from './output/report-error.js';
 import { styleFor } from './output/style.js';
@@ -48,6 +49,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     buildCommand,
     startCommand,
     installCommand,
+    proxyCommand,
     authCommand,
   ]) {
     register(program);

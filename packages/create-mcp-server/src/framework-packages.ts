@@ -27,6 +27,7 @@ export const OPTIONAL_FRAMEWORK_PACKAGES: Readonly<Record<string, string>> = {
   '@mcp-fw/auth': 'packages/auth',
   '@mcp-fw/client': 'packages/client',
   '@mcp-fw/otel': 'packages/otel',
+  '@mcp-fw/proxy': 'packages/proxy',
   '@mcp-fw/redis': 'packages/redis',
   '@mcp-fw/typescript': 'packages/typescript',
 };

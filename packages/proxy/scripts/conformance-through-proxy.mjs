@@ -1,0 +1,100 @@
+#!/usr/bin/env node
+// Runs the official MCP conformance suite (server mode) THROUGH @mcp-fw/proxy against the
+// conformance fixture (examples/conformance), in the eras-bridging directions:
+//
+//   --requirements 2026-07-28  suite (2026-07-28) → proxy → fixture pinned to 2025-06-18
+//   --requirements 2025-11-25  suite (2025-11-25) → proxy → fixture at 2026-07-28
+//
+// Builds nothing: `npx tsc -b` must have built dist/ first. Prints each run's output and a
+// summary line per run (`[label] exit N; scored: P passed, F failed; …`).
+import { spawn } from 'node:child_process';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureConformanceSuite } from '../../../scripts/toolchain.mjs';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const FIXTURE = join(ROOT, 'examples/conformance/dist/main.js');
+const { node: NODE22, suite: SUITE } = ensureConformanceSuite();
+const { createProxy } = await import('@mcp-fw/proxy');
+const { serveHttp } = await import('@mcp-fw/core/node');
+
+const RUNS = [
+  {
+    label: 'requirements 2026-07-28 → 2025-06-18',
+    requirements: '2026-07-28',
+    upstream: '2025-06-18',
+  },
+  {
+    label: 'requirements 2025-11-25 → 2026-07-28',
+    requirements: '2025-11-25',
+    upstream: '2026-07-28',
+  },
+];
+
+const fixture = await startFixture();
+let failed = false;
+try {
+  for (const run of RUNS) {
+    const proxy = await createProxy(fixture.url, {
+      connect: { protocolVersion: run.upstream },
+      onWarning: (m) => process.stderr.write(`[proxy] ${m}\n`),
+    });
+    const front = await serveHttp(proxy, { port: 0 });
+    try {
+      const { code, output } = await runSuite([
+        'server',
+        '--url',
+        front.url,
+        ...(process.env.SCENARIO
+          ? ['--scenario', process.env.SCENARIO, '--spec-version', run.requirements, '--verbose']
+          : ['--requirements', run.requirements]),
+      ]);
+      process.stdout.write(`\n=== conformance run: ${run.label} ===\n${output}`);
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: the suite colours its output
+      const lines = output.replace(/\x1b\[[0-9;]*m/g, '').split('\n');
+      const scored = lines.filter((l) => /^[✓✗] [\w./-]+: \d+ passed, \d+ failed/.test(l));
+      const bad = scored.filter((l) => l.startsWith('✗') || !/ 0 failed/.test(l));
+      process.stdout.write(
+        `\n[${run.label}] exit ${code}; scenarios: ${scored.length - bad.length} passed, ${bad.length} failed; ${lines.find((l) => l.startsWith('Total:')) ?? ''}\n${bad.map((l) => `  ${l}`).join('\n')}\n`,
+      );
+      if (code !== 0) failed = true;
+    } finally {
+      await front.close();
+      await proxy.close();
+    }
+  }
+} finally {
+  fixture.child.kill('SIGTERM');
+}
+process.exit(failed ? 1 : 0);
+
+function startFixture() {
+  const child = spawn(process.execPath, [FIXTURE, '--http', '--port', '0'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  process.once('exit', () => child.kill('SIGKILL'));
+  let stderr = '';
+  return new Promise((done, reject) => {
+    child.stderr.setEncoding('utf8').on('data', (chunk) => {
+      stderr += chunk;
+      const match = /listening on (http:\/\/\S+\/mcp)/.exec(stderr);
+      if (match) done({ url: match[1], child });
+    });
+    child.once('exit', () => reject(new Error(`fixture exited:\n${stderr}`)));
+  });
+}
+
+function runSuite(args) {
+  return new Promise((done) => {
+    const child = spawn(NODE22, [SUITE, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.setEncoding('utf8').on('data', (c) => (output += c));
+    child.stderr.setEncoding('utf8').on('data', (c) => (output += c));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 180_000);
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      done({ code, output });
+    });
+  });
+}

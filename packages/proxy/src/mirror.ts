@@ -1,0 +1,367 @@
+import type {
+  McpClient,
+  Prompt,
+  Resource,
+  ResourceTemplate,
+  Tool as UpstreamTool,
+} from '@mcp-fw/client';
+import {
+  Prompt as PromptDecorator,
+  Resource as ResourceDecorator,
+  Tool as ToolDecorator,
+  type Context,
+  type McpFwServer,
+  type PromptOptions,
+  type ResourceOptions,
+  type ToolOptions,
+} from '@mcp-fw/core';
+import { callerOf } from './caller.js';
+import { namespaced } from './naming.js';
+import { checked } from './results.js';
+import type { Upstream } from './upstream.js';
+
+type Kind = 'tool' | 'prompt' | 'resource';
+
+/** One member served for the upstream: its key in the server, a fingerprint, its provider. */
+interface Entry {
+  readonly kind: Kind;
+  /** The tool or prompt name, the URI or the URI template, as served. */
+  readonly key: string;
+  readonly fingerprint: string;
+  readonly provider: object;
+}
+
+type Decorate = (target: object, key: string, descriptor: PropertyDescriptor) => void;
+
+/**
+ * Mirrors one upstream's tools, resources, templates and prompts into the proxy's server:
+ * each a member whose handler forwards to the upstream. Read again whenever the upstream says a
+ * list changed (coalesced, so a flood of notifications costs one read at a time) or comes back;
+ * only what changed is replaced.
+ */
+export class Mirror {
+  readonly #server: McpFwServer;
+  readonly #upstream: Upstream;
+  readonly #namespace: string | undefined;
+  readonly #separator: string;
+  #served = new Map<string, Entry>();
+  #running?: Promise<void>;
+  #again = false;
+  #timer?: ReturnType<typeof setTimeout>;
+  /** How many times the upstream's lists were read (for tests of floods). */
+  reads = 0;
+
+  constructor(
+    server: McpFwServer,
+    upstream: Upstream,
+    namespace: string | undefined,
+    separator: string,
+  ) {
+    this.#server = server;
+    this.#upstream = upstream;
+    this.#namespace = namespace;
+    this.#separator = separator;
+  }
+
+  /** Reads the upstream's lists soon (once for any number of calls meanwhile). */
+  schedule(): void {
+    if (this.#timer || this.#upstream.state !== 'up') return;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      void this.refresh();
+    }, 25);
+    (this.#timer as { unref?: () => void }).unref?.();
+  }
+
+  /** Reads the upstream's lists now; resolves when the server serves them. */
+  refresh(): Promise<void> {
+    if (this.#running) {
+      this.#again = true;
+      return this.#running;
+    }
+    this.#running = (async () => {
+      do {
+        this.#again = false;
+        await this.#read();
+      } while (this.#again);
+    })().finally(() => (this.#running = undefined));
+    return this.#running;
+  }
+
+  /** Removes every member of this upstream from the server. */
+  clear(): void {
+    for (const entry of this.#served.values()) this.#remove(entry);
+    this.#served.clear();
+    clearTimeout(this.#timer);
+  }
+
+  /** The served names of this upstream's members (tools and prompts) and URIs. */
+  names(): string[] {
+    return [...this.#served.values()].map((e) => e.key);
+  }
+
+  async #read(): Promise<void> {
+    let client: McpClient;
+    try {
+      client = await this.#upstream.primary();
+    } catch {
+      return; // down: its members stay, and each call says why it fails
+    }
+    this.reads++;
+    const caps = client.server.capabilities as Record<string, unknown>;
+    const warn = this.#upstream.settings.warn;
+    const name = this.#upstream.settings.name;
+    const listed = <T>(has: unknown, list: () => Promise<T[]>, what: string): Promise<T[]> =>
+      has
+        ? list().catch((error: unknown) => {
+            warn(
+              `upstream "${name}": ${what} failed (${error instanceof Error ? error.message : String(error)}); kept what was served`,
+            );
+            throw error;
+          })
+        : Promise.resolve([]);
+    let lists: [UpstreamTool[], Resource[], ResourceTemplate[], Prompt[]];
+    try {
+      lists = await Promise.all([
+        listed(caps.tools, () => client.listTools(), 'tools/list'),
+        listed(caps.resources, () => client.listResources(), 'resources/list'),
+        listed(caps.resources, () => client.listResourceTemplates(), 'resources/templates/list'),
+        listed(caps.prompts, () => client.listPrompts(), 'prompts/list'),
+      ]);
+    } catch {
+      return;
+    }
+    const completes = caps.completions !== undefined;
+    const next = new Map<string, Entry>();
+    const add = (entry: Entry) => next.set(`${entry.kind}\0${entry.key}`, entry);
+    for (const tool of lists[0]) add(this.#tool(tool));
+    for (const resource of lists[1]) add(this.#resource(resource));
+    for (const template of lists[2]) add(this.#template(template, completes));
+    for (const prompt of lists[3]) add(this.#prompt(prompt, completes));
+    this.#apply(next);
+    await this.#upstream.watchResources(lists[1].map((r) => r.uri));
+  }
+
+  #apply(next: Map<string, Entry>): void {
+    const warn = this.#upstream.settings.warn;
+    for (const [id, entry] of this.#served)
+      if (next.get(id)?.fingerprint !== entry.fingerprint) {
+        this.#remove(entry);
+        this.#served.delete(id);
+      }
+    const added = [...next].filter(([id]) => !this.#served.has(id));
+    if (added.length === 0) return;
+    try {
+      this.#server.add(...added.map(([, e]) => e.provider));
+      for (const [id, entry] of added) this.#served.set(id, entry);
+    } catch {
+      // One bad member (a name core refuses, a schema it cannot compile, a collision with another
+      // upstream) must not keep the others out: add them one by one and say which failed.
+      for (const [id, entry] of added) {
+        try {
+          this.#server.add(entry.provider);
+          this.#served.set(id, entry);
+        } catch (error) {
+          warn(
+            `upstream "${this.#upstream.settings.name}": its ${entry.kind} "${entry.key}" is not served: ${error instanceof Error ? error.message : String(error)}`,
+          );
+        }
+      }
+    }
+  }
+
+  #remove(entry: Entry): void {
+    const control =
+      entry.kind === 'tool'
+        ? this.#server.tools
+        : entry.kind === 'prompt'
+          ? this.#server.prompts
+          : this.#server.resources;
+    control.remove(entry.key);
+  }
+
+  #tool(tool: UpstreamTool): Entry {
+    const upstream = this.#upstream;
+    const key = namespaced(this.#namespace, tool.name, this.#separator);
+    const what = `tools/call "${tool.name}"`;
+    const options = defined({
+      name: key,
+      title: tool.title,
+      description: tool.description,
+      input: plainSchema(tool.inputSchema),
+      output: tool.outputSchema && plainSchema(tool.outputSchema),
+      annotations: tool.annotations,
+      icons: tool.icons,
+      _meta: tool._meta,
+    }) as ToolOptions;
+    const provider = member(
+      ToolDecorator(options) as Decorate,
+      `tool ${key}`,
+      (args: unknown, ctx: Context) =>
+        upstream.forward(what, ctx, callerOf(args), async (client, call) =>
+          checked(
+            upstream.settings.name,
+            'tools/call',
+            what,
+            await client.callTool(tool.name, args as Record<string, unknown>, call),
+          ),
+        ),
+    );
+    return { kind: 'tool', key, fingerprint: JSON.stringify(tool), provider };
+  }
+
+  #resource(resource: Resource): Entry {
+    const what = `resources/read "${resource.uri}"`;
+    const options = defined({
+      name: resource.name,
+      title: resource.title,
+      description: resource.description,
+      mimeType: resource.mimeType,
+      size: resource.size,
+      annotations: resource.annotations,
+      icons: resource.icons,
+      _meta: resource._meta,
+    }) as ResourceOptions;
+    const provider = member(
+      ResourceDecorator(resource.uri, options) as unknown as Decorate,
+      `resource ${resource.uri}`,
+      (args: unknown, ctx: Context) => this.#read1(resource.uri, what, ctx, args),
+    );
+    return { kind: 'resource', key: resource.uri, fingerprint: JSON.stringify(resource), provider };
+  }
+
+  #template(template: ResourceTemplate, completes: boolean): Entry {
+    const variables = [...template.uriTemplate.matchAll(/\{[+#./;?&]?([^}]+)\}/g)].flatMap((m) =>
+      m[1].split(',').map((v) => v.replace(/[*]|:\d+$/g, '')),
+    );
+    const options = defined({
+      name: template.name,
+      title: template.title,
+      description: template.description,
+      mimeType: template.mimeType,
+      annotations: template.annotations,
+      icons: template.icons,
+      _meta: template._meta,
+      complete: completes
+        ? Object.fromEntries(
+            variables.map((v) => [
+              v,
+              this.#completer({ type: 'ref/resource', uri: template.uriTemplate }, v),
+            ]),
+          )
+        : undefined,
+    }) as ResourceOptions;
+    const provider = member(
+      ResourceDecorator(template.uriTemplate, options) as unknown as Decorate,
+      `template ${template.uriTemplate}`,
+      (args: unknown, ctx: Context) => {
+        const uri = String(callerOf(args)?.params?.uri ?? '');
+        return this.#read1(uri, `resources/read "${uri}"`, ctx, args);
+      },
+    );
+    return {
+      kind: 'resource',
+      key: template.uriTemplate,
+      fingerprint: JSON.stringify(template),
+      provider,
+    };
+  }
+
+  #read1(uri: string, what: string, ctx: Context, args: unknown): Promise<unknown> {
+    const upstream = this.#upstream;
+    return upstream.forward(what, ctx, callerOf(args), async (client, call) =>
+      checked(upstream.settings.name, 'resources/read', what, await client.readResource(uri, call)),
+    );
+  }
+
+  #prompt(prompt: Prompt, completes: boolean): Entry {
+    const upstream = this.#upstream;
+    const key = namespaced(this.#namespace, prompt.name, this.#separator);
+    const what = `prompts/get "${prompt.name}"`;
+    const args = prompt.arguments ?? [];
+    const input = {
+      type: 'object',
+      properties: Object.fromEntries(
+        args.map((a) => [a.name, defined({ type: 'string', description: a.description })]),
+      ),
+      required: args.filter((a) => a.required).map((a) => a.name),
+    };
+    const options = defined({
+      name: key,
+      title: prompt.title,
+      description: prompt.description,
+      input,
+      icons: prompt.icons,
+      _meta: prompt._meta,
+      complete: completes
+        ? Object.fromEntries(
+            args.map((a) => [
+              a.name,
+              this.#completer({ type: 'ref/prompt', name: prompt.name }, a.name),
+            ]),
+          )
+        : undefined,
+    }) as PromptOptions;
+    const provider = member(
+      PromptDecorator(options) as Decorate,
+      `prompt ${key}`,
+      (values: unknown, ctx: Context) =>
+        upstream.forward(what, ctx, callerOf(values), async (client, call) =>
+          checked(
+            upstream.settings.name,
+            'prompts/get',
+            what,
+            await client.getPrompt(prompt.name, values as Record<string, string>, call),
+          ),
+        ),
+    );
+    return { kind: 'prompt', key, fingerprint: JSON.stringify(prompt), provider };
+  }
+
+  #completer(
+    ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string },
+    argument: string,
+  ) {
+    const upstream = this.#upstream;
+    return async (value: string, context: { arguments: Record<string, string> }) => {
+      const client = await upstream.primary();
+      const what = `completion/complete of "${argument}"`;
+      const result = checked(
+        upstream.settings.name,
+        'completion/complete',
+        what,
+        await client.complete(
+          ref,
+          { name: argument, value },
+          { context, timeoutMs: upstream.settings.timeoutMs },
+        ),
+      );
+      return result.completion.values;
+    };
+  }
+}
+
+/** A provider with one decorated method: how core is told about a member built at runtime. */
+function member(
+  decorate: Decorate,
+  label: string,
+  handler: (args: unknown, ctx: Context) => unknown,
+): object {
+  const Provider = class {};
+  Object.defineProperty(Provider, 'name', { value: `Proxied ${label}` });
+  const descriptor = { value: handler, writable: true, configurable: true, enumerable: false };
+  Object.defineProperty(Provider.prototype, 'forward', descriptor);
+  decorate(Provider.prototype, 'forward', descriptor);
+  return new Provider();
+}
+
+/** The schema as JSON Schema, without the dialect marker a draft-07 upstream may send. */
+function plainSchema(schema: object): Record<string, unknown> {
+  const { $schema: _dialect, ...rest } = schema as Record<string, unknown>;
+  return rest;
+}
+
+function defined<T extends Record<string, unknown>>(object: T): T {
+  for (const key of Object.keys(object)) if (object[key] === undefined) delete object[key];
+  return object;
+}

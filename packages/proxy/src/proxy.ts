@@ -1,0 +1,244 @@
+import type { ConnectOptions } from '@mcp-fw/client';
+import { JsonRpcError, McpFwServer, UserError, type ServerOptions } from '@mcp-fw/core';
+import { callerMiddleware } from './caller.js';
+import { Mirror } from './mirror.js';
+import { DEFAULT_SEPARATOR } from './naming.js';
+import { openerOf, type McpServerEntry, type ProxyTarget } from './target.js';
+import { Upstream, type UpstreamHealth } from './upstream.js';
+
+/** Per-upstream settings of {@link createProxy} (every field optional). */
+export interface UpstreamOptions {
+  /**
+   * Whose credentials reach the upstream: `'own'` (default) sends only the headers configured
+   * for it (an `mcpServers` entry's `headers`, or `connect.headers`); `'forward'` sends the
+   * downstream caller's `Authorization: Bearer` token instead. A caller's token never reaches an
+   * upstream not set to `'forward'`.
+   */
+  readonly credentials?: 'own' | 'forward';
+  /**
+   * `'per-client'` (default): each downstream session (and caller token) gets its own upstream
+   * session, so that nothing of one client (its log level, subscriptions, questions) reaches
+   * another. `'shared'`: every caller uses the proxy's one connection (cheaper; for stateless
+   * upstreams and single-user proxies).
+   */
+  readonly sessions?: 'per-client' | 'shared';
+  /** How long one forwarded request may take, in ms (default 60 000). */
+  readonly timeoutMs?: number;
+  /** How often a down upstream is tried again, in ms (default 2000). */
+  readonly retryMs?: number;
+  /** Most upstream sessions open at once (default 100); the idlest is closed for a new one. */
+  readonly maxSessions?: number;
+  /** An upstream session unused this long is closed, in ms (default 300 000). */
+  readonly idleMs?: number;
+  /** Log messages passed on per upstream session and second; more are dropped (default 50). */
+  readonly maxLogsPerSecond?: number;
+  /** How the proxy connects (protocol revision, headers, `clientInfo`, …). */
+  readonly connect?: ConnectOptions;
+}
+
+/** Options of {@link createProxy}. */
+export interface ProxyOptions extends UpstreamOptions {
+  /**
+   * The options of the server the proxy is (`createServer`'s, without `providers`): its name
+   * (default `mcp-fw-proxy`), version, limits, logger, middleware, …
+   */
+  readonly server?: Partial<Omit<ServerOptions, 'providers'>>;
+  /**
+   * Prefix of the upstream's tool and prompt names (`<namespace>_<name>`); none by default for
+   * one upstream. With `mcpServers`, each upstream's key is its namespace.
+   */
+  readonly namespace?: string;
+  /** Between namespace and name (default `_`). */
+  readonly separator?: string;
+  /** Settings of individual upstreams of an `mcpServers` target, by name. */
+  readonly upstreams?: Readonly<Record<string, UpstreamOptions>>;
+  /** Where warnings go (an upstream down, a member that cannot be served); default stderr. */
+  readonly onWarning?: (message: string) => void;
+}
+
+/** A whole `mcpServers` configuration: several upstreams, each namespaced by its key. */
+export interface McpServersConfig {
+  readonly mcpServers: Readonly<Record<string, McpServerEntry | ProxyTarget>>;
+}
+
+interface Served {
+  readonly upstream: Upstream;
+  readonly mirror: Mirror;
+  readonly fingerprint: string;
+}
+
+/**
+ * The server {@link createProxy} returns: a normal mcp-fw server (serve it over stdio or HTTP,
+ * add middleware, mount it) whose members forward to its upstreams, with their health.
+ *
+ * @example
+ * ```ts
+ * const proxy = await createProxy('https://example.com/mcp');
+ * console.error(proxy.health()); // [{ name: 'upstream', state: 'up', … }]
+ * ```
+ */
+export class ProxyServer extends McpFwServer {
+  readonly #options: ProxyOptions;
+  readonly #served = new Map<string, Served>();
+  readonly #warn: (message: string) => void;
+
+  /** @internal Made by {@link createProxy}. */
+  constructor(options: ProxyOptions) {
+    super({
+      ...options.server,
+      name: options.server?.name ?? 'mcp-fw-proxy',
+      version: options.server?.version ?? '0.1.0',
+    });
+    this.#options = options;
+    this.#warn = options.onWarning ?? ((message) => console.error(`@mcp-fw/proxy: ${message}`));
+    this.use(callerMiddleware, {
+      // A call that reaches no member while an upstream is down fails because of it: say so.
+      callTool: (_ctx, next) => this.#explained(next),
+      readResource: (_ctx, next) => this.#explained(next),
+      getPrompt: (_ctx, next) => this.#explained(next),
+    });
+  }
+
+  /** Each upstream's state: up, down (and why), connecting, and its open sessions. */
+  health(): UpstreamHealth[] {
+    return [...this.#served.values()].map((s) => s.upstream.health());
+  }
+
+  /** @internal The mirrors, by upstream name (tests read how often lists were read). */
+  mirror(name: string): Mirror | undefined {
+    return this.#served.get(name)?.mirror;
+  }
+
+  /**
+   * Serves exactly these upstreams from now on: new ones are connected, removed ones closed and
+   * their members removed, changed ones reconnected; the rest keep their sessions. The gateway
+   * calls it when its configuration file changes.
+   *
+   * @example
+   * ```ts
+   * await proxy.configure({ weather: { url: 'http://127.0.0.1:4000/mcp' } }, { namespaced: true });
+   * ```
+   */
+  async configure(
+    targets: Readonly<Record<string, ProxyTarget>>,
+    { namespaced = true }: { readonly namespaced?: boolean } = {},
+  ): Promise<void> {
+    const wanted = new Map(Object.entries(targets));
+    for (const [name, served] of [...this.#served]) {
+      const target = wanted.get(name);
+      if (target !== undefined && fingerprintOf(target) === served.fingerprint) continue;
+      this.#served.delete(name);
+      served.mirror.clear();
+      await served.upstream.close();
+    }
+    const starting: Promise<void>[] = [];
+    for (const [name, target] of wanted) {
+      if (this.#served.has(name)) continue;
+      const own = { ...this.#options, ...this.#options.upstreams?.[name] };
+      let mirror: Mirror | undefined;
+      const upstream = new Upstream(openerOf(target), {
+        name,
+        credentials: own.credentials ?? 'own',
+        sessions: own.sessions ?? 'per-client',
+        timeoutMs: own.timeoutMs ?? 60_000,
+        retryMs: own.retryMs ?? 2000,
+        maxSessions: own.maxSessions ?? 100,
+        idleMs: own.idleMs ?? 300_000,
+        maxLogsPerSecond: own.maxLogsPerSecond ?? 50,
+        // Every log message the upstream has is asked for: each caller's ctx.log filters by the
+        // level that caller set.
+        connect: { validateOutput: false, logLevel: 'debug', ...own.connect },
+        changed: () => mirror?.schedule(),
+        resourceUpdated: (uri) => this.resources.updated(uri),
+        warn: this.#warn,
+      });
+      const namespace = namespaced ? name : this.#options.namespace;
+      mirror = new Mirror(this, upstream, namespace, this.#options.separator ?? DEFAULT_SEPARATOR);
+      this.#served.set(name, { upstream, mirror, fingerprint: fingerprintOf(target) });
+      const first = mirror;
+      starting.push(
+        upstream.primary().then(
+          () => first.refresh(),
+          () => {}, // down at start: health says so, calls say so, and it is retried
+        ),
+      );
+    }
+    await Promise.all(starting);
+  }
+
+  /** Closes every upstream connection (a client given as the target stays open). */
+  async close(): Promise<void> {
+    const served = [...this.#served.values()];
+    this.#served.clear();
+    for (const s of served) s.mirror.clear();
+    await Promise.all(served.map((s) => s.upstream.close()));
+  }
+
+  async #explained<T>(next: () => Promise<T>): Promise<T> {
+    try {
+      return await next();
+    } catch (error) {
+      const down = [...this.#served.values()].filter((s) => s.upstream.state === 'down');
+      if (down.length === 0 || !(error instanceof JsonRpcError || error instanceof UserError))
+        throw error;
+      const why = down.map((s) => s.upstream.downMessage()).join(' ');
+      if (error instanceof JsonRpcError && !error.message.includes('Upstream "'))
+        throw new JsonRpcError(error.code, `${error.message}. ${why}`, error.data);
+      throw error;
+    }
+  }
+}
+
+/**
+ * Serves an MCP server through this one: its tools, resources, templates and prompts are
+ * mirrored (and read again when the upstream says they changed), and calls, reads, completion,
+ * progress, log messages, cancellation and the upstream's questions (elicitation, sampling,
+ * roots) are forwarded, in whatever protocol era each side speaks. The target is an `http(s)`
+ * URL, a command, an `mcpServers` entry, a whole `{ mcpServers }` configuration (each upstream
+ * namespaced by its key), a server in this process or a connected `@mcp-fw/client`.
+ *
+ * Resolves once the upstreams were tried: one that is down is served empty, retried every
+ * `retryMs`, and its members appear when it is back; calls meanwhile fail naming it.
+ *
+ * @example
+ * ```ts
+ * import { createProxy } from '@mcp-fw/proxy';
+ * import { serveStdio } from '@mcp-fw/core/stdio';
+ *
+ * const proxy = await createProxy('https://example.com/mcp', { credentials: 'forward' });
+ * serveStdio(proxy);
+ * ```
+ */
+export async function createProxy(
+  target: ProxyTarget | McpServersConfig,
+  options: ProxyOptions = {},
+): Promise<ProxyServer> {
+  const proxy = new ProxyServer(options);
+  if (isConfig(target)) await proxy.configure(target.mcpServers, { namespaced: true });
+  else
+    await proxy.configure(
+      { [options.namespace ?? 'upstream']: target },
+      { namespaced: options.namespace !== undefined },
+    );
+  return proxy;
+}
+
+function isConfig(target: unknown): target is McpServersConfig {
+  return (
+    typeof target === 'object' &&
+    target !== null &&
+    typeof (target as McpServersConfig).mcpServers === 'object' &&
+    (target as McpServersConfig).mcpServers !== null
+  );
+}
+
+function fingerprintOf(target: ProxyTarget): string {
+  if (typeof target === 'string' || target instanceof URL) return String(target);
+  try {
+    if ('command' in target || 'url' in target) return JSON.stringify(target);
+  } catch {}
+  return `object:${objectIds.get(target) ?? objectIds.set(target, nextId++).get(target)}`;
+}
+
+const objectIds = new WeakMap<object, number>();
+let nextId = 0;

@@ -1,0 +1,70 @@
+import { UserError } from '@mcp-fw/core';
+
+// What an upstream answers is checked before it is passed on: the downstream client trusts the
+// proxy, so a malformed result becomes an error naming the upstream, not a confusing failure in
+// the client (or a crash).
+
+type Check = (value: unknown) => string | undefined;
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const content: Check = (block) =>
+  !isObject(block) || typeof block.type !== 'string'
+    ? 'a content block without a "type"'
+    : undefined;
+
+function each(list: unknown, name: string, check: Check): string | undefined {
+  if (!Array.isArray(list)) return `"${name}" is not an array`;
+  for (const [i, item] of list.entries()) {
+    const problem = check(item);
+    if (problem) return `${name}[${i}]: ${problem}`;
+  }
+  return undefined;
+}
+
+const CHECKS: Record<string, Check> = {
+  'tools/call': (r) =>
+    !isObject(r)
+      ? 'not an object'
+      : (each(r.content, 'content', content) ??
+        (r.structuredContent !== undefined && !isObject(r.structuredContent)
+          ? '"structuredContent" is not an object'
+          : r.isError !== undefined && typeof r.isError !== 'boolean'
+            ? '"isError" is not a boolean'
+            : undefined)),
+  'resources/read': (r) =>
+    !isObject(r)
+      ? 'not an object'
+      : each(r.contents, 'contents', (c) =>
+          !isObject(c) || typeof c.uri !== 'string'
+            ? 'contents without a "uri"'
+            : typeof c.text !== 'string' && typeof c.blob !== 'string'
+              ? 'contents with neither "text" nor "blob"'
+              : undefined,
+        ),
+  'prompts/get': (r) =>
+    !isObject(r)
+      ? 'not an object'
+      : each(r.messages, 'messages', (m) =>
+          !isObject(m) || (m.role !== 'user' && m.role !== 'assistant')
+            ? 'a message whose "role" is neither "user" nor "assistant"'
+            : content(m.content),
+        ),
+  'completion/complete': (r) =>
+    !isObject(r) || !isObject(r.completion)
+      ? 'no "completion" object'
+      : each(r.completion.values, 'completion.values', (v) =>
+          typeof v === 'string' ? undefined : 'not a string',
+        ),
+};
+
+/** Returns `result` when it has the shape `method` asks for; else throws naming the upstream. */
+export function checked<T>(upstream: string, method: string, what: string, result: T): T {
+  const problem = CHECKS[method]?.(result);
+  if (problem)
+    throw new UserError(
+      `Upstream "${upstream}" answered ${what} with an invalid result (${problem}); the proxy did not pass it on`,
+    );
+  return result;
+}

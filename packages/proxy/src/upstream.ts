@@ -1,0 +1,485 @@
+import {
+  JsonRpcError,
+  RequestTimeoutError,
+  TransportError,
+  type CallOptions,
+  type ConnectOptions,
+  type ElicitRequest,
+  type InputHandlers,
+  type InputInfo,
+  type LogMessage,
+  type McpClient,
+} from '@mcp-fw/client';
+import {
+  ClientCapabilityError,
+  UserError,
+  type Context,
+  type MiddlewareContext,
+} from '@mcp-fw/core';
+import { bearerOf } from './caller.js';
+import type { Opener } from './target.js';
+
+/** Whether an upstream answers: `connecting` (first attempt), `up`, or `down` (with why). */
+export type UpstreamState = 'connecting' | 'up' | 'down';
+
+/** One upstream's state, as `proxy.health()` and the gateway's `/healthz` report it. */
+export interface UpstreamHealth {
+  readonly name: string;
+  readonly target: string;
+  readonly state: UpstreamState;
+  /** Why it is down. */
+  readonly error?: string;
+  /** When it entered this state (ISO 8601). */
+  readonly since: string;
+  /** The protocol revision the proxy speaks with it, when up. */
+  readonly protocolVersion?: string;
+  /** Upstream sessions open for callers now. */
+  readonly sessions: number;
+}
+
+/** What the proxy settled for one upstream (see `ProxyOptions`). */
+export interface UpstreamSettings {
+  readonly name: string;
+  readonly credentials: 'own' | 'forward';
+  readonly sessions: 'per-client' | 'shared';
+  readonly timeoutMs: number;
+  readonly retryMs: number;
+  readonly maxSessions: number;
+  readonly idleMs: number;
+  readonly maxLogsPerSecond: number;
+  readonly connect: ConnectOptions;
+  /** The upstream's lists changed (or it came back): mirror them again. */
+  readonly changed: () => void;
+  readonly resourceUpdated: (uri: string) => void;
+  readonly warn: (message: string) => void;
+}
+
+/** One upstream connection and the downstream calls it serves now. */
+interface Link {
+  readonly key: string;
+  /** Serves one downstream session: its questions may go to its latest call. */
+  readonly isolated: boolean;
+  client?: McpClient;
+  opening?: Promise<McpClient>;
+  readonly calls: Map<AbortSignal, Context>;
+  /** A question the caller cannot answer (a capability it lacks), by call: the call's answer. */
+  readonly refusals: Map<AbortSignal, unknown>;
+  lastUsed: number;
+  logWindow: number;
+  logCount: number;
+  dropped: number;
+}
+
+/**
+ * One upstream server: the proxy's own connection (lists, completion, list changes) and, where
+ * the upstream keeps sessions, one connection per downstream session (and caller token), so that
+ * nothing of one client reaches another. Questions the upstream asks (elicitation, sampling,
+ * roots) go to the downstream call they belong to, through its `ctx`.
+ */
+export class Upstream {
+  readonly settings: UpstreamSettings;
+  readonly opener: Opener;
+  #state: UpstreamState = 'connecting';
+  #error?: string;
+  #since = new Date();
+  readonly #primary: Link = newLink('proxy', false);
+  readonly #links = new Map<string, Link>();
+  #retry?: ReturnType<typeof setTimeout>;
+  #sweep?: ReturnType<typeof setInterval>;
+  #closed = false;
+  #stopListening?: () => Promise<void>;
+  #watched = '';
+  #stopWatching?: () => Promise<void>;
+
+  constructor(opener: Opener, settings: UpstreamSettings) {
+    this.opener = opener;
+    this.settings = settings;
+    if (opener.shared) {
+      this.#primary.client = opener.shared;
+      this.#up(opener.shared);
+    }
+  }
+
+  /** This upstream's state now. */
+  health(): UpstreamHealth {
+    return {
+      name: this.settings.name,
+      target: this.opener.describe,
+      state: this.#state,
+      ...(this.#error === undefined ? {} : { error: this.#error }),
+      since: this.#since.toISOString(),
+      ...(this.#state === 'up' && this.#primary.client
+        ? { protocolVersion: this.#primary.client.protocolVersion }
+        : {}),
+      sessions: this.#links.size,
+    };
+  }
+
+  get state(): UpstreamState {
+    return this.#state;
+  }
+
+  /** Why calls fail now, naming the upstream and the fix. */
+  downMessage(): string {
+    return `Upstream "${this.settings.name}" (${this.opener.describe}) is down: ${this.#error ?? 'not connected yet'}. The proxy retries every ${this.settings.retryMs} ms; try again once it is back.`;
+  }
+
+  /** The proxy's own connection (opened if needed); throws a `UserError` while the upstream is down. */
+  async primary(): Promise<McpClient> {
+    return this.#open(this.#primary, this.opener.headers);
+  }
+
+  /**
+   * Runs `call` on the connection of the downstream caller (`mctx`), with the caller's
+   * cancellation, deadline and progress, and its `ctx` answering the upstream's questions.
+   */
+  async forward<T>(
+    what: string,
+    ctx: Context,
+    mctx: MiddlewareContext | undefined,
+    call: (client: McpClient, options: CallOptions) => Promise<T>,
+  ): Promise<T> {
+    const link = this.#linkFor(mctx);
+    const client = await this.#open(link, this.#headersFor(mctx));
+    // The caller's signal cancels the upstream request, and identifies the call when a
+    // 2026-07-28 upstream asks for input (the client hands it to the input handlers).
+    const signal = ctx.signal;
+    link.calls.set(signal, ctx);
+    link.lastUsed = Date.now();
+    try {
+      const result = await call(client, {
+        signal,
+        timeoutMs: this.settings.timeoutMs,
+        ...(mctx?.meta?.progressToken !== undefined
+          ? {
+              onProgress: (p: { progress: number; total?: number; message?: string }) =>
+                ctx.progress(p.progress, p.total, p.message),
+            }
+          : {}),
+      });
+      // Even when the upstream made an answer of it (an isError result).
+      const refusal = link.refusals.get(signal);
+      if (refusal) throw refusal;
+      return result;
+    } catch (error) {
+      // The upstream failed because the caller lacks a capability its question needs: the
+      // caller gets the refusal its own era defines (-32021 in 2026-07-28), not the upstream's.
+      throw link.refusals.get(signal) ?? this.#failure(link, what, error, signal);
+    } finally {
+      link.refusals.delete(signal);
+      link.calls.delete(signal);
+      link.lastUsed = Date.now();
+    }
+  }
+
+  /**
+   * Subscribes to updates of these resources (the first 100) where the upstream offers
+   * subscriptions, so that `resources/updated` reaches the proxy's subscribers.
+   */
+  async watchResources(uris: readonly string[]): Promise<void> {
+    const client = this.#primary.client;
+    const caps = client?.server.capabilities as { resources?: { subscribe?: boolean } } | undefined;
+    const wanted = uris.slice(0, 100);
+    const key = wanted.join('\n');
+    if (!client || !caps?.resources?.subscribe || key === this.#watched) return;
+    this.#watched = key;
+    await this.#stopWatching?.().catch(() => {});
+    this.#stopWatching = undefined;
+    if (wanted.length === 0) return;
+    try {
+      const listening = await client.listen({ resourceUris: wanted }, (change) => {
+        const uri = change.params.uri;
+        if (typeof uri === 'string') this.settings.resourceUpdated(uri);
+      });
+      this.#stopWatching = () => listening.close();
+    } catch (error) {
+      this.#watched = '';
+      this.settings.warn(
+        `upstream "${this.settings.name}" refused resource subscriptions (${error instanceof Error ? error.message : String(error)}); updates of its resources are not passed on`,
+      );
+    }
+  }
+
+  /** Closes every connection this upstream opened (not a client given as the target). */
+  async close(): Promise<void> {
+    this.#closed = true;
+    clearTimeout(this.#retry);
+    clearInterval(this.#sweep);
+    await this.#stopListening?.().catch(() => {});
+    await this.#stopWatching?.().catch(() => {});
+    const links = [this.#primary, ...this.#links.values()];
+    this.#links.clear();
+    await Promise.all(links.map((link) => this.#drop(link)));
+  }
+
+  #linkFor(mctx: MiddlewareContext | undefined): Link {
+    if (this.opener.shared || this.settings.sessions === 'shared') return this.#primary;
+    const token = this.settings.credentials === 'forward' ? bearerOf(mctx) : undefined;
+    const session = mctx?.sessionId;
+    const key = `${session ?? '-'}|${token ?? ''}`;
+    let link = this.#links.get(key);
+    if (!link) {
+      if (this.#links.size >= this.settings.maxSessions) this.#evict();
+      link = newLink(key, session !== undefined);
+      this.#links.set(key, link);
+      this.#sweep ??= setInterval(
+        () => this.#evictIdle(),
+        Math.max(1000, this.settings.idleMs / 2),
+      );
+      (this.#sweep as { unref?: () => void }).unref?.();
+    }
+    return link;
+  }
+
+  #headersFor(mctx: MiddlewareContext | undefined): Readonly<Record<string, string>> {
+    if (this.settings.credentials !== 'forward') return this.opener.headers;
+    const token = bearerOf(mctx);
+    // Only the upstream configured to receive it gets the caller's token; without one, the
+    // proxy's own (if any) is used.
+    return token === undefined
+      ? this.opener.headers
+      : { ...this.opener.headers, authorization: `Bearer ${token}` };
+  }
+
+  async #open(link: Link, headers: Readonly<Record<string, string>>): Promise<McpClient> {
+    if (link.client) return link.client;
+    if (this.#closed) throw new UserError(`Upstream "${this.settings.name}" is closed.`);
+    link.opening ??= this.opener
+      .open({
+        ...this.settings.connect,
+        timeoutMs: this.settings.timeoutMs,
+        probeTimeoutMs: Math.min(3000, this.settings.timeoutMs),
+        onWarning: this.settings.warn,
+        onLog: (message) => this.#log(link, message),
+        handlers: this.#handlers(link),
+        ...(this.opener.http ? { headers } : {}),
+      })
+      .then(
+        (client) => {
+          link.client = client;
+          link.opening = undefined;
+          if (link === this.#primary) this.#up(client);
+          else if (this.#state !== 'up') void this.primary().catch(() => {});
+          return client;
+        },
+        (error: unknown) => {
+          link.opening = undefined;
+          if (link !== this.#primary) this.#links.delete(link.key);
+          this.#down(error);
+          throw new UserError(this.downMessage());
+        },
+      );
+    return link.opening;
+  }
+
+  #up(client: McpClient): void {
+    const wasUp = this.#state === 'up';
+    this.#state = 'up';
+    this.#error = undefined;
+    this.#since = new Date();
+    clearTimeout(this.#retry);
+    this.#retry = undefined;
+    if (!wasUp) {
+      this.#watched = '';
+      void this.#listen(client);
+      this.settings.changed();
+    }
+  }
+
+  #down(error: unknown): void {
+    if (this.#closed) return;
+    const reason = error instanceof Error ? error.message : String(error);
+    if (this.#state !== 'down') {
+      this.#state = 'down';
+      this.#since = new Date();
+      this.settings.warn(`upstream "${this.settings.name}" is down: ${reason}`);
+      this.settings.changed();
+    }
+    this.#error = reason;
+    if (this.opener.shared || this.#retry) return;
+    this.#retry = setTimeout(() => {
+      this.#retry = undefined;
+      void this.primary().catch(() => {});
+    }, this.settings.retryMs);
+    (this.#retry as { unref?: () => void }).unref?.();
+  }
+
+  async #listen(client: McpClient): Promise<void> {
+    const caps = client.server.capabilities as Record<
+      string,
+      { listChanged?: boolean; subscribe?: boolean }
+    >;
+    const filter = {
+      tools: caps.tools?.listChanged === true,
+      prompts: caps.prompts?.listChanged === true,
+      resources: caps.resources?.listChanged === true,
+    };
+    if (!filter.tools && !filter.prompts && !filter.resources) return;
+    try {
+      const listening = await client.listen(filter, (change) => {
+        if (change.method === 'notifications/resources/updated') {
+          const uri = (change as { params?: { uri?: unknown } }).params?.uri;
+          if (typeof uri === 'string') this.settings.resourceUpdated(uri);
+        } else this.settings.changed();
+      });
+      this.#stopListening = () => listening.close();
+    } catch (error) {
+      this.settings.warn(
+        `upstream "${this.settings.name}" refused to report its list changes (${error instanceof Error ? error.message : String(error)}); its lists are read again only when it reconnects`,
+      );
+    }
+  }
+
+  #handlers(link: Link): InputHandlers {
+    const refused = async <T>(
+      info: InputInfo,
+      method: string,
+      ask: (ctx: Context) => Promise<T>,
+    ) => {
+      const ctx = this.#asked(link, info, method);
+      try {
+        return await ask(ctx);
+      } catch (error) {
+        if (error instanceof ClientCapabilityError)
+          for (const [signal, owner] of link.calls)
+            if (owner === ctx) link.refusals.set(signal, error);
+        throw error;
+      }
+    };
+    return {
+      elicitation: (request, info) =>
+        refused(info, 'elicitation/create', (ctx) => elicitThrough(ctx, request)),
+      sampling: (request, info) =>
+        refused(
+          info,
+          'sampling/createMessage',
+          async (ctx) =>
+            (await ctx.sample(request as Parameters<Context['sample']>[0])) as unknown as Record<
+              string,
+              unknown
+            >,
+        ),
+      roots: (info) => refused(info, 'roots/list', (ctx) => ctx.roots()),
+    };
+  }
+
+  /** The downstream call an upstream question belongs to; a refusal when it cannot be told. */
+  #asked(link: Link, info: InputInfo, method: string): Context {
+    const owner = info.signal && link.calls.get(info.signal);
+    if (owner) return owner;
+    const calls = [...link.calls.values()];
+    // A connection of one session: its latest call asks. A shared one: only an unambiguous call,
+    // never a guess that could show one client's question to another.
+    if (calls.length === 1 || (link.isolated && calls.length > 0)) return calls[calls.length - 1];
+    throw new JsonRpcError(
+      -32603,
+      calls.length === 0
+        ? `The proxy for "${this.settings.name}" has no call in progress to ask ${method} through`
+        : `The proxy for "${this.settings.name}" cannot tell which of ${calls.length} calls ${method} belongs to (a shared upstream session); give each caller its own session (sessions: 'per-client')`,
+    );
+  }
+
+  /** Log messages go to the connection's one call in progress, at most `maxLogsPerSecond`. */
+  #log(link: Link, message: LogMessage): void {
+    const calls = [...link.calls.values()];
+    if (calls.length === 0 || (!link.isolated && calls.length > 1)) return;
+    const now = Date.now();
+    if (now - link.logWindow >= 1000) {
+      if (link.dropped > 0)
+        this.settings.warn(
+          `upstream "${this.settings.name}" sent ${link.dropped} more log messages than maxLogsPerSecond (${this.settings.maxLogsPerSecond}); they were dropped`,
+        );
+      link.logWindow = now;
+      link.logCount = 0;
+      link.dropped = 0;
+    }
+    if (++link.logCount > this.settings.maxLogsPerSecond) {
+      link.dropped++;
+      return;
+    }
+    const level = message.level as keyof Context['log'];
+    const log = calls[calls.length - 1].log;
+    (typeof log[level] === 'function' ? log[level] : log.info)(message.data, message.logger);
+  }
+
+  #failure(link: Link, what: string, error: unknown, signal: AbortSignal): unknown {
+    if (signal.aborted) return signal.reason ?? error;
+    const name = this.settings.name;
+    if (error instanceof JsonRpcError)
+      return new JsonRpcError(error.code, `Upstream "${name}": ${error.message}`, error.data);
+    if (error instanceof RequestTimeoutError)
+      return new UserError(
+        `Upstream "${name}" did not answer ${what} within ${this.settings.timeoutMs} ms (the proxy's timeoutMs for it)`,
+      );
+    if (error instanceof TransportError) {
+      // The connection is gone: the next call opens a new one.
+      this.#links.delete(link.key);
+      void this.#drop(link);
+      if (link === this.#primary || this.opener.shared) this.#down(error);
+      else void this.primary().catch(() => {});
+      return new UserError(
+        `Upstream "${name}" (${this.opener.describe}) failed during ${what}: ${error.message}`,
+      );
+    }
+    if (error instanceof UserError) return error;
+    return new UserError(
+      `Upstream "${name}" answered ${what} with something the proxy cannot use: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+
+  async #drop(link: Link): Promise<void> {
+    const client = link.client;
+    link.client = undefined;
+    if (client && client !== this.opener.shared) await client.close().catch(() => {});
+  }
+
+  #evict(): void {
+    let oldest: Link | undefined;
+    for (const link of this.#links.values())
+      if (link.calls.size === 0 && (!oldest || link.lastUsed < oldest.lastUsed)) oldest = link;
+    if (!oldest)
+      throw new UserError(
+        `The proxy for "${this.settings.name}" serves ${this.settings.maxSessions} callers already, each with a call in progress (maxSessions); try again shortly`,
+      );
+    this.#links.delete(oldest.key);
+    void this.#drop(oldest);
+  }
+
+  #evictIdle(): void {
+    const now = Date.now();
+    for (const link of [...this.#links.values()])
+      if (link.calls.size === 0 && now - link.lastUsed >= this.settings.idleMs) {
+        this.#links.delete(link.key);
+        void this.#drop(link);
+      }
+  }
+}
+
+function newLink(key: string, isolated: boolean): Link {
+  return {
+    key,
+    isolated,
+    calls: new Map(),
+    refusals: new Map(),
+    lastUsed: Date.now(),
+    logWindow: 0,
+    logCount: 0,
+    dropped: 0,
+  };
+}
+
+/** An upstream's elicitation, asked of the downstream caller in its own era. */
+async function elicitThrough(
+  ctx: Context,
+  request: ElicitRequest,
+): Promise<{ action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> }> {
+  if (request.mode === 'url' && typeof request.url === 'string') {
+    const { action } = await ctx.elicitUrl(request.message, request.url);
+    return { action };
+  }
+  const schema = request.requestedSchema ?? { type: 'object', properties: {} };
+  const answer = await ctx.elicit(request.message, schema);
+  return answer.action === 'accept'
+    ? { action: 'accept', content: answer.content as Record<string, unknown> }
+    : { action: answer.action };
+}
