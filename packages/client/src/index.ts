@@ -4,6 +4,21 @@
 
 export { connect, type ConnectOptions, type ConnectTarget } from './connect.js';
 export { McpClient } from './client.js';
+export {
+  AuthorizationError,
+  type AuthorizationFailure,
+  type AuthorizationServerMetadata,
+  type ClientIdentity,
+  clientCredentials,
+  MemoryTokenStore,
+  OAuth,
+  oauth,
+  type OAuthOptions,
+  type ResourceMetadata,
+  type StoredClient,
+  type StoredTokens,
+  type TokenStore,
+} from './auth/index.js';
 export type { DiscoverResult } from './negotiate.js';
 export type { Change, ListenFilter, Listening } from './listen.js';
 export type { NotificationListener } from './session.js';

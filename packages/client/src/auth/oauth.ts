@@ -1,0 +1,351 @@
+import { parseBearerChallenge, type BearerChallenge } from './challenge.js';
+import {
+  discoverAuthorizationServer,
+  discoverResource,
+  namesServer,
+  type AuthorizationServerMetadata,
+} from './discovery.js';
+import { AuthorizationError } from './errors.js';
+import { pkcePair, randomString } from './pkce.js';
+import { identifyClient, type ClientIdentity } from './registration.js';
+import { requestTokens, type ClientAssertionKey } from './token-request.js';
+import {
+  MemoryTokenStore,
+  type StoredClient,
+  type StoredTokens,
+  type TokenStore,
+} from './token-store.js';
+
+/** Options of {@link oauth} (and {@link clientCredentials}). */
+export interface OAuthOptions extends ClientIdentity {
+  /**
+   * `authorization_code` (default): a person signs in through {@link onAuthorizationUrl}.
+   * `client_credentials`: a service authenticates with its own credentials, no person involved.
+   */
+  readonly grant?: 'authorization_code' | 'client_credentials';
+  /** Where the authorization server sends the browser back (required for `authorization_code`). */
+  readonly redirectUrl?: string | URL;
+  /**
+   * Shows the user the authorization URL (opens a browser…) and resolves with the URL the
+   * authorization server redirected back to, with its `code`, `state` and `iss`. Headless
+   * clients follow the redirect themselves. `@mcp-fw/client/node`'s `loopbackRedirect()`
+   * opens the browser and listens on a loopback port for a person at a terminal.
+   */
+  readonly onAuthorizationUrl?: (url: URL) => Promise<string | URL> | string | URL;
+  /** The scope to ask for when the server's challenge names none (default: the resource's `scopes_supported`). */
+  readonly scope?: string;
+  /** For `private_key_jwt`: the client's private key (PKCS#8 PEM or a `CryptoKey`). */
+  readonly privateKey?: ClientAssertionKey['privateKey'];
+  /** The JWS algorithm of `privateKey` (default `ES256`). */
+  readonly signingAlgorithm?: string;
+  /** Where tokens and registrations are kept (default: in memory, for this process). */
+  readonly store?: TokenStore;
+  /**
+   * Let a public server name an authorization server on a private or loopback address
+   * (default false: refused, since a server could aim the client at the user's own network).
+   */
+  readonly allowPrivateNetwork?: boolean;
+  /** Most authorizations one request may trigger, step-ups included (default 3). */
+  readonly maxAuthorizations?: number;
+  /** The fetch used to reach metadata, registration and token endpoints (default: the global one). */
+  readonly fetch?: typeof fetch;
+}
+
+/**
+ * OAuth 2.1 for MCP servers over HTTP, handed to `connect()` as `auth`. On a 401 it discovers
+ * the server's protected resource metadata (from `WWW-Authenticate`, RFC 9728) and its
+ * authorization server's metadata (RFC 8414, then OpenID Connect), identifies the client
+ * (pre-registered, Client ID Metadata Document, or dynamic registration), obtains a token for
+ * the server's `resource` (RFC 8707) — authorization code with PKCE S256 and the RFC 9207 `iss`
+ * check, or client credentials — and retries. A 403 `insufficient_scope` re-authorizes with
+ * the union of the scopes, up to `maxAuthorizations`; an expired token is refreshed. Tokens
+ * are sent only to the server they were issued for.
+ */
+export class OAuth {
+  readonly #options: OAuthOptions;
+  readonly #store: TokenStore;
+  readonly #fetch: typeof fetch;
+  readonly #pending = new Map<string, Promise<void>>();
+
+  constructor(options: OAuthOptions = {}) {
+    this.#options = options;
+    this.#store = options.store ?? new MemoryTokenStore();
+    this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    if ((options.grant ?? 'authorization_code') === 'authorization_code') {
+      if (options.clientSecret !== undefined && options.clientId === undefined)
+        throw new TypeError('oauth(): clientSecret needs the clientId it was issued with.');
+    } else if (options.clientId === undefined && options.clientMetadata === undefined)
+      throw new TypeError(
+        'clientCredentials(): pass the clientId (with clientSecret or privateKey) registered with the authorization server.',
+      );
+  }
+
+  /**
+   * A fetch for requests to `server` that carries its token and authorizes on 401 and 403
+   * `insufficient_scope`. `connect()` calls this; other code rarely needs it.
+   */
+  fetchFor(server: URL, next: typeof fetch = globalThis.fetch): typeof fetch {
+    return async (input, init) => {
+      const target = new URL(input instanceof Request ? input.url : String(input));
+      const limit = this.#options.maxAuthorizations ?? 3;
+      for (let authorizations = 0; ; authorizations++) {
+        const tokens = await this.#tokens(server);
+        const headers = new Headers(init?.headers);
+        // Never to another host: only where the token's resource names the request's URL.
+        if (tokens && namesServer(tokens.resource, target))
+          headers.set('authorization', `Bearer ${tokens.accessToken}`);
+        const response = await next(input, { ...init, headers });
+        if (response.status !== 401 && response.status !== 403) return response;
+        let challenge: BearerChallenge | undefined;
+        try {
+          challenge = parseBearerChallenge(response.headers.get('www-authenticate'));
+        } catch (error) {
+          await response.body?.cancel();
+          throw error;
+        }
+        if (response.status === 403 && challenge?.error !== 'insufficient_scope') return response;
+        await response.body?.cancel();
+        if (authorizations >= limit)
+          throw new AuthorizationError(
+            'retry-limit',
+            `${server.href} still answers HTTP ${response.status}${challenge?.error ? ` ${challenge.error}` : ''}${
+              challenge?.scope ? ` (scope "${challenge.scope}")` : ''
+            } after ${limit} authorizations; giving up. The account may lack the permission, or raise maxAuthorizations.`,
+            { status: response.status },
+          );
+        await this.#authorizeOnce(server, challenge, response.status, tokens);
+      }
+    };
+  }
+
+  /** Forgets the tokens kept for `server` (the registrations stay). */
+  async signOut(server: string | URL): Promise<void> {
+    await this.#store.delete(storeKey(new URL(server)));
+  }
+
+  async #tokens(server: URL): Promise<StoredTokens | undefined> {
+    return (await this.#store.get(storeKey(server))) as StoredTokens | undefined;
+  }
+
+  /** Concurrent requests that hit the same 401 share one authorization. */
+  async #authorizeOnce(
+    server: URL,
+    challenge: BearerChallenge | undefined,
+    status: number,
+    previous: StoredTokens | undefined,
+  ): Promise<void> {
+    const key = storeKey(server);
+    const running = this.#pending.get(key);
+    if (running) return running;
+    const flow = this.#authorize(server, challenge, status, previous).finally(() =>
+      this.#pending.delete(key),
+    );
+    this.#pending.set(key, flow);
+    return flow;
+  }
+
+  async #authorize(
+    server: URL,
+    challenge: BearerChallenge | undefined,
+    status: number,
+    previous: StoredTokens | undefined,
+  ): Promise<void> {
+    const options = this.#options;
+    const allowPrivate = options.allowPrivateNetwork ?? false;
+    const resource = await discoverResource(server, challenge?.resourceMetadata, this.#fetch);
+    const issuer = resource.authorization_servers?.[0];
+    if (typeof issuer !== 'string')
+      throw new AuthorizationError(
+        'resource-metadata',
+        `The protected resource metadata of ${server.href} lists no authorization_servers.`,
+      );
+    const metadata = await discoverAuthorizationServer(issuer, server, this.#fetch, allowPrivate);
+    const sameIssuer = previous?.issuer === metadata.issuer;
+    const scope = chooseScope(
+      challenge?.scope ?? options.scope ?? resource.scopes_supported?.join(' '),
+      // A step-up keeps what was granted (SEP-2350); a new authorization server starts afresh.
+      sameIssuer ? previous?.scope : undefined,
+      options.grant !== 'client_credentials' &&
+        metadata.scopes_supported?.includes('offline_access'),
+    );
+    const grantTypes =
+      options.grant === 'client_credentials'
+        ? ['client_credentials']
+        : ['authorization_code', 'refresh_token'];
+    const redirectUri = options.redirectUrl === undefined ? undefined : String(options.redirectUrl);
+    const client = await identifyClient(metadata, options, {
+      store: this.#store,
+      redirectUri,
+      grantTypes,
+      fetch: this.#fetch,
+    });
+    const context = {
+      resource: resource.resource,
+      scope,
+      key:
+        options.privateKey === undefined
+          ? undefined
+          : { privateKey: options.privateKey, algorithm: options.signingAlgorithm },
+      fetch: this.#fetch,
+    };
+    let tokens: StoredTokens | undefined;
+    if (status === 401 && sameIssuer && previous?.refreshToken)
+      tokens = await requestTokens(
+        metadata,
+        client,
+        {
+          grant_type: 'refresh_token',
+          refresh_token: previous.refreshToken,
+          resource: resource.resource,
+        },
+        { ...context, scope: previous.scope },
+      ).catch(() => undefined);
+    if (!tokens && options.grant === 'client_credentials')
+      tokens = await requestTokens(
+        metadata,
+        client,
+        { grant_type: 'client_credentials', resource: resource.resource, ...(scope && { scope }) },
+        context,
+      );
+    tokens ??= await this.#authorizationCode(metadata, client, resource.resource, scope, context);
+    await this.#store.set(storeKey(server), tokens);
+  }
+
+  async #authorizationCode(
+    metadata: AuthorizationServerMetadata,
+    client: StoredClient,
+    resource: string,
+    scope: string | undefined,
+    context: Parameters<typeof requestTokens>[3],
+  ): Promise<StoredTokens> {
+    const { onAuthorizationUrl } = this.#options;
+    const redirectUri = client.redirectUri;
+    if (!onAuthorizationUrl || redirectUri === undefined)
+      throw new AuthorizationError(
+        'interaction-required',
+        `${resource} needs a person to sign in at ${metadata.issuer}, but no onAuthorizationUrl and redirectUrl were given. Pass both (loopbackRedirect() from @mcp-fw/client/node does it at a terminal), or use clientCredentials().`,
+      );
+    if (!metadata.code_challenge_methods_supported?.includes('S256'))
+      throw new AuthorizationError(
+        'pkce-unsupported',
+        `The authorization server ${metadata.issuer} does not list S256 in code_challenge_methods_supported; refused, since MCP requires PKCE. Enable PKCE S256 on it.`,
+      );
+    if (!metadata.authorization_endpoint)
+      throw new AuthorizationError(
+        'authorization-server-metadata',
+        `The authorization server ${metadata.issuer} has no authorization_endpoint.`,
+      );
+    const pkce = await pkcePair();
+    const state = randomString(16);
+    const url = new URL(metadata.authorization_endpoint);
+    url.searchParams.set('response_type', 'code');
+    url.searchParams.set('client_id', client.clientId);
+    url.searchParams.set('redirect_uri', redirectUri);
+    url.searchParams.set('code_challenge', pkce.challenge);
+    url.searchParams.set('code_challenge_method', 'S256');
+    url.searchParams.set('state', state);
+    if (scope) url.searchParams.set('scope', scope);
+    url.searchParams.set('resource', resource);
+    const back = new URL(String(await onAuthorizationUrl(url)));
+    const params = back.searchParams;
+    if (params.get('state') !== state)
+      throw new AuthorizationError(
+        'state-mismatch',
+        `The redirect to ${back.origin}${back.pathname} carried state ${JSON.stringify(params.get('state'))}, not the one sent; refused (a forged or replayed redirect?). Start the sign-in again.`,
+      );
+    // RFC 9207: an iss that is there must be the issuer, by simple string comparison.
+    const iss = params.get('iss');
+    if (iss !== null && iss !== metadata.issuer)
+      throw new AuthorizationError(
+        'iss-mismatch',
+        `The redirect came back with iss ${JSON.stringify(iss)}, not the authorization server's issuer ${JSON.stringify(metadata.issuer)}; refused (RFC 9207): another server answered (a mix-up attack?).`,
+      );
+    if (iss === null && metadata.authorization_response_iss_parameter_supported === true)
+      throw new AuthorizationError(
+        'iss-mismatch',
+        `The redirect came back without iss, though ${metadata.issuer} advertises authorization_response_iss_parameter_supported; refused (RFC 9207).`,
+      );
+    const code = params.get('code');
+    if (params.get('error') !== null || !code)
+      throw new AuthorizationError(
+        'authorization-denied',
+        `The authorization server ${metadata.issuer} did not authorize: ${params.get('error') ?? 'no code in the redirect'}${
+          params.get('error_description') ? `: ${params.get('error_description')}` : ''
+        }.`,
+      );
+    return requestTokens(
+      metadata,
+      client,
+      {
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: redirectUri,
+        code_verifier: pkce.verifier,
+        resource,
+      },
+      context,
+    );
+  }
+}
+
+function storeKey(server: URL): string {
+  return `tokens ${server.origin}${server.pathname}`;
+}
+
+/** The requested scopes, with those granted before and `offline_access` where it applies. */
+function chooseScope(
+  wanted: string | undefined,
+  granted: string | undefined,
+  offline: boolean | undefined,
+): string | undefined {
+  const scopes = new Set([...(granted?.split(' ') ?? []), ...(wanted?.split(' ') ?? [])]);
+  scopes.delete('');
+  if (scopes.size === 0) return undefined;
+  if (offline) scopes.add('offline_access');
+  return [...scopes].join(' ');
+}
+
+/**
+ * OAuth for `connect()`: a person signs in (authorization code with PKCE), or pass
+ * `grant: 'client_credentials'`. See {@link OAuth} for what it does.
+ *
+ * @example
+ * ```ts
+ * import { connect, oauth } from '@mcp-fw/client';
+ * import { loopbackRedirect } from '@mcp-fw/client/node';
+ *
+ * const redirect = await loopbackRedirect();
+ * const client = await connect('https://example.com/mcp', {
+ *   auth: oauth({ clientName: 'My agent', ...redirect }),
+ * });
+ * ```
+ */
+export function oauth(options: OAuthOptions = {}): OAuth {
+  return new OAuth(options);
+}
+
+/**
+ * Machine-to-machine OAuth for `connect()`: the client credentials grant, authenticating with
+ * a secret (`client_secret_basic` or `client_secret_post`, as the server prefers) or a private
+ * key (`private_key_jwt`).
+ *
+ * @example
+ * ```ts
+ * import { clientCredentials, connect } from '@mcp-fw/client';
+ *
+ * const client = await connect('https://example.com/mcp', {
+ *   auth: clientCredentials({ clientId: 'reporting', clientSecret: process.env.SECRET }),
+ * });
+ * ```
+ */
+export function clientCredentials(
+  options: Omit<OAuthOptions, 'grant' | 'onAuthorizationUrl' | 'redirectUrl'>,
+): OAuth {
+  return new OAuth({
+    ...options,
+    grant: 'client_credentials',
+    tokenEndpointAuthMethod:
+      options.tokenEndpointAuthMethod ??
+      (options.privateKey !== undefined ? 'private_key_jwt' : undefined),
+  });
+}
