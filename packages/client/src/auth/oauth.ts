@@ -92,10 +92,13 @@ export class OAuth {
         const tokens = await this.#tokens(server);
         const headers = new Headers(init?.headers);
         // Never to another host: only where the token's resource names the request's URL.
-        if (tokens && namesServer(tokens.resource, target))
-          headers.set('authorization', `Bearer ${tokens.accessToken}`);
+        const covered = tokens !== undefined && namesServer(tokens.resource, target);
+        if (covered) headers.set('authorization', `Bearer ${tokens.accessToken}`);
         const response = await next(input, { ...init, headers });
         if (response.status !== 401 && response.status !== 403) return response;
+        // A URL the server's token is not for (another host, a path outside the resource):
+        // no authorization for this server would be sent there, so none is attempted.
+        if (target.origin !== server.origin || (tokens !== undefined && !covered)) return response;
         let challenge: BearerChallenge | undefined;
         try {
           challenge = parseBearerChallenge(response.headers.get('www-authenticate'));
