@@ -10,4 +10,5 @@ export default [
   'packages/redis/test/conformance-cluster.test.ts',
   'packages/create-mcp-server/test/packed.test.ts',
   'packages/create-mcp-server/test/packed-oauth.test.ts',
+  'packages/client/test/auth-conformance.test.ts',
 ];

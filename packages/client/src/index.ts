@@ -10,6 +10,8 @@ export {
   type AuthorizationServerMetadata,
   type ClientIdentity,
   clientCredentials,
+  type EnterpriseIdentity,
+  enterpriseManaged,
   MemoryTokenStore,
   OAuth,
   oauth,
@@ -18,6 +20,7 @@ export {
   type StoredClient,
   type StoredTokens,
   type TokenStore,
+  workloadIdentity,
 } from './auth/index.js';
 export type { DiscoverResult } from './negotiate.js';
 export type { Change, ListenFilter, Listening } from './listen.js';

@@ -1,7 +1,9 @@
 import { AuthorizationError } from './errors.js';
 
-/** The parameters of the `Bearer` challenge of a 401 or 403 (RFC 6750 §3, RFC 9728 §5.1). */
+/** The parameters of the `Bearer` (or `DPoP`) challenge of a 401 or 403 (RFC 6750 §3, RFC 9728 §5.1). */
 export interface BearerChallenge {
+  /** `bearer`, or `dpop` when the server challenges with the DPoP scheme only (RFC 9449 §7.1). */
+  readonly scheme: 'bearer' | 'dpop';
   /** `resource_metadata`: where the protected resource metadata is (RFC 9728). */
   readonly resourceMetadata?: URL;
   /** `scope`: the scopes the request needs. */
@@ -26,9 +28,14 @@ export function parseBearerChallenge(header: string | null): BearerChallenge | u
   if (/[\x00-\x08\x0a-\x1f\x7f]/.test(header))
     throw bad(header, 'it contains control characters (a header injection?)');
   const challenges = parseChallenges(header);
-  const bearer = challenges.filter((c) => c.scheme === 'bearer');
+  let scheme: 'bearer' | 'dpop' = 'bearer';
+  let bearer = challenges.filter((c) => c.scheme === scheme);
+  if (bearer.length === 0) {
+    scheme = 'dpop';
+    bearer = challenges.filter((c) => c.scheme === scheme);
+  }
   if (bearer.length === 0) return undefined;
-  if (bearer.length > 1) throw bad(header, 'it has more than one Bearer challenge');
+  if (bearer.length > 1) throw bad(header, `it has more than one ${scheme} challenge`);
   const params = bearer[0]?.params ?? new Map<string, string>();
   const metadata = params.get('resource_metadata');
   let resourceMetadata: URL | undefined;
@@ -40,6 +47,7 @@ export function parseBearerChallenge(header: string | null): BearerChallenge | u
       throw bad(header, `resource_metadata ${JSON.stringify(metadata)} is not an http(s) URL`);
   }
   return {
+    scheme,
     resourceMetadata,
     scope: params.get('scope'),
     error: params.get('error'),

@@ -20,6 +20,7 @@ export interface AuthorizationServerMetadata {
   readonly token_endpoint_auth_methods_supported?: readonly string[];
   readonly client_id_metadata_document_supported?: boolean;
   readonly authorization_response_iss_parameter_supported?: boolean;
+  readonly dpop_signing_alg_values_supported?: readonly string[];
 }
 
 type Fetch = typeof fetch;

@@ -5,6 +5,8 @@ import {
   namesServer,
   type AuthorizationServerMetadata,
 } from './discovery.js';
+import { DpopKey } from './dpop.js';
+import { identityAssertion, JWT_BEARER, type EnterpriseIdentity } from './enterprise.js';
 import { AuthorizationError } from './errors.js';
 import { pkcePair, randomString } from './pkce.js';
 import { identifyClient, type ClientIdentity } from './registration.js';
@@ -21,8 +23,17 @@ export interface OAuthOptions extends ClientIdentity {
   /**
    * `authorization_code` (default): a person signs in through {@link onAuthorizationUrl}.
    * `client_credentials`: a service authenticates with its own credentials, no person involved.
+   * `enterprise`: the user's identity provider vouches for them ({@link enterprise}).
+   * `jwt-bearer`: a workload presents a JWT its platform issued ({@link assertion}).
    */
-  readonly grant?: 'authorization_code' | 'client_credentials';
+  readonly grant?: 'authorization_code' | 'client_credentials' | 'enterprise' | 'jwt-bearer';
+  /**
+   * For the `jwt-bearer` grant: the workload's JWT (from its platform: a Kubernetes service
+   * account token, a cloud identity token…), or a function that gets a fresh one.
+   */
+  readonly assertion?: string | (() => Promise<string> | string);
+  /** For the `enterprise` grant: the identity provider and the user's ID token. */
+  readonly enterprise?: EnterpriseIdentity;
   /** Where the authorization server sends the browser back (required for `authorization_code`). */
   readonly redirectUrl?: string | URL;
   /**
@@ -47,6 +58,11 @@ export interface OAuthOptions extends ClientIdentity {
   readonly allowPrivateNetwork?: boolean;
   /** Most authorizations one request may trigger, step-ups included (default 3). */
   readonly maxAuthorizations?: number;
+  /**
+   * Ask for DPoP-bound tokens (RFC 9449) where the authorization server offers ES256 proofs
+   * (default true): each request then carries a fresh proof, and a stolen token alone is useless.
+   */
+  readonly dpop?: boolean;
   /** The fetch used to reach metadata, registration and token endpoints (default: the global one). */
   readonly fetch?: typeof fetch;
 }
@@ -66,15 +82,22 @@ export class OAuth {
   readonly #store: TokenStore;
   readonly #fetch: typeof fetch;
   readonly #pending = new Map<string, Promise<void>>();
+  /** The DPoP key, made when a server first offers DPoP. */
+  #dpop?: DpopKey;
 
   constructor(options: OAuthOptions = {}) {
     this.#options = options;
     this.#store = options.store ?? new MemoryTokenStore();
     this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    if ((options.grant ?? 'authorization_code') === 'authorization_code') {
-      if (options.clientSecret !== undefined && options.clientId === undefined)
-        throw new TypeError('oauth(): clientSecret needs the clientId it was issued with.');
-    } else if (options.clientId === undefined && options.clientMetadata === undefined)
+    // Options that cannot work fail here, at startup, not at the first 401.
+    const grant = options.grant ?? 'authorization_code';
+    if (grant === 'enterprise' && options.enterprise === undefined)
+      throw new TypeError('enterpriseManaged(): pass the identity provider and the ID token.');
+    if (grant === 'jwt-bearer' && options.assertion === undefined)
+      throw new TypeError('workloadIdentity(): pass the assertion (the workload JWT).');
+    if (options.clientSecret !== undefined && options.clientId === undefined)
+      throw new TypeError('oauth(): clientSecret needs the clientId it was issued with.');
+    if (grant === 'client_credentials' && options.clientId === undefined)
       throw new TypeError(
         'clientCredentials(): pass the clientId (with clientSecret or privateKey) registered with the authorization server.',
       );
@@ -88,12 +111,19 @@ export class OAuth {
     return async (input, init) => {
       const target = new URL(input instanceof Request ? input.url : String(input));
       const limit = this.#options.maxAuthorizations ?? 3;
+      let nonceRetried = false;
       for (let authorizations = 0; ; authorizations++) {
         const tokens = await this.#tokens(server);
         const headers = new Headers(init?.headers);
         // Never to another host: only where the token's resource names the request's URL.
         const covered = tokens !== undefined && namesServer(tokens.resource, target);
-        if (covered) headers.set('authorization', `Bearer ${tokens.accessToken}`);
+        const bound = tokens?.tokenType.toLowerCase() === 'dpop';
+        if (covered && !bound) headers.set('authorization', `Bearer ${tokens.accessToken}`);
+        if (covered && bound && this.#dpop) {
+          headers.set('authorization', `DPoP ${tokens.accessToken}`);
+          const method = init?.method ?? (input instanceof Request ? input.method : 'GET');
+          headers.set('dpop', await this.#dpop.proof(method, target, tokens.accessToken));
+        }
         const response = await next(input, { ...init, headers });
         if (response.status !== 401 && response.status !== 403) return response;
         // A URL the server's token is not for (another host, a path outside the resource):
@@ -108,6 +138,16 @@ export class OAuth {
         }
         if (response.status === 403 && challenge?.error !== 'insufficient_scope') return response;
         await response.body?.cancel();
+        // RFC 9449 §9: the server wants its nonce in the proof; once per request.
+        if (
+          challenge?.error === 'use_dpop_nonce' &&
+          !nonceRetried &&
+          this.#dpop?.takeNonce(target, response)
+        ) {
+          nonceRetried = true;
+          authorizations--;
+          continue;
+        }
         if (authorizations >= limit)
           throw new AuthorizationError(
             'retry-limit',
@@ -174,7 +214,9 @@ export class OAuth {
     const grantTypes =
       options.grant === 'client_credentials'
         ? ['client_credentials']
-        : ['authorization_code', 'refresh_token'];
+        : options.grant === 'enterprise' || options.grant === 'jwt-bearer'
+          ? [JWT_BEARER]
+          : ['authorization_code', 'refresh_token'];
     const redirectUri = options.redirectUrl === undefined ? undefined : String(options.redirectUrl);
     const client = await identifyClient(metadata, options, {
       store: this.#store,
@@ -182,8 +224,17 @@ export class OAuth {
       grantTypes,
       fetch: this.#fetch,
     });
+    if (
+      options.dpop !== false &&
+      metadata.dpop_signing_alg_values_supported?.includes('ES256') &&
+      this.#dpop === undefined
+    )
+      this.#dpop = await DpopKey.create();
+    const useDpop =
+      options.dpop !== false && metadata.dpop_signing_alg_values_supported?.includes('ES256');
     const context = {
       resource: resource.resource,
+      dpop: useDpop ? this.#dpop : undefined,
       scope,
       key:
         options.privateKey === undefined
@@ -210,6 +261,29 @@ export class OAuth {
         { grant_type: 'client_credentials', resource: resource.resource, ...(scope && { scope }) },
         context,
       );
+    if (!tokens && options.grant === 'enterprise') {
+      const assertion = await identityAssertion(
+        options.enterprise as EnterpriseIdentity,
+        { issuer: metadata.issuer, resource: resource.resource, scope },
+        this.#fetch,
+      );
+      tokens = await requestTokens(
+        metadata,
+        client,
+        { grant_type: JWT_BEARER, assertion, ...(scope && { scope }) },
+        context,
+      );
+    }
+    if (!tokens && options.grant === 'jwt-bearer') {
+      const source = options.assertion as NonNullable<OAuthOptions['assertion']>;
+      const assertion = typeof source === 'function' ? await source() : source;
+      tokens = await requestTokens(
+        metadata,
+        client,
+        { grant_type: JWT_BEARER, assertion, resource: resource.resource, ...(scope && { scope }) },
+        context,
+      );
+    }
     tokens ??= await this.#authorizationCode(metadata, client, resource.resource, scope, context);
     await this.#store.set(storeKey(server), tokens);
   }
@@ -325,6 +399,63 @@ function chooseScope(
  */
 export function oauth(options: OAuthOptions = {}): OAuth {
   return new OAuth(options);
+}
+
+/**
+ * Enterprise-managed authorization for `connect()` (the MCP extension, SEP-990): the user's
+ * ID token from their organisation's identity provider is exchanged there for an ID-JAG
+ * (RFC 8693), which the MCP server's authorization server takes as a JWT bearer grant (RFC 7523)
+ * from this client (`clientId` and `clientSecret`, registered with it). No browser, no consent.
+ *
+ * @example
+ * ```ts
+ * import { connect, enterpriseManaged } from '@mcp-fw/client';
+ *
+ * const client = await connect('https://crm.example.com/mcp', {
+ *   auth: enterpriseManaged({
+ *     clientId: 'crm-agent',
+ *     clientSecret: process.env.CRM_SECRET,
+ *     enterprise: {
+ *       idpTokenEndpoint: 'https://idp.example.com/oauth2/token',
+ *       idpClientId: 'crm-agent-at-idp',
+ *       idToken: () => session.idToken,
+ *     },
+ *   }),
+ * });
+ * ```
+ */
+export function enterpriseManaged(
+  options: Omit<OAuthOptions, 'grant' | 'onAuthorizationUrl' | 'redirectUrl'> & {
+    readonly enterprise: EnterpriseIdentity;
+  },
+): OAuth {
+  return new OAuth({ ...options, grant: 'enterprise' });
+}
+
+/**
+ * Workload identity federation for `connect()` (the MCP extension, SEP-1933): a workload
+ * presents the JWT its platform issued it as a JWT bearer grant (RFC 7523), with no stored
+ * secret. A refused assertion fails with `token-request`; no other grant is tried.
+ *
+ * @example
+ * ```ts
+ * import { readFile } from 'node:fs/promises';
+ * import { connect, workloadIdentity } from '@mcp-fw/client';
+ *
+ * const client = await connect('https://inventory.example.com/mcp', {
+ *   auth: workloadIdentity({
+ *     clientId: 'inventory-sync',
+ *     assertion: () => readFile('/var/run/secrets/tokens/mcp-token', 'utf8'),
+ *   }),
+ * });
+ * ```
+ */
+export function workloadIdentity(
+  options: Omit<OAuthOptions, 'grant' | 'onAuthorizationUrl' | 'redirectUrl'> & {
+    readonly assertion: NonNullable<OAuthOptions['assertion']>;
+  },
+): OAuth {
+  return new OAuth({ ...options, grant: 'jwt-bearer' });
 }
 
 /**

@@ -10,7 +10,8 @@ export async function pkcePair(): Promise<{ verifier: string; challenge: string 
   return { verifier, challenge: base64url(new Uint8Array(digest)) };
 }
 
-function base64url(bytes: Uint8Array): string {
+/** RFC 4648 §5 base64url, unpadded. */
+export function base64url(bytes: Uint8Array): string {
   let binary = '';
   for (const byte of bytes) binary += String.fromCharCode(byte);
   return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');

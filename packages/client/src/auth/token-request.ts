@@ -1,5 +1,6 @@
 import type { CryptoKey } from 'jose';
 import type { AuthorizationServerMetadata } from './discovery.js';
+import type { DpopKey } from './dpop.js';
 import { AuthorizationError } from './errors.js';
 import { randomString } from './pkce.js';
 import type { StoredClient, StoredTokens } from './token-store.js';
@@ -22,7 +23,14 @@ export async function requestTokens(
   metadata: AuthorizationServerMetadata,
   client: StoredClient,
   grant: Record<string, string>,
-  context: { resource: string; scope?: string; key?: ClientAssertionKey; fetch: typeof fetch },
+  context: {
+    resource: string;
+    scope?: string;
+    key?: ClientAssertionKey;
+    /** Asks for a DPoP-bound token, proving possession of this key. */
+    dpop?: DpopKey;
+    fetch: typeof fetch;
+  },
 ): Promise<StoredTokens> {
   const body = new URLSearchParams(grant);
   const headers: Record<string, string> = {
@@ -52,26 +60,39 @@ export async function requestTokens(
     default:
       body.set('client_id', client.clientId);
   }
+  const endpoint = new URL(metadata.token_endpoint);
   let response: Response;
-  try {
-    response = await context.fetch(metadata.token_endpoint, {
-      method: 'POST',
-      headers,
-      body,
-      redirect: 'error',
-    });
-  } catch (error) {
-    throw new AuthorizationError(
-      'token-request',
-      `Cannot reach the token endpoint ${metadata.token_endpoint}: ${String(error)}`,
-      { cause: error },
-    );
-  }
-  const text = await response.text();
+  let text: string;
   let json: Record<string, unknown> | undefined;
-  try {
-    json = JSON.parse(text);
-  } catch {}
+  for (let attempt = 0; ; attempt++) {
+    if (context.dpop) headers.dpop = await context.dpop.proof('POST', endpoint);
+    try {
+      response = await context.fetch(endpoint, {
+        method: 'POST',
+        headers,
+        body,
+        redirect: 'error',
+      });
+    } catch (error) {
+      throw new AuthorizationError(
+        'token-request',
+        `Cannot reach the token endpoint ${metadata.token_endpoint}: ${String(error)}`,
+        { cause: error },
+      );
+    }
+    text = await response.text();
+    json = undefined;
+    try {
+      json = JSON.parse(text);
+    } catch {}
+    // RFC 9449 §8: the authorization server wants its nonce in the proof; once.
+    const retry =
+      attempt === 0 &&
+      response.status === 400 &&
+      json?.error === 'use_dpop_nonce' &&
+      context.dpop?.takeNonce(endpoint, response) === true;
+    if (!retry) break;
+  }
   if (!response.ok || typeof json?.access_token !== 'string')
     throw new AuthorizationError(
       'token-request',
