@@ -40,8 +40,11 @@ export interface StoredClient {
  * ```
  */
 export interface TokenStore {
+  /** The value kept under `key`, or undefined. */
   get(key: string): Promise<unknown> | unknown;
+  /** Keeps `value` (JSON-serialisable) under `key`. */
   set(key: string, value: unknown): Promise<void> | void;
+  /** Forgets `key`. */
   delete(key: string): Promise<void> | void;
 }
 
@@ -56,12 +59,15 @@ export interface TokenStore {
  */
 export class MemoryTokenStore implements TokenStore {
   readonly #entries = new Map<string, unknown>();
+  /** The value kept under `key`, or undefined. */
   get(key: string): unknown {
     return this.#entries.get(key);
   }
+  /** Keeps `value` under `key`. */
   set(key: string, value: unknown): void {
     this.#entries.set(key, value);
   }
+  /** Forgets `key`. */
   delete(key: string): void {
     this.#entries.delete(key);
   }

@@ -17,6 +17,7 @@ import type { TokenStore } from '../token-store.js';
  * ```
  */
 export class FileTokenStore implements TokenStore {
+  /** The file's path. */
   readonly path: string;
   #queue: Promise<unknown> = Promise.resolve();
 
@@ -24,16 +25,19 @@ export class FileTokenStore implements TokenStore {
     this.path = path;
   }
 
+  /** The value kept under `key`, or undefined (a missing file holds nothing). */
   async get(key: string): Promise<unknown> {
     return (await this.#read())[key];
   }
 
+  /** Keeps `value` under `key`, rewriting the file. */
   set(key: string, value: unknown): Promise<void> {
     return this.#update((entries) => {
       entries[key] = value;
     });
   }
 
+  /** Forgets `key`, rewriting the file. */
   delete(key: string): Promise<void> {
     return this.#update((entries) => {
       delete entries[key];
