@@ -95,12 +95,18 @@ describe('the WWW-Authenticate parser', () => {
         'Basic realm="x", Bearer error=insufficient_scope, scope="a b", resource_metadata="https://h.example/prm"',
       ),
     ).toEqual({
+      scheme: 'bearer',
       error: 'insufficient_scope',
       scope: 'a b',
       resourceMetadata: new URL('https://h.example/prm'),
       errorDescription: undefined,
     });
     expect(parseBearerChallenge('Basic realm="x"')).toBeUndefined();
+    // A server that challenges with DPoP only (RFC 9449 §7.1) is read the same way.
+    expect(parseBearerChallenge('DPoP algs="ES256", error="use_dpop_nonce"')).toMatchObject({
+      scheme: 'dpop',
+      error: 'use_dpop_nonce',
+    });
     expect(parseBearerChallenge(null)).toBeUndefined();
   });
 

@@ -35,7 +35,8 @@ export function parseBearerChallenge(header: string | null): BearerChallenge | u
     bearer = challenges.filter((c) => c.scheme === scheme);
   }
   if (bearer.length === 0) return undefined;
-  if (bearer.length > 1) throw bad(header, `it has more than one ${scheme} challenge`);
+  if (bearer.length > 1)
+    throw bad(header, `it has more than one ${scheme === 'dpop' ? 'DPoP' : 'Bearer'} challenge`);
   const params = bearer[0]?.params ?? new Map<string, string>();
   const metadata = params.get('resource_metadata');
   let resourceMetadata: URL | undefined;
