@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -75,6 +76,34 @@ describe('loopbackRedirect', () => {
     expect(back.searchParams.get('iss')).toBe('https://auth.example.com');
     // Nothing is waiting now: a stray request to the callback is not taken for a sign-in.
     expect((await fetch(redirect.redirectUrl)).status).toBe(404);
+  });
+
+  it('keeps a CLI process alive while the person signs in, and lets it exit after', async () => {
+    // A program whose only pending work is the sign-in (the built package, as a CLI runs it).
+    const program = `
+      import { loopbackRedirect } from '@mcp-fw/client/node';
+      const redirect = await loopbackRedirect({ open: () => console.log(redirect.redirectUrl) });
+      const back = await redirect.onAuthorizationUrl(new URL('https://auth.example.com/authorize'));
+      console.log('came back with ' + back.searchParams.get('code'));
+    `;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', program], {
+      cwd: join(import.meta.dirname, '..'),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const printed = await new Promise<string>((resolve) =>
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk;
+        if (out.includes('\n')) resolve(out.trim());
+      }),
+    );
+    // The person takes a while: the process must still be there.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(child.exitCode).toBeNull();
+    expect((await fetch(`${printed}?code=xyz&state=s`)).status).toBe(200);
+    expect(await exited).toBe(0);
+    expect(out).toContain('came back with xyz');
   });
 
   it('a browser that never comes back fails after timeoutMs, naming the redirect URL', async () => {

@@ -30,8 +30,8 @@ export interface LoopbackRedirect {
 
 /**
  * Sign-in for a person at a terminal (RFC 8252 §7.3): listens on a loopback port, opens the
- * browser at the authorization URL, and takes the redirect back. Node only. The listener does
- * not keep the process alive.
+ * browser at the authorization URL, and takes the redirect back. Node only. The listener keeps
+ * the process alive only while a sign-in is waiting for the browser.
  *
  * @example
  * ```ts
@@ -82,12 +82,15 @@ export async function loopbackRedirect(options: LoopbackOptions = {}): Promise<L
             ),
           );
         }, timeoutMs);
-        timer.unref?.();
+        // While a person is signing in, the listener keeps the process alive; not otherwise.
+        server.ref();
         waiting = (redirect) => {
           clearTimeout(timer);
+          server.unref();
           resolve(redirect);
         };
       });
+      back.catch(() => server.unref());
       await (options.open ?? openBrowser)(url);
       return back;
     },
