@@ -125,6 +125,7 @@ describe('the WWW-Authenticate parser', () => {
       ),
     ).toEqual({
       scheme: 'bearer',
+      dpop: false,
       error: 'insufficient_scope',
       scope: 'a b',
       resourceMetadata: new URL('https://h.example/prm'),

@@ -16,6 +16,8 @@ import { machineAuthorizationServer } from './support/machine-authorization-serv
 // (@mcp-fw/auth over HTTP): dynamic registration, authorization code with PKCE, the RFC 9207 iss
 // oidc-provider sends, step-up, refresh, and the client credentials grant with each client
 // authentication. The "browser" follows the authorization server's redirects headlessly.
+// oidc-provider offers DPoP (ES256) while the notes server takes Bearer tokens only: the client
+// must not bind its tokens there, or every call would be refused.
 
 const REDIRECT = 'http://127.0.0.1:9/callback';
 

@@ -4,6 +4,8 @@ import { AuthorizationError } from './errors.js';
 export interface BearerChallenge {
   /** `bearer`, or `dpop` when the server challenges with the DPoP scheme only (RFC 9449 §7.1). */
   readonly scheme: 'bearer' | 'dpop';
+  /** Whether the server also (or only) challenges with the DPoP scheme: it takes DPoP-bound tokens. */
+  readonly dpop: boolean;
   /** `resource_metadata`: where the protected resource metadata is (RFC 9728). */
   readonly resourceMetadata?: URL;
   /** `scope`: the scopes the request needs. */
@@ -49,6 +51,7 @@ export function parseBearerChallenge(header: string | null): BearerChallenge | u
   }
   return {
     scheme,
+    dpop: challenges.some((c) => c.scheme === 'dpop'),
     resourceMetadata,
     scope: params.get('scope'),
     error: params.get('error'),

@@ -6,6 +6,7 @@ export interface ResourceMetadata {
   readonly resource: string;
   readonly authorization_servers?: readonly string[];
   readonly scopes_supported?: readonly string[];
+  readonly dpop_signing_alg_values_supported?: readonly string[];
 }
 
 /** Authorization server metadata (RFC 8414 §2 / OpenID Connect Discovery), the fields used. */

@@ -224,14 +224,15 @@ export class OAuth {
       grantTypes,
       fetch: this.#fetch,
     });
-    if (
-      options.dpop !== false &&
-      metadata.dpop_signing_alg_values_supported?.includes('ES256') &&
-      this.#dpop === undefined
-    )
-      this.#dpop = await DpopKey.create();
+    // DPoP where both ends take it: the authorization server offers ES256 proofs, and the
+    // server challenges with the DPoP scheme or lists DPoP in its metadata (RFC 9449 §5.1, §7.1;
+    // RFC 9728 §2). A bound token sent to a Bearer-only server would only be refused.
     const useDpop =
-      options.dpop !== false && metadata.dpop_signing_alg_values_supported?.includes('ES256');
+      options.dpop !== false &&
+      metadata.dpop_signing_alg_values_supported?.includes('ES256') === true &&
+      (challenge?.dpop === true ||
+        resource.dpop_signing_alg_values_supported?.includes('ES256') === true);
+    if (useDpop && this.#dpop === undefined) this.#dpop = await DpopKey.create();
     const context = {
       resource: resource.resource,
       dpop: useDpop ? this.#dpop : undefined,

@@ -64,6 +64,7 @@ export async function machineAuthorizationServer(options: {
     jwks: {
       keys: [{ ...(await exportJWK(signing.privateKey)), kid: 'm1', alg: 'RS256', use: 'sig' }],
     },
+    ttl: { ClientCredentials: 600 },
     features: {
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },
