@@ -262,6 +262,31 @@ describe('hostile redirects', () => {
   });
 });
 
+describe('an authorization server that never answers', () => {
+  it('fails the sign-in after requestTimeoutMs, naming the token endpoint', async () => {
+    const issuer = 'https://auth.example.com';
+    const metadata = authorizationServer(issuer);
+    const net = await internet({
+      'mcp.example.com': protectedServer({ resource: SERVER, authorization_servers: [issuer] }),
+      // Answers its metadata and registration, then never the token request.
+      'auth.example.com': (req, res, body) => {
+        if (req.url !== '/token') metadata(req, res, body);
+      },
+    });
+    const started = Date.now();
+    const error = await refusal(net, {
+      requestTimeoutMs: 500,
+      onAuthorizationUrl: (url) =>
+        `${REDIRECT}?code=c&state=${url.searchParams.get('state')}&iss=https%3A%2F%2Fauth.example.com`,
+    });
+    expect(error.reason).toBe('token-request');
+    expect(error.message).toContain(
+      'Cannot reach the token endpoint https://auth.example.com/token',
+    );
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+});
+
 describe('where tokens go', () => {
   it('a token is never sent to a host it was not issued for', async () => {
     let otherPort = 0;

@@ -65,6 +65,11 @@ export interface OAuthOptions extends ClientIdentity {
   readonly dpop?: boolean;
   /** The fetch used to reach metadata, registration and token endpoints (default: the global one). */
   readonly fetch?: typeof fetch;
+  /**
+   * Longest wait for each metadata, registration or token request, in ms (default 30 000): an
+   * authorization server that never answers fails the sign-in instead of holding it.
+   */
+  readonly requestTimeoutMs?: number;
 }
 
 /**
@@ -88,7 +93,10 @@ export class OAuth {
   constructor(options: OAuthOptions = {}) {
     this.#options = options;
     this.#store = options.store ?? new MemoryTokenStore();
-    this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    const base = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    const timeoutMs = options.requestTimeoutMs ?? 30_000;
+    this.#fetch = (input, init) =>
+      base(input, { ...init, signal: init?.signal ?? AbortSignal.timeout(timeoutMs) });
     // Options that cannot work fail here, at startup, not at the first 401.
     const grant = options.grant ?? 'authorization_code';
     if (grant === 'enterprise' && options.enterprise === undefined)
