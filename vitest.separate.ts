@@ -14,6 +14,6 @@ export default [
   'packages/cli/test/proxy-real-peers.test.ts',
   // The official conformance suite run through the proxy, in both bridging directions.
   'packages/proxy/test/conformance-through-proxy.test.ts',
-  // The official conformance suite run through the proxy, in both bridging directions.
-  'packages/proxy/test/conformance-through-proxy.test.ts',
+  // The official conformance suite's client auth scenarios against @mcp-fw/client.
+  'packages/client/test/auth-conformance.test.ts',
 ];

@@ -1,6 +1,7 @@
 import { isModernRevision, type Servable } from '@mcp-fw/core/transport';
 import { openStdio, type CommandTarget, type StdioTransportOptions } from '#stdio-transport';
 import { McpClient } from './client.js';
+import type { OAuth } from './auth/oauth.js';
 import { TransportError } from './errors.js';
 import { inputCapabilities } from './input.js';
 import { negotiate, type DiscoverResult, type NegotiationSettings } from './negotiate.js';
@@ -69,6 +70,11 @@ export interface ConnectOptions extends HttpTransportOptions {
   readonly tasks?: boolean;
   /** For command targets. */
   readonly stdio?: StdioTransportOptions;
+  /**
+   * For URL targets: OAuth, from `oauth()` or `clientCredentials()`. The client signs in when
+   * the server answers 401 (or 403 `insufficient_scope`) and retries; see the client guide.
+   */
+  readonly auth?: OAuth;
 }
 
 /**
@@ -94,6 +100,8 @@ export async function connect(
   if (isServable(target)) return open(openInMemory(target), options);
   if (isCommand(target)) return open(openStdio(target, options.stdio), options);
   const url = toUrl(target);
+  if (options.auth)
+    options = { ...options, fetch: options.auth.fetchFor(url, options.fetch ?? globalThis.fetch) };
   if (options.transport === 'http+sse') return open(await openSse(url, options), options);
   try {
     return await open(new StreamableHttpTransport(url, options), options);

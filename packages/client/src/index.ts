@@ -12,6 +12,24 @@ export {
   type McpServerEntry,
   type McpServersConfig,
 } from './group.js';
+export {
+  AuthorizationError,
+  type AuthorizationFailure,
+  type AuthorizationServerMetadata,
+  type ClientIdentity,
+  clientCredentials,
+  type EnterpriseIdentity,
+  enterpriseManaged,
+  MemoryTokenStore,
+  OAuth,
+  oauth,
+  type OAuthOptions,
+  type ResourceMetadata,
+  type StoredClient,
+  type StoredTokens,
+  type TokenStore,
+  workloadIdentity,
+} from './auth/index.js';
 export type { DiscoverResult } from './negotiate.js';
 export {
   typedClient,

@@ -9,6 +9,7 @@ import {
   MODERN_REVISIONS,
   requestEnvelope,
 } from '@mcp-fw/core/transport';
+import { AuthorizationError } from './auth/errors.js';
 import { NegotiationError, RequestTimeoutError, TransportError } from './errors.js';
 import type { Session } from './session.js';
 import { TASKS_EXTENSION } from './tasks.js';
@@ -146,7 +147,8 @@ async function tryModern(
           continue;
         }
       }
-      if (error instanceof NegotiationError) throw error;
+      // A failed sign-in says nothing about the era: reported as itself.
+      if (error instanceof NegotiationError || error instanceof AuthorizationError) throw error;
       if (pinned)
         throw new NegotiationError(
           `The server does not serve protocol revision ${settings.protocolVersion}: server/discover failed: ${describeError(error)} (leave protocolVersion unset to negotiate)`,

@@ -1,4 +1,5 @@
 import type { Channel, ChannelSink, JsonRpcId } from '@mcp-fw/core/transport';
+import { AuthorizationError } from '../auth/errors.js';
 import { failureResponse, TransportError } from '../errors.js';
 import { modernHeaders } from './http-headers.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, describe, isJsonRpc, readLimited } from './http-body.js';
@@ -175,9 +176,11 @@ export class StreamableHttpTransport implements ClientTransport {
     } catch (error) {
       if (controller.signal.aborted) return;
       const cause = error instanceof Error ? error.message : String(error);
-      const failure = new TransportError(`Cannot reach ${this.#url.href}: ${cause}`, {
-        cause: error,
-      });
+      // A failed sign-in is reported as itself, not as an unreachable server.
+      const failure =
+        error instanceof AuthorizationError
+          ? error
+          : new TransportError(`Cannot reach ${this.#url.href}: ${cause}`, { cause: error });
       if (id !== undefined) this.#fail(id, failure);
       else this.onWarning?.(`${failure.message} (while sending ${describe(message)})`);
     } finally {
