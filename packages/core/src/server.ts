@@ -10,7 +10,6 @@ import {
   type AuditOptions,
   type EraMode,
   type InputRoundSettings,
-  type ListName,
   type Logger,
   type Middleware,
   type ServerCore,
@@ -25,7 +24,7 @@ import {
   type Provider,
   type TypeSchemas,
 } from './registry/index.js';
-import { MemberControl, ResourceControl } from './protocol/server-members.js';
+import { announceChanges, MemberControl, ResourceControl } from './protocol/server-members.js';
 import { Tasks } from './protocol/tasks/index.js';
 import { SessionStateKeeper } from './protocol/session-state/index.js';
 import type { SharedStore } from './stores/index.js';
@@ -254,15 +253,12 @@ export class McpFwServer {
    * startup, and clients are told which lists changed.
    */
   add(...providers: Provider[]): void {
-    const { registry, added } = this.#core.registry.withProviders(providers, this.#schemas);
+    const before = this.#core.registry;
+    const { registry, added } = before.withProviders(providers, this.#schemas);
     this.#core.registry = registry;
     warnUndescribed(added, this.#core.logger);
     checkMiddleware(added);
-    const changed: ListName[] = [];
-    if (added.tools.length) changed.push('tools');
-    if (added.prompts.length) changed.push('prompts');
-    if (added.resources.length || added.templates.length) changed.push('resources');
-    for (const list of changed) this.#core.hub.listChanged(list);
+    announceChanges(this.#core, before, registry);
   }
 
   /**
