@@ -133,12 +133,24 @@ describe.each(['legacy', 'modern'] as const)(
         server.prompts.disable('audit');
         server.resources.disable('ledger://admin');
         server.add(new Later());
-        await until(() => admin.heard.length === 5, 'the admin to hear the 5 admin-only changes');
-        expect(admin.heard).toEqual(['tools', 'tools', 'prompts', 'resources', 'tools']);
+        server.resources.enable('ledger://admin');
+        // A change without a registry change (a template's list grew) concerns those who see
+        // at least one of the list's members: here only the admin resource.
+        server.resources.changed();
+        await until(() => admin.heard.length === 7, 'the admin to hear the 7 admin-only changes');
+        expect(admin.heard).toEqual([
+          'tools',
+          'tools',
+          'prompts',
+          'resources',
+          'tools',
+          'resources',
+          'resources',
+        ]);
         // Then a change the reader can see: it is told of that one, and only that one.
         server.tools.disable('ping');
         await until(() => reader.heard.length >= 1, 'the reader to hear the ping change');
-        await until(() => admin.heard.length === 6, 'the admin to hear the ping change');
+        await until(() => admin.heard.length === 8, 'the admin to hear the ping change');
         await new Promise((r) => setTimeout(r, 200));
         expect(reader.heard).toEqual(['tools']);
       } finally {
