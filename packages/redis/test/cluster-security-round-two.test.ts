@@ -111,7 +111,8 @@ describe.skipIf(!ready)('security, round two, across nodes (3 processes, HAProxy
       'mcp-protocol-version': '2025-11-25',
       ...(sid ? { 'mcp-session-id': sid } : {}),
     });
-    // A legacy session per token, each listening on its standalone GET stream (on node a).
+    // A legacy session per token, opened on node a, listening on its standalone GET stream on
+    // node b (which takes the session up from Redis).
     const sessions: { token: string; sid: string; stream: ReturnType<typeof openStream> }[] = [];
     for (const token of ['reader', 'boss+admin']) {
       const opened = await post(a.url, INIT, legacy(token));
@@ -122,13 +123,13 @@ describe.skipIf(!ready)('security, round two, across nodes (3 processes, HAProxy
         { jsonrpc: '2.0', method: 'notifications/initialized' },
         legacy(token, sid),
       );
-      sessions.push({ token, sid, stream: openStream(a.url, legacy(token, sid)) });
+      sessions.push({ token, sid, stream: openStream(b.url, legacy(token, sid)) });
     }
-    // A 2026-07-28 listen stream per token, on node b.
+    // A 2026-07-28 listen stream per token, on node c.
     const streams: { token: string; seen: string[]; close: () => void }[] = [];
     for (const token of ['reader', 'boss+admin']) {
       const controller = new AbortController();
-      const response = await fetch(b.url, {
+      const response = await fetch(c.url, {
         method: 'POST',
         signal: controller.signal,
         headers: {
