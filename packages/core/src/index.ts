@@ -146,6 +146,8 @@ export {
   type SessionStateBounds,
   type SessionStates,
   type SharedSessionLimits,
+  type AnsweredRoundCaps,
+  type AnsweredRoundRefusal,
   type SharedStore,
   type SharedTaskLimits,
   type StoredEvents,

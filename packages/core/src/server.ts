@@ -36,7 +36,7 @@ import {
   type ToolTransform,
   type TypeSchemas,
 } from './registry/index.js';
-import { MemberControl, ResourceControl } from './protocol/server-members.js';
+import { announceChanges, MemberControl, ResourceControl } from './protocol/server-members.js';
 import { Tasks } from './protocol/tasks/index.js';
 import { SessionStateKeeper } from './protocol/session-state/index.js';
 import type { SharedStore } from './stores/index.js';
@@ -326,6 +326,7 @@ export class McpFwServer {
       resourceUpdated: (uri) => this.#core.hub.resourceUpdated(uri),
     });
     this.#mounts.push({ child, at, stop });
+    const before = this.#core.registry;
     try {
       this.#recompose();
     } catch (error) {
@@ -334,7 +335,8 @@ export class McpFwServer {
       throw error;
     }
     child.#parents.add(this);
-    for (const list of ALL_LISTS) this.#core.hub.listChanged(list);
+    // Told per member, so each client hears only of members its own lists show.
+    announceChanges(this.#core, before, this.#core.registry);
     return this;
   }
 
@@ -356,9 +358,10 @@ export class McpFwServer {
       this.#mounts.splice(this.#mounts.indexOf(m), 1);
     }
     child.#parents.delete(this);
+    const before = this.#core.registry;
     // Fewer members cannot clash, but a transform of a member now gone no longer applies.
     this.#recompose();
-    for (const list of ALL_LISTS) this.#core.hub.listChanged(list);
+    announceChanges(this.#core, before, this.#core.registry);
     return true;
   }
 
@@ -386,7 +389,7 @@ export class McpFwServer {
   transform(name: string, spec: ToolTransform<Context>): this {
     const served = [...this.#core.registry.own.tools, ...this.#mounted.tools].map((t) => t.name);
     checkTransformTarget(name, served);
-    this.#reshape(this.#transforms.withTool(name, spec as ToolTransform), ['tools']);
+    this.#reshape(this.#transforms.withTool(name, spec as ToolTransform));
     return this;
   }
 
@@ -402,7 +405,7 @@ export class McpFwServer {
    */
   filter(filter: MemberFilter): this {
     checkFilter(filter);
-    this.#reshape(this.#transforms.withFilter(filter), ALL_LISTS);
+    this.#reshape(this.#transforms.withFilter(filter));
     return this;
   }
 
@@ -419,10 +422,7 @@ export class McpFwServer {
    */
   exposeAsTools(expose: ExposeAsTools): this {
     const tools = membersAsTools(expose ?? {}, () => this.#core.registry);
-    this.#reshape(
-      this.#transforms.withExtraTools(() => tools),
-      ['tools'],
-    );
+    this.#reshape(this.#transforms.withExtraTools(() => tools));
     return this;
   }
 
@@ -436,7 +436,8 @@ export class McpFwServer {
     return this.#mounts.some((m) => m.child === server || m.child.#contains(server));
   }
 
-  #reshape(next: Transforms, lists: readonly ListName[]): void {
+  #reshape(next: Transforms): void {
+    const before = this.#core.registry;
     const previous = this.#transforms;
     this.#transforms = next;
     try {
@@ -445,7 +446,7 @@ export class McpFwServer {
       this.#transforms = previous;
       throw error;
     }
-    for (const list of lists) this.#core.hub.listChanged(list);
+    announceChanges(this.#core, before, this.#core.registry);
   }
 
   /** This server's registry with the mounted members as they are now (throws on a clash). */
@@ -482,6 +483,7 @@ export class McpFwServer {
 
   // A mounted child changed (`list`), or its middleware did (undefined): rebuild and tell.
   #childChanged(list: ListName | undefined): void {
+    const before = this.#core.registry;
     try {
       this.#recompose();
     } catch (error) {
@@ -493,8 +495,11 @@ export class McpFwServer {
       );
       return;
     }
-    if (list) this.#core.hub.listChanged(list);
-    else for (const parent of this.#parents) parent.#childChanged(undefined);
+    // A change the members do not show (`resources.changed()` in the child) goes to everyone.
+    if (list) {
+      if (!announceChanges(this.#core, before, this.#core.registry))
+        this.#core.hub.listChanged(list);
+    } else for (const parent of this.#parents) parent.#childChanged(undefined);
   }
 
   /** Connections being served now, over every transport (closed ones are let go). */
@@ -512,17 +517,14 @@ export class McpFwServer {
    * startup, and clients are told which lists changed.
    */
   add(...providers: Provider[]): void {
-    const { registry, added } = this.#core.registry.withProviders(providers, this.#schemas);
+    const before = this.#core.registry;
+    const { registry, added } = before.withProviders(providers, this.#schemas);
     // A name that would clash where this server is mounted fails here, before anything changes.
     for (const parent of this.#parents) parent.#composed({ child: this, registry });
     this.#core.registry = registry;
     warnUndescribed(added, this.#core.logger);
     checkMiddleware(added);
-    const changed: ListName[] = [];
-    if (added.tools.length) changed.push('tools');
-    if (added.prompts.length) changed.push('prompts');
-    if (added.resources.length || added.templates.length) changed.push('resources');
-    for (const list of changed) this.#core.hub.listChanged(list);
+    announceChanges(this.#core, before, registry);
   }
 
   /**

@@ -322,15 +322,31 @@ describe('2026-07-28 input rounds are answered once', () => {
 
   it('MemoryUsedRounds keeps each round until it expires, and refuses (naming the limit) when full', () => {
     const rounds = new core.MemoryUsedRounds(2);
-    expect(rounds.markUsed('r.1', 1_000, 0)).toBe(true);
-    expect(rounds.markUsed('r.1', 1_000, 10)).toBe(false);
-    expect(rounds.markUsed('r.2', 2_000, 20)).toBe(true);
-    expect(() => rounds.markUsed('r.3', 3_000, 30)).toThrow(
+    expect(rounds.markUsed('r.1', 1_000, undefined, 0)).toBe(true);
+    expect(rounds.markUsed('r.1', 1_000, undefined, 10)).toBe(false);
+    expect(rounds.markUsed('r.2', 2_000, undefined, 20)).toBe(true);
+    expect(() => rounds.markUsed('r.3', 3_000, undefined, 30)).toThrow(
       'This server remembers 2 answered input rounds (limits.inputRounds.maxAnswered) and none has expired yet; try again shortly.',
     );
     // Once r.1 has expired (its state is refused as expired anyway) the record has room again.
-    expect(rounds.markUsed('r.3', 3_000, 1_500)).toBe(true);
+    expect(rounds.markUsed('r.3', 3_000, undefined, 1_500)).toBe(true);
     expect(rounds.size).toBe(2);
+  });
+
+  it('MemoryUsedRounds refuses a client past maxAnsweredPerClient until its oldest round expires; other clients keep their share', () => {
+    const rounds = new core.MemoryUsedRounds(10);
+    const ada = { client: 'identity:ada', maxAnswered: 10, maxAnsweredPerClient: 2 };
+    const bob = { ...ada, client: 'identity:bob' };
+    expect(rounds.markUsed('a.1', 1_000, ada, 0)).toBe(true);
+    expect(rounds.markUsed('a.2', 2_000, ada, 100)).toBe(true);
+    expect(rounds.markUsed('a.3', 3_000, ada, 200)).toEqual({
+      limit: 'maxAnsweredPerClient',
+      retryAfterMs: 800,
+    });
+    expect(rounds.markUsed('b.1', 3_000, bob, 200)).toBe(true);
+    // a.1 expired: ada has room again, and the refused a.3 was never recorded.
+    expect(rounds.markUsed('a.3', 3_000, ada, 1_000)).toBe(true);
+    expect(rounds.size).toBe(3);
   });
 });
 

@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cluster, HAPROXY, REDIS_SERVER } from './support/processes.ts';
-import { INIT, messages, post, until } from './support/raw-http.ts';
+import { INIT, messages, openStream, post, until } from './support/raw-http.ts';
 
 // Issue #30 (security, round two), rows 6, 10, 11 and 12 through three nodes on one Redis
 // behind HAProxy: the scope check of a listen stream, the separate namespaces of users and
@@ -30,7 +30,7 @@ describe.skipIf(!ready)('security, round two, across nodes (3 processes, HAProxy
   let cluster: Cluster;
 
   beforeAll(async () => {
-    cluster = await Cluster.start(3, { BEARER_AUTH: '1' });
+    cluster = await Cluster.start(3, { BEARER_AUTH: '1', LISTED_BY_SCOPES: '1' });
   }, 60_000);
 
   afterAll(async () => {
@@ -102,6 +102,117 @@ describe.skipIf(!ready)('security, round two, across nodes (3 processes, HAProxy
     const updates = () => seen.join('').split('notifications/resources/updated').length - 1;
     await until(() => updates() === 3, `3 updates of cluster://admin (got ${updates()})`);
     controller.abort();
+  });
+
+  it('a read-only token is not told of changes to members its scopes hide, raised on any node (legacy list_changed and listen streams)', async () => {
+    const [a, b, c] = cluster.nodes;
+    const legacy = (token: string, sid?: string) => ({
+      authorization: `Bearer ${token}`,
+      'mcp-protocol-version': '2025-11-25',
+      ...(sid ? { 'mcp-session-id': sid } : {}),
+    });
+    // A legacy session per token, opened on node a, listening on its standalone GET stream on
+    // node b (which takes the session up from Redis).
+    const sessions: { token: string; sid: string; stream: ReturnType<typeof openStream> }[] = [];
+    for (const token of ['reader', 'boss+admin']) {
+      const opened = await post(a.url, INIT, legacy(token));
+      expect(opened.status).toBe(200);
+      const sid = opened.headers.get('mcp-session-id')!;
+      await post(
+        a.url,
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+        legacy(token, sid),
+      );
+      sessions.push({ token, sid, stream: openStream(b.url, legacy(token, sid)) });
+    }
+    // A 2026-07-28 listen stream per token, on node c.
+    const streams: { token: string; seen: string[]; close: () => void }[] = [];
+    for (const token of ['reader', 'boss+admin']) {
+      const controller = new AbortController();
+      const response = await fetch(c.url, {
+        method: 'POST',
+        signal: controller.signal,
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...modern(token, 'subscriptions/listen'),
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 'sub',
+          method: 'subscriptions/listen',
+          params: { notifications: { toolsListChanged: true }, _meta: META },
+        }),
+      });
+      expect(response.status).toBe(200);
+      const seen: string[] = [];
+      const reader = response.body!.getReader();
+      const decoder = new TextDecoder();
+      void (async () => {
+        try {
+          for (;;) {
+            const { value, done } = await reader.read();
+            if (done) return;
+            seen.push(decoder.decode(value, { stream: true }));
+          }
+        } catch {
+          // aborted
+        }
+      })();
+      await until(
+        () => seen.join('').includes('subscriptions/acknowledged'),
+        'the acknowledgement',
+      );
+      streams.push({ token, seen, close: () => controller.abort() });
+    }
+    for (const s of sessions) expect(await s.stream.status).toBe(200);
+    await new Promise((r) => setTimeout(r, 200));
+    const heard = {
+      legacy: (i: number) =>
+        sessions[i].stream.events.filter((e) => e.data.includes('notifications/tools/list_changed'))
+          .length,
+      listen: (i: number) =>
+        streams[i].seen.join('').split('notifications/tools/list_changed').length - 1,
+    };
+    const call = (node: { url: string }, name: string, args: object) =>
+      post(
+        node.url,
+        {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name, arguments: args, _meta: META },
+        },
+        modern('reader', 'tools/call', name),
+      );
+    try {
+      // Hiding vault (admin only) on every node: the admin streams hear 3, the reader's none.
+      for (const node of [a, b, c])
+        expect((await call(node, 'toggleVault', { show: false })).status).toBe(200);
+      await until(
+        () => heard.legacy(1) === 3 && heard.listen(1) === 3,
+        `the admin to hear 3 changes (legacy ${heard.legacy(1)}, listen ${heard.listen(1)})`,
+      );
+      // A change the reader can see (spare, open to all), raised on node c: everyone hears it.
+      expect((await call(c, 'bump', {})).status).toBe(200);
+      await until(
+        () =>
+          heard.legacy(0) >= 1 &&
+          heard.listen(0) >= 1 &&
+          heard.legacy(1) === 4 &&
+          heard.listen(1) === 4,
+        'everyone to hear the spare change',
+      );
+      await new Promise((r) => setTimeout(r, 300));
+      expect([heard.legacy(0), heard.listen(0)]).toEqual([1, 1]);
+    } finally {
+      for (const node of [a, b, c]) await call(node, 'toggleVault', { show: true });
+      for (const s of streams) s.close();
+      for (const s of sessions) {
+        s.stream.close();
+        await fetch(a.url, { method: 'DELETE', headers: legacy(s.token, s.sid) });
+      }
+    }
   });
 
   it("a token with no sub whose client_id equals a user's sub cannot use that user's session, on any node", async () => {

@@ -4,7 +4,8 @@ import type { ErrorPolicy } from './error-ref.js';
 import { LegacySession } from './eras/legacy/session.js';
 import { eraOfMode, selectEra, UNDECIDED, type EraMode } from './eras/select.js';
 import type { HubMember } from './hub.js';
-import { listChangedNotification, type ListName } from './list-changed.js';
+import { listChangedNotification, type ChangedMember, type ListName } from './list-changed.js';
+import { seesChange } from './list-visibility.js';
 import { ownsTask, taskOwnerOf, type TaskSnapshot } from './tasks/index.js';
 import { unencodableResult } from './unencodable.js';
 import { connectionSessionKey } from './session-state/session-key.js';
@@ -40,6 +41,8 @@ export class ServerConnection implements HubMember {
    */
   #caller?: { readonly auth: unknown };
   #taskOwner?: string;
+  /** What the latest request carried to name its caller: the scopes list changes are judged by. */
+  #auth: unknown;
 
   constructor(core: ServerCore, channel: Channel, mode: EraMode = 'pin-on-first') {
     const session = new LegacySession();
@@ -103,8 +106,11 @@ export class ServerConnection implements HubMember {
     session.subscriptions.clear();
   }
 
-  listChanged(list: ListName): void {
-    if (this.#era?.pushesListChanged(this.#scope.session))
+  listChanged(list: ListName, changes?: readonly ChangedMember[]): void {
+    if (
+      this.#era?.pushesListChanged(this.#scope.session) &&
+      seesChange(this.#scope.core, this.#auth, changes)
+    )
       this.engine.notify(listChangedNotification(list).method);
   }
 
@@ -148,7 +154,10 @@ export class ServerConnection implements HubMember {
     }
     const { record, method } = era.admit(request, this.#scope, admitted);
     // A stateless connection carries every client's requests: none of their tasks is its own.
-    if (!this.#shared) this.#caller ??= { auth: record.auth };
+    if (!this.#shared) {
+      this.#caller ??= { auth: record.auth };
+      this.#auth = record.auth;
+    }
     return method.handle(request.params, record, this.#scope);
   }
 

@@ -1,25 +1,31 @@
 import type { MessageBus } from '../stores/index.js';
-import type { ListName } from './list-changed.js';
+import type { ChangedMember, ListName } from './list-changed.js';
 import type { TaskSnapshot } from './tasks/task-snapshot.js';
 
-export type { ListName };
+export type { ChangedMember, ListName };
 
 const HUB_TOPIC = 'hub';
 
 /**
- * A server-wide event on the bus, raised on node `n`: a list changed, a resource was updated,
- * or a task changed status (`v` its recorded owner, `s` its snapshot).
+ * A server-wide event on the bus, raised on node `n`: a list changed (`m` the members that
+ * came or went, when known), a resource was updated, or a task changed status (`v` its recorded
+ * owner, `s` its snapshot).
  */
 interface HubEvent {
   readonly k: 'list' | 'res' | 'task';
   readonly v: string;
+  readonly m?: readonly ChangedMember[];
   readonly s?: TaskSnapshot;
   readonly n: string;
 }
 
 /** What the hub needs of a connection: a way to pass on server-wide events. */
 export interface HubMember {
-  listChanged(list: ListName): void;
+  /**
+   * `list` changed: `changes` are the members that came or went (undefined when unknown), so
+   * that a caller whose lists show none of them is not told.
+   */
+  listChanged(list: ListName, changes?: readonly ChangedMember[]): void;
   resourceUpdated(uri: string): void;
   /** A task changed status, on any instance (for `notifications/tasks`). */
   taskChanged?(owner: string, snapshot: TaskSnapshot): void;
@@ -56,10 +62,10 @@ export class ConnectionHub {
     return this.#members.size;
   }
 
-  listChanged(list: ListName): void {
-    for (const member of this.#members) member.listChanged(list);
-    for (const watcher of this.#watchers) watcher.listChanged(list);
-    this.#publish({ k: 'list', v: list });
+  listChanged(list: ListName, changes?: readonly ChangedMember[]): void {
+    for (const member of this.#members) member.listChanged(list, changes);
+    for (const watcher of this.#watchers) watcher.listChanged(list, changes);
+    this.#publish(changes ? { k: 'list', v: list, m: changes } : { k: 'list', v: list });
   }
 
   resourceUpdated(uri: string): void {
@@ -93,8 +99,9 @@ export class ConnectionHub {
         return;
       }
       if (event.n === node || typeof event.v !== 'string') return;
+      const changes = event.k === 'list' ? changedMembers(event.m) : undefined;
       for (const member of this.#members) {
-        if (event.k === 'list') member.listChanged(event.v as ListName);
+        if (event.k === 'list') member.listChanged(event.v as ListName, changes);
         else if (event.k === 'res') member.resourceUpdated(event.v);
         else if (event.k === 'task' && typeof event.s?.taskId === 'string')
           member.taskChanged?.(event.v, event.s);
@@ -128,4 +135,19 @@ export class ConnectionHub {
     this.#shutdown.clear();
     for (const listener of listeners) listener();
   }
+}
+
+/**
+ * The members a list event from another instance names: undefined when it names none (an
+ * instance that does not say tells everyone, as before), and none that are malformed.
+ */
+function changedMembers(raw: unknown): readonly ChangedMember[] | undefined {
+  if (!Array.isArray(raw)) return undefined;
+  return raw.filter(
+    (m): m is ChangedMember =>
+      typeof m?.kind === 'string' &&
+      typeof m.name === 'string' &&
+      Array.isArray(m.scopes) &&
+      m.scopes.every((s: unknown) => typeof s === 'string'),
+  );
 }

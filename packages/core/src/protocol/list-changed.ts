@@ -18,6 +18,17 @@ export const LIST_CHANGED_FILTER_KEYS = {
   resources: 'resourcesListChanged',
 } as const satisfies Record<ListName, string>;
 
+/**
+ * A member that appeared in, or left, a list: what a caller's `listed` filter judges (its kind,
+ * name and scopes), so a change is announced only to callers whose lists show that member.
+ */
+export interface ChangedMember {
+  readonly kind: 'tool' | 'prompt' | 'resource' | 'template';
+  /** The tool or prompt name, the resource URI or the template's URI template. */
+  readonly name: string;
+  readonly scopes: readonly string[];
+}
+
 /** A JSON-RPC notification, as {@link listChangedNotification} builds it. */
 export interface NotificationMessage {
   readonly jsonrpc: '2.0';

@@ -1,6 +1,7 @@
 import type { RawJson } from '../jsonrpc/index.js';
 import { featuresOf, type RevisionFeatures } from './eras/revisions.js';
 import type { ListCache } from './list-cache.js';
+import type { ChangedMember } from './list-changed.js';
 import type { RequestRecord } from './request-record.js';
 import type { ServerCore } from './server-core.js';
 
@@ -19,6 +20,28 @@ export function shownTo<T extends { readonly scopes: readonly string[] }>(
   const listed = core.listed;
   if (!listed) return undefined;
   return (item) => listed(auth, { kind, name: nameOf(item), scopes: item.scopes });
+}
+
+/**
+ * Whether a change of a list concerns the caller `auth`: its lists show at least one of the
+ * members that came or went (the same `ServerOptions.listed` filter the lists apply), so a
+ * token that cannot see a scoped member is not told it was added, hidden or removed. A change
+ * that names no members (`changes` undefined) concerns everyone; a filter that throws hides.
+ */
+export function seesChange(
+  core: ServerCore,
+  auth: unknown,
+  changes: readonly ChangedMember[] | undefined,
+): boolean {
+  const listed = core.listed;
+  if (!listed || changes === undefined) return true;
+  return changes.some((member) => {
+    try {
+      return listed(auth, member);
+    } catch {
+      return false;
+    }
+  });
 }
 
 /**

@@ -1,6 +1,46 @@
-import type { ListName } from './list-changed.js';
+import { LIST_NAMES, type ChangedMember, type ListName } from './list-changed.js';
 import type { ServerCore } from './server-core.js';
 import type { MemberKind, Registry } from '../registry/index.js';
+
+type Scoped = { readonly scopes: readonly string[] };
+
+/** Each list's members in `registry`, as `listed` judges them. */
+function membersOf(registry: Registry, list: ListName): Map<Scoped, ChangedMember> {
+  const out = new Map<Scoped, ChangedMember>();
+  const put = <T extends Scoped>(
+    kind: ChangedMember['kind'],
+    items: readonly T[],
+    nameOf: (m: T) => string,
+  ) => {
+    for (const m of items) out.set(m, { kind, name: nameOf(m), scopes: m.scopes });
+  };
+  if (list === 'tools') put('tool', registry.tools, (t) => t.name);
+  else if (list === 'prompts') put('prompt', registry.prompts, (p) => p.name);
+  else {
+    put('resource', registry.resources, (r) => r.uri);
+    put('template', registry.templates, (t) => t.uriTemplate);
+  }
+  return out;
+}
+
+/**
+ * Tells clients which lists differ between two registries, each change naming the members that
+ * came or went, so a caller whose lists show none of them (`listed`: a token without their
+ * scopes) is not told. A change nobody could see (a disabled member removed) is not announced.
+ */
+export function announceChanges(core: ServerCore, before: Registry, after: Registry): boolean {
+  let any = false;
+  for (const list of LIST_NAMES) {
+    const was = membersOf(before, list);
+    const now = membersOf(after, list);
+    const changes: ChangedMember[] = [];
+    for (const [item, member] of was) if (!now.has(item)) changes.push(member);
+    for (const [item, member] of now) if (!was.has(item)) changes.push(member);
+    if (changes.length > 0) core.hub.listChanged(list, changes);
+    any ||= changes.length > 0;
+  }
+  return any;
+}
 
 /**
  * Runtime control of one kind of member (tools, prompts or resources). Every change swaps in a
@@ -36,10 +76,11 @@ export class MemberControl {
 
   /**
    * Tells clients the list changed without a registry change — for lists computed on demand,
-   * such as a template's `list` handler enumerating files that just appeared.
+   * such as a template's `list` handler enumerating files that just appeared. Only clients
+   * whose lists show at least one of its members are told.
    */
   changed(): void {
-    this.core.hub.listChanged(this.list);
+    this.core.hub.listChanged(this.list, [...membersOf(this.core.registry, this.list).values()]);
   }
 
   /** Removes a member for good; returns false when there was none by that name. */
@@ -64,8 +105,9 @@ export class MemberControl {
 
   #apply(next: Registry | undefined): boolean {
     if (!next) return false;
+    const before = this.core.registry;
     this.core.registry = next;
-    this.core.hub.listChanged(this.list);
+    announceChanges(this.core, before, next);
     return true;
   }
 }

@@ -9,5 +9,10 @@ export type {
   RecordedSessionState,
   SharedSessionLimits,
 } from './session-records.js';
-export { StoreUnavailableError, type SharedStore } from './shared-store.js';
+export {
+  StoreUnavailableError,
+  type AnsweredRoundCaps,
+  type AnsweredRoundRefusal,
+  type SharedStore,
+} from './shared-store.js';
 export type { SharedTaskLimits, TaskRecord, TaskRecords } from './task-records.js';

@@ -29,8 +29,15 @@ export interface SharedStore {
   readonly bus: MessageBus;
   /** Single use of 2026-07-28 input rounds (same contract as `inputRounds.usedRounds`). */
   readonly usedRounds: {
-    /** Records that round `id` was answered: true the first time, false when it already was. */
-    markUsed(id: string, expiresAt: number): Promise<boolean>;
+    /**
+     * Records that round `id` was answered: true the first time, false when it already was, or
+     * the cap of `caps` that keeps it from being recorded (then nothing is recorded).
+     */
+    markUsed(
+      id: string,
+      expiresAt: number,
+      caps?: AnsweredRoundCaps,
+    ): Promise<boolean | AnsweredRoundRefusal>;
   };
   /** Rate-limit counters (same contract as `limits.rateLimitStore`). */
   readonly rateLimits: {
@@ -51,6 +58,39 @@ export interface SharedStore {
   readonly requestStateKey: string;
   /** Releases the store's connections. */
   close(): Promise<void>;
+}
+
+/**
+ * The caps a record of answered input rounds keeps to (`limits.inputRounds`): every record is
+ * state a client made, kept until its round's state expires, so each client's and all clients'
+ * are bounded in number.
+ *
+ * @example
+ * ```ts
+ * const caps: AnsweredRoundCaps = { client: 'identity:alice', maxAnswered: 100_000, maxAnsweredPerClient: 1_000 };
+ * ```
+ */
+export interface AnsweredRoundCaps {
+  /** Who answered: the caller's identity, else its network address, else its session. */
+  readonly client: string;
+  /** Rounds remembered for all clients together (`limits.inputRounds.maxAnswered`). */
+  readonly maxAnswered: number;
+  /** Rounds remembered for one client (`limits.inputRounds.maxAnsweredPerClient`). */
+  readonly maxAnsweredPerClient: number;
+}
+
+/**
+ * A round a record of answered rounds would not keep: the cap it reached, and how long until
+ * one of the rounds it counts expires (the refusal's `Retry-After`).
+ *
+ * @example
+ * ```ts
+ * const refusal: AnsweredRoundRefusal = { limit: 'maxAnsweredPerClient', retryAfterMs: 42_000 };
+ * ```
+ */
+export interface AnsweredRoundRefusal {
+  readonly limit: 'maxAnswered' | 'maxAnsweredPerClient';
+  readonly retryAfterMs: number;
 }
 
 /**

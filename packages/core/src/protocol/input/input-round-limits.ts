@@ -1,5 +1,5 @@
 import { StartupError } from '../../registry/index.js';
-import { DEFAULT_MAX_ANSWERED_ROUNDS } from './used-rounds.js';
+import { DEFAULT_MAX_ANSWERED_PER_CLIENT, DEFAULT_MAX_ANSWERED_ROUNDS } from './used-rounds.js';
 
 /**
  * Bounds on what 2026-07-28 input rounds (`ctx.elicit`, `ctx.sample`, `ctx.roots`) hold in this
@@ -23,10 +23,18 @@ export interface InputRoundLimits {
    */
   readonly maxWaitingPerClient?: number;
   /**
-   * Answered rounds remembered so that none is answered twice (default 100,000); each is kept
-   * until its state expires. Not used with a shared `inputRounds.usedRounds` store.
+   * Answered rounds remembered so that none is answered twice (default 100,000), all clients
+   * together; each is kept until its state expires. A shared store (`@mcp-fw/redis`) keeps to
+   * it too; at it, a retry is refused until one expires.
    */
   readonly maxAnswered?: number;
+  /**
+   * Answered rounds remembered for one client (default 1,000), in memory and in a shared store:
+   * at it, the client's next retry is refused (-32000 naming this limit, over HTTP 429 with
+   * `Retry-After`) until one of its rounds expires. The client is counted as for
+   * `maxWaitingPerClient`.
+   */
+  readonly maxAnsweredPerClient?: number;
 }
 
 export const DEFAULT_MAX_WAITING = 1000;
@@ -42,6 +50,7 @@ export function inputRoundLimits(
     maxWaiting: limits?.maxWaiting ?? maxParked ?? DEFAULT_MAX_WAITING,
     maxWaitingPerClient: limits?.maxWaitingPerClient ?? DEFAULT_MAX_WAITING_PER_CLIENT,
     maxAnswered: limits?.maxAnswered ?? DEFAULT_MAX_ANSWERED_ROUNDS,
+    maxAnsweredPerClient: limits?.maxAnsweredPerClient ?? DEFAULT_MAX_ANSWERED_PER_CLIENT,
   };
   for (const [field, value] of Object.entries(checked)) {
     if (!(Number.isInteger(value) && value >= 1)) {

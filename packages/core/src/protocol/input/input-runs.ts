@@ -8,7 +8,12 @@ import { inputRoundLimits, type InputRoundLimits } from './input-round-limits.js
 import { InputRun, isAnswer, type Origin } from './input-run.js';
 import { RequestStateCodec, type RequestStatePayload } from './request-state.js';
 import { bindingOf, checkBinding, type RoundBinding } from './round-binding.js';
-import { MemoryUsedRounds, type UsedRounds } from './used-rounds.js';
+import {
+  MemoryUsedRounds,
+  type AnsweredRoundCaps,
+  type AnsweredRoundRefusal,
+  type UsedRounds,
+} from './used-rounds.js';
 
 /** 2026-07-28 input rounds: how `requestState` is signed, and how long and how often a call may ask. */
 export interface InputRoundSettings {
@@ -69,6 +74,8 @@ export class InputRuns {
   readonly #maxPerClient: number;
   readonly #timeoutMs: number;
   #used: UsedRounds;
+  readonly #maxAnswered: number;
+  readonly #maxAnsweredPerClient: number;
   readonly #settings: InputRoundSettings;
   readonly #identify: Identify;
 
@@ -80,6 +87,8 @@ export class InputRuns {
     this.#maxWaiting = caps.maxWaiting;
     this.#maxPerClient = caps.maxWaitingPerClient;
     this.#used = settings.usedRounds ?? new MemoryUsedRounds(caps.maxAnswered);
+    this.#maxAnswered = caps.maxAnswered;
+    this.#maxAnsweredPerClient = caps.maxAnsweredPerClient;
     this.#settings = settings;
     this.#identify = limits.identify ?? defaultIdentify;
   }
@@ -94,8 +103,8 @@ export class InputRuns {
       this.#used = {
         // A store that cannot be reached refuses the retry as a full server does (503 with
         // Retry-After over HTTP), never as an internal error; the client retries shortly.
-        markUsed: (id, expiresAt) =>
-          Promise.resolve(usedRounds.markUsed(id, expiresAt)).catch((error: unknown) => {
+        markUsed: (id, expiresAt, caps) =>
+          Promise.resolve(usedRounds.markUsed(id, expiresAt, caps)).catch((error: unknown) => {
             const { message, retryAfterMs } = storeRefusal('inputRounds', error);
             throw new JsonRpcError(ErrorCode.LimitReached, message, {
               limit: 'inputRounds',
@@ -155,7 +164,12 @@ export class InputRuns {
     checkBinding(payload.bind, this.binding(record));
     const responses = responsesOf(params);
     checkAsked(payload, responses);
-    const fresh = this.#used.markUsed(`${payload.run}.${payload.round}`, payload.exp);
+    const caps: AnsweredRoundCaps = {
+      client: this.#clientOf(record, origin?.sessionId),
+      maxAnswered: this.#maxAnswered,
+      maxAnsweredPerClient: this.#maxAnsweredPerClient,
+    };
+    const fresh = this.#used.markUsed(`${payload.run}.${payload.round}`, payload.exp, caps);
     return isThenable(fresh)
       ? Promise.resolve(fresh).then((first) =>
           this.#retry(first, payload, responses, record, execute, origin),
@@ -208,13 +222,14 @@ export class InputRuns {
   }
 
   #retry(
-    first: boolean,
+    first: boolean | AnsweredRoundRefusal,
     payload: RequestStatePayload,
     responses: Record<string, unknown>,
     record: RequestRecord,
     execute: (run: InputRun) => unknown,
     origin: Origin | undefined,
   ): unknown {
+    if (typeof first === 'object') throw answeredRoundsFull(first, this.#caps());
     if (!first) {
       throw invalid(
         `round ${payload.round} of this call was already answered; each requestState is answered once (start the call again for a new one)`,
@@ -234,6 +249,10 @@ export class InputRuns {
       origin,
     );
     return run.start(execute);
+  }
+
+  #caps(): { maxAnswered: number; maxAnsweredPerClient: number } {
+    return { maxAnswered: this.#maxAnswered, maxAnsweredPerClient: this.#maxAnsweredPerClient };
   }
 
   #clientOf(record: RequestRecord, session: string | undefined): string {
@@ -256,6 +275,27 @@ export class InputRuns {
 }
 
 const FRESH = Object.freeze({ replay: false });
+
+/**
+ * A retry whose round the record of answered rounds would not keep: -32000 naming the cap, over
+ * HTTP 429 (the client's own share) or 503 (the server's), with `Retry-After` until one of the
+ * rounds it counts expires — as every refusal at a cap on client-made state.
+ */
+function answeredRoundsFull(
+  refusal: AnsweredRoundRefusal,
+  caps: { maxAnswered: number; maxAnsweredPerClient: number },
+): JsonRpcError {
+  const retryAfterS = Math.max(1, Math.ceil(refusal.retryAfterMs / 1000));
+  const message =
+    refusal.limit === 'maxAnsweredPerClient'
+      ? `Too many answered input rounds: this client has ${caps.maxAnsweredPerClient} remembered (limits.inputRounds.maxAnsweredPerClient), each kept until its state expires; retry in ${retryAfterS} s, or raise limits.inputRounds.maxAnsweredPerClient`
+      : `Too many answered input rounds: the server remembers ${caps.maxAnswered} (limits.inputRounds.maxAnswered), each kept until its state expires; retry in ${retryAfterS} s, or raise limits.inputRounds.maxAnswered`;
+  return new JsonRpcError(ErrorCode.LimitReached, message, {
+    limit: `inputRounds.${refusal.limit}`,
+    status: refusal.limit === 'maxAnsweredPerClient' ? 429 : 503,
+    retryAfterS,
+  });
+}
 
 /** The round's `inputResponses` (none is `{}`); anything but an object is -32602. */
 function responsesOf(params: Record<string, unknown> | undefined): Record<string, unknown> {

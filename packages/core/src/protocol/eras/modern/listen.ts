@@ -8,6 +8,7 @@ import {
   listChangedNotification,
   subscriptionTag,
 } from '../../list-changed.js';
+import { seesChange } from '../../list-visibility.js';
 import type { MethodSpec } from '../../server-core.js';
 import { clientKeyOf, refused } from '../../state-refusal.js';
 import { validateUri } from '../../uri-guard.js';
@@ -87,8 +88,10 @@ export const listen: MethodSpec = {
         request,
       );
       const member: HubMember = {
-        listChanged(list) {
+        listChanged(list, changes) {
           if (!honoured[LIST_CHANGED_FILTER_KEYS[list]]) return;
+          // Only changes of members this caller's lists show (its token's scopes, `listed`).
+          if (!seesChange(core, record.auth, changes)) return;
           const { method, params } = listChangedNotification(list, request.id);
           engine.notify(method, params, request);
         },
