@@ -112,6 +112,7 @@ export {
   type ToolDefinition,
   type GetPromptResult,
   type PromptMessage,
+  type SkillSource,
 } from './registry/index.js';
 export { text, image, audio, resourceLink, embeddedResource } from './registry/index.js';
 export type {

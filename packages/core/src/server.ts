@@ -18,11 +18,13 @@ import {
 } from './protocol/index.js';
 import {
   Registry,
+  SkillCatalog,
   StartupError,
   typeSchemasOption,
   undescribedMembers,
   type Members,
   type Provider,
+  type SkillSource,
   type TypeSchemas,
 } from './registry/index.js';
 import { MemberControl, ResourceControl } from './protocol/server-members.js';
@@ -139,6 +141,21 @@ export interface ServerOptions {
    * ```
    */
   middleware?: readonly Middleware[];
+  /**
+   * Skills served through the Skills extension (`io.modelcontextprotocol/skills`): each file
+   * becomes a `skill://` resource, and clients list them with `skills/list`, get one with
+   * `skills/get` (frontmatter and files with sizes and SHA-256 digests) and browse folders with
+   * `resources/directory/read`. Checked at startup: a bad name, frontmatter or a skill over the
+   * extension's limits (512 files, 16 MiB) is a {@link StartupError}. `loadSkills` of
+   * `@mcp-fw/core/node` reads a `skills/` folder in the Agent Skills format.
+   *
+   * @example
+   * ```ts
+   * import { loadSkills } from '@mcp-fw/core/node';
+   * createServer({ name: 'repo', version: '1.0.0', skills: loadSkills(new URL('../skills', import.meta.url)) });
+   * ```
+   */
+  skills?: readonly SkillSource[];
 }
 
 /** A member as {@link ServerOptions.listed} sees it. */
@@ -184,7 +201,12 @@ export class McpFwServer {
     const { name, version, title, instructions } = options;
     const logger = options.logger ?? stderrLogger;
     this.#schemas = typeSchemasOption(options.schemas);
-    const registry = Registry.build(providerList(options.providers), this.#schemas);
+    const skills = options.skills && new SkillCatalog(options.skills);
+    const registry = Registry.build(
+      providerList(options.providers),
+      this.#schemas,
+      skills?.resources(),
+    );
     this.#core = {
       identity: Object.freeze({ name, version, title, instructions }),
       registry,
@@ -205,6 +227,7 @@ export class McpFwServer {
       middleware: new Pipeline(options.middleware),
       tasks: new Tasks(options.limits?.tasks),
       sessionState: new SessionStateKeeper(options.limits?.sessionState),
+      skills,
     };
     // Status changes of the tasks running here reach listen streams here and on other instances.
     this.#core.tasks.listen((owner, snapshot) => this.#core.hub.taskChanged(owner, snapshot));

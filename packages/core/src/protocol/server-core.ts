@@ -1,5 +1,5 @@
 import type { Engine } from '../jsonrpc/index.js';
-import type { Registry } from '../registry/index.js';
+import type { Registry, SkillCatalog } from '../registry/index.js';
 import type { LegacySession } from './eras/legacy/session.js';
 import type { ErrorPolicy } from './error-ref.js';
 import type { Logger } from './logger.js';
@@ -48,6 +48,8 @@ export interface ServerCore {
     },
   ) => boolean;
   readonly cacheHints: { readonly ttlMs: number; readonly cacheScope: 'public' | 'private' };
+  /** The skills served (Skills extension); undefined: the extension is not declared. */
+  readonly skills?: SkillCatalog;
 }
 
 /** What a method handler may touch: the shared core, this connection's session and engine. */

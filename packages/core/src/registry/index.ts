@@ -33,3 +33,12 @@ export * from './content.js';
 export { base64UrlOf, fromBase64Url } from './base64.js';
 export { compileElicitation, type CompiledElicitation } from './elicitation-schema.js';
 export type { StandardSchemaV1, InferOutput } from '../schema/index.js';
+export {
+  SkillCatalog,
+  SKILL_LIMITS,
+  DIRECTORY_MIME_TYPE,
+  type SkillSource,
+  type SkillEntry,
+  type SkillFileEntry,
+  type DirectoryChild,
+} from './skills.js';

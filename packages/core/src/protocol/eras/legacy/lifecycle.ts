@@ -1,5 +1,6 @@
 import { JsonRpcError } from '../../../jsonrpc/index.js';
 import { serverCapabilities } from '../../capabilities.js';
+import { skillsCapability } from '../../methods/skills.js';
 import { legacyTasksCapability } from './tasks.js';
 import { ErrorCode } from '../../error-codes.js';
 import { isLogLevel, LOG_LEVELS } from '../../log-levels.js';
@@ -41,12 +42,15 @@ export const initialize: MethodSpec = {
       title !== undefined && featuresOf(protocolVersion).structured
         ? { name, title, version }
         : { name, version };
-    const served = serverCapabilities(core.registry, protocolVersion);
+    const served = serverCapabilities(core.registry, protocolVersion, core.skills !== undefined);
     const tasks = legacyTasksCapability(
       protocolVersion,
       core.registry.tools.some((t) => t.task.mode !== 'forbidden'),
     );
     if (tasks) served.tasks = tasks;
+    // Extensions are declared in every revision (2025-11-25 hosts read the Skills backport).
+    const extensions = skillsCapability(core);
+    if (extensions) served.extensions = extensions;
     const result: Record<string, unknown> = { protocolVersion, capabilities: served, serverInfo };
     if (instructions !== undefined) result.instructions = instructions;
     return result;
