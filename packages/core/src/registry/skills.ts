@@ -239,7 +239,8 @@ export class SkillCatalog {
         this.#files.set(uri, {
           uri,
           name: isManifest ? name : base,
-          ...(isManifest && { description }),
+          // A description, so the file is not reported as undescribed; the manifest's is the skill's.
+          description: isManifest ? description : `${path} of the skill ${name}`,
           bytes,
           text,
           mimeType: isManifest ? 'text/markdown' : mimeTypeOf(base, text),
