@@ -20,6 +20,9 @@ export function createConformanceServer(): McpFwServer {
   const server = createServer({
     name: 'mcp-fw-conformance',
     version: '0.1.0',
+    // The Server Card (<endpoint>/server-card) and the site's catalog are generated from these.
+    description: 'The fixture the official MCP conformance suite tests mcp-fw against',
+    registryName: 'io.github.mcp-fw/conformance',
     providers: [
       ContentTools,
       InteractiveTools,

@@ -28,6 +28,8 @@ import {
   type TypeSchemas,
 } from './registry/index.js';
 import { MemberControl, ResourceControl } from './protocol/server-members.js';
+import type { Icon } from './decorators/index.js';
+import type { ServerCardData } from './transports/http/index.js';
 import { Tasks } from './protocol/tasks/index.js';
 import { SessionStateKeeper } from './protocol/session-state/index.js';
 import type { SharedStore } from './stores/index.js';
@@ -49,6 +51,31 @@ export interface ServerOptions {
   title?: string;
   /** Told to the client at initialize: how and when to use this server. */
   instructions?: string;
+  /**
+   * What the server does, in a sentence (at most 100 characters: the Server Card's and the MCP
+   * registry's limit). Sent in `serverInfo` from 2025-11-25 on, and on the Server Card.
+   */
+  description?: string;
+  /**
+   * Icons of the server (SEP-973): `src` is an `https:` or `data:` URI. Sent in `serverInfo`
+   * from 2025-11-25 on (never to older revisions), and on the Server Card.
+   *
+   * @example
+   * ```ts
+   * createServer({ name: 'weather', version: '1.0.0', icons: [{ src: 'https://example.com/weather.png', mimeType: 'image/png', sizes: ['48x48'] }] });
+   * ```
+   */
+  icons?: Icon[];
+  /** The server's home page or documentation (sent from 2025-11-25 on, and on the Server Card). */
+  websiteUrl?: string;
+  /**
+   * The server's name in the MCP registry: reverse-DNS with one slash
+   * (`io.github.acme/weather`). With a `description` it turns on the Server Card of the HTTP
+   * endpoint (`<path>/server-card`), and `mcp-fw publish` writes it into `server.json`.
+   */
+  registryName?: string;
+  /** Where the source lives, for the Server Card and `server.json` (`source`: e.g. `github`). */
+  repository?: { url: string; source: string; subfolder?: string; id?: string };
   /**
    * Classes (constructed with no arguments) or instances whose decorated methods are served;
    * none when everything is added later with {@link McpFwServer.add}.
@@ -190,6 +217,7 @@ const FLUSH_TIMEOUT_MS = 5_000;
 export class McpFwServer {
   readonly #core: ServerCore;
   readonly #schemas: TypeSchemas | undefined;
+  readonly #card: ServerCardData | undefined;
   /** Runtime control of the tools. */
   readonly tools: MemberControl;
   /** Runtime control of the prompts. */
@@ -198,7 +226,20 @@ export class McpFwServer {
   readonly resources: ResourceControl;
 
   constructor(options: ServerOptions) {
-    const { name, version, title, instructions } = options;
+    const { name, version, title, instructions, description, icons, websiteUrl } = options;
+    checkMetadata(options);
+    this.#card =
+      options.registryName !== undefined && description !== undefined
+        ? Object.freeze({
+            name: options.registryName,
+            version,
+            description,
+            ...(title !== undefined && { title }),
+            ...(icons?.length && { icons }),
+            ...(websiteUrl !== undefined && { websiteUrl }),
+            ...(options.repository !== undefined && { repository: { ...options.repository } }),
+          })
+        : undefined;
     const logger = options.logger ?? stderrLogger;
     this.#schemas = typeSchemasOption(options.schemas);
     const skills = options.skills && new SkillCatalog(options.skills);
@@ -208,7 +249,15 @@ export class McpFwServer {
       skills?.resources(),
     );
     this.#core = {
-      identity: Object.freeze({ name, version, title, instructions }),
+      identity: Object.freeze({
+        name,
+        version,
+        title,
+        instructions,
+        description,
+        icons,
+        websiteUrl,
+      }),
       registry,
       logger,
       maskInternalErrors: options.maskInternalErrors,
@@ -260,6 +309,14 @@ export class McpFwServer {
   use(...middleware: Middleware[]): this {
     this.#core.middleware.use(...middleware);
     return this;
+  }
+
+  /**
+   * What the HTTP endpoint's Server Card says of this server (SEP-2127); undefined without a
+   * `registryName` and a `description`, and then no card is served.
+   */
+  get serverCard(): ServerCardData | undefined {
+    return this.#card;
   }
 
   /** Connections being served now, over every transport (closed ones are let go). */
@@ -453,4 +510,36 @@ function providerList(providers: unknown): readonly Provider[] {
     );
   }
   return providers;
+}
+
+// The MCP registry's and the Server Card's rules for the metadata they carry.
+const REGISTRY_NAME = /^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/;
+
+/** Metadata the card, `serverInfo` and `server.json` carry, checked at startup. */
+function checkMetadata(options: ServerOptions): void {
+  const { registryName, description, icons, websiteUrl } = options;
+  const bad = (message: string) => new StartupError('CONFLICTING_OPTIONS', message);
+  if (
+    registryName !== undefined &&
+    (!REGISTRY_NAME.test(registryName) || registryName.length < 3 || registryName.length > 200)
+  )
+    throw bad(
+      `registryName "${registryName}" must be reverse-DNS with exactly one slash, 3-200 characters (e.g. "io.github.acme/weather"), as the MCP registry and Server Cards require`,
+    );
+  if (description !== undefined && (description.length === 0 || description.length > 100))
+    throw bad(
+      `description must be 1-100 characters (it has ${description.length}): the Server Card and the MCP registry allow no more; put the details in instructions`,
+    );
+  for (const [what, url] of [
+    ...(icons ?? []).map((icon, i) => [`icons[${i}].src`, icon.src] as const),
+    ['websiteUrl', websiteUrl] as const,
+  ]) {
+    if (url === undefined) continue;
+    let scheme = '';
+    try {
+      scheme = new URL(url).protocol;
+    } catch {}
+    if (!['https:', 'http:', 'data:'].includes(scheme))
+      throw bad(`${what} "${url.slice(0, 80)}" must be an https: (or data:) URI`);
+  }
 }

@@ -13,6 +13,10 @@ export interface ServerIdentity {
   readonly version: string;
   readonly title?: string;
   readonly instructions?: string;
+  /** `Implementation.description`, `icons` and `websiteUrl` (sent from 2025-11-25 on). */
+  readonly description?: string;
+  readonly icons?: readonly object[];
+  readonly websiteUrl?: string;
 }
 
 /**

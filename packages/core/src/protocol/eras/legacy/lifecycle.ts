@@ -37,11 +37,17 @@ export const initialize: MethodSpec = {
       clientCapabilities: capabilities as Record<string, unknown>,
       clientInfo,
     });
-    const { name, version, title, instructions } = core.identity;
-    const serverInfo =
+    const { name, version, title, instructions, description, icons, websiteUrl } = core.identity;
+    const serverInfo: Record<string, unknown> =
       title !== undefined && featuresOf(protocolVersion).structured
         ? { name, title, version }
         : { name, version };
+    // SEP-973: description, icons and websiteUrl joined Implementation in 2025-11-25.
+    if (featuresOf(protocolVersion).icons) {
+      if (description !== undefined) serverInfo.description = description;
+      if (icons?.length) serverInfo.icons = icons;
+      if (websiteUrl !== undefined) serverInfo.websiteUrl = websiteUrl;
+    }
     const served = serverCapabilities(core.registry, protocolVersion, core.skills !== undefined);
     const tasks = legacyTasksCapability(
       protocolVersion,
