@@ -38,6 +38,7 @@ export const GUIDE: readonly NavGroup[] = [
       { text: 'Deployment and scale-out', link: '/guide/deployment' },
       { text: 'Middleware and telemetry', link: '/guide/middleware' },
       { text: 'Tasks', link: '/guide/tasks' },
+      { text: 'Publish and distribute', link: '/guide/distribution' },
     ],
   },
   {

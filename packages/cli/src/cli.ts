@@ -6,6 +6,7 @@ import { devCommand } from './commands/dev.js';
 import { examples } from './commands/options.js';
 import { inspectCommand } from './commands/inspect.js';
 import { installCommand } from './commands/install.js';
+import { publishCommand } from './commands/publish.js';
 import { startCommand } from './commands/start.js';
 import { reportError } from './output/report-error.js';
 import { styleFor } from './output/style.js';
@@ -46,6 +47,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     buildCommand,
     startCommand,
     installCommand,
+    publishCommand,
     authCommand,
   ]) {
     register(program);

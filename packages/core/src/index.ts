@@ -47,6 +47,7 @@ export {
   McpFwServer,
   McpServer,
   type ServerOptions,
+  type ServerSetting,
   type ListedMember,
 } from './server.js';
 export { MemberControl, ResourceControl } from './protocol/server-members.js';

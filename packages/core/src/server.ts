@@ -77,6 +77,17 @@ export interface ServerOptions {
   /** Where the source lives, for the Server Card and `server.json` (`source`: e.g. `github`). */
   repository?: { url: string; source: string; subfolder?: string; id?: string };
   /**
+   * The environment variables the server reads, declared so that installers can ask for them:
+   * `mcp-fw publish` writes them into `server.json` (`environmentVariables`, with `isRequired`
+   * and `isSecret`). Declaring reads nothing: the server still reads `process.env` itself.
+   *
+   * @example
+   * ```ts
+   * createServer({ name: 'weather', version: '1.0.0', settings: { WEATHER_API_KEY: { description: 'API key of openweathermap.org', secret: true } } });
+   * ```
+   */
+  settings?: Record<string, ServerSetting>;
+  /**
    * Classes (constructed with no arguments) or instances whose decorated methods are served;
    * none when everything is added later with {@link McpFwServer.add}.
    */
@@ -185,6 +196,18 @@ export interface ServerOptions {
   skills?: readonly SkillSource[];
 }
 
+/** One environment variable a server reads (see {@link ServerOptions.settings}). */
+export interface ServerSetting {
+  /** What it is, for the user who sets it. */
+  readonly description: string;
+  /** A password, token or key: installers hide it (default false). */
+  readonly secret?: boolean;
+  /** The server cannot start without it (default true). */
+  readonly required?: boolean;
+  /** The value used when it is not set. */
+  readonly default?: string;
+}
+
 /** A member as {@link ServerOptions.listed} sees it. */
 export interface ListedMember {
   readonly kind: 'tool' | 'prompt' | 'resource' | 'template';
@@ -218,6 +241,7 @@ export class McpFwServer {
   readonly #core: ServerCore;
   readonly #schemas: TypeSchemas | undefined;
   readonly #card: ServerCardData | undefined;
+  readonly #settings: Readonly<Record<string, ServerSetting>>;
   /** Runtime control of the tools. */
   readonly tools: MemberControl;
   /** Runtime control of the prompts. */
@@ -228,6 +252,7 @@ export class McpFwServer {
   constructor(options: ServerOptions) {
     const { name, version, title, instructions, description, icons, websiteUrl } = options;
     checkMetadata(options);
+    this.#settings = Object.freeze({ ...options.settings });
     this.#card =
       options.registryName !== undefined && description !== undefined
         ? Object.freeze({
@@ -317,6 +342,11 @@ export class McpFwServer {
    */
   get serverCard(): ServerCardData | undefined {
     return this.#card;
+  }
+
+  /** The environment variables the server declared it reads ({@link ServerOptions.settings}). */
+  get settings(): Readonly<Record<string, ServerSetting>> {
+    return this.#settings;
   }
 
   /** Connections being served now, over every transport (closed ones are let go). */
