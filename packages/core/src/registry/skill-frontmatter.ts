@@ -1,4 +1,4 @@
-import { parse } from 'yaml';
+import { parseYaml } from '#yaml';
 
 /**
  * The YAML frontmatter of a `SKILL.md` as a JSON object, or a message saying why it is not one.
@@ -18,7 +18,7 @@ export function readFrontmatter(
   if (!close) return { problem: 'its frontmatter has no closing "---" line' };
   let value: unknown;
   try {
-    value = parse(rest.slice(0, close.index), { schema: 'core', uniqueKeys: true });
+    value = parseYaml(rest.slice(0, close.index), { schema: 'core', uniqueKeys: true });
   } catch (error) {
     return { problem: `its frontmatter is not valid YAML: ${(error as Error).message}` };
   }
