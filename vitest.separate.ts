@@ -6,6 +6,8 @@
 // (vitest.config.ts refuses a list that would empty one).
 export default [
   'examples/conformance/test/conformance-suite.test.ts',
+  // The three Skills scenarios at both wires: six suite processes, about a minute on 2 cores.
+  'examples/conformance/test/skills-suite.test.ts',
   'examples/conformance/test/deep-nesting.test.ts',
   'packages/redis/test/conformance-cluster.test.ts',
   'packages/create-mcp-server/test/packed.test.ts',

@@ -40,6 +40,7 @@ export const GUIDE: readonly NavGroup[] = [
       { text: 'Middleware and telemetry', link: '/guide/middleware' },
       { text: 'Tasks', link: '/guide/tasks' },
       { text: 'Proxy and gateway', link: '/guide/proxy' },
+      { text: 'Publish and distribute', link: '/guide/distribution' },
     ],
   },
   {

@@ -47,7 +47,7 @@ function summaryOf(stdout: string): Record<string, { header: string; problems: s
   return runs;
 }
 
-it('passes the official conformance suite at both wires (alpha.12), the tasks extension included', async () => {
+it('passes the official conformance suite at both wires (alpha.12), the tasks and skills extensions included', async () => {
   const { code, stdout, stderr } = await runConformance();
   const runs = summaryOf(stdout);
 
@@ -71,7 +71,7 @@ it('passes the official conformance suite at both wires (alpha.12), the tasks ex
     'suite all, spec 2026-07-28':
       'exit 0; scenarios: 40 passed, 0 failed; Total: 152 passed, 0 failed',
     'suite all, with baseline':
-      'exit 0; scenarios: 65 passed, 0 failed; Total: 232 passed, 0 failed',
+      'exit 0; scenarios: 65 passed, 0 failed; Total: 274 passed, 0 failed',
   });
   expect(code, `${stdout.slice(-4000)}\n${stderr}`).toBe(0);
 }, 240_000);

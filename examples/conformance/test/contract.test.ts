@@ -77,8 +77,15 @@ describe('the conformance fixture serves the suite contract exactly (2025-11-25,
         completions: {},
         // The task tools (src/task-tools.ts): 2025-11-25 core tasks.
         tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+        // The skills of skills/ (SEP-2640), declared in every revision.
+        extensions: { 'io.modelcontextprotocol/skills': { directoryRead: true } },
       },
-      serverInfo: { name: 'mcp-fw-conformance', version: '0.1.0' },
+      // 2025-11-25 carries the server's description (SEP-973's Implementation fields).
+      serverInfo: {
+        name: 'mcp-fw-conformance',
+        version: '0.1.0',
+        description: 'The fixture the official MCP conformance suite tests mcp-fw against',
+      },
     });
   });
 
@@ -307,7 +314,19 @@ describe('the conformance fixture serves the suite contract exactly (2025-11-25,
       description: string,
       mimeType: string,
     ) => ({ uri, name, title, description, mimeType });
-    expect(await client.raw.listResources()).toEqual({
+    const { resources } = await client.raw.listResources();
+    // The files of skills/ follow the fixture's own resources (the Skills extension's manifest
+    // scenario reads each SKILL.md's entry): skills.test.ts checks their metadata.
+    expect(resources.slice(3).map((r: { uri: string }) => r.uri)).toEqual([
+      'skill://acme/git-workflow/SKILL.md',
+      'skill://acme/git-workflow/references/COMMITS.md',
+      'skill://pdf-processing/SKILL.md',
+      'skill://pdf-processing/references/FORMS.md',
+      'skill://pdf-processing/scripts/extract.py',
+      'skill://pdf-processing/templates/invoice.md',
+      'skill://pdf-processing/templates/regional/eu-invoice.md',
+    ]);
+    expect({ resources: resources.slice(0, 3) }).toEqual({
       resources: [
         listed(
           'test://static-text',
@@ -562,7 +581,10 @@ describe('the conformance fixture serves the 2026-07-28 contract exactly (in mem
         resources: { subscribe: true, listChanged: true },
         prompts: { listChanged: true },
         completions: {},
-        extensions: { 'io.modelcontextprotocol/tasks': {} },
+        extensions: {
+          'io.modelcontextprotocol/tasks': {},
+          'io.modelcontextprotocol/skills': { directoryRead: true },
+        },
       },
       _meta: SERVER_INFO,
     });

@@ -8,6 +8,7 @@ import { examples } from './commands/options.js';
 import { inspectCommand } from './commands/inspect.js';
 import { installCommand } from './commands/install.js';
 import { proxyCommand } from './commands/proxy.js';
+import { publishCommand } from './commands/publish.js';
 import { startCommand } from './commands/start.js';
 import { reportError } from './output/report-error.js';
 import { styleFor } from './output/style.js';
@@ -50,6 +51,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     startCommand,
     installCommand,
     proxyCommand,
+    publishCommand,
     authCommand,
   ]) {
     register(program);

@@ -1,4 +1,10 @@
-import { httpEraHooks, LEGACY_REVISIONS, modeOf, scopeLookup } from './protocol/index.js';
+import {
+  httpEraHooks,
+  LEGACY_REVISIONS,
+  MODERN_REVISIONS,
+  modeOf,
+  scopeLookup,
+} from './protocol/index.js';
 import { endpointLimiter } from './http-rate-limit.js';
 import type { Servable } from './servable.js';
 import type { RateLimit, Registry } from './registry/index.js';
@@ -42,6 +48,8 @@ export type {
   HttpRequestView,
   ResponseMode,
   HealthOptions,
+  ServerCardData,
+  ServerCardOptions,
 } from './transports/http/index.js';
 export { MemoryEventStore } from './transports/http/index.js';
 export type { MemoryEventStoreOptions } from './transports/http/index.js';
@@ -96,6 +104,9 @@ export function createHttpHandler(
     {
       connect: (channel, era) => server.connect(channel, modeOf(era)),
       versions: LEGACY_REVISIONS,
+      card: server.serverCard,
+      // Newest first: the stateless revision, then the legacy ones (every era is served here).
+      cardVersions: [...MODERN_REVISIONS, ...LEGACY_REVISIONS],
       eras: httpEraHooks(() => server.registry),
       // Members' scopes live in a full registry (an McpFwServer's); a relay such as mcp-fw dev's has none.
       scopes: isRegistry(server.registry)

@@ -47,6 +47,7 @@ export {
   McpFwServer,
   McpServer,
   type ServerOptions,
+  type ServerSetting,
   type ListedMember,
   type MountOptions,
 } from './server.js';
@@ -120,6 +121,7 @@ export {
   type MemberFilter,
   type MemberSelector,
   type ExposeAsTools,
+  type SkillSource,
 } from './registry/index.js';
 export { text, image, audio, resourceLink, embeddedResource } from './registry/index.js';
 export type {

@@ -215,3 +215,4 @@ function checkingInterval(...timeouts: number[]): number {
     ? Math.min(1000, Math.max(25, Math.floor(shortest / 10)))
     : 30_000;
 }
+export { loadSkills, type LoadSkillsOptions } from './skills-folder.js';

@@ -1,5 +1,6 @@
 import type { Channel } from './jsonrpc/index.js';
 import type { SharedStore } from './stores/index.js';
+import type { ServerCardData } from './transports/http/index.js';
 import type {
   EraMode,
   Identify,
@@ -45,6 +46,8 @@ export interface Servable<C extends ServedConnection = ServedConnection> {
   connect(channel: Channel, mode?: EraMode): C;
   /** Tools by name, for the HTTP checks of 2026-07-28 requests (`x-mcp-header` mirrors). */
   readonly registry: ToolLookup;
+  /** What the HTTP endpoint's Server Card says of the server; none: no card is served. */
+  readonly serverCard?: ServerCardData;
   /**
    * Binds HTTP sessions to an authenticated principal and hears of requests refused at a limit
    * (the audit log). Without it, sessions are bound to no principal and refusals go unrecorded.

@@ -24,6 +24,7 @@ import {
   membersAsTools,
   mountedMembers,
   Registry,
+  SkillCatalog,
   StartupError,
   Transforms,
   typeSchemasOption,
@@ -33,10 +34,13 @@ import {
   type Members,
   type MountPoint,
   type Provider,
+  type SkillSource,
   type ToolTransform,
   type TypeSchemas,
 } from './registry/index.js';
 import { announceChanges, MemberControl, ResourceControl } from './protocol/server-members.js';
+import type { Icon } from './decorators/index.js';
+import type { ServerCardData } from './transports/http/index.js';
 import { Tasks } from './protocol/tasks/index.js';
 import { SessionStateKeeper } from './protocol/session-state/index.js';
 import type { SharedStore } from './stores/index.js';
@@ -58,6 +62,42 @@ export interface ServerOptions {
   title?: string;
   /** Told to the client at initialize: how and when to use this server. */
   instructions?: string;
+  /**
+   * What the server does, in a sentence (at most 100 characters: the Server Card's and the MCP
+   * registry's limit). Sent in `serverInfo` from 2025-11-25 on, and on the Server Card.
+   */
+  description?: string;
+  /**
+   * Icons of the server (SEP-973): `src` is an `https:` or `data:` URI. Sent in `serverInfo`
+   * from 2025-11-25 on (never to older revisions), and on the Server Card.
+   *
+   * @example
+   * ```ts
+   * createServer({ name: 'weather', version: '1.0.0', icons: [{ src: 'https://example.com/weather.png', mimeType: 'image/png', sizes: ['48x48'] }] });
+   * ```
+   */
+  icons?: Icon[];
+  /** The server's home page or documentation (sent from 2025-11-25 on, and on the Server Card). */
+  websiteUrl?: string;
+  /**
+   * The server's name in the MCP registry: reverse-DNS with one slash
+   * (`io.github.acme/weather`). With a `description` it turns on the Server Card of the HTTP
+   * endpoint (`<path>/server-card`), and `mcp-fw publish` writes it into `server.json`.
+   */
+  registryName?: string;
+  /** Where the source lives, for the Server Card and `server.json` (`source`: e.g. `github`). */
+  repository?: { url: string; source: string; subfolder?: string; id?: string };
+  /**
+   * The environment variables the server reads, declared so that installers can ask for them:
+   * `mcp-fw publish` writes them into `server.json` (`environmentVariables`, with `isRequired`
+   * and `isSecret`). Declaring reads nothing: the server still reads `process.env` itself.
+   *
+   * @example
+   * ```ts
+   * createServer({ name: 'weather', version: '1.0.0', settings: { WEATHER_API_KEY: { description: 'API key of openweathermap.org', secret: true } } });
+   * ```
+   */
+  settings?: Record<string, ServerSetting>;
   /**
    * Classes (constructed with no arguments) or instances whose decorated methods are served;
    * none when everything is added later with {@link McpFwServer.add}.
@@ -150,6 +190,33 @@ export interface ServerOptions {
    * ```
    */
   middleware?: readonly Middleware[];
+  /**
+   * Skills served through the Skills extension (`io.modelcontextprotocol/skills`): each file
+   * becomes a `skill://` resource, and clients list them with `skills/list`, get one with
+   * `skills/get` (frontmatter and files with sizes and SHA-256 digests) and browse folders with
+   * `resources/directory/read`. Checked at startup: a bad name, frontmatter or a skill over the
+   * extension's limits (512 files, 16 MiB) is a {@link StartupError}. `loadSkills` of
+   * `@mcp-fw/core/node` reads a `skills/` folder in the Agent Skills format.
+   *
+   * @example
+   * ```ts
+   * import { loadSkills } from '@mcp-fw/core/node';
+   * createServer({ name: 'repo', version: '1.0.0', skills: loadSkills(new URL('../skills', import.meta.url)) });
+   * ```
+   */
+  skills?: readonly SkillSource[];
+}
+
+/** One environment variable a server reads (see {@link ServerOptions.settings}). */
+export interface ServerSetting {
+  /** What it is, for the user who sets it. */
+  readonly description: string;
+  /** A password, token or key: installers hide it (default false). */
+  readonly secret?: boolean;
+  /** The server cannot start without it (default true). */
+  readonly required?: boolean;
+  /** The value used when it is not set. */
+  readonly default?: string;
 }
 
 /** A member as {@link ServerOptions.listed} sees it. */
@@ -209,6 +276,8 @@ const FLUSH_TIMEOUT_MS = 5_000;
 export class McpFwServer {
   readonly #core: ServerCore;
   readonly #schemas: TypeSchemas | undefined;
+  readonly #card: ServerCardData | undefined;
+  readonly #settings: Readonly<Record<string, ServerSetting>>;
   /** Runtime control of the tools. */
   readonly tools: MemberControl;
   /** Runtime control of the prompts. */
@@ -217,14 +286,41 @@ export class McpFwServer {
   readonly resources: ResourceControl;
 
   constructor(options: ServerOptions) {
-    const { name, version, title, instructions } = options;
+    const { name, version, title, instructions, description, icons, websiteUrl } = options;
+    checkMetadata(options);
+    this.#settings = Object.freeze({ ...options.settings });
+    this.#card =
+      options.registryName !== undefined && description !== undefined
+        ? Object.freeze({
+            name: options.registryName,
+            version,
+            description,
+            ...(title !== undefined && { title }),
+            ...(icons?.length && { icons }),
+            ...(websiteUrl !== undefined && { websiteUrl }),
+            ...(options.repository !== undefined && { repository: { ...options.repository } }),
+          })
+        : undefined;
     const logger = options.logger ?? stderrLogger;
     if (Array.isArray(options.middleware))
       this.#middleware = Object.freeze([...options.middleware]);
     this.#schemas = typeSchemasOption(options.schemas);
-    const registry = Registry.build(providerList(options.providers), this.#schemas);
+    const skills = options.skills && new SkillCatalog(options.skills);
+    const registry = Registry.build(
+      providerList(options.providers),
+      this.#schemas,
+      skills?.resources(),
+    );
     this.#core = {
-      identity: Object.freeze({ name, version, title, instructions }),
+      identity: Object.freeze({
+        name,
+        version,
+        title,
+        instructions,
+        description,
+        icons,
+        websiteUrl,
+      }),
       registry,
       logger,
       maskInternalErrors: options.maskInternalErrors,
@@ -243,6 +339,7 @@ export class McpFwServer {
       middleware: new Pipeline(options.middleware),
       tasks: new Tasks(options.limits?.tasks),
       sessionState: new SessionStateKeeper(options.limits?.sessionState),
+      skills,
     };
     // Status changes of the tasks running here reach listen streams here and on other instances.
     this.#core.tasks.listen((owner, snapshot) => this.#core.hub.taskChanged(owner, snapshot));
@@ -502,6 +599,19 @@ export class McpFwServer {
     } else for (const parent of this.#parents) parent.#childChanged(undefined);
   }
 
+  /**
+   * What the HTTP endpoint's Server Card says of this server (SEP-2127); undefined without a
+   * `registryName` and a `description`, and then no card is served.
+   */
+  get serverCard(): ServerCardData | undefined {
+    return this.#card;
+  }
+
+  /** The environment variables the server declared it reads ({@link ServerOptions.settings}). */
+  get settings(): Readonly<Record<string, ServerSetting>> {
+    return this.#settings;
+  }
+
   /** Connections being served now, over every transport (closed ones are let go). */
   get connectionCount(): number {
     return this.#core.hub.size;
@@ -695,4 +805,36 @@ function providerList(providers: unknown): readonly Provider[] {
     );
   }
   return providers;
+}
+
+// The MCP registry's and the Server Card's rules for the metadata they carry.
+const REGISTRY_NAME = /^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/;
+
+/** Metadata the card, `serverInfo` and `server.json` carry, checked at startup. */
+function checkMetadata(options: ServerOptions): void {
+  const { registryName, description, icons, websiteUrl } = options;
+  const bad = (message: string) => new StartupError('CONFLICTING_OPTIONS', message);
+  if (
+    registryName !== undefined &&
+    (!REGISTRY_NAME.test(registryName) || registryName.length < 3 || registryName.length > 200)
+  )
+    throw bad(
+      `registryName "${registryName}" must be reverse-DNS with exactly one slash, 3-200 characters (e.g. "io.github.acme/weather"), as the MCP registry and Server Cards require`,
+    );
+  if (description !== undefined && (description.length === 0 || description.length > 100))
+    throw bad(
+      `description must be 1-100 characters (it has ${description.length}): the Server Card and the MCP registry allow no more; put the details in instructions`,
+    );
+  for (const [what, url] of [
+    ...(icons ?? []).map((icon, i) => [`icons[${i}].src`, icon.src] as const),
+    ['websiteUrl', websiteUrl] as const,
+  ]) {
+    if (url === undefined) continue;
+    let scheme = '';
+    try {
+      scheme = new URL(url).protocol;
+    } catch {}
+    if (!['https:', 'http:', 'data:'].includes(scheme))
+      throw bad(`${what} "${url.slice(0, 80)}" must be an https: (or data:) URI`);
+  }
 }

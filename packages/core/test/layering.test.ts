@@ -33,9 +33,17 @@ const NODE_ENTRIES = new Set(['stdio.ts', 'stdio-channel.ts', 'node.ts', 'serve.
  * Composition roots may import everything: the entry points, `server.ts` (what `createServer`
  * wires together), `servable.ts` (types only: what a transport needs of a server) and
  * `http-rate-limit.ts` (the HTTP handler's endpoint limit: protocol's rate-limit store keyed by
- * an HTTP request). Behaviour lives in a layer and follows its rules.
+ * an HTTP request) and `skills-folder.ts` (`loadSkills` of the Node entry: a skills folder read
+ * with node:fs into the registry's skill sources, at startup). Behaviour lives in a layer and
+ * follows its rules.
  */
-const ROOTS = new Set([...ENTRIES, 'server.ts', 'servable.ts', 'http-rate-limit.ts']);
+const ROOTS = new Set([
+  ...ENTRIES,
+  'server.ts',
+  'servable.ts',
+  'http-rate-limit.ts',
+  'skills-folder.ts',
+]);
 
 /** Per layer: the layers it may import values from, and those it may import types from. */
 const RULES: Record<string, { values: string[]; types: string[] }> = {
@@ -50,7 +58,12 @@ const RULES: Record<string, { values: string[]; types: string[] }> = {
 };
 
 /** Node-only modules the runtime-neutral root entry must never load. */
-const NODE_ONLY = ['transports/stdio.ts', 'transports/stdout-guard.ts', 'stdio.ts'];
+const NODE_ONLY = [
+  'transports/stdio.ts',
+  'transports/stdout-guard.ts',
+  'stdio.ts',
+  'skills-folder.ts',
+];
 
 function entryPoints(exports: Record<string, Record<string, string>>): string[] {
   return Object.entries(exports).map(([subpath, conditions]) => {

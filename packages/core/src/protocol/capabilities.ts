@@ -5,10 +5,15 @@ import { featuresOf } from './eras/revisions.js';
  * Server capabilities derived from what is registered: nothing is advertised that is not
  * served. Lists can change at runtime, so each advertises `listChanged`.
  */
-export function serverCapabilities(registry: Registry, revision: string): Record<string, unknown> {
+export function serverCapabilities(
+  registry: Registry,
+  revision: string,
+  skills = false,
+): Record<string, unknown> {
   const capabilities: Record<string, unknown> = { logging: {} };
   if (registry.tools.length > 0) capabilities.tools = { listChanged: true };
-  if (registry.resources.length > 0 || registry.templates.length > 0) {
+  // Skill files are resources: a server with skills declares them even while it has none.
+  if (registry.resources.length > 0 || registry.templates.length > 0 || skills) {
     capabilities.resources = { subscribe: true, listChanged: true };
   }
   if (registry.prompts.length > 0) capabilities.prompts = { listChanged: true };

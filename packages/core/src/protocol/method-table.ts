@@ -3,6 +3,7 @@ import { ErrorCode } from './error-codes.js';
 import { completionComplete } from './methods/completion.js';
 import { promptsGet, promptsList } from './methods/prompts.js';
 import { resourcesList, resourcesRead, templatesList } from './methods/resources.js';
+import { directoryRead, skillsGet, skillsList } from './methods/skills.js';
 import { toolsCall, toolsList } from './methods/tools.js';
 import { aroundMethod } from './middleware/index.js';
 import type { MethodSpec } from './server-core.js';
@@ -20,6 +21,10 @@ export const SHARED_METHODS: readonly (readonly [string, MethodSpec])[] = [
   ['prompts/list', promptsList],
   ['prompts/get', promptsGet],
   ['completion/complete', completionComplete],
+  // The Skills extension; -32601 on a server that serves no skills.
+  ['skills/list', skillsList],
+  ['skills/get', skillsGet],
+  ['resources/directory/read', directoryRead],
 ];
 
 /** The method serving `request` in `table`, or the -32601 / -32602 that refuses it. */

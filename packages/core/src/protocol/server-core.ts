@@ -1,5 +1,5 @@
 import type { Engine } from '../jsonrpc/index.js';
-import type { Registry } from '../registry/index.js';
+import type { Registry, SkillCatalog } from '../registry/index.js';
 import type { LegacySession } from './eras/legacy/session.js';
 import type { ErrorPolicy } from './error-ref.js';
 import type { Logger } from './logger.js';
@@ -13,6 +13,10 @@ export interface ServerIdentity {
   readonly version: string;
   readonly title?: string;
   readonly instructions?: string;
+  /** `Implementation.description`, `icons` and `websiteUrl` (sent from 2025-11-25 on). */
+  readonly description?: string;
+  readonly icons?: readonly object[];
+  readonly websiteUrl?: string;
 }
 
 /**
@@ -48,6 +52,8 @@ export interface ServerCore {
     },
   ) => boolean;
   readonly cacheHints: { readonly ttlMs: number; readonly cacheScope: 'public' | 'private' };
+  /** The skills served (Skills extension); undefined: the extension is not declared. */
+  readonly skills?: SkillCatalog;
 }
 
 /** What a method handler may touch: the shared core, this connection's session and engine. */

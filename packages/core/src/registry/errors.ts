@@ -32,7 +32,8 @@ export type StartupErrorCode =
   | 'INVALID_TASK'
   | 'INVALID_SCOPES'
   | 'INVALID_MOUNT'
-  | 'INVALID_TRANSFORM';
+  | 'INVALID_TRANSFORM'
+  | 'INVALID_SKILL';
 
 /**
  * A problem in the decorated classes, found while the registry is built: the server refuses to

@@ -45,3 +45,12 @@ export { Transforms, checkTransformTarget } from './transforms.js';
 export { checkFilter, filtered, type MemberFilter, type MemberSelector } from './member-filter.js';
 export { membersAsTools, type ExposeAsTools } from './members-as-tools.js';
 export type { Composition } from './registry.js';
+export {
+  SkillCatalog,
+  SKILL_LIMITS,
+  DIRECTORY_MIME_TYPE,
+  type SkillSource,
+  type SkillEntry,
+  type SkillFileEntry,
+  type DirectoryChild,
+} from './skills.js';

@@ -93,9 +93,22 @@ export class Registry {
     Object.freeze(this);
   }
 
-  /** Scans the providers and builds the registry; throws {@link StartupError} on any problem. */
-  static build(providers: readonly Provider[], schemas?: TypeSchemas): Registry {
-    return new Registry(scanProviders(providers, schemas), new Set(), 1);
+  /**
+   * Scans the providers and builds the registry, with `resources` served beside theirs (the
+   * files of skills); throws {@link StartupError} on any problem.
+   */
+  static build(
+    providers: readonly Provider[],
+    schemas?: TypeSchemas,
+    resources: readonly ResourceDefinition[] = [],
+  ): Registry {
+    const members = scanProviders(providers, schemas);
+    if (resources.length === 0) return new Registry(members, new Set(), 1);
+    return new Registry(
+      { ...members, resources: [...members.resources, ...resources] },
+      new Set(),
+      1,
+    );
   }
 
   /** A registry with the providers' members added (names checked as at startup). */

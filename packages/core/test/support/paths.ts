@@ -13,3 +13,6 @@ export const MCP_SCHEMA_DIR = join(REPO_ROOT, 'vendor', 'mcp-schema');
 
 /** The vendored schema of the tasks extension (see vendor/ext-tasks/SOURCE.md). */
 export const EXT_TASKS_SCHEMA = join(REPO_ROOT, 'vendor/ext-tasks/schema.json');
+
+/** The vendored Server Card schema (see vendor/server-card/SOURCE.md). */
+export const SERVER_CARD_SCHEMA = join(REPO_ROOT, 'vendor/server-card/schema.json');

@@ -4,6 +4,7 @@ import { MemoryEventStore } from './event-store.js';
 import { ClientAddress } from './client-address.js';
 import type { HttpRequestView, HttpResponder } from './exchange.js';
 import { HealthEndpoint, type HealthOptions } from './health.js';
+import { ServerCardEndpoint, type ServerCardData, type ServerCardOptions } from './server-card.js';
 import { corsHeaders } from './cors.js';
 import { checkOrigin, type OriginPolicy } from './guard.js';
 import { throttledLog } from './throttled-log.js';
@@ -64,6 +65,12 @@ export interface HttpEndpointOptions extends OriginPolicy {
   readonly path?: string;
   /** A health endpoint for load balancers and orchestrators (off by default): see {@link HealthOptions}. */
   readonly health?: string | HealthOptions;
+  /**
+   * The Server Card at `<path>/server-card` and the AI Catalog listing it (see
+   * {@link ServerCardOptions}): on by default for a server with a `registryName` and a
+   * `description`; `false` turns it off, `true` requires it (startup fails without them).
+   */
+  readonly serverCard?: boolean | ServerCardOptions;
   /** The 2024-11-05 HTTP+SSE stream and message endpoints (default `/sse` and `/messages`). */
   readonly ssePath?: string;
   readonly messagesPath?: string;
@@ -177,6 +184,10 @@ export interface EndpointDeps {
   readonly log?: (line: string) => void;
   /** Where a warning about the deployment goes (default: stderr). */
   readonly warn?: (message: string) => void;
+  /** What the Server Card says of the server; undefined when it has no registry name. */
+  readonly card?: ServerCardData;
+  /** The revisions the card lists as supported, every era's (`versions` is the legacy ones). */
+  readonly cardVersions?: readonly string[];
 }
 
 /**
@@ -189,6 +200,7 @@ export class HttpEndpoint {
   readonly #paths: { mcp: string; sse: string; messages: string };
 
   readonly #health?: HealthEndpoint;
+  readonly #card?: ServerCardEndpoint;
   readonly #admit: EndpointDeps['admit'];
   readonly #principal: EndpointDeps['principal'];
   readonly #scopes: ScopeSource | undefined;
@@ -225,6 +237,18 @@ export class HttpEndpoint {
       sse: options.ssePath ?? '/sse',
       messages: options.messagesPath ?? '/messages',
     };
+    const card = options.serverCard;
+    if (card === true && !deps.card)
+      throw new TypeError(
+        'serverCard: true needs the server\'s registryName (reverse-DNS, e.g. "io.github.acme/weather") and description; set them in createServer',
+      );
+    if (card !== false && deps.card)
+      this.#card = new ServerCardEndpoint(
+        deps.card!,
+        this.#paths.mcp,
+        deps.cardVersions ?? deps.versions,
+        typeof card === 'object' ? card : {},
+      );
     this.#streamable = new StreamableEndpoint({
       ...limits,
       connect: deps.connect,
@@ -294,6 +318,12 @@ export class HttpEndpoint {
     const req = this.#address.of(sent);
     const path = req.path;
     if (this.#health?.owns(path)) return this.#health.answer(req, res);
+    if (this.#card?.owns(path)) {
+      // Public metadata for any page (CORS *): the Host is checked (DNS rebinding), not Origin.
+      const badHost = checkOrigin(req, { ...this.options, allowedOrigins: '*' });
+      if (badHost) return sendError(res, badHost.status, -32000, badHost.message);
+      return this.#card.answer(req, res);
+    }
     if (this.options.routes && !this.#owns(path)) {
       // Public documents (discovery metadata) are for any page: only the Host is checked, not
       // the Origin, so browser clients on other sites can read them (the DNS-rebinding guard

@@ -12,3 +12,4 @@ export { MemoryEventStore, type EventStore, type MemoryEventStoreOptions } from 
 export type { HttpRequestView, HttpResponder, EventStreamSink } from './exchange.js';
 export type { ResponseMode } from './request-stream.js';
 export type { HealthOptions } from './health.js';
+export type { ServerCardData, ServerCardOptions } from './server-card.js';

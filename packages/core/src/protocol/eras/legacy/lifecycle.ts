@@ -1,5 +1,6 @@
 import { JsonRpcError } from '../../../jsonrpc/index.js';
 import { serverCapabilities } from '../../capabilities.js';
+import { skillsCapability } from '../../methods/skills.js';
 import { legacyTasksCapability } from './tasks.js';
 import { ErrorCode } from '../../error-codes.js';
 import { isLogLevel, LOG_LEVELS } from '../../log-levels.js';
@@ -36,17 +37,26 @@ export const initialize: MethodSpec = {
       clientCapabilities: capabilities as Record<string, unknown>,
       clientInfo,
     });
-    const { name, version, title, instructions } = core.identity;
-    const serverInfo =
+    const { name, version, title, instructions, description, icons, websiteUrl } = core.identity;
+    const serverInfo: Record<string, unknown> =
       title !== undefined && featuresOf(protocolVersion).structured
         ? { name, title, version }
         : { name, version };
-    const served = serverCapabilities(core.registry, protocolVersion);
+    // SEP-973: description, icons and websiteUrl joined Implementation in 2025-11-25.
+    if (featuresOf(protocolVersion).icons) {
+      if (description !== undefined) serverInfo.description = description;
+      if (icons?.length) serverInfo.icons = icons;
+      if (websiteUrl !== undefined) serverInfo.websiteUrl = websiteUrl;
+    }
+    const served = serverCapabilities(core.registry, protocolVersion, core.skills !== undefined);
     const tasks = legacyTasksCapability(
       protocolVersion,
       core.registry.tools.some((t) => t.task.mode !== 'forbidden'),
     );
     if (tasks) served.tasks = tasks;
+    // Extensions are declared in every revision (2025-11-25 hosts read the Skills backport).
+    const extensions = skillsCapability(core);
+    if (extensions) served.extensions = extensions;
     const result: Record<string, unknown> = { protocolVersion, capabilities: served, serverInfo };
     if (instructions !== undefined) result.instructions = instructions;
     return result;

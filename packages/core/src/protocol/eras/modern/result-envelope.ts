@@ -10,6 +10,9 @@ const CACHEABLE = new Set([
   'resources/list',
   'resources/templates/list',
   'resources/read',
+  'skills/list',
+  'skills/get',
+  'resources/directory/read',
 ]);
 
 /** The envelope's members as JSON text without the opening brace: `"resultType":…,"_meta":{…}}`. */
