@@ -30,7 +30,8 @@ export type StartupErrorCode =
   | 'CONFLICTING_OPTIONS'
   | 'INVALID_LIMIT'
   | 'INVALID_TASK'
-  | 'INVALID_SCOPES';
+  | 'INVALID_SCOPES'
+  | 'INVALID_VIEW';
 
 /**
  * A problem in the decorated classes, found while the registry is built: the server refuses to

@@ -33,3 +33,11 @@ export * from './content.js';
 export { base64UrlOf, fromBase64Url } from './base64.js';
 export { compileElicitation, type CompiledElicitation } from './elicitation-schema.js';
 export type { StandardSchemaV1, InferOutput } from '../schema/index.js';
+export {
+  UI_EXTENSION,
+  VIEW_MIME_TYPE,
+  appOnly,
+  rendersViews,
+  viewProblem,
+  type ViewSpec,
+} from './views.js';

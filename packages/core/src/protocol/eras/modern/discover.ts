@@ -8,7 +8,7 @@ export const discover: MethodSpec = {
   handle(_params, record, { core }) {
     const capabilities = serverCapabilities(core.registry, record.protocolVersion);
     const extensions = tasksCapability(core.registry);
-    if (extensions) capabilities.extensions = extensions;
+    if (extensions) capabilities.extensions = { ...(capabilities.extensions ?? {}), ...extensions };
     const result: Record<string, unknown> = {
       supportedVersions: [...MODERN_REVISIONS],
       capabilities,
