@@ -120,6 +120,14 @@ export class OutputValidationError extends Error {
   }
 }
 
+/**
+ * A view (`@View`) produced a document a host could not render: not HTML, or over its
+ * `maxBytes`. A server bug, answered like invalid output: the message names the view and fix.
+ */
+export class ViewDocumentError extends Error {
+  override name = 'ViewDocumentError';
+}
+
 const LABEL = { tool: 'Tool', prompt: 'Prompt', resource: 'Resource' } as const;
 
 /**

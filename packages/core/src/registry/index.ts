@@ -27,6 +27,7 @@ export {
   OutputValidationError,
   ResourceNotFoundError,
   UnserialisableResultError,
+  ViewDocumentError,
   type StartupErrorCode,
 } from './errors.js';
 export * from './content.js';

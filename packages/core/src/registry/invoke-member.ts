@@ -4,6 +4,7 @@ import {
   InvalidArgumentsError,
   ResourceNotFoundError,
   UnserialisableResultError,
+  ViewDocumentError,
 } from './errors.js';
 import { normalisePrompt, type GetPromptResult } from './normalise-prompt.js';
 import { normaliseResource } from './normalise-resource.js';
@@ -62,7 +63,7 @@ export async function readMatch(
 }
 
 // A view's read carries the document with `_meta.ui` (hosts build the CSP from the read), and
-// a document a host could not render is the server's fault, not the client's: a plain Error.
+// a document a host could not render is the server's fault, not the client's.
 function viewContents(
   value: unknown,
   uri: string,
@@ -70,7 +71,7 @@ function viewContents(
   origin: string,
 ): ResourceContents[] {
   const problem = viewProblem(value, uri, view.maxBytes);
-  if (problem) throw new Error(`${origin}: ${problem}`);
+  if (problem) throw new ViewDocumentError(`${origin}: ${problem}`);
   return [{ uri, mimeType: VIEW_MIME_TYPE, text: value as string, _meta: { ui: view.meta } }];
 }
 
