@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { View, type ViewOptions } from './decorators/index.js';
-import { StartupError } from './registry/index.js';
+import { View, type ViewOptions } from '../decorators/index.js';
+import { StartupError } from './errors.js';
 
 /** Options of one view found by {@link viewsIn}: its `ui://` URI and its {@link ViewOptions}. */
 export interface FolderViewOptions extends ViewOptions {
