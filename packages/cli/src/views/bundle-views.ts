@@ -31,6 +31,22 @@ export function findViews(projectDir: string): ViewSource[] {
     .map((name) => ({ name, dir: join(root, name) }));
 }
 
+/** Every file inside the project's view folders, for `mcp-fw dev` to watch. */
+export function viewFiles(projectDir: string): string[] {
+  return findViews(projectDir).flatMap((view) =>
+    readdirSync(view.dir, { recursive: true })
+      .map((f) => join(view.dir, String(f)))
+      .filter((f) => statSync(f).isFile()),
+  );
+}
+
+/** The views that own any of `files`. */
+export function changedViews(projectDir: string, files: readonly string[]): ViewSource[] {
+  return findViews(projectDir).filter((view) =>
+    files.some((file) => file.startsWith(`${view.dir}/`)),
+  );
+}
+
 const INSTALL = 'npm install -D -E vite@8.3.8 vite-plugin-singlefile@2.3.4';
 
 /**
