@@ -12,7 +12,7 @@ afterEach(async () => {
 
 const page = (text: string) => `<!doctype html><html><body><p>${text}</p></body></html>`;
 
-it('mcp-fw dev bundles the views at start and rebuilds a view on save, the session staying up', async () => {
+it('mcp-fw dev bundles the views at start and rebuilds a view on save, telling the connected client resources/list_changed', async () => {
   const project = fixtureProject('greeter');
   cleanups.push(() => project.remove());
   project.write('views/hello/index.html', page('first'));
@@ -28,6 +28,13 @@ it('mcp-fw dev bundles the views at start and rebuilds a view on save, the sessi
   await until(
     () => readFileSync(built, 'utf8').includes('<p>second</p>'),
     'the view is rebuilt into dist/views/hello.html',
+  );
+  await until(
+    () =>
+      client
+        .wire()
+        .some((r) => r.dir === 's2c' && r.line.includes('notifications/resources/list_changed')),
+    'the client is told resources/list_changed',
   );
   expect(await client.toolNames()).toContain('greet');
 });
