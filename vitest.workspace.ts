@@ -23,5 +23,6 @@ export default [
   'templates/http',
   'templates/http-oauth',
   'templates/full',
+  'templates/apps',
   'docs',
 ];

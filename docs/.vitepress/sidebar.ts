@@ -23,6 +23,7 @@ export const GUIDE: readonly NavGroup[] = [
       { text: 'Tools', link: '/guide/tools' },
       { text: 'Resources and templates', link: '/guide/resources' },
       { text: 'Prompts and completion', link: '/guide/prompts' },
+      { text: 'MCP Apps (views)', link: '/guide/apps' },
       { text: 'The context: ctx', link: '/guide/context' },
       { text: 'The server object', link: '/guide/server' },
       { text: 'Composing servers', link: '/guide/composition' },

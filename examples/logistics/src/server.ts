@@ -1,4 +1,5 @@
 import { createServer } from '@mcp-fw/core';
+import { OrderBoard } from './board.js';
 import { Logistics } from './logistics.js';
 import { ORDERS } from './orders.js';
 
@@ -7,5 +8,5 @@ export const server = createServer({
   version: '0.1.0',
   instructions:
     'Answers questions about shipping orders. Use query_logistics with an order id like ORD-1001.',
-  providers: [new Logistics(ORDERS)],
+  providers: [new Logistics(ORDERS), new OrderBoard(ORDERS)],
 });

@@ -16,7 +16,8 @@ describe.each(OFFICIAL_CLIENTS)('logistics with %s over stdio', (kind) => {
       const client = await connect(kind, revision, 'examples/logistics');
 
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name)).toEqual(['query_logistics', 'list_orders']);
+      // order_events is app-only: these clients declare no MCP Apps support, so it is not listed.
+      expect(tools.map((t) => t.name)).toEqual(['query_logistics', 'list_orders', 'order_board']);
       expect(tools[0].inputSchema).toEqual({
         type: 'object',
         properties: {

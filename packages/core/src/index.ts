@@ -2,7 +2,7 @@
 // Node-specific transports live behind subpaths (`@mcp-fw/core/stdio`, `@mcp-fw/core/testing`).
 import { useDecorator, type UseDecorator } from './decorators/index.js';
 import type { Middleware } from './protocol/index.js';
-export { Tool, Arg, Resource, Prompt, Scopes } from './decorators/index.js';
+export { Tool, Arg, Resource, Prompt, Scopes, View } from './decorators/index.js';
 
 /**
  * Runs middleware around the calls of a class's members (on the class) or of one member (on a
@@ -36,6 +36,11 @@ export type {
   ResourceOptions,
   ResourceEntry,
   ResourceAnnotations,
+  ViewOptions,
+  ViewCsp,
+  ViewPermissions,
+  ToolUi,
+  ToolUiOptions,
   PromptOptions,
   Completer,
   RateLimit,

@@ -11,6 +11,7 @@ import { nodeExchange } from './transports/http/node-adapter.js';
 import { isAddressInUse, PortInUseError } from './transports/http/port-in-use.js';
 
 export { PortInUseError };
+export { viewsIn, type FolderViewOptions } from './registry/views-folder.js';
 
 /** Options of {@link toNodeListener}. */
 export interface NodeListenerOptions {

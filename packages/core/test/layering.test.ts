@@ -120,9 +120,11 @@ const ERAS = 'protocol/eras/';
 /**
  * A revision string (`2025-11-25`), a key of the stateless envelope (`io.modelcontextprotocol/…`)
  * or an era's name as a string (`'legacy'`, `"modern"`): outside the eras, code holds the `Era`
- * object and asks it.
+ * object and asks it. The MCP Apps extension id (`io.modelcontextprotocol/ui`) is the same in
+ * every era, so it is not one of them.
  */
-const ERA_LITERAL = /\b20\d\d-[01]\d-[0-3]\d\b|io\.modelcontextprotocol\/|(['"`])(legacy|modern)\1/;
+const ERA_LITERAL =
+  /\b20\d\d-[01]\d-[0-3]\d\b|io\.modelcontextprotocol\/(?!ui\b)|(['"`])(legacy|modern)\1/;
 
 /** Code lines of `file` (comments stripped) that spell an era's name, revision or envelope key. */
 function eraLiterals(file: string, text: string): string[] {

@@ -134,7 +134,7 @@ function checkTransport(template: TemplateInfo, transport: string | undefined): 
     return;
   const others = TEMPLATES.filter((t) => !t.fixedTransport).map((t) => t.name);
   throw new UsageError(
-    `the ${template.name} template only serves ${template.transport}; for ${transport}, choose ${others.join(' or ')}`,
+    `the ${template.name} template only serves ${template.transport}; for ${transport}, choose ${others.length > 1 ? `${others.slice(0, -1).join(', ')} or ${others.at(-1)}` : others[0]}`,
   );
 }
 

@@ -61,6 +61,11 @@ export const TEMPLATES: readonly TemplateInfo[] = [
     hint: 'zod input/output, resource templates with completion, prompts, progress, elicitation',
     transport: 'stdio',
   },
+  {
+    name: 'apps',
+    hint: 'an MCP Apps view (HTML bundled by Vite) shown by a tool, with an app-only tool',
+    transport: 'stdio',
+  },
 ];
 
 /** The template called `name`, if there is one. */

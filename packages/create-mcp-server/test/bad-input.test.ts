@@ -55,7 +55,7 @@ it('refuses a target that is a file, even with --force', async () => {
 
 it('refuses an unknown template', async () => {
   expect(await refused(['my-server', '--template', 'fancy'])).toBe(
-    `create-mcp-server: unknown template "fancy"; choose one of basic, http, full\n${HELP}`,
+    `create-mcp-server: unknown template "fancy"; choose one of basic, http, full, apps\n${HELP}`,
   );
 });
 
@@ -64,7 +64,7 @@ it('refuses an unknown transport, and stdio for the http template', async () => 
     `create-mcp-server: unknown transport "sse"; choose one of stdio, http\n${HELP}`,
   );
   expect(await refused(['my-server', '--template', 'http', '--transport', 'stdio'])).toBe(
-    `create-mcp-server: the http template only serves http; for stdio, choose basic or full\n${HELP}`,
+    `create-mcp-server: the http template only serves http; for stdio, choose basic, full or apps\n${HELP}`,
   );
 });
 

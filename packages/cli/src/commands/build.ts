@@ -11,6 +11,7 @@ import { decoratorFix } from '../project/decorator-errors.js';
 import { readConfig } from '../project/ts-config.js';
 import { findTsc } from '../project/typescript.js';
 import { DEFAULT_PORT, examples } from './options.js';
+import { bundleViews } from '../views/bundle-views.js';
 
 /** `mcp-fw build`: compiles the project in the current directory with its own tsc. */
 export function buildCommand(program: Command): void {
@@ -82,6 +83,13 @@ export function buildCommand(program: Command): void {
       process.stderr.write(
         `${style.green('Built')} ${relative(process.cwd(), project.tsconfig)} into ${out}/ in ${seconds} s (TypeScript ${tsc.version}).\n`,
       );
+      // MCP Apps views (views/<name>/): one self-contained HTML document each, beside the build.
+      for (const view of await bundleViews(project.dir, config.outDir ?? project.dir)) {
+        const kb = (view.bytes / 1024).toFixed(0);
+        process.stderr.write(
+          `${style.green('Bundled')} view ${view.name} into ${relative(process.cwd(), view.file)} (${kb} KB).\n`,
+        );
+      }
       if (options.bundle) await bundleStep(project, config.outDir, options);
     });
 }

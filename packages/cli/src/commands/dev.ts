@@ -92,6 +92,10 @@ async function runDev(entryArg: string | undefined, options: DevOptions): Promis
     cacheDir,
     debounceMs: options.debounce,
     graceMs: options.grace,
+    // Views are read from the build (dist/views/), as the server will read them once built.
+    views: compiler?.project.dir
+      ? { projectDir: compiler.project.dir, outDir: join(compiler.project.dir, 'dist') }
+      : undefined,
     report: (kind, line) =>
       process.stderr.write(
         `${style.dim('mcp-fw dev')} ${kind === 'error' ? style.red(line) : line}\n`,

@@ -9,6 +9,8 @@ import {
   type ToolLookup,
 } from '@mcp-fw/core/transport';
 import { changedLists, EMPTY_LISTS } from '../client/lists.js';
+import { CliError } from '../output/cli-error.js';
+import { bundleViews, changedViews, findViews, viewFiles } from '../views/bundle-views.js';
 import type { RunCompiler } from '../project/compile.js';
 import { widenCapabilities } from './capabilities.js';
 import { ChildLink } from './child-link.js';
@@ -35,6 +37,8 @@ export interface SupervisorOptions {
   readonly report: (kind: 'info' | 'error', line: string) => void;
   /** Called after every reload attempt, for tests and the benchmark. */
   readonly onReload?: (outcome: ReloadOutcome) => void;
+  /** MCP Apps views (`views/<name>/`): rebuilt into `outDir/views/` when one of their files changes. */
+  readonly views?: { readonly projectDir: string; readonly outDir: string };
 }
 
 /** What one reload did. */
@@ -74,6 +78,7 @@ export class Supervisor implements Servable<RelaySession> {
     this.#watcher = new SourceWatcher((files) => this.reload(files), options.debounceMs);
     const initial = [options.entry];
     if (options.compiler) initial.push(options.compiler.project.tsconfig);
+    if (options.views) initial.push(...viewFiles(options.views.projectDir));
     this.#watcher.add(initial);
   }
 
@@ -162,6 +167,22 @@ export class Supervisor implements Servable<RelaySession> {
       if (!result.ok) return this.#fail(result.error, started);
       if (result.written && schemas.target) this.#watcher.remember(schemas.target);
     }
+    const views = this.#options.views;
+    // The first load builds every view, later ones those whose files changed.
+    const touched = !views
+      ? []
+      : generation === 1
+        ? findViews(views.projectDir)
+        : changedViews(views.projectDir, changed);
+    if (views && touched.length > 0) {
+      try {
+        await bundleViews(views.projectDir, views.outDir, touched);
+      } catch (error) {
+        const fix = error instanceof CliError ? `\n${error.fix}` : '';
+        return this.#fail(`${(error as Error).message}${fix}`, started);
+      }
+      trace('views', started);
+    }
     if (compiler) {
       if (changed.includes(compiler.project.tsconfig))
         await compiler.refresh().catch(() => undefined);
@@ -200,6 +221,9 @@ export class Supervisor implements Servable<RelaySession> {
     // Nothing to announce at the first start, unless sessions were served (empty) while down.
     const baseline = (await before)?.lists ?? (this.#wasDown ? EMPTY_LISTS : probed.lists);
     const lists = changedLists(baseline, probed.lists);
+    // A rebuilt view is a changed resource: clients re-read the list, hosts the view.
+    if (generation > 1 && touched.length > 0 && !lists.includes('resources'))
+      lists.push('resources');
     this.#probe = probed;
     for (const session of this.#sessions) session.listsChanged(lists);
     if (previous) void previous.retire(this.#options.graceMs);

@@ -5,6 +5,8 @@ export {
   type ToolAnnotations,
   type Icon,
   type SchemaSource,
+  type ToolUi,
+  type ToolUiOptions,
 } from './tool.js';
 export { Arg, type ArgOptions } from './arg.js';
 export {
@@ -23,6 +25,12 @@ export {
   type ResourceEntry,
   type ResourceAnnotations,
 } from './resource.js';
+export {
+  View,
+  type ViewOptions,
+  type ViewCsp,
+  type ViewPermissions,
+} from './view.js';
 export { Prompt, PROMPT_KIND, type PromptOptions } from './prompt.js';
 export type { Completer } from './completion.js';
 export { Scopes, classScopes, type MemberScopeOptions } from './scopes.js';

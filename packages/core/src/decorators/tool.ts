@@ -42,8 +42,28 @@ export interface ToolOptions extends MemberLimitOptions, MemberScopeOptions {
   annotations?: ToolAnnotations;
   icons?: Icon[];
   _meta?: Record<string, unknown>;
+  /**
+   * The MCP Apps view the host renders this tool's result in: its `ui://` URI, or
+   * `{ resource, visibility }` (`visibility: ['app']` for a tool only the view calls). Sent as
+   * `_meta.ui` (and the older flat `_meta["ui/resourceUri"]`); see `View`.
+   */
+  ui?: ToolUi;
   /** Calls allowed per time window; `false` turns the server default off for this tool. */
   rateLimit?: RateLimit | false;
+}
+
+/** Which MCP Apps view a tool renders its result in: a `ui://` URI, or the URI and visibility. */
+export type ToolUi = string | ToolUiOptions;
+
+/** The long form of {@link ToolUi}. */
+export interface ToolUiOptions {
+  /** The `ui://` URI of a view declared with {@link View}. */
+  resource: string;
+  /**
+   * Who may call the tool: `'model'` (the model, as usual) and/or `'app'` (the view, through
+   * the host). Default `['model', 'app']`; `['app']` for a tool only the view calls.
+   */
+  visibility?: ('model' | 'app')[];
 }
 
 export const TOOL_KIND = 'tool';

@@ -1,4 +1,4 @@
-import type { Registry } from '../registry/index.js';
+import { UI_EXTENSION, type Registry } from '../registry/index.js';
 import { featuresOf } from './eras/revisions.js';
 
 /**
@@ -21,5 +21,16 @@ export function serverCapabilities(
     registry.prompts.some((p) => p.completers.size > 0) ||
     registry.templates.some((t) => t.completers.size > 0);
   if (completes && featuresOf(revision).completions) capabilities.completions = {};
+  const extensions = serverExtensions(registry);
+  if (extensions) capabilities.extensions = extensions;
   return capabilities;
+}
+
+/**
+ * `capabilities.extensions` in every era: MCP Apps when some view is served. (2025-11-25's
+ * schema has no `extensions` field but leaves ServerCapabilities open; hosts read it there too.)
+ */
+function serverExtensions(registry: Registry): Record<string, unknown> | undefined {
+  if (!registry.resources.some((r) => r.view)) return undefined;
+  return { [UI_EXTENSION]: {} };
 }

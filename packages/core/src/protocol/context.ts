@@ -12,7 +12,7 @@ import {
 import { contextLog, type ContextLog } from './context-log.js';
 import { ProgressReporter } from './progress.js';
 import type { SampleResult } from './sample-result.js';
-import type { StandardSchemaV1 } from '../registry/index.js';
+import { rendersViews, type StandardSchemaV1 } from '../registry/index.js';
 import type { InputRun } from './input/input-run.js';
 import type { Invocation } from './guards/call.js';
 import type { ClientCapabilities, ClientInfo, RequestRecord } from './request-record.js';
@@ -101,6 +101,21 @@ export class Context {
    */
   get client(): { readonly info: ClientInfo; readonly capabilities: ClientCapabilities } {
     return { info: this.#record.clientInfo, capabilities: this.#record.clientCapabilities };
+  }
+
+  /**
+   * Whether the client renders MCP Apps views: it declared `extensions["io.modelcontextprotocol/ui"]`
+   * with the MIME type `text/html;profile=mcp-app` (at initialize, or under 2026-07-28 in this
+   * request's envelope). A tool with a view returns the same result either way; use this to
+   * make its text `content` stand on its own for a client that shows only text.
+   *
+   * @example
+   * ```ts
+   * return { content: [{ type: 'text', text: ctx.rendersViews ? 'Opened the board.' : table(orders) }], structuredContent: { orders } };
+   * ```
+   */
+  get rendersViews(): boolean {
+    return rendersViews(this.#record.clientCapabilities);
   }
 
   /**

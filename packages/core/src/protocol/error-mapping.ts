@@ -4,6 +4,7 @@ import {
   OutputValidationError,
   ToolExecutionError,
   UnserialisableResultError,
+  ViewDocumentError,
   UserError,
   type CallToolResult,
 } from '../registry/index.js';
@@ -33,7 +34,11 @@ export function mapError(error: unknown, policy: ErrorPolicy): WireError {
     return { code: ErrorCode.InvalidParams, message: error.message };
   if (error instanceof UserError) return { code: ErrorCode.InternalError, message: error.message };
   const ref = errorRef(error);
-  if (error instanceof OutputValidationError || error instanceof UnserialisableResultError) {
+  if (
+    error instanceof OutputValidationError ||
+    error instanceof UnserialisableResultError ||
+    error instanceof ViewDocumentError
+  ) {
     // A server bug the author must fix; its message names no data, only the member and a path.
     policy.logger.error(`${error.message} (ref ${ref})`);
     if (policy.maskInternalErrors)

@@ -47,7 +47,8 @@ export function seesChange(
 /**
  * One page of a list as `record`'s caller sees it: cached per list, revision, cursor and page
  * size ({@link ListCache}), each item in its revision's shape, what the caller may not see left
- * out. Every `…/list` method is this with its own items and shape.
+ * out (`listed`, and what the method hides from this caller). Every `…/list` method is this
+ * with its own items and shape.
  */
 export function visiblePage<T extends { readonly scopes: readonly string[] }>(
   list: { name: string; kind: Kind; nameOf: (item: T) => string },
@@ -56,6 +57,7 @@ export function visiblePage<T extends { readonly scopes: readonly string[] }>(
   params: Record<string, unknown> | undefined,
   record: RequestRecord,
   core: ServerCore,
+  hidden?: (item: T) => boolean,
 ): RawJson {
   const features = featuresOf(record.protocolVersion);
   const key = {
@@ -64,11 +66,12 @@ export function visiblePage<T extends { readonly scopes: readonly string[] }>(
     cursor: params?.cursor,
     pageSize: core.pageSize,
   };
-  return core.lists.get(
-    core.registry,
-    key,
-    items,
-    (item) => project(item, features),
-    shownTo(core, record.auth, list.kind, list.nameOf),
-  );
+  const shown = shownTo(core, record.auth, list.kind, list.nameOf);
+  const filter =
+    hidden && shown
+      ? (item: T) => !hidden(item) && shown(item)
+      : hidden
+        ? (item: T) => !hidden(item)
+        : shown;
+  return core.lists.get(core.registry, key, items, (item) => project(item, features), filter);
 }

@@ -12,13 +12,15 @@ import { memberScopes } from './member-scopes.js';
 import { methodInput } from './member-input.js';
 import { deepFreeze, makeHandler, memberMethod, type MemberSource } from './member-method.js';
 import type { ResourceDefinition, TemplateDefinition } from './resource-definition.js';
+import { VIEW_MIME_TYPE, viewProblem, viewSpec, type ViewSpec } from './views.js';
+import type { ViewOptions } from '../decorators/view.js';
 
 const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 
 /** Builds a static resource or a template, depending on whether the URI has `{variables}`. */
 export function buildResource(source: MemberSource): ResourceDefinition | TemplateDefinition {
-  const options = source.record.options as ResourceOptions & { uri: string };
-  const method = memberMethod(source, '@Resource');
+  const options = source.record.options as ResourceOptions & { uri: string; view?: true };
+  const method = memberMethod(source, options.view ? '@View' : '@Resource');
   const { origin } = method;
   const { uri } = options;
   if (typeof uri !== 'string' || !SCHEME.test(uri)) {
@@ -28,14 +30,15 @@ export function buildResource(source: MemberSource): ResourceDefinition | Templa
     );
   }
   const name = options.name ?? (typeof source.record.key === 'string' ? source.record.key : uri);
+  const view = options.view ? viewSpec(uri, options as ViewOptions, origin) : undefined;
   const common = {
     name,
     title: options.title,
     description: options.description ?? source.derived?.description,
-    mimeType: options.mimeType,
+    mimeType: view ? VIEW_MIME_TYPE : options.mimeType,
     icons: options.icons,
     annotations: options.annotations,
-    _meta: options._meta,
+    _meta: view ? { ...options._meta, ui: view.meta } : options._meta,
     origin,
     limits: memberLimits({ timeoutMs: options.timeoutMs }, origin),
     scopes: memberScopes(options.scopes, source, origin),
@@ -49,7 +52,8 @@ export function buildResource(source: MemberSource): ResourceDefinition | Templa
       );
     }
     const handler = makeHandler(method, source.receiver, undefined);
-    return Object.freeze({ ...common, uri, size: options.size, handler });
+    if (view) checkDocumentNow(method.fn, source.receiver, uri, view, origin);
+    return Object.freeze({ ...common, uri, size: options.size, handler, view });
   }
   let template: UriTemplate;
   try {
@@ -105,4 +109,29 @@ function listFunction(
     );
   }
   return async (ctx) => (await fn.call(receiver, ctx)) as readonly ResourceEntry[];
+}
+
+// A view method that takes nothing and answers synchronously (a constant, a readFileSync) is a
+// fixed document: check it now, so a broken or oversized view stops the server at startup.
+// Anything else (async, needing the context) is checked on each read instead.
+function checkDocumentNow(
+  fn: Function,
+  receiver: object,
+  uri: string,
+  view: ViewSpec,
+  origin: string,
+): void {
+  if (fn.length > 0) return;
+  let html: unknown;
+  try {
+    html = fn.call(receiver, {}, undefined);
+  } catch {
+    return;
+  }
+  if (html instanceof Promise) {
+    html.catch(() => {});
+    return;
+  }
+  const problem = viewProblem(html, uri, view.maxBytes);
+  if (problem) throw new StartupError('INVALID_VIEW', `${origin}: ${problem}`);
 }

@@ -14,6 +14,7 @@ import {
 } from './member-method.js';
 import { schemaOrStartupError } from './schema-source.js';
 import type { ToolDefinition } from './tool-definition.js';
+import { toolUiMeta } from './views.js';
 
 export function buildTool(source: MemberSource): ToolDefinition {
   const options = source.record.options as ToolOptions;
@@ -45,7 +46,7 @@ export function buildTool(source: MemberSource): ToolDefinition {
     outputSchema: outputSchema && deepFreeze(structuredClone(outputSchema)),
     annotations: options.annotations,
     icons: options.icons,
-    _meta: options._meta,
+    _meta: options.ui === undefined ? options._meta : toolUiMeta(options.ui, options._meta, origin),
     origin,
     validateInput: input.validate,
     validateOutput,

@@ -33,7 +33,8 @@ export type StartupErrorCode =
   | 'INVALID_SCOPES'
   | 'INVALID_MOUNT'
   | 'INVALID_TRANSFORM'
-  | 'INVALID_SKILL';
+  | 'INVALID_SKILL'
+  | 'INVALID_VIEW';
 
 /**
  * A problem in the decorated classes, found while the registry is built: the server refuses to
@@ -120,6 +121,14 @@ export class OutputValidationError extends Error {
       `Tool ${toolName} returned output that does not match its outputSchema: ${formatIssues(issues)}`,
     );
   }
+}
+
+/**
+ * A view (`@View`) produced a document a host could not render: not HTML, or over its
+ * `maxBytes`. A server bug, answered like invalid output: the message names the view and fix.
+ */
+export class ViewDocumentError extends Error {
+  override name = 'ViewDocumentError';
 }
 
 const LABEL = { tool: 'Tool', prompt: 'Prompt', resource: 'Resource' } as const;

@@ -27,6 +27,7 @@ export {
   OutputValidationError,
   ResourceNotFoundError,
   UnserialisableResultError,
+  ViewDocumentError,
   type StartupErrorCode,
 } from './errors.js';
 export * from './content.js';
@@ -54,3 +55,11 @@ export {
   type SkillFileEntry,
   type DirectoryChild,
 } from './skills.js';
+export {
+  UI_EXTENSION,
+  VIEW_MIME_TYPE,
+  appOnly,
+  rendersViews,
+  viewProblem,
+  type ViewSpec,
+} from './views.js';

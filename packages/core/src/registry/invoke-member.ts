@@ -4,12 +4,14 @@ import {
   InvalidArgumentsError,
   ResourceNotFoundError,
   UnserialisableResultError,
+  ViewDocumentError,
 } from './errors.js';
 import { normalisePrompt, type GetPromptResult } from './normalise-prompt.js';
 import { normaliseResource } from './normalise-resource.js';
 import type { PromptDefinition } from './prompt-definition.js';
 import type { Registry } from './registry.js';
 import type { ResourceDefinition, TemplateDefinition } from './resource-definition.js';
+import { VIEW_MIME_TYPE, viewProblem, type ViewSpec } from './views.js';
 
 /** What serves one URI: a static resource, or a template with the variables it matched. */
 export type ResourceMatch =
@@ -45,7 +47,9 @@ export async function readMatch(
   if (!found) throw new ResourceNotFoundError(uri);
   if (found.variables === undefined) {
     const resource = found.member as ResourceDefinition;
-    return contentsOf(await resource.handler({}, ctx), uri, resource.mimeType);
+    const value = await resource.handler({}, ctx);
+    if (resource.view) return viewContents(value, uri, resource.view, resource.origin);
+    return contentsOf(value, uri, resource.mimeType);
   }
   const template = found.member as TemplateDefinition;
   const checked = await template.validateVariables(found.variables);
@@ -56,6 +60,19 @@ export async function readMatch(
   const contents = contentsOf(value, uri, template.mimeType);
   if (contents.length === 0) throw new ResourceNotFoundError(uri);
   return contents;
+}
+
+// A view's read carries the document with `_meta.ui` (hosts build the CSP from the read), and
+// a document a host could not render is the server's fault, not the client's.
+function viewContents(
+  value: unknown,
+  uri: string,
+  view: ViewSpec,
+  origin: string,
+): ResourceContents[] {
+  const problem = viewProblem(value, uri, view.maxBytes);
+  if (problem) throw new ViewDocumentError(`${origin}: ${problem}`);
+  return [{ uri, mimeType: VIEW_MIME_TYPE, text: value as string, _meta: { ui: view.meta } }];
 }
 
 function contentsOf(value: unknown, uri: string, mimeType: string | undefined): ResourceContents[] {

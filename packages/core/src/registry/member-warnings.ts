@@ -32,6 +32,8 @@ export function undescribedMembers(members: Members): string[] {
     }
   }
   for (const resource of [...members.resources, ...members.templates]) {
+    // A view is read by the host to render a tool's result, not by the model: no description needed.
+    if ('view' in resource && resource.view) continue;
     if (missing(resource)) {
       const uri = 'uri' in resource ? resource.uri : resource.uriTemplate;
       warnings.push(

@@ -4,6 +4,7 @@ import type { ResourceDefinition, TemplateDefinition } from './resource-definiti
 import { scanProviders, type Members, type Provider } from './scan.js';
 import type { ToolDefinition } from './tool-definition.js';
 import type { TypeSchemas } from './type-schemas.js';
+import { checkToolViews } from './views.js';
 
 /** The four member tables; each change to one of them is announced by its own `list_changed`. */
 export type MemberKind = 'tool' | 'resource' | 'template' | 'prompt';
@@ -76,6 +77,7 @@ export class Registry {
     const served = composition === PLAIN ? combined : composition.shape(combined);
     if (served !== combined)
       for (const kind of Object.keys(TABLE) as MemberKind[]) checkUnique(kind, served[TABLE[kind]]);
+    checkToolViews(served.tools, served.resources);
     const enabled = <T extends object>(kind: MemberKind, list: readonly T[]) =>
       Object.freeze(list.filter((m) => !disabled.has(`${kind}:${keyOf(kind, m)}`)));
     this.#all = all;

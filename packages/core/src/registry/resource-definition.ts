@@ -1,6 +1,7 @@
 import type { Completer, Icon, ResourceAnnotations, ResourceEntry } from '../decorators/index.js';
 import type { UriTemplate, Validator } from '../schema/index.js';
 import type { MemberLimits } from './member-limits.js';
+import type { ViewSpec } from './views.js';
 
 interface ResourceCommon {
   readonly name: string;
@@ -24,6 +25,8 @@ interface ResourceCommon {
 export interface ResourceDefinition extends ResourceCommon {
   readonly uri: string;
   readonly size?: number;
+  /** Set for an MCP Apps view (`@View`): its `_meta.ui` and size limit. */
+  readonly view?: ViewSpec;
 }
 
 /** A resource template: URIs matching it are read through its handler. */

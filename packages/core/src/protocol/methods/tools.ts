@@ -1,5 +1,7 @@
 import { JsonRpcError } from '../../jsonrpc/index.js';
 import {
+  appOnly,
+  rendersViews,
   invokeTool,
   isThenable,
   type CallToolResult,
@@ -23,7 +25,18 @@ import type { EraTasks } from '../eras/era.js';
 export const toolsList: MethodSpec = {
   handle(params, record, { core }) {
     const list = { name: 'tools', kind: 'tool' as const, nameOf: (t: { name: string }) => t.name };
-    return visiblePage(list, () => core.registry.tools, toolForRevision, params, record, core);
+    // A tool only views call (MCP Apps visibility ['app']) means nothing to a client that
+    // renders no views: its model would see a tool it should never call. Calls stay allowed.
+    const hidden = rendersViews(record.clientCapabilities) ? undefined : appOnly;
+    return visiblePage(
+      list,
+      () => core.registry.tools,
+      toolForRevision,
+      params,
+      record,
+      core,
+      hidden,
+    );
   },
 };
 

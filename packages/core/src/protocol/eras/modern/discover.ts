@@ -13,7 +13,8 @@ export const discover: MethodSpec = {
       core.skills !== undefined,
     );
     const extensions = { ...tasksCapability(core.registry), ...skillsCapability(core) };
-    if (Object.keys(extensions).length > 0) capabilities.extensions = extensions;
+    if (Object.keys(extensions).length > 0)
+      capabilities.extensions = { ...(capabilities.extensions ?? {}), ...extensions };
     const result: Record<string, unknown> = {
       supportedVersions: [...MODERN_REVISIONS],
       capabilities,
