@@ -10,4 +10,4 @@ export {
 } from './proxy.js';
 export type { McpServerEntry, ProxyTarget } from './target.js';
 export type { UpstreamHealth, UpstreamState } from './upstream.js';
-export { namespaced, DEFAULT_SEPARATOR } from './naming.js';
+export { DEFAULT_SEPARATOR } from './naming.js';

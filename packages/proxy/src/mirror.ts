@@ -16,7 +16,7 @@ import {
   type ToolOptions,
 } from '@mcp-fw/core';
 import { callerOf } from './caller.js';
-import { namespaced } from './naming.js';
+import { memberName } from './naming.js';
 import { checked } from './results.js';
 import type { Upstream } from './upstream.js';
 
@@ -182,7 +182,7 @@ export class Mirror {
 
   #tool(tool: UpstreamTool): Entry {
     const upstream = this.#upstream;
-    const key = namespaced(this.#namespace, tool.name, this.#separator);
+    const key = memberName(this.#namespace, tool.name, this.#separator);
     const what = `tools/call "${tool.name}"`;
     const options = defined({
       name: key,
@@ -276,7 +276,7 @@ export class Mirror {
 
   #prompt(prompt: Prompt, completes: boolean): Entry {
     const upstream = this.#upstream;
-    const key = namespaced(this.#namespace, prompt.name, this.#separator);
+    const key = memberName(this.#namespace, prompt.name, this.#separator);
     const what = `prompts/get "${prompt.name}"`;
     const args = prompt.arguments ?? [];
     const input = {

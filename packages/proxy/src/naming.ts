@@ -1,23 +1,13 @@
-// The one rule that names a member of a namespaced upstream (`weather` + `get_forecast` →
-// `weather_get_forecast`). Kept in its own file so that it can become the same function core's
-// `server.mount` uses.
+import { namespaced } from '@mcp-fw/core';
 
-/** The separator between a namespace and a member's own name (default `_`). */
+/** The separator between a namespace and a member's own name (default `_`, as `server.mount`'s). */
 export const DEFAULT_SEPARATOR = '_';
 
 /**
- * The name a member gets under a namespace: `<namespace><separator><name>`, or the name alone
- * when there is no namespace.
- *
- * @example
- * ```ts
- * namespaced('weather', 'get_forecast'); // 'weather_get_forecast'
- * ```
+ * The name an upstream member is served under: core's one rule for mounted members
+ * (`namespaced`, so `weather_get_forecast` reads the same whether mounted or proxied), or its own
+ * name when the upstream has no namespace.
  */
-export function namespaced(
-  namespace: string | undefined,
-  name: string,
-  separator = DEFAULT_SEPARATOR,
-): string {
-  return namespace ? `${namespace}${separator}${name}` : name;
+export function memberName(namespace: string | undefined, name: string, separator: string): string {
+  return namespace ? namespaced(name, namespace, separator) : name;
 }
