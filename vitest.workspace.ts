@@ -8,6 +8,7 @@ export default [
   'packages/cli',
   'packages/typescript',
   'packages/client',
+  'packages/openapi',
   'examples/calculator',
   'examples/logistics',
   'examples/conformance',
