@@ -284,13 +284,9 @@ describe('documented fallbacks', () => {
     );
     const client = await connectTestClient(server);
     const [tool] = (await client.listTools()).tools;
-    expect(Object.keys((tool?.inputSchema as { properties: object }).properties)).toEqual([
-      'id__path',
-      'id__query',
-      'X-Trace',
-      'id__body',
-      'label',
-    ]);
+    expect(
+      Object.keys((tool?.inputSchema as { properties: object } | undefined)?.properties ?? {}),
+    ).toEqual(['id__path', 'id__query', 'X-Trace', 'id__body', 'label']);
     const result = await client.callTool('putThing', {
       id__path: 7,
       id__query: 'q',
