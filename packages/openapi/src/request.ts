@@ -1,10 +1,35 @@
 import type { InputPlan } from './input.js';
 
-/** Credentials sent to the upstream API with every request. */
+/**
+ * Credentials sent to the upstream API with every request.
+ *
+ * @example
+ * ```ts
+ * const auth: UpstreamAuth = { type: 'apiKey', in: 'header', name: 'X-Api-Key', value: process.env.API_KEY ?? '' };
+ * ```
+ */
 export type UpstreamAuth =
-  | { type: 'bearer'; token: string | (() => string | Promise<string>) }
-  | { type: 'basic'; username: string; password: string }
-  | { type: 'apiKey'; in: 'header' | 'query' | 'cookie'; name: string; value: string };
+  | {
+      type: 'bearer';
+      /** The token, or a function returning it (called per request, so it can rotate). */
+      token: string | (() => string | Promise<string>);
+    }
+  | {
+      type: 'basic';
+      /** The user name of HTTP Basic authentication. */
+      username: string;
+      /** The password of HTTP Basic authentication. */
+      password: string;
+    }
+  | {
+      type: 'apiKey';
+      /** Where the key goes. */
+      in: 'header' | 'query' | 'cookie';
+      /** The header, query parameter or cookie name. */
+      name: string;
+      /** The key. */
+      value: string;
+    };
 
 /** How requests reach the upstream; shared by every member of one `fromOpenAPI` server. */
 export interface Upstream {
