@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connectTestClient } from '@mcp-fw/core/testing';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fromOpenAPI } from '../src/index.ts';
 import { startUpstream } from './support/petstore-upstream.ts';
 
@@ -84,5 +84,23 @@ describe('where the document comes from', () => {
     const seen = upstream.seen.at(-1);
     expect(seen?.headers['content-type']).toBe('application/x-www-form-urlencoded');
     expect(seen?.body).toBe('user=ada+lovelace&remember=true');
+  });
+
+  it('loading a document writes nothing to stdout (stdio servers send only frames there)', async () => {
+    const write = vi.spyOn(process.stdout, 'write');
+    try {
+      await fromOpenAPI(YAML, { baseUrl: 'http://127.0.0.1:9/api' });
+      await fromOpenAPI(
+        {
+          openapi: '3.0.3',
+          info: { title: 'x', version: '1' },
+          paths: { '/a': { get: { responses: {} } } },
+        },
+        { baseUrl: 'http://127.0.0.1:9' },
+      ).catch(() => undefined);
+      expect(write).not.toHaveBeenCalled();
+    } finally {
+      write.mockRestore();
+    }
   });
 });
