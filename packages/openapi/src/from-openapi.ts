@@ -152,7 +152,9 @@ export async function fromOpenAPI(
       variables: Record<string, unknown> | undefined,
       ctx: { signal?: AbortSignal },
     ) => {
-      const response = await call(upstream, op, plan, variables ?? {}, ctx?.signal);
+      // A fixed resource's first argument is not variables: send nothing from it.
+      const args = type === 'template' ? (variables ?? {}) : {};
+      const response = await call(upstream, op, plan, args, ctx?.signal);
       if (response.status < 200 || response.status > 299)
         throw new UserError(failure(response, op));
       return isText(response.contentType) ? new TextDecoder().decode(response.body) : response.body;
