@@ -9,6 +9,7 @@ export default [
   'packages/typescript',
   'packages/client',
   'packages/proxy',
+  'packages/openapi',
   'examples/calculator',
   'examples/logistics',
   'examples/conformance',
