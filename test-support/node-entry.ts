@@ -7,7 +7,8 @@
 // - any other file (a test fixture) is bundled once per test file with esbuild, its own relative
 //   imports inlined and every package left external, so @mcp-fw/* resolve to their dist as an
 //   installed package would. esbuild transforms as tsx does (the same decorator settings from the
-//   base tsconfig, no decorator metadata), so a fixture behaves as it did under tsx.
+//   base tsconfig, no decorator metadata), so a fixture behaves as it did under tsx, and its
+//   inline source map keeps stack traces naming the fixture's .ts file.
 //
 // `npm test` runs `tsc -b` before vitest. When a package's sources are newer than its last build
 // (a file edited since, vitest run on its own), the built output would test old code: then the
@@ -54,7 +55,8 @@ export function nodeEntry(entry: string): NodeEntry {
     bundle = bundleOf(entry);
     bundled.set(entry, bundle);
   }
-  return { args: [bundle], env: {}, via: 'bundle' };
+  // Source maps, so that stack traces name the fixture's .ts file and line, as under tsx.
+  return { args: ['--enable-source-maps', bundle], env: {}, via: 'bundle' };
 }
 
 /** `node --import tsx` from the sources, as the tests ran before; for tests about tsx itself too. */
@@ -86,6 +88,7 @@ function bundleOf(entry: string): string {
     format: 'esm',
     target: 'node20',
     tsconfig: BASE_TSCONFIG,
+    sourcemap: 'inline',
     write: false,
     logLevel: 'silent',
   });
