@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { REPO_ROOT } from '../../../packages/core/test/support/paths.ts';
+import { nodeEntry } from '../../../test-support/node-entry.ts';
 import { startReceiver, type OtlpReceiver } from '../../../test-support/otlp-receiver.ts';
 
 // The example is configured only by standard OTEL_* variables: the test points them at an OTLP
@@ -21,12 +22,12 @@ describe('examples/telemetry, configured by OTEL_* variables', () => {
     await client.connect(
       new StdioClientTransport({
         command: process.execPath,
-        args: ['--conditions=@mcp-fw/source', '--import', 'tsx', MAIN],
+        args: nodeEntry(MAIN).args,
         cwd: REPO_ROOT,
         stderr: 'ignore',
         env: {
           ...(process.env as Record<string, string>),
-          TSX_TSCONFIG_PATH: join(REPO_ROOT, 'tsconfig.base.json'),
+          ...nodeEntry(MAIN).env,
           OTEL_SERVICE_NAME: 'tides-under-test',
           OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
           OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',

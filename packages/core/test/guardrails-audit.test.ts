@@ -5,6 +5,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { createServer, Tool, UserError, type AuditEntry, type AuditOptions } from '@mcp-fw/core';
 import { CLIENT_MODES, listen, officialClient, textOf } from './support/guard-clients.ts';
+import { nodeEntry } from '../../../test-support/node-entry.ts';
 import { REPO_ROOT } from './support/paths.ts';
 
 let cleanups: (() => Promise<unknown> | unknown)[] = [];
@@ -130,11 +131,8 @@ describe.each(CLIENT_MODES)(
       );
       const transport = new StdioClientTransport({
         command: process.execPath,
-        args: ['--conditions=@mcp-fw/source', '--import', 'tsx', FIXTURE],
-        env: { ...process.env, TSX_TSCONFIG_PATH: join(REPO_ROOT, 'tsconfig.base.json') } as Record<
-          string,
-          string
-        >,
+        args: nodeEntry(FIXTURE).args,
+        env: { ...process.env, ...nodeEntry(FIXTURE).env } as Record<string, string>,
         cwd: REPO_ROOT,
         stderr: 'pipe',
       });

@@ -3,6 +3,7 @@
 // isError result, or with masking only a ref that stderr repeats with the real message.
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { nodeEntry } from '../../../test-support/node-entry.ts';
 import { StdioProcess, stopAll } from './support/stdio-process.ts';
 import { REPO_ROOT } from './support/paths.ts';
 
@@ -11,15 +12,9 @@ afterAll(stopAll);
 const FIXTURE = join(REPO_ROOT, 'packages/core/test/fixtures/errors/stdio-errors-server.ts');
 
 function start(mask: boolean): StdioProcess {
-  const env = {
-    TSX_TSCONFIG_PATH: join(REPO_ROOT, 'tsconfig.base.json'),
-    MCP_FW_MASK: mask ? '1' : '0',
-  };
-  return new StdioProcess(
-    process.execPath,
-    ['--conditions=@mcp-fw/source', '--import', 'tsx', FIXTURE],
-    { env },
-  );
+  const entry = nodeEntry(FIXTURE);
+  const env = { ...entry.env, MCP_FW_MASK: mask ? '1' : '0' };
+  return new StdioProcess(process.execPath, entry.args, { env });
 }
 
 describe.concurrent('issue #16 over stdio', () => {

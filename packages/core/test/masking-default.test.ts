@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { createServer, Tool, UserError, type Logger } from '@mcp-fw/core';
 import { connectTestClient } from '@mcp-fw/core/testing';
 import { CLIENT_MODES, listen, officialClient, textOf } from './support/guard-clients.ts';
+import { nodeEntry } from '../../../test-support/node-entry.ts';
 import { REPO_ROOT } from './support/paths.ts';
 import { StdioProcess, stopAll } from './support/stdio-process.ts';
 
@@ -95,16 +96,12 @@ describe('Masking: a tool throwing Error(database password is … at db.internal
   });
 
   it('over stdio the default keeps the detail: only the local user reads it', async () => {
-    const server = new StdioProcess(
-      process.execPath,
-      [
-        '--conditions=@mcp-fw/source',
-        '--import',
-        'tsx',
-        join(REPO_ROOT, 'packages/core/test/fixtures/errors/stdio-errors-server.ts'),
-      ],
-      { env: { TSX_TSCONFIG_PATH: join(REPO_ROOT, 'tsconfig.base.json'), MCP_FW_MASK: undefined } },
+    const entry = nodeEntry(
+      join(REPO_ROOT, 'packages/core/test/fixtures/errors/stdio-errors-server.ts'),
     );
+    const server = new StdioProcess(process.execPath, entry.args, {
+      env: { ...entry.env, MCP_FW_MASK: undefined },
+    });
     await server.initialize();
     expect((await server.callTool('leak')).result).toEqual({
       content: [{ type: 'text', text: 'login failed: password=hunter2' }],

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { nodeEntry } from '../../../test-support/node-entry.ts';
 import { type Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { namingClient, type ClientMode } from './support/official-client.ts';
@@ -9,11 +10,9 @@ import { REPO_ROOT } from './support/paths.ts';
 // Middleware over real transports (a child process, stdio and HTTP), in both eras, driven by the
 // official client: the same chain, and one logical call across 2026-07-28 input rounds.
 const FIXTURE = join(REPO_ROOT, 'packages/core/test/fixtures/middleware-server.ts');
-const NODE_ARGS = ['--conditions=@mcp-fw/source', '--import', 'tsx', FIXTURE];
-const ENV = { ...process.env, TSX_TSCONFIG_PATH: join(REPO_ROOT, 'tsconfig.base.json') } as Record<
-  string,
-  string
->;
+const ENTRY = nodeEntry(FIXTURE);
+const NODE_ARGS = ENTRY.args;
+const ENV = { ...process.env, ...ENTRY.env } as Record<string, string>;
 
 let cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

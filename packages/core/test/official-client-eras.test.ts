@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { nodeEntry } from '../../../test-support/node-entry.ts';
 import type { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -13,11 +14,9 @@ import { checkServerLines, readTap } from './support/wire-log.ts';
 
 const FIXTURE = join(REPO_ROOT, 'packages/core/test/fixtures/eras-server.ts');
 const TAP = join(REPO_ROOT, 'packages/core/test/support/stdio-tap.mjs');
-const NODE_ARGS = ['--conditions=@mcp-fw/source', '--import', 'tsx', FIXTURE];
-const ENV = { ...process.env, TSX_TSCONFIG_PATH: join(REPO_ROOT, 'tsconfig.base.json') } as Record<
-  string,
-  string
->;
+const ENTRY = nodeEntry(FIXTURE);
+const NODE_ARGS = ENTRY.args;
+const ENV = { ...process.env, ...ENTRY.env } as Record<string, string>;
 
 type Mode = ClientMode;
 const MODES: [Mode, string][] = [

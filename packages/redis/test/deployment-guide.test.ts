@@ -5,6 +5,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { patience } from '../../../test-support/patience.ts';
 import {
   Balancer,
   HAPROXY,
@@ -134,11 +135,14 @@ describe.skipIf(!ready)(
     });
 
     it("the guide's health check marks every instance of the http template UP (it had no health endpoint: all DOWN)", async () => {
-      // HAProxy spreads the first checks over its 2 s interval: wait until each server had one.
+      // HAProxy spreads the first checks over its 2 s interval: wait until each server had one
+      // and settled. On a busy machine a check can still be running ("* INI", the status then
+      // in transition, "UP 1/3").
       let states: ServerState[] = [];
       const checked = () =>
-        states.length === 3 && states.every((s) => s.check !== 'INI' && s.check !== '');
-      for (const end = Date.now() + 15_000; !checked() && Date.now() < end; ) {
+        states.length === 3 &&
+        states.every((s) => !/INI/.test(s.check) && s.check !== '' && !s.status.includes('/'));
+      for (const end = Date.now() + patience(15_000); !checked() && Date.now() < end; ) {
         await new Promise((r) => setTimeout(r, 100));
         states = await serverStates(socket, 'instances');
       }

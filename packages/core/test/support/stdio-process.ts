@@ -2,6 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, type TestContext } from 'vitest';
+import { nodeEntry } from '../../../../test-support/node-entry.ts';
 import { patience } from '../../../../test-support/patience.ts';
 import { mcpSchema } from './mcp-schema.ts';
 import { MCP_SCHEMA_DIR, REPO_ROOT } from './paths.ts';
@@ -243,14 +244,14 @@ function parseOrRaw(line: string): unknown {
   }
 }
 
-/** Starts the fixture server (packages/core/test/fixtures) as its own node process, via tsx. */
+/** Starts the fixture server (packages/core/test/fixtures) as its own node process. */
 export function startFixture(options: StdioProcessOptions = {}): StdioProcess {
-  // `node --import tsx` keeps the server in one process, so signals reach it directly (the tsx
-  // CLI would sit in between as a relaying parent). tsx takes the decorator settings from the
-  // base tsconfig; `@mcp-fw/source` resolves @mcp-fw/core to its sources.
-  const args = ['--conditions=@mcp-fw/source', '--import', 'tsx', FIXTURE];
-  const env = { TSX_TSCONFIG_PATH: join(REPO_ROOT, 'tsconfig.base.json'), ...options.env };
-  return new StdioProcess(process.execPath, args, { ...options, env });
+  // One node process (bundled over @mcp-fw/core's dist, or `node --import tsx` from the sources
+  // when they are newer than the build; test-support/node-entry.ts), so signals reach the server
+  // directly: the tsx CLI would sit in between as a relaying parent.
+  const entry = nodeEntry(FIXTURE);
+  const env = { ...entry.env, ...options.env };
+  return new StdioProcess(process.execPath, entry.args, { ...options, env });
 }
 
 /**

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { nodeEntry } from '../../../../test-support/node-entry.ts';
 import { patience } from '../../../../test-support/patience.ts';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '../../../..');
@@ -236,19 +237,17 @@ export class NodeProcess {
     redisUrl: string,
     env: Record<string, string> = {},
   ): Promise<NodeProcess> {
+    const entry = nodeEntry(FIXTURE);
     return NodeProcess.startProgram(
       name,
       [
-        '--conditions=@mcp-fw/source',
-        '--import',
-        'tsx',
-        FIXTURE,
+        ...entry.args,
         '--http',
         // REDIS_URL in `env` instead of the flag: serveFromArgs reads either.
         ...(env.REDIS_URL === undefined ? ['--redis', redisUrl] : []),
       ],
       {
-        TSX_TSCONFIG_PATH: join(REPO_ROOT, 'tsconfig.base.json'),
+        ...entry.env,
         ...env,
         ...(env.REDIS_URL === undefined ? {} : { REDIS_URL: redisUrl }),
       },
