@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -105,6 +105,16 @@ describe('mcp-fw build --mcpb: the manifest', () => {
 });
 
 describe('mcp-fw build --mcpb', () => {
+  it('--mcpb with --external is refused before compiling: a bundle holds no node_modules', async () => {
+    const project = exampleProject('calculator');
+    cleanup(() => project.remove());
+    const run = await runCli(['build', '--mcpb', '--external', 'zod'], project.dir, cliEnv());
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--mcpb with --external zod');
+    expect(run.stderr).toContain('Drop --external');
+    expect(existsSync(project.path('dist'))).toBe(false);
+  });
+
   it('mcp-fw build --mcpb in examples/calculator writes a bundle; mcpb validate passes on it, and a client runs the unpacked bundle end to end', async () => {
     const project = exampleProject('calculator');
     cleanup(() => project.remove());

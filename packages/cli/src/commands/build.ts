@@ -48,6 +48,13 @@ export function buildCommand(program: Command): void {
       ])}\nProjects with references are built with tsc -b; type errors fail the build.\n`,
     )
     .action(async (options: BuildOptions) => {
+      // Checked before compiling: a bundle's server runs without node_modules.
+      if (options.mcpb && options.external?.length)
+        throw new CliError(
+          `--mcpb with --external ${options.external.join(' ')}: an MCP bundle holds no node_modules, so an external package would be missing when the host starts the server.`,
+          'Drop --external, so those packages are bundled into the server.',
+          2,
+        );
       const started = performance.now();
       const project = projectIn(process.cwd(), options.project);
       const tsc = findTsc(project);
