@@ -5,7 +5,8 @@ import type { Command } from 'commander';
 import { CliError } from '../output/cli-error.js';
 import { styleFor } from '../output/style.js';
 import { bundleEntry } from '../bundle/bundle-entry.js';
-import { bundleServer } from '../bundle/bundle-server.js';
+import { bundleServer, type BundleResult } from '../bundle/bundle-server.js';
+import { writeMcpb } from '../bundle/mcpb.js';
 import { projectIn, type Project } from '../project/project.js';
 import { decoratorFix } from '../project/decorator-errors.js';
 import { readConfig } from '../project/ts-config.js';
@@ -30,6 +31,10 @@ export function buildCommand(program: Command): void {
       'with --bundle: the module to bundle (default: package.json bin or main, else dist/server.js)',
     )
     .option('--external <packages...>', 'with --bundle: packages to leave in node_modules')
+    .option(
+      '--mcpb',
+      'also pack the bundle into <name>-<version>.mcpb, an MCP bundle for one-click install in hosts (implies --bundle)',
+    )
     .addHelpText(
       'after',
       `${examples([
@@ -39,9 +44,17 @@ export function buildCommand(program: Command): void {
           'mcp-fw build --bundle',
           'also dist/server.bundle.cjs, started by node dist/server.launch.cjs',
         ],
+        ['mcp-fw build --mcpb', 'also calculator-0.1.0.mcpb: manifest.json and the bundled server'],
       ])}\nProjects with references are built with tsc -b; type errors fail the build.\n`,
     )
     .action(async (options: BuildOptions) => {
+      // Checked before compiling: a bundle's server runs without node_modules.
+      if (options.mcpb && options.external?.length)
+        throw new CliError(
+          `--mcpb with --external ${options.external.join(' ')}: an MCP bundle holds no node_modules, so an external package would be missing when the host starts the server.`,
+          'Drop --external, so those packages are bundled into the server.',
+          2,
+        );
       const started = performance.now();
       const project = projectIn(process.cwd(), options.project);
       const tsc = findTsc(project);
@@ -90,7 +103,10 @@ export function buildCommand(program: Command): void {
           `${style.green('Bundled')} view ${view.name} into ${relative(process.cwd(), view.file)} (${kb} KB).\n`,
         );
       }
-      if (options.bundle) await bundleStep(project, config.outDir, options);
+      if (options.bundle || options.mcpb) {
+        const bundled = await bundleStep(project, config.outDir, options);
+        if (options.mcpb) await mcpbStep(project, bundled);
+      }
     });
 }
 
@@ -99,13 +115,14 @@ interface BuildOptions {
   bundle?: boolean;
   entry?: string;
   external?: string[];
+  mcpb?: boolean;
 }
 
 async function bundleStep(
   project: Project,
   outDir: string | undefined,
   options: BuildOptions,
-): Promise<void> {
+): Promise<{ entry: string; result: BundleResult }> {
   const started = performance.now();
   const entry = await bundleEntry(project, outDir, options.entry);
   const result = await bundleServer({ entry, outDir: dirname(entry), external: options.external });
@@ -119,6 +136,30 @@ async function bundleStep(
         ? 'It has top-level await, so it is an ES module: its code cache needs Node 22.1 or later.\n'
         : '') +
       `Start it with: ${startHint(shown(result.launcherFile), result.serves ? servesHttp(project) : undefined)}\n`,
+  );
+  return { entry, result };
+}
+
+/** `--mcpb`: the bundle and a manifest made from the server's own metadata, zipped. */
+async function mcpbStep(
+  project: Project,
+  { entry, result }: { entry: string; result: BundleResult },
+): Promise<void> {
+  if (!result.serves)
+    throw new CliError(
+      `${relative(process.cwd(), entry)} serves the server itself instead of exporting it, so mcp-fw build --mcpb cannot read its tools and settings.`,
+      'Export the server (export const server = createServer(...)) and pass that module: mcp-fw build --mcpb --entry dist/server.js.',
+    );
+  const written = await writeMcpb({
+    entry,
+    bundleFile: result.bundleFile,
+    packageJson: project.packageJson?.data ?? {},
+    outDir: project.dir,
+    projectDir: project.dir,
+  });
+  const kb = (written.bytes / 1024).toFixed(0);
+  process.stderr.write(
+    `${styleFor(process.stderr).green('Packed')} ${relative(process.cwd(), written.file)} (${kb} KB, MCPB ${String(written.manifest.manifest_version)}). Check it with: npx @anthropic-ai/mcpb info ${relative(process.cwd(), written.file)}\n`,
   );
 }
 
