@@ -1,10 +1,13 @@
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixture, type FixtureProcess } from './support/fixture-process.ts';
+import { startCommand, startFixture, type FixtureProcess } from './support/fixture-process.ts';
 import { connectHttpClient, type HttpClient } from './support/http-clients.ts';
 
-// The quick check that the fixture serves on Bun and Deno, started by package.json's start:bun and
-// start:deno commands (the binaries are root devDependencies). The official conformance suite
-// against each runtime is runtimes-conformance.test.ts, a separate CI step (vitest.separate.ts).
+// The quick check that the fixture serves on Bun and Deno (HTTP and stdio), started by
+// package.json's start:bun and start:deno commands (the binaries are root devDependencies). The
+// official conformance suite against each runtime is runtimes-conformance.test.ts, a separate CI step (vitest.separate.ts).
 describe.each(['bun', 'deno'] as const)('the conformance fixture on %s', (runtime) => {
   let fixture: FixtureProcess | undefined;
   let client: HttpClient;
@@ -61,5 +64,26 @@ describe.each(['bun', 'deno'] as const)('the conformance fixture on %s', (runtim
       ],
       isError: true,
     });
+  });
+
+  it(`${runtime} serves an official client over stdio: initialize and a tool call`, async () => {
+    const [command, args] = startCommand(runtime);
+    const stdio = new Client({ name: 'runtimes-test', version: '1.0.0' });
+    await stdio.connect(
+      new StdioClientTransport({
+        command,
+        args,
+        cwd: fileURLToPath(new URL('../', import.meta.url)),
+        stderr: 'ignore',
+      }),
+    );
+    try {
+      expect(stdio.getServerVersion()).toMatchObject({ name: 'mcp-fw-conformance' });
+      expect(await stdio.callTool({ name: 'test_simple_text', arguments: {} })).toEqual({
+        content: [{ type: 'text', text: 'This is a simple text response for testing.' }],
+      });
+    } finally {
+      await stdio.close();
+    }
   });
 });
