@@ -6,6 +6,8 @@
 // (vitest.config.ts refuses a list that would empty one).
 export default [
   'examples/conformance/test/conformance-suite.test.ts',
+  // The official conformance suite against the fixture on Bun and on Deno: two suite runs each.
+  'examples/conformance/test/runtimes-conformance.test.ts',
   // The three Skills scenarios at both wires: six suite processes, about a minute on 2 cores.
   'examples/conformance/test/skills-suite.test.ts',
   'examples/conformance/test/deep-nesting.test.ts',

@@ -15,8 +15,13 @@
 // Runs 3 and 4 pass the baseline (--expected-failures), an empty list (nothing may fail),
 // which turns any WARNING into a failure. Prints each run's output, then a summary; exits 1 if any
 // run fails (or the fixture dies).
+//
+//   --runtime bun|deno     serve the same dist/main.js on Bun or Deno (the binaries from the root
+//                          devDependencies) instead of this Node; the start:bun / start:deno
+//                          commands of package.json
+//   --requirements-only    runs 1 and 2 only
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureConformanceSuite } from '../../../scripts/toolchain.mjs';
@@ -26,10 +31,26 @@ const EXAMPLE = resolve(HERE, '..');
 const ROOT = resolve(EXAMPLE, '../..');
 const FIXTURE = join(EXAMPLE, 'dist/main.js');
 const BASELINE = join(EXAMPLE, 'conformance-baseline.yaml');
-// The suite needs Node >= 22 (it imports fs.globSync); the fixture runs on this Node. Both the
+// The suite needs Node >= 22 (it imports fs.globSync); the fixture runs on this Node (or --runtime). Both the
 // suite and its Node 22 live in .cache/, installed (and announced) on first use.
 const { node: NODE22, suite: SUITE } = ensureConformanceSuite();
 const RUN_TIMEOUT_MS = 120_000;
+
+const argv = process.argv.slice(2);
+const runtimeAt = argv.indexOf('--runtime');
+const RUNTIME = runtimeAt >= 0 ? argv[runtimeAt + 1] : 'node';
+const BIN = join(ROOT, 'node_modules/.bin');
+// The fixture runs as package.json's start / start:bun / start:deno script runs it (after its
+// `tsc -b &&`: this runner builds nothing), so the suite checks the documented command.
+const { scripts } = JSON.parse(readFileSync(join(EXAMPLE, 'package.json'), 'utf8'));
+const FIXTURE_COMMANDS = Object.fromEntries(
+  ['node', 'bun', 'deno'].map((runtime) => {
+    const script = scripts[runtime === 'node' ? 'start' : `start:${runtime}`];
+    const [command, ...args] = script.replace(/^tsc -b && /, '').split(' ');
+    return [runtime, [command === 'node' ? process.execPath : join(BIN, command), args]];
+  }),
+);
+if (!FIXTURE_COMMANDS[RUNTIME]) fail(`unknown --runtime ${RUNTIME}; use node, bun or deno`);
 
 const RUNS = [
   { label: 'requirements 2025-11-25', args: ['--requirements', '2025-11-25'] },
@@ -39,7 +60,7 @@ const RUNS = [
     args: ['--suite', 'all', '--spec-version', '2026-07-28', '--expected-failures', BASELINE],
   },
   { label: 'suite all, with baseline', args: ['--suite', 'all', '--expected-failures', BASELINE] },
-];
+].filter((run) => !argv.includes('--requirements-only') || run.args[0] === '--requirements');
 
 if (!existsSync(FIXTURE)) fail(`${FIXTURE} is missing; build first: npx tsc -b`);
 
@@ -95,8 +116,9 @@ function report({ args, summary }) {
 
 /** Starts the fixture on a free port (`--port 0`) and waits for the URL it prints on stderr. */
 function startFixture() {
-  const child = spawn(process.execPath, [FIXTURE, '--http', '--port', '0'], {
-    cwd: ROOT,
+  const [command, args] = FIXTURE_COMMANDS[RUNTIME];
+  const child = spawn(command, [...args, '--http', '--port', '0'], {
+    cwd: EXAMPLE,
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   const handle = { url: '', died: '', stop };

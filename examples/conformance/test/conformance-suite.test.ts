@@ -1,8 +1,8 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, expect, it } from 'vitest';
+import { runConformance, summaryOf } from './support/conformance-runner.ts';
 
-const RUNNER = fileURLToPath(new URL('../scripts/conformance.mjs', import.meta.url));
 const TOOLCHAIN = fileURLToPath(new URL('../../../scripts/toolchain.mjs', import.meta.url));
 
 // The suite and its Node 22 are installed into .cache/ on first use. Done here, on the terminal's
@@ -13,39 +13,6 @@ beforeAll(() => {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
 }, 600_000);
-
-interface RunnerOutcome {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function runConformance(): Promise<RunnerOutcome> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [RUNNER],
-      { maxBuffer: 64 * 1024 * 1024 },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
-}
-
-/** The runner's closing summary: per run, its header line and what it reported as failing. */
-function summaryOf(stdout: string): Record<string, { header: string; problems: string[] }> {
-  const at = stdout.lastIndexOf('=== conformance summary ===');
-  const runs: Record<string, { header: string; problems: string[] }> = {};
-  let current: { header: string; problems: string[] } | undefined;
-  for (const line of at < 0 ? [] : stdout.slice(at).split('\n').slice(1)) {
-    const header = /^\[(.+?)\] (.*)$/.exec(line);
-    if (header) runs[header[1]] = current = { header: header[2], problems: [] };
-    else if (line.trim() && current) current.problems.push(line.trim());
-  }
-  return runs;
-}
 
 it('passes the official conformance suite at both wires (alpha.12), the tasks and skills extensions included', async () => {
   const { code, stdout, stderr } = await runConformance();

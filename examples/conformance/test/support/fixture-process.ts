@@ -1,7 +1,26 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
+const EXAMPLE = fileURLToPath(new URL('../../', import.meta.url));
+const BIN = fileURLToPath(new URL('../../../../node_modules/.bin/', import.meta.url));
+const SCRIPTS: Record<string, string> = JSON.parse(
+  readFileSync(join(EXAMPLE, 'package.json'), 'utf8'),
+).scripts;
+
+/** The runtimes the fixture is served on: this Node, or Bun and Deno from the root devDependencies. */
+export type FixtureRuntime = 'node' | 'bun' | 'deno';
+
+/**
+ * The command of package.json's `start` (node), `start:bun` or `start:deno` script after its
+ * `tsc -b &&` (the tests build first), so a test of the runtime is a test of the documented script.
+ */
+export function startCommand(runtime: FixtureRuntime): [string, string[]] {
+  const script = SCRIPTS[runtime === 'node' ? 'start' : `start:${runtime}`];
+  const [command, ...args] = script.replace(/^tsc -b && /, '').split(' ');
+  return [command === 'node' ? process.execPath : join(BIN, command), args];
+}
 
 /** The built conformance fixture, serving HTTP on a free port. */
 export interface FixtureProcess {
@@ -12,9 +31,14 @@ export interface FixtureProcess {
   stop(): Promise<void>;
 }
 
-/** Starts `node dist/main.js --http --port 0` and waits for the URL it announces on stderr. */
-export function startFixture(): Promise<FixtureProcess> {
-  const child: ChildProcess = spawn(process.execPath, [MAIN, '--http', '--port', '0'], {
+/**
+ * Starts `node dist/main.js --http --port 0` (or the same file on Bun or Deno) and waits for the
+ * URL it announces on stderr.
+ */
+export function startFixture(runtime: FixtureRuntime = 'node'): Promise<FixtureProcess> {
+  const [command, args] = startCommand(runtime);
+  const child: ChildProcess = spawn(command, [...args, '--http', '--port', '0'], {
+    cwd: EXAMPLE,
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
