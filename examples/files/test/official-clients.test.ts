@@ -211,16 +211,18 @@ describe.each(OFFICIAL_CLIENTS)('files with %s over stdio', (kind) => {
     });
 
     it('completes the template path from 2025-03-26 on, where the capability exists', async () => {
-      const resources = { subscribe: true, listChanged: true };
+      // Every list is declared (a server may gain tools or prompts after a client connected).
+      const lists = {
+        logging: {},
+        tools: { listChanged: true },
+        resources: { subscribe: true, listChanged: true },
+        prompts: { listChanged: true },
+      };
       if (revision === '2024-11-05') {
-        expect(client.raw.getServerCapabilities()).toEqual({ logging: {}, resources });
+        expect(client.raw.getServerCapabilities()).toEqual(lists);
         return;
       }
-      expect(client.raw.getServerCapabilities()).toEqual({
-        logging: {},
-        resources,
-        completions: {},
-      });
+      expect(client.raw.getServerCapabilities()).toEqual({ ...lists, completions: {} });
       const complete = (value: string) =>
         client.raw.complete({
           ref: { type: 'ref/resource', uri: TEMPLATE },

@@ -113,4 +113,29 @@ describe('mcp-fw proxy', () => {
     );
     expect(refused).toMatch(/Unknown tool: beta_echo.*Upstream "gamma".*is down/);
   });
+
+  it('a transform in the gateway file of a tool the upstream does not have stops mcp-fw proxy naming the file, the upstream and the tool', async () => {
+    const alpha = await upstream('alpha');
+    const file = configFile({ alpha: { url: alpha.url, tools: { ecko: { name: 'say' } } } });
+    const run = await spawnCli(['proxy', file], process.cwd()).exited;
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`${file}: upstream "alpha", tool "ecko"`);
+    expect(run.stderr).toContain('no tool of that name is served (tools: alpha_echo)');
+    expect(run.stderr).not.toContain('a bug in mcp-fw');
+  });
+
+  it('a malformed tools entry in the gateway file is refused at load, naming the upstream, the argument and the fix', async () => {
+    const file = configFile({
+      alpha: {
+        url: 'http://127.0.0.1:9/mcp',
+        tools: { echo: { args: { text: { hidden: true } } } },
+      },
+    });
+    const run = await spawnCli(['proxy', file], process.cwd()).exited;
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      'upstream "alpha": the tool "echo", argument "text" has an unknown key "hidden"',
+    );
+    expect(run.stderr).toContain('an argument takes name, description, hide, value');
+  });
 });

@@ -25,6 +25,7 @@ beforeAll(async () => {
   const files = join(dir, 'files');
   mkdirSync(files);
   writeFileSync(join(files, 'hello.txt'), 'hello from disk\n');
+  writeFileSync(join(files, 'two.txt'), 'one\ntwo\n');
   const config = join(dir, 'mcp.json');
   writeFileSync(
     config,
@@ -33,6 +34,13 @@ beforeAll(async () => {
         files: {
           command: process.execPath,
           args: [join(NPM, 'server-filesystem/dist/index.js'), files],
+        },
+        // The acceptance row: a hidden argument and a renamed tool, set in the gateway file.
+        shaped: {
+          command: process.execPath,
+          args: [join(NPM, 'server-filesystem/dist/index.js'), files],
+          tools: { read_text_file: { name: 'read', args: { tail: { hide: true } } } },
+          include: ['read_text_file', 'list_directory'],
         },
         everything: {
           command: process.execPath,
@@ -120,6 +128,35 @@ describe('third-party servers behind mcp-fw proxy', () => {
       expect(read.contents[0].uri).toBe(resources[0].uri);
     } finally {
       await client.close();
+    }
+  });
+
+  it('the official clients use a server-filesystem proxied through mcp-fw proxy with a hidden argument and a renamed tool', async () => {
+    const hello = join(dir, 'files', 'hello.txt');
+    const v1 = new Client1({ name: 'sdk-v1', version: '1.0.0' });
+    await v1.connect(new Transport1(new URL(url)));
+    const v2 = new Client2({ name: 'client-v2', version: '1.0.0' });
+    await v2.connect(new Transport2(new URL(url)));
+    try {
+      for (const client of [v1, v2] as const) {
+        const tools = (await client.listTools()).tools;
+        const shaped = tools.filter((t) => t.name.startsWith('shaped_')).map((t) => t.name);
+        expect(shaped.sort()).toEqual(['shaped_list_directory', 'shaped_read']);
+        const read = tools.find((t) => t.name === 'shaped_read');
+        expect(Object.keys(read?.inputSchema.properties ?? {})).not.toContain('tail');
+        expect(Object.keys(read?.inputSchema.properties ?? {})).toContain('path');
+        const result = await client.callTool({ name: 'shaped_read', arguments: { path: hello } });
+        expect(result.content).toEqual([{ type: 'text', text: 'hello from disk\n' }]);
+        // The hidden argument cannot be set: a `tail` sent anyway never reaches the upstream.
+        const sneaky = await client.callTool({
+          name: 'shaped_read',
+          arguments: { path: join(dir, 'files', 'two.txt'), tail: 1 },
+        });
+        expect(sneaky.content).toEqual([{ type: 'text', text: 'one\ntwo\n' }]);
+      }
+    } finally {
+      await v1.close();
+      await v2.close();
     }
   });
 });

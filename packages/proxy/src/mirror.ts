@@ -44,6 +44,7 @@ export class Mirror {
   readonly #upstream: Upstream;
   readonly #namespace: string | undefined;
   readonly #separator: string;
+  readonly #listed: () => void;
   #served = new Map<string, Entry>();
   #running?: Promise<void>;
   #again = false;
@@ -56,11 +57,13 @@ export class Mirror {
     upstream: Upstream,
     namespace: string | undefined,
     separator: string,
+    listed: () => void = () => {},
   ) {
     this.#server = server;
     this.#upstream = upstream;
     this.#namespace = namespace;
     this.#separator = separator;
+    this.#listed = listed;
   }
 
   /** Reads the upstream's lists soon (once for any number of calls meanwhile). */
@@ -139,6 +142,7 @@ export class Mirror {
     for (const template of lists[2]) add(this.#template(template, completes));
     for (const prompt of lists[3]) add(this.#prompt(prompt, completes));
     this.#apply(next);
+    this.#listed();
     await this.#upstream.watchResources(lists[1].map((r) => r.uri));
   }
 

@@ -1,8 +1,15 @@
 import type { ConnectOptions } from '@mcp-fw/client';
-import { JsonRpcError, McpFwServer, UserError, type ServerOptions } from '@mcp-fw/core';
+import {
+  JsonRpcError,
+  McpFwServer,
+  UserError,
+  type ServerOptions,
+  type ToolTransform,
+} from '@mcp-fw/core';
 import { callerMiddleware } from './caller.js';
 import { Mirror } from './mirror.js';
 import { DEFAULT_SEPARATOR } from './naming.js';
+import { applyShape, checkShape, type UpstreamShape } from './shape.js';
 import { openerOf, type McpServerEntry, type ProxyTarget } from './target.js';
 import { Upstream, type UpstreamHealth } from './upstream.js';
 
@@ -34,6 +41,22 @@ export interface UpstreamOptions {
   readonly maxLogsPerSecond?: number;
   /** How the proxy connects (protocol revision, headers, `clientInfo`, …). */
   readonly connect?: ConnectOptions;
+  /**
+   * Transforms of the upstream's tools (core's `server.transform` spec), by the name the
+   * upstream gives them; a new `name` is namespaced like the upstream's other members. Applied
+   * once the upstream first lists its tools; a tool or argument it does not have is an error
+   * naming the upstream and the tool. An `mcpServers` entry can carry the same `tools`.
+   *
+   * @example
+   * ```ts
+   * { tools: { read_text_file: { name: 'read', args: { tail: { hide: true } } } } }
+   * ```
+   */
+  readonly tools?: Readonly<Record<string, ToolTransform>>;
+  /** Serve only these of the upstream's tools and prompts (its own names), via `server.filter`. */
+  readonly include?: readonly string[];
+  /** Do not serve these of the upstream's tools and prompts (its own names), via `server.filter`. */
+  readonly exclude?: readonly string[];
 }
 
 /** Options of {@link createProxy}. */
@@ -131,10 +154,19 @@ export class ProxyServer extends McpFwServer {
       served.mirror.clear();
       await served.upstream.close();
     }
+    const shapes = new Map<string, UpstreamShape>();
+    for (const [name, target] of wanted) {
+      if (this.#served.has(name)) continue;
+      const shape = shapeOf(target, this.#options.upstreams?.[name]);
+      // Checked before anything connects, so a typo fails at load.
+      checkShape(name, shape);
+      shapes.set(name, shape);
+    }
     const starting: Promise<void>[] = [];
     for (const [name, target] of wanted) {
       if (this.#served.has(name)) continue;
       const own = { ...this.#options, ...this.#options.upstreams?.[name] };
+      const shape = shapes.get(name) as UpstreamShape;
       let mirror: Mirror | undefined;
       const upstream = new Upstream(openerOf(target), {
         name,
@@ -153,14 +185,36 @@ export class ProxyServer extends McpFwServer {
         warn: this.#warn,
       });
       const namespace = namespaced ? name : this.#options.namespace;
-      mirror = new Mirror(this, upstream, namespace, this.#options.separator ?? DEFAULT_SEPARATOR);
+      const separator = this.#options.separator ?? DEFAULT_SEPARATOR;
+      // The shape applies once the upstream's tools are served (they must exist to transform);
+      // an upstream down at start gets it when it first answers, and a failure then is a warning.
+      let shaped = isEmptyShape(shape);
+      let failure: Error | undefined;
+      let atStart = true;
+      const listed = () => {
+        if (shaped) return;
+        shaped = true;
+        try {
+          applyShape(this, name, namespace, separator, shape);
+        } catch (error) {
+          if (atStart) failure = error as Error;
+          else this.#warn((error as Error).message);
+        }
+      };
+      mirror = new Mirror(this, upstream, namespace, separator, listed);
       this.#served.set(name, { upstream, mirror, fingerprint: fingerprintOf(target) });
       const first = mirror;
       starting.push(
-        upstream.primary().then(
-          () => first.refresh(),
-          () => {}, // down at start: health says so, calls say so, and it is retried
-        ),
+        upstream
+          .primary()
+          .then(
+            () => first.refresh(),
+            () => {}, // down at start: health says so, calls say so, and it is retried
+          )
+          .then(() => {
+            atStart = false;
+            if (failure) throw failure;
+          }),
       );
     }
     await Promise.all(starting);
@@ -214,13 +268,40 @@ export async function createProxy(
   options: ProxyOptions = {},
 ): Promise<ProxyServer> {
   const proxy = new ProxyServer(options);
-  if (isConfig(target)) await proxy.configure(target.mcpServers, { namespaced: true });
-  else
-    await proxy.configure(
-      { [options.namespace ?? 'upstream']: target },
-      { namespaced: options.namespace !== undefined },
-    );
+  try {
+    if (isConfig(target)) await proxy.configure(target.mcpServers, { namespaced: true });
+    else
+      await proxy.configure(
+        { [options.namespace ?? 'upstream']: target },
+        { namespaced: options.namespace !== undefined },
+      );
+  } catch (error) {
+    await proxy.close(); // a refused shape must not leave upstream processes running
+    throw error;
+  }
   return proxy;
+}
+
+/** An upstream's `tools` / `include` / `exclude`: its entry's, else its upstream options'. */
+function shapeOf(target: ProxyTarget, options: UpstreamOptions | undefined): UpstreamShape {
+  // Only an mcpServers entry carries them (a server object has a `tools` of its own).
+  const isEntry =
+    typeof target === 'object' &&
+    target !== null &&
+    !(target instanceof URL) &&
+    !('connect' in target) &&
+    (typeof (target as McpServerEntry).command === 'string' ||
+      typeof (target as McpServerEntry).url === 'string');
+  const entry: McpServerEntry = isEntry ? (target as McpServerEntry) : {};
+  return {
+    tools: entry.tools ?? options?.tools,
+    include: entry.include ?? options?.include,
+    exclude: entry.exclude ?? options?.exclude,
+  };
+}
+
+function isEmptyShape(shape: UpstreamShape): boolean {
+  return shape.tools === undefined && shape.include === undefined && shape.exclude === undefined;
 }
 
 function isConfig(target: unknown): target is McpServersConfig {

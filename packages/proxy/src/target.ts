@@ -1,3 +1,4 @@
+import type { ToolTransform } from '@mcp-fw/core';
 import {
   connect,
   McpClient,
@@ -26,6 +27,15 @@ export interface McpServerEntry {
   readonly headers?: Readonly<Record<string, string>>;
   /** `stdio`, `http` / `streamable-http`, or `sse` (the 2024 HTTP+SSE transport). */
   readonly type?: string;
+  /**
+   * Transforms of the upstream's tools, by the name the upstream gives them (core's
+   * `server.transform` spec; a new `name` is namespaced like the others).
+   */
+  readonly tools?: Readonly<Record<string, ToolTransform>>;
+  /** Serve only these of the upstream's tools and prompts (its own names). */
+  readonly include?: readonly string[];
+  /** Do not serve these of the upstream's tools and prompts (its own names). */
+  readonly exclude?: readonly string[];
 }
 
 /**

@@ -340,7 +340,9 @@ export class Upstream {
       try {
         return await ask(ctx);
       } catch (error) {
-        if (error instanceof ClientCapabilityError)
+        // A caller without roots is not a failed call: the upstream hears the error and falls
+        // back (server-filesystem serves its command-line folders), so only questions fail it.
+        if (error instanceof ClientCapabilityError && method !== 'roots/list')
           for (const [signal, owner] of link.calls)
             if (owner === ctx) link.refusals.set(signal, error);
         throw error;

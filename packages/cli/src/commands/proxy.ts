@@ -50,15 +50,17 @@ export function proxyCommand(program: Command): void {
       const file = configFile(words);
       const config = file ? readConfig(file) : undefined;
       const warn = (message: string) => process.stderr.write(`mcp-fw proxy: ${message}\n`);
-      const proxy = config
-        ? await createProxy(
-            { mcpServers: config.servers },
-            { upstreams: config.upstreams, onWarning: warn },
-          )
-        : await createProxy(singleTarget(words), {
-            credentials: options.forwardToken ? 'forward' : 'own',
-            onWarning: warn,
-          });
+      const proxy = await refusedAsCliError(file, () =>
+        config
+          ? createProxy(
+              { mcpServers: config.servers },
+              { upstreams: config.upstreams, onWarning: warn },
+            )
+          : createProxy(singleTarget(words), {
+              credentials: options.forwardToken ? 'forward' : 'own',
+              onWarning: warn,
+            }),
+      );
       if (file && options.watch) watchConfig(file, (next) => proxy.configure(next.servers), warn);
       if (!options.http) {
         const { serveStdio } = await import('@mcp-fw/core/stdio');
@@ -78,6 +80,23 @@ export function proxyCommand(program: Command): void {
           .join(', ')} at ${handle.url}; health at ${handle.url.replace(/\/mcp$/, '/healthz')}\n`,
       );
     });
+}
+
+/**
+ * A refused configuration (a transform of a tool an upstream does not have, a malformed
+ * `tools` entry) is the user's to fix, not a bug: shown as the CLI's own error, cause and fix.
+ */
+async function refusedAsCliError<T>(file: string | undefined, make: () => Promise<T>): Promise<T> {
+  try {
+    return await make();
+  } catch (error) {
+    if ((error as Error)?.name !== 'StartupError') throw error;
+    const [cause, fix] = (error as Error).message.split(/\. Fix: /);
+    throw new CliError(
+      `${file ? `${file}: ` : ''}${cause}.`,
+      fix ?? 'Fix the "tools", "include" and "exclude" of that upstream.',
+    );
+  }
 }
 
 /** `@mcp-fw/proxy`, an optional peer of the CLI: only this command needs it. */

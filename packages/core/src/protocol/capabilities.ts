@@ -2,21 +2,27 @@ import { UI_EXTENSION, type Registry } from '../registry/index.js';
 import { featuresOf } from './eras/revisions.js';
 
 /**
- * Server capabilities derived from what is registered: nothing is advertised that is not
- * served. Lists can change at runtime, so each advertises `listChanged`.
+ * Server capabilities. Capabilities are negotiated once, when a client connects (initialize, or
+ * server/discover whose result clients cache), but every mcp-fw server can gain tools, prompts
+ * and resources afterwards (`server.add`, `mount`, a proxy whose upstream answers later). A
+ * capability declared only once its first member exists would never reach a client connected
+ * before it: a 2026-07-28 `subscriptions/listen` would refuse its list changes, and a legacy
+ * session would get `list_changed` for a capability it was never told of. So the three lists are
+ * always declared, each with `listChanged` (an empty list is a valid answer); what depends on a
+ * member's own feature (completion, MCP Apps views) is declared when some member has it.
  */
 export function serverCapabilities(
   registry: Registry,
   revision: string,
-  skills = false,
+  // Kept for callers: skill files are resources, and `resources` is now always declared.
+  _skills = false,
 ): Record<string, unknown> {
-  const capabilities: Record<string, unknown> = { logging: {} };
-  if (registry.tools.length > 0) capabilities.tools = { listChanged: true };
-  // Skill files are resources: a server with skills declares them even while it has none.
-  if (registry.resources.length > 0 || registry.templates.length > 0 || skills) {
-    capabilities.resources = { subscribe: true, listChanged: true };
-  }
-  if (registry.prompts.length > 0) capabilities.prompts = { listChanged: true };
+  const capabilities: Record<string, unknown> = {
+    logging: {},
+    tools: { listChanged: true },
+    resources: { subscribe: true, listChanged: true },
+    prompts: { listChanged: true },
+  };
   const completes =
     registry.prompts.some((p) => p.completers.size > 0) ||
     registry.templates.some((t) => t.completers.size > 0);
