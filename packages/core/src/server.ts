@@ -385,7 +385,7 @@ export class McpFwServer {
    * 2026-07-28); `child.resources.updated(uri)` reaches this server's subscribers.
    *
    * Tools and prompts are served under `namespace` + `separator` + their name (see
-   * {@link namespaced}); resource URIs and URI templates are served unchanged, because a URI is
+   * `namespaced()` of `@mcp-fw/core`); resource URIs and URI templates are served unchanged, because a URI is
    * an address that tool results (resource links), subscriptions and the child's own text point
    * at — so two servers offering one URI is a startup error, not a silent rename.
    *
