@@ -9,7 +9,7 @@ import { memberTask } from './member-task.js';
 import type { ToolDefinition } from './tool-definition.js';
 
 /**
- * How {@link searchable} replaces a large `tools/list`: clients list `search_tools`,
+ * How `server.searchTools()` replaces a large `tools/list`: clients list `search_tools`,
  * `call_tool` and the `alwaysVisible` tools; `search_tools` ranks the others (BM25 over names
  * split on `_` `-` and camelCase, descriptions, and argument names and descriptions) and
  * `call_tool` calls one by name, validated by its own input and output schemas.
