@@ -27,6 +27,7 @@ export const GUIDE: readonly NavGroup[] = [
       { text: 'The context: ctx', link: '/guide/context' },
       { text: 'The server object', link: '/guide/server' },
       { text: 'Composing servers', link: '/guide/composition' },
+      { text: 'Large servers', link: '/guide/large-servers' },
       { text: 'Errors', link: '/guide/errors' },
     ],
   },
