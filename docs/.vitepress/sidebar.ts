@@ -28,6 +28,7 @@ export const GUIDE: readonly NavGroup[] = [
       { text: 'The server object', link: '/guide/server' },
       { text: 'Composing servers', link: '/guide/composition' },
       { text: 'OpenAPI: serve a REST API', link: '/guide/openapi' },
+      { text: 'Large servers', link: '/guide/large-servers' },
       { text: 'Errors', link: '/guide/errors' },
     ],
   },

@@ -10,6 +10,7 @@ import { installCommand } from './commands/install.js';
 import { proxyCommand } from './commands/proxy.js';
 import { publishCommand } from './commands/publish.js';
 import { startCommand } from './commands/start.js';
+import { surfaceCommand } from './commands/surface.js';
 import { reportError } from './output/report-error.js';
 import { styleFor } from './output/style.js';
 import { VERSION } from './version.js';
@@ -53,6 +54,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     proxyCommand,
     publishCommand,
     authCommand,
+    surfaceCommand,
   ]) {
     register(program);
   }

@@ -126,6 +126,7 @@ export {
   type MemberFilter,
   type MemberSelector,
   type ExposeAsTools,
+  type ToolSearch,
   type SkillSource,
 } from './registry/index.js';
 export { text, image, audio, resourceLink, embeddedResource } from './registry/index.js';

@@ -22,6 +22,8 @@ import {
   checkNamespace,
   checkTransformTarget,
   membersAsTools,
+  checkToolSearch,
+  type ToolSearch,
   mountedMembers,
   Registry,
   SkillCatalog,
@@ -520,6 +522,30 @@ export class McpFwServer {
   exposeAsTools(expose: ExposeAsTools): this {
     const tools = membersAsTools(expose ?? {}, () => this.#core.registry);
     this.#reshape(this.#transforms.withExtraTools(() => tools));
+    return this;
+  }
+
+  /**
+   * Replaces a large `tools/list` with `search_tools` (a task in words → the best tools, ranked
+   * by BM25 over names, descriptions and argument names, with their input schemas) and
+   * `call_tool` (name + arguments → the tool, validated by its own schemas), plus the tools
+   * named in `alwaysVisible`. Own and mounted tools alike, after transforms and filters; it
+   * follows runtime changes. A tool that declares OAuth scopes or middleware of its own stays
+   * listed as itself, so nothing reaches it around its guards. See {@link ToolSearch}.
+   *
+   * @example
+   * ```ts
+   * app.mount(github, { namespace: 'github' });
+   * app.searchTools({ alwaysVisible: ['whoami'], maxResults: 5 });
+   * // tools/list: whoami, search_tools, call_tool
+   * ```
+   */
+  searchTools(search: ToolSearch = {}): this {
+    checkToolSearch(
+      search,
+      this.#core.registry.tools.map((t) => t.name),
+    );
+    this.#reshape(this.#transforms.withSearch(search));
     return this;
   }
 

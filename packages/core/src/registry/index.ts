@@ -45,6 +45,8 @@ export {
 export { Transforms, checkTransformTarget } from './transforms.js';
 export { checkFilter, filtered, type MemberFilter, type MemberSelector } from './member-filter.js';
 export { membersAsTools, type ExposeAsTools } from './members-as-tools.js';
+export { checkToolSearch, searchable, type ToolSearch } from './tool-search.js';
+export { Bm25Index, tokens, type Bm25Doc } from './bm25.js';
 export type { Composition } from './registry.js';
 export {
   SkillCatalog,

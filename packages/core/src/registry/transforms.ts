@@ -2,21 +2,29 @@ import { StartupError } from './errors.js';
 import { filtered, type MemberFilter } from './member-filter.js';
 import type { Members } from './scan.js';
 import type { ToolDefinition } from './tool-definition.js';
+import { searchable, type ToolSearch } from './tool-search.js';
 import { transformTool, type ToolTransform } from './transform-tool.js';
 
 /**
  * The transforms and filters of one server, in the order they were given, as the function a
  * registry applies to its own and mounted members (`Composition.shape`): tool transforms first
  * (by the name the tool had before them), then filters on the names clients will see, then the
- * extra tools (resources and prompts as tools).
+ * extra tools (resources and prompts as tools), and last tool search, which hides what it
+ * indexes behind `search_tools` / `call_tool`.
  */
 export class Transforms {
   readonly #tools = new Map<string, ToolTransform>();
   readonly #filters: MemberFilter[] = [];
   #extra: () => readonly ToolDefinition[] = () => [];
+  #search: ToolSearch | undefined;
 
   get empty(): boolean {
-    return this.#tools.size === 0 && this.#filters.length === 0 && this.#extra().length === 0;
+    return (
+      this.#tools.size === 0 &&
+      this.#filters.length === 0 &&
+      this.#extra().length === 0 &&
+      this.#search === undefined
+    );
   }
 
   /** A copy with `spec` for the tool served as `name` (a second transform of it replaces the first). */
@@ -38,6 +46,13 @@ export class Transforms {
     return next;
   }
 
+  /** A copy that serves tools through search (a second call replaces the first). */
+  withSearch(search: ToolSearch): Transforms {
+    const next = this.#copy();
+    next.#search = search;
+    return next;
+  }
+
   /** Names of the tools transformed, for checks. */
   has(name: string): boolean {
     return this.#tools.has(name);
@@ -56,6 +71,7 @@ export class Transforms {
     for (const filter of this.#filters) result = filtered(result, filter);
     const extra = this.#extra();
     if (extra.length > 0) result = { ...result, tools: [...result.tools, ...extra] };
+    if (this.#search) result = { ...result, tools: searchable(result.tools, this.#search) };
     return result;
   }
 
@@ -64,6 +80,7 @@ export class Transforms {
     for (const [k, v] of this.#tools) next.#tools.set(k, v);
     next.#filters.push(...this.#filters);
     next.#extra = this.#extra;
+    next.#search = this.#search;
     return next;
   }
 }
