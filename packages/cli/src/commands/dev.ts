@@ -14,6 +14,7 @@ import { examples, httpPort, parseMs, parsePort, PORT_HELP } from './options.js'
 interface DevOptions {
   http?: boolean;
   inspector?: boolean;
+  preview?: number | true;
   port?: number;
   host: string;
   debounce: number;
@@ -38,6 +39,11 @@ export function devCommand(program: Command): void {
       '--inspector',
       'run it under the official MCP Inspector (fetched with npx) and print its URL',
     )
+    .option(
+      '--preview [port]',
+      'serve the MCP Apps preview host (pick a tool, see its view under its CSP) on this port (default: any free one)',
+      parsePort,
+    )
     .addHelpText(
       'after',
       examples([
@@ -48,6 +54,7 @@ export function devCommand(program: Command): void {
           'Streamable HTTP at http://127.0.0.1:3000/mcp',
         ],
         ['mcp-fw dev src/server.ts --inspector', 'try it in the MCP Inspector in your browser'],
+        ['mcp-fw dev --preview', 'open the printed URL to call a tool and see its MCP Apps view'],
       ]) +
         '\nThe server runs in a child process that is replaced when a file its entry imports changes.\n' +
         'Clients stay connected and get notifications/*/list_changed; decorator metadata is compiled\n' +
@@ -130,6 +137,24 @@ async function runDev(entryArg: string | undefined, options: DevOptions): Promis
     serveStdio(supervisor, { shutdownGraceMs: options.grace });
   }
   await supervisor.start();
+  if (options.preview !== undefined) {
+    const { startPreview } = await import('../dev/preview/server.js');
+    const port = options.preview === true ? 0 : options.preview;
+    const preview = await startPreview(supervisor, {
+      port,
+      host: options.host,
+      projectDir: compiler?.project.dir,
+    }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EADDRINUSE') throw error;
+      throw new CliError(
+        `The preview's port ${port} on ${options.host} is in use.`,
+        'Give another with --preview <port>, or --preview alone for any free port.',
+      );
+    });
+    process.stderr.write(
+      `${style.dim('mcp-fw dev')} MCP Apps preview at ${style.cyan(preview.url)}\n`,
+    );
+  }
   const watched = supervisor.watched.map((f) => relative(process.cwd(), f));
   process.stderr.write(
     `${style.dim('mcp-fw dev')} watching ${watched.length} files (${watched.slice(0, 3).join(', ')}${watched.length > 3 ? ', …' : ''})\n`,

@@ -1,0 +1,117 @@
+// The MCP Apps preview host of `mcp-fw dev --preview`, in Chromium (playwright-core, the
+// distribution's package as docs/test/browser.site.ts uses it): the logistics example's order
+// board renders through ext-apps' AppBridge and the double-iframe sandbox, and a view that
+// fetches an origin its CSP does not declare gets a listed violation naming the field to add.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { createServer, Tool, View } from '@mcp-fw/core';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { type PreviewHandle, startPreview } from '../src/dev/preview/server.ts';
+import { bundleViews } from '../src/views/bundle-views.ts';
+import { REPO_ROOT } from '../../core/test/support/paths.ts';
+import { server as logistics } from '../../../examples/logistics/src/server.ts';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const EXAMPLE = join(REPO_ROOT, 'examples/logistics');
+
+// A view that fetches an origin missing from its connectDomains (and one it declares).
+class Fetching {
+  @View('ui://fetching/view', { csp: { connectDomains: ['https://declared.example'] } })
+  view() {
+    return `<!doctype html><html><head><title>fetching</title></head><body><p id="out">…</p>
+<script>fetch('https://undeclared.example/data.json').catch(() => { document.getElementById('out').textContent = 'blocked'; });</script>
+</body></html>`;
+  }
+
+  @Tool({ description: 'Shows the fetching view', input: z.object({}), ui: 'ui://fetching/view' })
+  fetching() {
+    return 'shown';
+  }
+}
+const fetchingServer = createServer({ name: 'fetching', version: '1.0.0', providers: [Fetching] });
+
+describe.skipIf(!existsSync(CHROMIUM))(`the preview host in Chromium (${CHROMIUM})`, () => {
+  let browser: Browser;
+  const previews: PreviewHandle[] = [];
+
+  beforeAll(async () => {
+    await bundleViews(EXAMPLE, join(EXAMPLE, 'dist'));
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await Promise.all(previews.map((p) => p.close()));
+  });
+
+  async function open(
+    server: Parameters<typeof startPreview>[0],
+  ): Promise<{ page: Page; errors: string[] }> {
+    const preview = await startPreview(server, { projectDir: EXAMPLE });
+    previews.push(preview);
+    expect(new URL(preview.sandboxUrl).origin).not.toBe(new URL(preview.url).origin);
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(preview.url);
+    await page.locator('#tool option').first().waitFor({ state: 'attached' });
+    return { page, errors };
+  }
+
+  it('the board view initializes, receives the input and result, calls the app-only tool and renders its answer, with no console error', async () => {
+    const { page, errors } = await open(logistics);
+    // The app-only order_events is listed to a client that renders views.
+    expect(await page.locator('#tool option').allTextContents()).toContain('order_events');
+    await page.selectOption('#tool', 'order_board');
+    await page.click('#call');
+    const view = page.frameLocator('#view').frameLocator('iframe');
+    await expect
+      .poll(() => view.locator('#state').textContent(), { timeout: 15_000 })
+      .toMatch(/^\d+ orders$/);
+    const firstRow = view.locator('#orders tbody tr').first();
+    const orderId = await firstRow.getAttribute('data-order');
+    await firstRow.click();
+    await expect
+      .poll(() => view.locator('#events h2').textContent(), { timeout: 10_000 })
+      .toBe(`Tracking ${orderId}`);
+    expect(await view.locator('#events li').count()).toBeGreaterThan(0);
+    const seen = await page.evaluate(() =>
+      (globalThis as any).__previewMessages.map(
+        (m: any) => `${m.direction} ${m.message.method ?? (m.message.result ? 'result' : '')}`,
+      ),
+    );
+    for (const step of [
+      'view→host ui/initialize',
+      'view→host ui/notifications/initialized',
+      'host→view ui/notifications/tool-input',
+      'host→view ui/notifications/tool-result',
+      'view→host tools/call',
+      'view→host ui/notifications/size-changed',
+    ])
+      expect(seen).toContain(step);
+    const listed = await page.locator('#messages li').count();
+    expect(listed).toBe(seen.length);
+    // The bundle's zod probes for eval once (and falls back): listed, with nothing to add.
+    for (const violation of await page.locator('#violations li').allTextContents())
+      expect(violation).toBe(
+        'script-src blocked eval: no csp field allows eval; hosts refuse it too',
+      );
+    expect(errors).toEqual([]);
+  }, 30_000);
+
+  it('a view fetching a domain missing from connectDomains shows a listed violation naming connectDomains and the domain', async () => {
+    const { page } = await open(fetchingServer);
+    await page.click('#call');
+    await expect
+      .poll(() => page.locator('#violations li').allTextContents(), { timeout: 10_000 })
+      .toContainEqual(expect.stringContaining('https://undeclared.example'));
+    const text = (await page.locator('#violations li').allTextContents()).join('\n');
+    expect(text).toContain('connect-src');
+    expect(text).toContain('add https://undeclared.example to csp.connectDomains');
+    expect(text).not.toContain('add https://declared.example');
+  }, 30_000);
+});
