@@ -3,8 +3,10 @@
 // board renders through ext-apps' AppBridge and the double-iframe sandbox, and a view that
 // fetches an origin its CSP does not declare gets a listed violation naming the field to add.
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { createServer, Tool, View } from '@mcp-fw/core';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -30,6 +32,34 @@ class Fetching {
     return 'shown';
   }
 }
+// ext-apps' own JSON Schema of the view protocol: each `ui/…` message and the initialize result.
+// Each of its $defs is a whole schema (its refs point into its own $defs), compiled alone.
+const schema = createRequire(import.meta.url)('@modelcontextprotocol/ext-apps/schema.json');
+const ajv = new Ajv2020({ strict: false });
+const byMethod = new Map<string, string>();
+for (const [name, def] of Object.entries<any>(schema.$defs)) {
+  const method = def.properties?.method?.const;
+  if (method) byMethod.set(method, name);
+}
+
+/** Every view-protocol message that ext-apps' schema describes, checked; the errors found. */
+function invalidMessages(messages: { message: any }[]): string[] {
+  const errors: string[] = [];
+  const check = (ref: string, value: unknown, what: string) => {
+    const validate = ajv.compile(schema.$defs[ref]);
+    if (!validate(value)) errors.push(`${what}: ${ajv.errorsText(validate.errors)}`);
+  };
+  const initializeIds = new Set<unknown>();
+  for (const { message } of messages) {
+    const name = message.method && byMethod.get(message.method);
+    if (name) check(name, { method: message.method, params: message.params }, message.method);
+    if (message.method === 'ui/initialize') initializeIds.add(message.id);
+    else if (!message.method && initializeIds.has(message.id))
+      check('McpUiInitializeResult', message.result, 'ui/initialize result');
+  }
+  return errors;
+}
+
 const fetchingServer = createServer({ name: 'fetching', version: '1.0.0', providers: [Fetching] });
 
 describe.skipIf(!existsSync(CHROMIUM))(`the preview host in Chromium (${CHROMIUM})`, () => {
@@ -79,10 +109,11 @@ describe.skipIf(!existsSync(CHROMIUM))(`the preview host in Chromium (${CHROMIUM
       .poll(() => view.locator('#events h2').textContent(), { timeout: 10_000 })
       .toBe(`Tracking ${orderId}`);
     expect(await view.locator('#events li').count()).toBeGreaterThan(0);
-    const seen = await page.evaluate(() =>
-      (globalThis as any).__previewMessages.map(
-        (m: any) => `${m.direction} ${m.message.method ?? (m.message.result ? 'result' : '')}`,
-      ),
+    const messages: { direction: string; message: any }[] = await page.evaluate(
+      () => (globalThis as any).__previewMessages,
+    );
+    const seen = messages.map(
+      (m) => `${m.direction} ${m.message.method ?? (m.message.result ? 'result' : '')}`,
     );
     for (const step of [
       'view→host ui/initialize',
@@ -93,6 +124,12 @@ describe.skipIf(!existsSync(CHROMIUM))(`the preview host in Chromium (${CHROMIUM
       'view→host ui/notifications/size-changed',
     ])
       expect(seen).toContain(step);
+    // Every message of the view protocol seen is valid against ext-apps' schema.json.
+    expect(messages.filter((m) => m.message.method?.startsWith('ui/')).length).toBeGreaterThan(4);
+    expect(invalidMessages(messages)).toEqual([]);
+    // …and the check can fail: a tool input with a field the schema does not have.
+    const stray = { method: 'ui/notifications/tool-input', params: { arguments: {}, stray: 1 } };
+    expect(invalidMessages([{ message: stray }])).toHaveLength(1);
     const listed = await page.locator('#messages li').count();
     expect(listed).toBe(seen.length);
     // The bundle's zod probes for eval once (and falls back): listed, with nothing to add.
