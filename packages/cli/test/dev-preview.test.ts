@@ -13,6 +13,9 @@ import { z } from 'zod';
 import { type PreviewHandle, startPreview } from '../src/dev/preview/server.ts';
 import { bundleViews } from '../src/views/bundle-views.ts';
 import { REPO_ROOT } from '../../core/test/support/paths.ts';
+import { createServer as createHttpServer } from 'node:http';
+import { listeningUrl, runCli, startCli } from './support/cli-process.ts';
+import { fixtureProject } from './support/temp-project.ts';
 import { server as logistics } from '../../../examples/logistics/src/server.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -150,5 +153,54 @@ describe.skipIf(!existsSync(CHROMIUM))(`the preview host in Chromium (${CHROMIUM
     expect(text).toContain('connect-src');
     expect(text).toContain('add https://undeclared.example to csp.connectDomains');
     expect(text).not.toContain('add https://declared.example');
+  }, 30_000);
+});
+
+describe('mcp-fw dev --preview', () => {
+  it('prints the preview URL, whose page and API reach the dev server', async () => {
+    const project = fixtureProject('greeter');
+    const { child, stderr } = startCli(
+      ['dev', 'src/server.ts', '--http', '--port', '0', '--preview'],
+      project.dir,
+    );
+    try {
+      await listeningUrl(stderr, child);
+      await expect
+        .poll(() => /MCP Apps preview at (\S+)/.exec(stderr())?.[1], { timeout: 15_000 })
+        .toBeTruthy();
+      const url = /MCP Apps preview at (\S+)/.exec(stderr())![1];
+      expect(await (await fetch(url)).text()).toContain('<title>mcp-fw preview</title>');
+      const host = await fetch(new URL('/host.js', url));
+      expect(host.headers.get('content-type')).toContain('text/javascript');
+      const api = (path: string, body: object) =>
+        fetch(new URL(`/api/${path}`, url), { method: 'POST', body: JSON.stringify(body) });
+      const { tools } = (await (await api('tools', {})).json()) as { tools: { name: string }[] };
+      expect(tools.map((t) => t.name)).toContain('greet');
+      const called = await api('call', { name: 'greet', arguments: { name: 'Ada' } });
+      const result = (await called.json()) as { content: { text: string }[] };
+      expect(result.content[0].text).toBe('Hello, Ada!');
+    } finally {
+      await new Promise((resolve) => (child.once('exit', resolve), child.kill()));
+      project.remove();
+    }
+  }, 30_000);
+
+  it('a preview port in use names the port and --preview', async () => {
+    const blocker = createHttpServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+    const project = fixtureProject('greeter');
+    try {
+      const run = await runCli(
+        ['dev', 'src/server.ts', '--http', '--port', '0', '--preview', String(port)],
+        project.dir,
+      );
+      expect(run.code).not.toBe(0);
+      expect(run.stderr).toContain(`port ${port}`);
+      expect(run.stderr).toContain('--preview <port>');
+    } finally {
+      blocker.close();
+      project.remove();
+    }
   }, 30_000);
 });

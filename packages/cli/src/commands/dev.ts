@@ -112,6 +112,26 @@ async function runDev(entryArg: string | undefined, options: DevOptions): Promis
     supervisor.killAll();
     rmSync(cacheDir, { recursive: true, force: true });
   });
+  if (options.preview !== undefined) {
+    const { startPreview } = await import('../dev/preview/server.js');
+    const port = options.preview === true ? 0 : options.preview;
+    const preview = await startPreview(supervisor, {
+      port,
+      host: options.host,
+      projectDir: compiler?.project.dir,
+    }).catch(async (error: NodeJS.ErrnoException) => {
+      // Not serving: the file watcher must not keep the process alive.
+      await supervisor.close();
+      if (error.code !== 'EADDRINUSE') throw error;
+      throw new CliError(
+        `The preview's port ${port} on ${options.host} is in use.`,
+        'Give another with --preview <port>, or --preview alone for any free port.',
+      );
+    });
+    process.stderr.write(
+      `${style.dim('mcp-fw dev')} MCP Apps preview at ${style.cyan(preview.url)}\n`,
+    );
+  }
   if (options.http) {
     const { PortInUseError, serveHttp } = await import('@mcp-fw/core/node');
     let handle: Awaited<ReturnType<typeof serveHttp>>;
@@ -137,24 +157,6 @@ async function runDev(entryArg: string | undefined, options: DevOptions): Promis
     serveStdio(supervisor, { shutdownGraceMs: options.grace });
   }
   await supervisor.start();
-  if (options.preview !== undefined) {
-    const { startPreview } = await import('../dev/preview/server.js');
-    const port = options.preview === true ? 0 : options.preview;
-    const preview = await startPreview(supervisor, {
-      port,
-      host: options.host,
-      projectDir: compiler?.project.dir,
-    }).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EADDRINUSE') throw error;
-      throw new CliError(
-        `The preview's port ${port} on ${options.host} is in use.`,
-        'Give another with --preview <port>, or --preview alone for any free port.',
-      );
-    });
-    process.stderr.write(
-      `${style.dim('mcp-fw dev')} MCP Apps preview at ${style.cyan(preview.url)}\n`,
-    );
-  }
   const watched = supervisor.watched.map((f) => relative(process.cwd(), f));
   process.stderr.write(
     `${style.dim('mcp-fw dev')} watching ${watched.length} files (${watched.slice(0, 3).join(', ')}${watched.length > 3 ? ', …' : ''})\n`,

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { McpClient } from '@mcp-fw/client';
 import type { Servable } from '@mcp-fw/core/transport';
 import { HOST_SCRIPT, hostHtml, SANDBOX_HTML } from './pages.js';
 
@@ -38,8 +39,15 @@ export async function startPreview(
   const script = bundleHostScript(options.projectDir);
   // A failed bundle is reported when the page asks for it, not as an unhandled rejection.
   script.catch(() => {});
-  const { connect } = await import('@mcp-fw/client');
-  const client = await connect(server, { capabilities: { extensions: UI_EXTENSION } });
+  // Connected on the page's first request: the ports are taken (or refused) before the server
+  // has started, so a port in use fails `mcp-fw dev` at startup.
+  let connecting: Promise<McpClient> | undefined;
+  const client = () => {
+    connecting ??= import('@mcp-fw/client').then(({ connect }) =>
+      connect(server, { capabilities: { extensions: UI_EXTENSION } }),
+    );
+    return connecting;
+  };
   const sandbox = await listen(
     createServer((request, response) => {
       if (request.method === 'GET' && request.url?.split('?')[0] === '/sandbox.html')
@@ -52,9 +60,9 @@ export async function startPreview(
   const sandboxUrl = `http://${urlHost(host)}:${port(sandbox)}/sandbox.html`;
   const page = hostHtml(sandboxUrl);
   const api: Record<string, (body: any) => Promise<unknown>> = {
-    tools: async () => ({ tools: await client.listTools() }),
-    call: (body) => client.callTool(String(body.name), body.arguments ?? {}),
-    read: (body) => client.readResource(String(body.uri)),
+    tools: async () => ({ tools: await (await client()).listTools() }),
+    call: async (body) => (await client()).callTool(String(body.name), body.arguments ?? {}),
+    read: async (body) => (await client()).readResource(String(body.uri)),
   };
   const hostServer = createServer((request, response) => {
     void route(request, response).catch((error) =>
@@ -78,14 +86,21 @@ export async function startPreview(
     }
     send(response, 404, 'text/plain', 'not found');
   }
-  await listen(hostServer, options.port ?? 0, host);
+  await listen(hostServer, options.port ?? 0, host).catch(async (error) => {
+    await closeServer(sandbox);
+    throw error;
+  });
   return {
     url: `http://${urlHost(host)}:${port(hostServer)}/`,
     sandboxUrl,
     async close() {
       hostServer.closeAllConnections();
       sandbox.closeAllConnections();
-      await Promise.all([closeServer(hostServer), closeServer(sandbox), client.close()]);
+      await Promise.all([
+        closeServer(hostServer),
+        closeServer(sandbox),
+        connecting?.then((c) => c.close()),
+      ]);
     },
   };
 }
