@@ -2,7 +2,7 @@
 // distribution's package as docs/test/browser.site.ts uses it): the logistics example's order
 // board renders through ext-apps' AppBridge and the double-iframe sandbox, and a view that
 // fetches an origin its CSP does not declare gets a listed violation naming the field to add.
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { createServer, Tool, View } from '@mcp-fw/core';
@@ -20,6 +20,8 @@ import { server as logistics } from '../../../examples/logistics/src/server.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const EXAMPLE = join(REPO_ROOT, 'examples/logistics');
+// Screenshots for the docs land beside the site test's (git-ignored).
+const ARTEFACTS = join(REPO_ROOT, 'docs', '.artefacts');
 
 // A view that fetches an origin missing from its connectDomains (and one it declares).
 class Fetching {
@@ -84,7 +86,7 @@ describe.skipIf(!existsSync(CHROMIUM))(`the preview host in Chromium (${CHROMIUM
     const preview = await startPreview(server, { projectDir: EXAMPLE });
     previews.push(preview);
     expect(new URL(preview.sandboxUrl).origin).not.toBe(new URL(preview.url).origin);
-    const page = await browser.newPage();
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
     const errors: string[] = [];
     page.on('console', (m) => {
       if (m.type() === 'error') errors.push(m.text());
@@ -112,6 +114,11 @@ describe.skipIf(!existsSync(CHROMIUM))(`the preview host in Chromium (${CHROMIUM
       .poll(() => view.locator('#events h2').textContent(), { timeout: 10_000 })
       .toBe(`Tracking ${orderId}`);
     expect(await view.locator('#events li').count()).toBeGreaterThan(0);
+    // The view asked for its size (ui/notifications/size-changed) and the host applied it.
+    const height = await page.locator('#view').evaluate((frame) => (frame as any).style.height);
+    expect(height).toMatch(/^\d+px$/);
+    mkdirSync(ARTEFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTEFACTS, 'preview-order-board.png'), fullPage: false });
     const messages: { direction: string; message: any }[] = await page.evaluate(
       () => (globalThis as any).__previewMessages,
     );
@@ -153,6 +160,8 @@ describe.skipIf(!existsSync(CHROMIUM))(`the preview host in Chromium (${CHROMIUM
     expect(text).toContain('connect-src');
     expect(text).toContain('add https://undeclared.example to csp.connectDomains');
     expect(text).not.toContain('add https://declared.example');
+    mkdirSync(ARTEFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTEFACTS, 'preview-csp-violation.png'), fullPage: false });
   }, 30_000);
 });
 

@@ -101,7 +101,10 @@ function logMessage(direction, message) {
   const item = document.createElement('li');
   item.dataset.direction = direction;
   item.dataset.method = message && message.method ? message.method : '';
-  item.textContent = direction + ' ' + JSON.stringify(message);
+  // Long ones (the view's whole document) are cut in the list; the title has them whole.
+  const text = JSON.stringify(message);
+  item.title = text;
+  item.textContent = direction + ' ' + (text.length > 400 ? text.slice(0, 400) + '…' : text);
   $('messages').append(item);
 }
 
