@@ -14,6 +14,7 @@ import { examples, httpPort, parseMs, parsePort, PORT_HELP } from './options.js'
 interface DevOptions {
   http?: boolean;
   inspector?: boolean;
+  preview?: number | true;
   port?: number;
   host: string;
   debounce: number;
@@ -38,6 +39,11 @@ export function devCommand(program: Command): void {
       '--inspector',
       'run it under the official MCP Inspector (fetched with npx) and print its URL',
     )
+    .option(
+      '--preview [port]',
+      'serve the MCP Apps preview host (pick a tool, see its view under its CSP) on this port (default: any free one)',
+      parsePort,
+    )
     .addHelpText(
       'after',
       examples([
@@ -48,6 +54,7 @@ export function devCommand(program: Command): void {
           'Streamable HTTP at http://127.0.0.1:3000/mcp',
         ],
         ['mcp-fw dev src/server.ts --inspector', 'try it in the MCP Inspector in your browser'],
+        ['mcp-fw dev --preview', 'open the printed URL to call a tool and see its MCP Apps view'],
       ]) +
         '\nThe server runs in a child process that is replaced when a file its entry imports changes.\n' +
         'Clients stay connected and get notifications/*/list_changed; decorator metadata is compiled\n' +
@@ -105,6 +112,26 @@ async function runDev(entryArg: string | undefined, options: DevOptions): Promis
     supervisor.killAll();
     rmSync(cacheDir, { recursive: true, force: true });
   });
+  if (options.preview !== undefined) {
+    const { startPreview } = await import('../dev/preview/server.js');
+    const port = options.preview === true ? 0 : options.preview;
+    const preview = await startPreview(supervisor, {
+      port,
+      host: options.host,
+      projectDir: compiler?.project.dir,
+    }).catch(async (error: NodeJS.ErrnoException) => {
+      // Not serving: the file watcher must not keep the process alive.
+      await supervisor.close();
+      if (error.code !== 'EADDRINUSE') throw error;
+      throw new CliError(
+        `The preview's port ${port} on ${options.host} is in use.`,
+        'Give another with --preview <port>, or --preview alone for any free port.',
+      );
+    });
+    process.stderr.write(
+      `${style.dim('mcp-fw dev')} MCP Apps preview at ${style.cyan(preview.url)}\n`,
+    );
+  }
   if (options.http) {
     const { PortInUseError, serveHttp } = await import('@mcp-fw/core/node');
     let handle: Awaited<ReturnType<typeof serveHttp>>;
