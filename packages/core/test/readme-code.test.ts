@@ -200,7 +200,7 @@ describe('the README code blocks', () => {
           env: { ...process.env, NO_COLOR: '1' },
         })
       ).stdout;
-    const commands = [...(await help()).matchAll(/^ {2}([a-z]+) /gm)].map((m) => m[1]);
+    const commands = [...(await help()).matchAll(/^ {2}([a-z][a-z-]*) /gm)].map((m) => m[1]);
     const unknown: string[] = [];
     const flagsOf = new Map<string, string>();
     for (const { where, command, flags } of mentions) {
