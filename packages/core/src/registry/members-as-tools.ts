@@ -1,9 +1,7 @@
-import { ValidatorCompiler, type JsonSchema } from '../schema/index.js';
+import type { JsonSchema } from '../schema/index.js';
+import { builtInTool } from './built-in-tool.js';
 import type { CallToolResult } from './content.js';
 import { findResource, getPrompt, readMatch } from './invoke-member.js';
-import { memberLimits } from './member-limits.js';
-import { deepFreeze } from './member-method.js';
-import { memberTask } from './member-task.js';
 import type { Registry } from './registry.js';
 import type { ToolDefinition } from './tool-definition.js';
 import { InvalidArgumentsError, ResourceNotFoundError, UserError } from './errors.js';
@@ -26,35 +24,20 @@ export interface ExposeAsTools {
   readonly prompts?: boolean;
 }
 
-const compiler = new ValidatorCompiler();
-const NO_MIDDLEWARE = Object.freeze([]) as readonly unknown[];
-const NO_SCOPES = Object.freeze([]) as readonly string[];
-
 function tool(
   name: string,
   description: string,
   inputSchema: JsonSchema,
   handler: (args: Record<string, unknown>, ctx: unknown) => Promise<CallToolResult>,
 ): ToolDefinition {
-  const origin = `server.exposeAsTools (${name})`;
-  return Object.freeze<ToolDefinition>({
-    name,
-    description,
-    inputSchema: deepFreeze(inputSchema),
-    origin,
-    validateInput: compiler.compile(inputSchema, inputSchema),
-    limits: memberLimits({}, origin),
-    scopes: NO_SCOPES,
-    task: memberTask(undefined, origin),
-    middleware: NO_MIDDLEWARE,
-    // Not found and bad arguments are the caller's mistakes: said as such, never masked.
-    handler: (args: unknown, ctx: unknown) =>
-      handler(args as Record<string, unknown>, ctx).catch((error: unknown) => {
-        if (error instanceof ResourceNotFoundError || error instanceof InvalidArgumentsError)
-          throw new UserError(error.message);
-        throw error;
-      }),
-  });
+  // Not found and bad arguments are the caller's mistakes: said as such, never masked.
+  return builtInTool('server.exposeAsTools', name, description, inputSchema, (args, ctx) =>
+    handler(args, ctx).catch((error: unknown) => {
+      if (error instanceof ResourceNotFoundError || error instanceof InvalidArgumentsError)
+        throw new UserError(error.message);
+      throw error;
+    }),
+  );
 }
 
 const json = (value: unknown): CallToolResult => ({

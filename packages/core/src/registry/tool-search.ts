@@ -1,11 +1,9 @@
-import { ValidatorCompiler, type JsonSchema } from '../schema/index.js';
+import type { JsonSchema } from '../schema/index.js';
+import { builtInTool } from './built-in-tool.js';
 import { Bm25Index, type Bm25Doc } from './bm25.js';
 import type { CallToolResult } from './content.js';
 import { InvalidArgumentsError, StartupError, ToolExecutionError, UserError } from './errors.js';
 import { invokeTool } from './invoke-tool.js';
-import { memberLimits } from './member-limits.js';
-import { deepFreeze } from './member-method.js';
-import { memberTask } from './member-task.js';
 import type { ToolDefinition } from './tool-definition.js';
 
 /**
@@ -28,28 +26,13 @@ export interface ToolSearch {
   readonly maxResults?: number;
 }
 
-const compiler = new ValidatorCompiler();
-const NONE = Object.freeze([]) as readonly never[];
-
 function searchTool(
   name: string,
   description: string,
   inputSchema: JsonSchema,
   handler: (args: Record<string, unknown>, ctx: unknown) => unknown,
 ): ToolDefinition {
-  const origin = `server.searchTools (${name})`;
-  return Object.freeze<ToolDefinition>({
-    name,
-    description,
-    inputSchema: deepFreeze(inputSchema),
-    origin,
-    validateInput: compiler.compile(inputSchema, inputSchema),
-    limits: memberLimits({}, origin),
-    scopes: NONE,
-    task: memberTask(undefined, origin),
-    middleware: NONE,
-    handler: (args: unknown, ctx: unknown) => handler(args as Record<string, unknown>, ctx),
-  });
+  return builtInTool('server.searchTools', name, description, inputSchema, handler);
 }
 
 // A tool with OAuth scopes or middleware of its own is guarded where tools/call dispatches it;
