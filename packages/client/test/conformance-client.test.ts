@@ -1,18 +1,14 @@
-import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { conformanceSuite, runClientScenario } from './support/conformance-suite.ts';
 
 // The official conformance suite (0.2.0-alpha.12) in client mode, run against our client
 // (fixtures/conformance-client.mjs, on the built @mcp-fw/client). Each scenario runs on its
 // own, at its revision's wire: the suite's parallel `--suite` runs time out on a busy machine.
-// Not run here: the 27 auth scenarios and the 4 skills-extension scenarios (OAuth and skills are
-// not in the client yet), which the suite lists apart.
-
-const TOOLCHAIN = fileURLToPath(new URL('../../../scripts/toolchain.mjs', import.meta.url));
-const RUNNER = fileURLToPath(new URL('./fixtures/conformance-client.mjs', import.meta.url));
+// Not run here: the auth scenarios (auth-conformance.test.ts, a CI step of its own) and the 4
+// skills-extension scenarios (not in the client yet).
 
 /** Every client scenario that is neither auth nor an extension, by the revision it applies at. */
 const SCENARIOS = {
@@ -40,56 +36,11 @@ let results: string;
 
 // The suite and its Node 22 are installed into .cache/ on first use (announced on stderr).
 beforeAll(() => {
-  suite = JSON.parse(
-    execFileSync(
-      process.execPath,
-      [
-        '-e',
-        `import(${JSON.stringify(TOOLCHAIN)}).then((t) => console.log(JSON.stringify(t.ensureConformanceSuite())))`,
-      ],
-      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
-    ),
-  );
+  suite = conformanceSuite();
   results = mkdtempSync(join(tmpdir(), 'mcp-fw-client-conformance-'));
 }, 600_000);
 
 afterAll(() => rmSync(results, { recursive: true, force: true }));
-
-interface Outcome {
-  readonly passed: number;
-  readonly total: number;
-  readonly failed: number;
-  readonly output: string;
-}
-
-function runScenario(scenario: string, specVersion: string): Promise<Outcome> {
-  return new Promise((resolve) => {
-    execFile(
-      suite.node,
-      [
-        suite.suite,
-        'client',
-        '--command',
-        `${process.execPath} ${RUNNER}`,
-        '--scenario',
-        scenario,
-        '--spec-version',
-        specVersion,
-      ],
-      { cwd: results, maxBuffer: 16 * 1024 * 1024, timeout: 90_000 },
-      (_error, stdout, stderr) => {
-        const output = `${stdout}\n${stderr}`;
-        const counts = /Passed: (\d+)\/(\d+), (\d+) failed/.exec(output);
-        resolve({
-          passed: Number(counts?.[1] ?? 0),
-          total: Number(counts?.[2] ?? 0),
-          failed: Number(counts?.[3] ?? -1),
-          output,
-        });
-      },
-    );
-  });
-}
 
 describe.each(Object.entries(SCENARIOS))(
   'the official client conformance suite at %s',
@@ -98,7 +49,7 @@ describe.each(Object.entries(SCENARIOS))(
       const outcomes: Record<string, string> = {};
       const failures: Record<string, string> = {};
       for (const scenario of scenarios) {
-        const outcome = await runScenario(scenario, specVersion);
+        const outcome = await runClientScenario(suite, scenario, specVersion, results);
         outcomes[scenario] = `${outcome.passed}/${outcome.total}, ${outcome.failed} failed`;
         if (outcome.failed !== 0 || outcome.total === 0)
           failures[scenario] = outcome.output.slice(-3000);
