@@ -128,9 +128,11 @@ describe.each(OFFICIAL_CLIENTS)('prompts with %s over stdio', (kind) => {
       });
 
       // The `completions` capability exists from 2025-03-26; the method itself from 2024-11-05.
+      // Tools are declared too though the example has none: any server may gain members later.
       const completions = revision >= '2025-03-26' ? { completions: {} } : {};
       expect(raw.getServerCapabilities()).toEqual({
         logging: {},
+        tools: { listChanged: true },
         resources: { subscribe: true, listChanged: true },
         prompts: { listChanged: true },
         ...completions,
