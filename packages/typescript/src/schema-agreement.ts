@@ -54,7 +54,11 @@ export function schemaAgreement(checker: ts.TypeChecker, method: DecoratedMethod
   const signature = checker.getSignatureFromDeclaration(node);
   if (output && signature) {
     const returned = checker.getReturnTypeOfSignature(signature);
-    const value = checker.getAwaitedType(returned) ?? returned;
+    const awaited = checker.getAwaitedType(returned) ?? returned;
+    // A handler may return a whole result ({ content, structuredContent }), as one that picks its
+    // own text does: then its structuredContent is what the output schema checks.
+    const structured = awaited.getProperty('content') && awaited.getProperty('structuredContent');
+    const value = structured ? checker.getTypeOfSymbol(structured) : awaited;
     if (
       !(value.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) &&
       !checker.isTypeAssignableTo(value, output)

@@ -167,6 +167,7 @@ describe('explicit schemas that disagree with the signature', () => {
       "tool Mismatch.add: its input schema and the arguments parameter disagree: field 'a': the schema gives 'number', the handler expects 'string'. Fix: type the parameter as the schema's output (z.infer<typeof schema>), or correct the schema.",
       "tool Mismatch.twice: field 'n': the @Arg schema gives 'string', but parameter 'n' expects 'number'. Fix: make the parameter type and the schema agree.",
       "tool Mismatch.wrongResult: its return value and its output schema disagree: field 'total': the handler returns 'string', the output schema expects 'number'. Fix: return the schema's type (z.input<typeof output>), or correct the schema.",
+      "tool Mismatch.wrongWholeResult: its return value and its output schema disagree: field 'total': the handler returns 'string', the output schema expects 'number'. Fix: return the schema's type (z.input<typeof output>), or correct the schema.",
     ]);
   });
 });

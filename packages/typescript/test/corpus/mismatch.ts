@@ -23,7 +23,24 @@ export class Mismatch {
     return { total: String(a) };
   }
 
+  // A whole result: its structuredContent is what the output schema checks.
+  @Tool({ output: Sum })
+  wrongWholeResult(): {
+    content: { type: 'text'; text: string }[];
+    structuredContent: { total: string };
+  } {
+    return { content: [{ type: 'text', text: '1' }], structuredContent: { total: '1' } };
+  }
+
   // These agree: no problem reported.
+  @Tool({ output: Sum })
+  wholeResult(): {
+    content: { type: 'text'; text: string }[];
+    structuredContent: { total: number };
+  } {
+    return { content: [{ type: 'text', text: '1' }], structuredContent: { total: 1 } };
+  }
+
   @Tool({ input: z.object({ a: z.number(), b: z.number().optional() }), output: Sum })
   async sum({ a, b = 0 }: { a: number; b?: number }): Promise<z.input<typeof Sum>> {
     return { total: a + b };
