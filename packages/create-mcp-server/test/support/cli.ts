@@ -44,6 +44,9 @@ export function run(
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.on('error', reject);
     child.on('close', (status) => resolvePromise({ status, stdout, stderr }));
+    // A command that exits without reading its input closes the pipe first (EPIPE): what it
+    // printed and its status are the result, not the write that found it gone.
+    child.stdin.on('error', () => {});
     child.stdin.end(options.input ?? '');
   });
 }
