@@ -11,12 +11,7 @@ import { featuresOf } from './eras/revisions.js';
  * always declared, each with `listChanged` (an empty list is a valid answer); what depends on a
  * member's own feature (completion, MCP Apps views) is declared when some member has it.
  */
-export function serverCapabilities(
-  registry: Registry,
-  revision: string,
-  // Kept for callers: skill files are resources, and `resources` is now always declared.
-  _skills = false,
-): Record<string, unknown> {
+export function serverCapabilities(registry: Registry, revision: string): Record<string, unknown> {
   const capabilities: Record<string, unknown> = {
     logging: {},
     tools: { listChanged: true },

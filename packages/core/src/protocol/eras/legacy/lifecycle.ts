@@ -48,7 +48,7 @@ export const initialize: MethodSpec = {
       if (icons?.length) serverInfo.icons = icons;
       if (websiteUrl !== undefined) serverInfo.websiteUrl = websiteUrl;
     }
-    const served = serverCapabilities(core.registry, protocolVersion, core.skills !== undefined);
+    const served = serverCapabilities(core.registry, protocolVersion);
     const tasks = legacyTasksCapability(
       protocolVersion,
       core.registry.tools.some((t) => t.task.mode !== 'forbidden'),

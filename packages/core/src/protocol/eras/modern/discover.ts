@@ -7,11 +7,7 @@ import { tasksCapability } from './tasks-extension.js';
 /** `server/discover`: what a 2026-07-28 client learns instead of an initialize handshake. */
 export const discover: MethodSpec = {
   handle(_params, record, { core }) {
-    const capabilities = serverCapabilities(
-      core.registry,
-      record.protocolVersion,
-      core.skills !== undefined,
-    );
+    const capabilities = serverCapabilities(core.registry, record.protocolVersion);
     const extensions = { ...tasksCapability(core.registry), ...skillsCapability(core) };
     if (Object.keys(extensions).length > 0)
       capabilities.extensions = { ...(capabilities.extensions ?? {}), ...extensions };

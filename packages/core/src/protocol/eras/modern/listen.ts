@@ -1,6 +1,5 @@
 import { JsonRpcError } from '../../../jsonrpc/index.js';
 import { findResource, type Registry } from '../../../registry/index.js';
-import { serverCapabilities } from '../../capabilities.js';
 import { ErrorCode } from '../../error-codes.js';
 import { limitReached, type OverBudget, type StateLimits } from '../../guards/index.js';
 import type { HubMember } from '../../hub.js';
@@ -39,12 +38,11 @@ export const listen: MethodSpec = {
     const budget = core.guards.state;
     const hasResources = registry.resources.length > 0 || registry.templates.length > 0;
     const honoured: Filter = {};
-    // Every list a client may hear of is the one discover declared (serverCapabilities): one
-    // that is empty now still changes when members are added or mounted later.
-    const declared = serverCapabilities(registry, record.protocolVersion);
-    if (requested.toolsListChanged && declared.tools) honoured.toolsListChanged = true;
-    if (requested.promptsListChanged && declared.prompts) honoured.promptsListChanged = true;
-    if (requested.resourcesListChanged && declared.resources) honoured.resourcesListChanged = true;
+    // Every server declares all three lists (capabilities.ts): one that is empty now still
+    // changes when members are added or mounted later, so each is honoured as asked.
+    if (requested.toolsListChanged) honoured.toolsListChanged = true;
+    if (requested.promptsListChanged) honoured.promptsListChanged = true;
+    if (requested.resourcesListChanged) honoured.resourcesListChanged = true;
     if (Array.isArray(requested.resourceSubscriptions) && hasResources) {
       const asked = requested.resourceSubscriptions;
       const max = budget.limits.maxSubscriptionsPerStream;
