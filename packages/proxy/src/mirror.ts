@@ -1,4 +1,5 @@
 import type {
+  CallOptions,
   McpClient,
   Prompt,
   Resource,
@@ -185,7 +186,6 @@ export class Mirror {
   }
 
   #tool(tool: UpstreamTool): Entry {
-    const upstream = this.#upstream;
     const key = memberName(this.#namespace, tool.name, this.#separator);
     const what = `tools/call "${tool.name}"`;
     const options = defined({
@@ -202,13 +202,8 @@ export class Mirror {
       ToolDecorator(options) as Decorate,
       `tool ${key}`,
       (args: unknown, ctx: Context) =>
-        upstream.forward(what, ctx, callerOf(args), async (client, call) =>
-          checked(
-            upstream.settings.name,
-            'tools/call',
-            what,
-            await client.callTool(tool.name, args as Record<string, unknown>, call),
-          ),
+        this.#forward('tools/call', what, ctx, args, (client, call) =>
+          client.callTool(tool.name, args as Record<string, unknown>, call),
         ),
     );
     return { kind: 'tool', key, fingerprint: JSON.stringify(tool), provider };
@@ -272,14 +267,26 @@ export class Mirror {
   }
 
   #read1(uri: string, what: string, ctx: Context, args: unknown): Promise<unknown> {
+    return this.#forward('resources/read', what, ctx, args, (client, call) =>
+      client.readResource(uri, call),
+    );
+  }
+
+  /** One request to the upstream for the caller behind `args`, its answer checked by `method`. */
+  #forward<T>(
+    method: string,
+    what: string,
+    ctx: Context,
+    args: unknown,
+    send: (client: McpClient, call: CallOptions) => Promise<T>,
+  ): Promise<T> {
     const upstream = this.#upstream;
     return upstream.forward(what, ctx, callerOf(args), async (client, call) =>
-      checked(upstream.settings.name, 'resources/read', what, await client.readResource(uri, call)),
+      checked(upstream.settings.name, method, what, await send(client, call)),
     );
   }
 
   #prompt(prompt: Prompt, completes: boolean): Entry {
-    const upstream = this.#upstream;
     const key = memberName(this.#namespace, prompt.name, this.#separator);
     const what = `prompts/get "${prompt.name}"`;
     const args = prompt.arguments ?? [];
@@ -310,13 +317,8 @@ export class Mirror {
       PromptDecorator(options) as Decorate,
       `prompt ${key}`,
       (values: unknown, ctx: Context) =>
-        upstream.forward(what, ctx, callerOf(values), async (client, call) =>
-          checked(
-            upstream.settings.name,
-            'prompts/get',
-            what,
-            await client.getPrompt(prompt.name, values as Record<string, string>, call),
-          ),
+        this.#forward('prompts/get', what, ctx, values, (client, call) =>
+          client.getPrompt(prompt.name, values as Record<string, string>, call),
         ),
     );
     return { kind: 'prompt', key, fingerprint: JSON.stringify(prompt), provider };
