@@ -38,8 +38,8 @@ function chartTable(bench: BenchData, id: string): string {
 export function plainMarkdown(source: string, bench?: BenchData): string {
   return source
     .replace(/^---\n[\s\S]*?\n---\n/, '')
-    .replace(/<script[\s\S]*?<\/script>\n?/g, '')
-    .replace(/<!--[\s\S]*?-->\n?/g, '')
+    .replace(/^<script[\s\S]*?^<\/script>\n?/gm, '')
+    .replace(/^<!--[\s\S]*?-->\n?/gm, '')
     .replace(/^:::.*\n/gm, '')
     .replace(/^<BenchChart metric="([\w-]+)" \/>\n?/gm, (_, id) =>
       bench ? chartTable(bench, id) : '',
