@@ -27,7 +27,7 @@ export class StreamableSessions {
   /** Present when sessions are shared with other instances. */
   readonly shared?: SharedSessions;
   /** Sessions being set up on this instance from the shared store, so concurrent requests share one copy. */
-  readonly #hydrating = new Map<string, Promise<Session>>();
+  readonly #hydrating = new Map<string, Promise<Session | undefined>>();
   readonly #keepAlive?: ReturnType<typeof setInterval>;
 
   constructor(private readonly settings: StreamableSettings) {
@@ -90,7 +90,7 @@ export class StreamableSessions {
     const id = globalThis.crypto.randomUUID();
     try {
       const limit = await shared.open(id, peer, clientOf(peer), initialize);
-      if (!limit) return await this.#follow(peer, id, []);
+      if (!limit) return await this.#follow(peer, id, false);
       if (limit === 'maxSessionRecordBytes') {
         recordTooLarge(res, 'initialize', requestId);
         return undefined;
@@ -136,7 +136,7 @@ export class StreamableSessions {
     if (local) return local;
     let pending = this.#hydrating.get(id);
     if (!pending) {
-      pending = this.#follow(replayPeer(record, peer), id, framesOf(record.state));
+      pending = this.#follow(peer, id, true);
       this.#hydrating.set(id, pending);
       void pending.finally(() => this.#hydrating.delete(id)).catch(() => undefined);
     }
@@ -212,22 +212,43 @@ export class StreamableSessions {
   /**
    * This instance's copy of shared session `id`: a connection set up by replaying the session's
    * state-setting messages, which hears from then on what the client sends to other instances.
+   * The record is read again once the bus subscription is in place, and what the bus brings
+   * before the copy exists is kept and fed after it: a change another instance makes between
+   * the first read and the subscription (a resources/subscribe as the GET stream opens here)
+   * would otherwise be in neither. Replaying a state change twice is harmless. A session this
+   * instance has just opened (`fromRecord` false) has nothing to replay: its `initialize` is
+   * being served here.
    */
-  async #follow(owner: Peer, id: string, replay: readonly string[]): Promise<Session> {
+  async #follow(peer: Peer, id: string, fromRecord: boolean): Promise<Session | undefined> {
     const shared = this.shared!;
     let session: Session | undefined;
+    const early: string[] = [];
     const unfollow = shared.follow(id, {
-      inbound: (text) => session?.channel.replay(text, owner),
+      inbound: (text) => (session ? session.channel.replay(text, owner) : early.push(text)),
       outbound: (frame) => session?.channel.forwarded(frame),
       heldElsewhere: () => session?.channel.handOver(),
       ended: () => void this.#local.remove(id),
     });
-    await unfollow;
+    const stop = await unfollow;
+    let owner = peer;
+    let replay: readonly string[] = [];
+    if (fromRecord) {
+      const record = await shared.find(id, peer.principal).catch((error: unknown) => {
+        stop();
+        throw error;
+      });
+      if (!record) {
+        stop();
+        return undefined;
+      }
+      owner = replayPeer(record, peer);
+      replay = framesOf(record.state);
+    }
     session = this.#open(owner, id, unfollow);
     session.channel.tailLost((streamId, frame) => shared.publishFrame(streamId, frame));
     session.channel.keepIf(() => shared.holds(id));
     session.channel.forwardTo((frame) => shared.forward(id, frame));
-    for (const frame of replay) session.channel.replay(frame, owner);
+    for (const frame of [...replay, ...early]) session.channel.replay(frame, owner);
     return session;
   }
 }
