@@ -24,7 +24,12 @@ import {
 } from './messages.js';
 import { InputRounds } from './input-rounds.js';
 import { idKey, SessionState, type ListenRecord } from './session-state.js';
-import { listChangedNotices, logNotices, type Notice } from './session-notices.js';
+import {
+  listChangedNotices,
+  logNotices,
+  type Notice,
+  resourceUpdatedNotices,
+} from './session-notices.js';
 
 /** Where a session's traffic goes: the supervisor tells it when this changes. */
 export interface SessionEnv {
@@ -134,6 +139,11 @@ export class RelaySession implements ServedConnection {
   /** Tells the client which lists a reload changed, the way its revision expects. */
   listsChanged(lists: readonly ListName[]): void {
     this.#notify(listChangedNotices(this.#state, lists));
+  }
+
+  /** Tells the client that the resources at `uris` changed, where it follows them. */
+  resourcesUpdated(uris: readonly string[]): void {
+    this.#notify(resourceUpdatedNotices(this.#state, uris));
   }
 
   /** Stops relaying once calls in flight are answered or `graceMs` passed. */

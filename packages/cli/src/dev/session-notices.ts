@@ -1,6 +1,7 @@
 import {
   listChangedNotification,
   logLevelPasses,
+  subscriptionTag,
   wantsListChanged,
   type FrameRoute,
   type ListName,
@@ -27,6 +28,41 @@ export function listChangedNotices(state: SessionState, lists: readonly ListName
       if (!wantsListChanged(listen.params.notifications, list)) continue;
       notices.push([
         listChangedNotification(list, listen.clientId),
+        { origin: listen.origin, final: false },
+      ]);
+    }
+  }
+  return notices;
+}
+
+/**
+ * `notifications/resources/updated` for each of `uris` the client follows: a legacy session's
+ * `resources/subscribe`, a listen stream's `resourceSubscriptions` (2026-07-28).
+ */
+export function resourceUpdatedNotices(state: SessionState, uris: readonly string[]): Notice[] {
+  if (state.legacy) {
+    if (!state.initialized) return [];
+    return uris
+      .filter((uri) => state.subscribed(uri))
+      .map((uri) => [
+        { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri } },
+        undefined,
+      ]);
+  }
+  const notices: Notice[] = [];
+  for (const listen of state.listens.values()) {
+    const filter = listen.params.notifications as { resourceSubscriptions?: unknown } | undefined;
+    const followed = Array.isArray(filter?.resourceSubscriptions)
+      ? filter.resourceSubscriptions
+      : [];
+    for (const uri of uris) {
+      if (!followed.includes(uri)) continue;
+      notices.push([
+        {
+          jsonrpc: '2.0',
+          method: 'notifications/resources/updated',
+          params: { uri, _meta: subscriptionTag(listen.clientId) },
+        },
         { origin: listen.origin, final: false },
       ]);
     }

@@ -45,6 +45,11 @@ export class SessionState {
     return this.#logLevel;
   }
 
+  /** Whether the legacy session subscribed to `uri` (`resources/subscribe`). */
+  subscribed(uri: string): boolean {
+    return this.#subscriptions.has(uri);
+  }
+
   observeRequest(method: string, params: Record<string, unknown> | undefined): void {
     switch (method) {
       case 'initialize':

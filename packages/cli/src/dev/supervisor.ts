@@ -1,4 +1,4 @@
-import { mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import {
@@ -10,7 +10,14 @@ import {
 } from '@mcp-fw/core/transport';
 import { changedLists, EMPTY_LISTS } from '../client/lists.js';
 import { CliError } from '../output/cli-error.js';
-import { bundleViews, changedViews, findViews, viewFiles } from '../views/bundle-views.js';
+import {
+  bundleViews,
+  changedViews,
+  findViews,
+  type ViewSource,
+  viewFiles,
+} from '../views/bundle-views.js';
+import type { ListedResource } from '../client/wire.js';
 import type { RunCompiler } from '../project/compile.js';
 import { widenCapabilities } from './capabilities.js';
 import { ChildLink } from './child-link.js';
@@ -198,6 +205,11 @@ export class Supervisor implements Servable<RelaySession> {
       }
       if (result.warnings) this.#options.report('info', result.warnings);
       entry = realpathSync(result.entry);
+      // The bundled views beside the compiled code too, as `mcp-fw build` leaves them in dist/:
+      // `viewsIn(new URL('./views/', import.meta.url))` then finds them in dev as in production.
+      const bundled = views && join(views.outDir, 'views');
+      if (bundled && existsSync(bundled))
+        cpSync(bundled, join(outDir, 'views'), { recursive: true });
     }
     const graph = importGraph(entry, compiler ? realpathSync(outDir) : dirname(entry));
     this.#watchGraph(graph.files, compiler ? realpathSync(outDir) : undefined);
@@ -225,7 +237,11 @@ export class Supervisor implements Servable<RelaySession> {
     if (generation > 1 && touched.length > 0 && !lists.includes('resources'))
       lists.push('resources');
     this.#probe = probed;
-    for (const session of this.#sessions) session.listsChanged(lists);
+    const rebuilt = generation > 1 ? viewUris(probed.lists.resources, touched) : [];
+    for (const session of this.#sessions) {
+      session.listsChanged(lists);
+      if (rebuilt.length > 0) session.resourcesUpdated(rebuilt);
+    }
     if (previous) void previous.retire(this.#options.graceMs);
     const ms = Math.round(performance.now() - started);
     const what = changed.length ? changed.map((f) => relative(process.cwd(), f)).join(', ') : shown;
@@ -312,4 +328,18 @@ const TRACE = process.env.MCP_FW_DEV_TRACE === '1';
 function trace(step: string, started: number): void {
   if (TRACE)
     process.stderr.write(`[mcp-fw dev] ${step} at ${Math.round(performance.now() - started)} ms\n`);
+}
+
+/**
+ * The `ui://` URIs of the rebuilt views, as the reloaded server lists them: a folder view is
+ * named after its folder (`viewsIn`), whatever URI it was given.
+ */
+function viewUris(resources: readonly ListedResource[], views: readonly ViewSource[]): string[] {
+  return resources
+    .filter(
+      (r) =>
+        r.mimeType?.startsWith('text/html;profile=mcp-app') &&
+        views.some((v) => r.name === v.name || r.uri === `ui://views/${v.name}`),
+    )
+    .map((r) => r.uri);
 }

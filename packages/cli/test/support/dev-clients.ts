@@ -40,6 +40,8 @@ export interface DevClient {
   ): Promise<any>;
   toolNames(): Promise<string[]>;
   listTools(): Promise<any[]>;
+  /** Follows the resource at `uri`: `resources/subscribe`, or a listen stream (2026-07-28). */
+  subscribe(uri: string): Promise<void>;
   /** What `mcp-fw dev` wrote to stderr so far. */
   stderr(): string;
   /** Every line that crossed the pipe. */
@@ -99,6 +101,7 @@ export async function connectDevClient(
         client.callTool({ name, arguments: args }, undefined, { ...wait(), onprogress }),
       toolNames: async () => (await client.listTools(undefined, wait())).tools.map((t) => t.name),
       listTools: async () => (await client.listTools(undefined, wait())).tools,
+      subscribe: async (uri) => void (await client.subscribeResource({ uri }, wait())),
       stderr: () => stderr,
       wire: () => readTap(tapFile),
       close: () => client.close(),
@@ -120,7 +123,7 @@ export async function connectDevClient(
     content: { ok: true },
   }));
   await client.connect(transport, wait());
-  const subscription = await client.listen({ toolsListChanged: true }, wait());
+  const subscriptions = [await client.listen({ toolsListChanged: true }, wait())];
   return {
     version: client.getNegotiatedProtocolVersion(),
     toolListChanges: () => changes,
@@ -129,10 +132,13 @@ export async function connectDevClient(
       client.callTool({ name, arguments: args }, { ...wait(), onprogress }),
     toolNames: async () => (await client.listTools(undefined, wait())).tools.map((t) => t.name),
     listTools: async () => (await client.listTools(undefined, wait())).tools,
+    subscribe: async (uri) => {
+      subscriptions.push(await client.listen({ resourceSubscriptions: [uri] }, wait()));
+    },
     stderr: () => stderr,
     wire: () => readTap(tapFile),
     close: async () => {
-      await subscription.close();
+      for (const subscription of subscriptions) await subscription.close();
       await client.close();
     },
   };
