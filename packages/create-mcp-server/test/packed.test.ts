@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir, type Finished } from './support/cli.ts';
@@ -35,6 +35,14 @@ const TEMPLATES = [
     template: 'full',
     transport: 'stdio',
     tools: ['search_books', 'reserve_books'],
+    framework: ['@mcp-fw/core', '@mcp-fw/cli'],
+  },
+  // Its build bundles views/dice/ with Vite into one HTML file; a client that renders no views
+  // is not offered the app-only reroll.
+  {
+    template: 'apps',
+    transport: 'stdio',
+    tools: ['roll_dice'],
     framework: ['@mcp-fw/core', '@mcp-fw/cli'],
   },
 ] as const;
@@ -116,6 +124,9 @@ describe.each(['checkout', 'tarball'] as const)('scaffolded from the %s', (sourc
 
       const built = await npm(['run', 'build'], dir);
       expect(succeeded(built)).toMatchObject({ status: 0 });
+      // The view bundle is one self-contained HTML file.
+      if (template === 'apps')
+        expect(readdirSync(join(dir, 'dist', 'views'))).toEqual(['dice.html']);
       const inspected = await npm(['run', 'inspect'], dir);
       expect(succeeded(inspected)).toMatchObject({ status: 0 });
       for (const tool of tools) expect(inspected.stdout).toContain(tool);
