@@ -38,6 +38,17 @@ describe('mcp-fw build bundles each view into one HTML file', () => {
     expect(html).not.toMatch(/src=["']\.\/|href=["']\.\//);
   });
 
+  it('markup inside a bundled script (a library building <link href=…>) is not taken for a file the view loads', async () => {
+    const project = withViews({
+      'views/icon/index.html':
+        '<!doctype html><html><body><script type="module" src="./main.ts"></script></body></html>',
+      'views/icon/main.ts':
+        'document.head.insertAdjacentHTML(\'beforeend\', \'<link rel="icon" href="./icon.png">\');\n',
+    });
+    const [view] = await bundleViews(project.dir, project.path('dist'));
+    expect(readFileSync(view.file, 'utf8')).toContain('href="./icon.png"');
+  });
+
   it('mcp-fw build compiles the server and writes dist/views/<name>.html', async () => {
     const project = withViews({ 'views/hello/index.html': '<!doctype html><p>hello</p>' });
     const run = await runCli(['build'], project.dir);

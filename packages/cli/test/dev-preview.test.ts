@@ -2,7 +2,8 @@
 // distribution's package as docs/test/browser.site.ts uses it): the logistics example's order
 // board renders through ext-apps' AppBridge and the double-iframe sandbox, and a view that
 // fetches an origin its CSP does not declare gets a listed violation naming the field to add.
-import { existsSync, mkdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { createServer, Tool, View } from '@mcp-fw/core';
@@ -67,12 +68,49 @@ function invalidMessages(messages: { message: any }[]): string[] {
 
 const fetchingServer = createServer({ name: 'fetching', version: '1.0.0', providers: [Fetching] });
 
+// A view written in React (views/dice/main.tsx: ext-apps' useApp), bundled by Vite as is.
+const REACT_FIXTURE = join(import.meta.dirname, 'fixtures', 'react-view');
+const Roll = z.object({ count: z.number().int().min(1).max(6) });
+const Dice = z.object({ dice: z.array(z.number()) });
+let rolls = 0;
+const rolled = (count: number) => {
+  rolls++;
+  const dice = Array.from({ length: count }, (_, i) => ((rolls + i) % 6) + 1);
+  return {
+    content: [{ type: 'text' as const, text: dice.join(', ') }],
+    structuredContent: { dice },
+  };
+};
+class ReactDice {
+  @View('ui://dice/react')
+  view() {
+    return readFileSync(join(REACT_FIXTURE, 'dist', 'views', 'dice.html'), 'utf8');
+  }
+
+  @Tool({ description: 'Rolls dice', input: Roll, output: Dice, ui: 'ui://dice/react' })
+  roll({ count }: z.infer<typeof Roll>) {
+    return rolled(count);
+  }
+
+  @Tool({
+    description: 'Rolls again (the view calls it)',
+    input: Roll,
+    output: Dice,
+    ui: { resource: 'ui://dice/react', visibility: ['app'] },
+  })
+  reroll({ count }: z.infer<typeof Roll>) {
+    return rolled(count);
+  }
+}
+const reactServer = createServer({ name: 'react-dice', version: '1.0.0', providers: [ReactDice] });
+
 describe.skipIf(!existsSync(CHROMIUM))(`the preview host in Chromium (${CHROMIUM})`, () => {
   let browser: Browser;
   const previews: PreviewHandle[] = [];
 
   beforeAll(async () => {
     await bundleViews(EXAMPLE, join(EXAMPLE, 'dist'));
+    await bundleViews(REACT_FIXTURE, join(REACT_FIXTURE, 'dist'));
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   }, 60_000);
   afterAll(async () => {
@@ -82,8 +120,9 @@ describe.skipIf(!existsSync(CHROMIUM))(`the preview host in Chromium (${CHROMIUM
 
   async function open(
     server: Parameters<typeof startPreview>[0],
+    projectDir = EXAMPLE,
   ): Promise<{ page: Page; errors: string[] }> {
-    const preview = await startPreview(server, { projectDir: EXAMPLE });
+    const preview = await startPreview(server, { projectDir });
     previews.push(preview);
     expect(new URL(preview.sandboxUrl).origin).not.toBe(new URL(preview.url).origin);
     const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
@@ -147,6 +186,41 @@ describe.skipIf(!existsSync(CHROMIUM))(`the preview host in Chromium (${CHROMIUM
       expect(violation).toBe(
         'script-src blocked eval: no csp field allows eval; hosts refuse it too',
       );
+    expect(errors).toEqual([]);
+  }, 30_000);
+
+  it('a React view (ext-apps useApp, bundled by Vite into one file) renders the result and calls the app-only tool, with no console error', async () => {
+    // The view type-checks as its author would check it (DOM, JSX, React's and ext-apps' types).
+    const checked = spawnSync(
+      join(REPO_ROOT, 'node_modules', '.bin', 'tsc'),
+      ['-p', REACT_FIXTURE],
+      {
+        encoding: 'utf8',
+      },
+    );
+    expect(checked.stdout + checked.stderr).toBe('');
+    expect(checked.status).toBe(0);
+    const { page, errors } = await open(reactServer, REACT_FIXTURE);
+    await page.selectOption('#tool', 'roll');
+    await page.fill('[name="count"]', '3');
+    await page.click('#call');
+    const view = page.frameLocator('#view').frameLocator('iframe');
+    await expect
+      .poll(() => view.locator('#state').textContent(), { timeout: 15_000 })
+      .toBe('3 dice');
+    const first = await view.locator('#dice').textContent();
+    await view.locator('#reroll').click();
+    await expect
+      .poll(() => view.locator('#dice').textContent(), { timeout: 10_000 })
+      .not.toBe(first);
+    expect((await view.locator('#dice').textContent())!.split(' ')).toHaveLength(3);
+    const messages: { direction: string; message: any }[] = await page.evaluate(
+      () => (globalThis as any).__previewMessages,
+    );
+    expect(
+      messages.some((m) => m.direction === 'view→host' && m.message.params?.name === 'reroll'),
+    ).toBe(true);
+    expect(invalidMessages(messages)).toEqual([]);
     expect(errors).toEqual([]);
   }, 30_000);
 

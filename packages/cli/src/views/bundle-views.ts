@@ -142,9 +142,14 @@ async function bundleOne(
   return typeof page.source === 'string' ? page.source : new TextDecoder().decode(page.source);
 }
 
-/** `src`/`href` attributes that point at files beside the document (not data:, not a URL). */
+/**
+ * `src`/`href` attributes that point at files beside the document (not data:, not a URL). The
+ * inlined scripts' and styles' text is left out: a bundled library's strings (React DOM builds
+ * `<link … href=…>` markup) are not references.
+ */
 function localReferences(html: string): string[] {
-  const refs = [...html.matchAll(/<(?:script|link|img)\b[^>]*\s(?:src|href)=["']([^"']+)["']/gi)]
+  const markup = html.replace(/(<(script|style)\b[^>]*>)[\s\S]*?<\/\2\s*>/gi, '$1</$2>');
+  const refs = [...markup.matchAll(/<(?:script|link|img)\b[^>]*\s(?:src|href)=["']([^"']+)["']/gi)]
     .map((m) => m[1])
     .filter((ref) => !/^(data:|https?:|\/\/|#|blob:)/i.test(ref));
   return [...new Set(refs)];
