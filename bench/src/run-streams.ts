@@ -45,8 +45,11 @@ interface Latency {
 }
 
 interface Measured {
+  /** Before the streams opened, then with them held: one after the other. */
   idle: Latency;
   loaded: Latency;
+  /** With the streams held, and on a twin process holding none, in alternating blocks. */
+  interleaved: { held: Latency; twin: Latency };
   before: Memory;
   after: Memory;
   /** VmRSS from /proc right after the second GC, as a cross-check of process.memoryUsage(). */
@@ -117,23 +120,64 @@ async function fanOut(connection: WireConnection, streams: number): Promise<Meas
   return { firstMs: arrivals.firstAt - start, lastMs: arrivals.lastAt - start };
 }
 
-async function measure(subject: Subject, kind: StreamKind): Promise<Measured> {
+/** A server of `subject` and a checked `add` call on its own connection, in `kind`'s era. */
+async function subjectServer(subject: Subject, kind: StreamKind) {
   const server = await startHttpServer(
     SUBJECTS[subject].pathname,
     [],
     ['--expose-gc', ...nodeArgs],
   );
   const connection = new WireConnection(server.url);
+  const call =
+    kind === 'legacy-get'
+      ? await LegacySession.open(connection).then(
+          ({ session }) =>
+            () =>
+              session.add(),
+        )
+      : () => modernAdd(connection);
+  for (let i = 0; i < CALLS; i++) await call();
+  return {
+    server,
+    connection,
+    call,
+    async close() {
+      connection.close();
+      await server.close();
+    },
+  };
+}
+
+/**
+ * The same calls on `held` (streams open) and on `twin` (a second process of the same server,
+ * none open), in alternating blocks: on a shared machine a burst of other work then hits both
+ * alike, which one measurement after the other cannot promise.
+ */
+async function sideBySide(
+  held: () => Promise<void>,
+  twin: () => Promise<void>,
+): Promise<{ held: Latency; twin: Latency }> {
+  const times = { held: [] as number[], twin: [] as number[] };
+  const blocks = 10;
+  for (let block = 0; block < blocks; block++) {
+    const order = block % 2 === 0 ? (['held', 'twin'] as const) : (['twin', 'held'] as const);
+    for (const which of order) {
+      const call = which === 'held' ? held : twin;
+      for (let i = 0; i < CALLS / blocks; i++) {
+        const start = performance.now();
+        await call();
+        times[which].push((performance.now() - start) * 1000);
+      }
+    }
+  }
+  const summary = (t: number[]) => ({ p50Us: quantile(t, 0.5), p99Us: quantile(t, 0.99) });
+  return { held: summary(times.held), twin: summary(times.twin) };
+}
+
+async function measure(subject: Subject, kind: StreamKind): Promise<Measured> {
+  const main = await subjectServer(subject, kind);
+  const { server, connection, call } = main;
   try {
-    const call =
-      kind === 'legacy-get'
-        ? await LegacySession.open(connection).then(
-            ({ session }) =>
-              () =>
-                session.add(),
-          )
-        : () => modernAdd(connection);
-    for (let i = 0; i < CALLS; i++) await call();
     const idle = await latency(call, CALLS);
     const before = JSON.parse(await callTool(connection, 'memory')) as Memory;
     const cpu = cpuTicks(server.pid);
@@ -146,15 +190,21 @@ async function measure(subject: Subject, kind: StreamKind): Promise<Measured> {
       const after = JSON.parse(await callTool(connection, 'memory')) as Memory;
       const procRssKb = rssKb(server.pid);
       const loaded = await latency(call, CALLS);
+      const twin = await subjectServer(subject, kind);
+      let interleaved: Measured['interleaved'];
+      try {
+        interleaved = await sideBySide(call, twin.call);
+      } finally {
+        await twin.close();
+      }
       const fanout = [];
       for (let i = 0; i < FANOUTS; i++) fanout.push(await fanOut(connection, STREAMS));
-      return { idle, loaded, before, after, procRssKb, openMs, openCpuMs, fanout };
+      return { idle, loaded, interleaved, before, after, procRssKb, openMs, openCpuMs, fanout };
     } finally {
       for (const stream of streams) stream.close();
     }
   } finally {
-    connection.close();
-    await server.close();
+    await main.close();
   }
 }
 
@@ -181,6 +231,18 @@ function table(kind: StreamKind, results: Record<Subject, Measured>): string {
     ['call p99, no streams, µs', b.idle.p99Us, m.idle.p99Us, true],
     ['call p50, streams held, µs', b.loaded.p50Us, m.loaded.p50Us, true],
     ['call p99, streams held, µs', b.loaded.p99Us, m.loaded.p99Us, true],
+    [
+      'call p99, twin with no streams, alternating, µs',
+      b.interleaved.twin.p99Us,
+      m.interleaved.twin.p99Us,
+      true,
+    ],
+    [
+      'call p99, streams held, alternating, µs',
+      b.interleaved.held.p99Us,
+      m.interleaved.held.p99Us,
+      true,
+    ],
     [
       'fan-out to all, median ms',
       median(b.fanout.map((x) => x.lastMs)),
@@ -228,7 +290,8 @@ async function main(): Promise<void> {
     console.log(table(kind, bySubject));
     const m = bySubject['mcp-fw'];
     const rssRatio = perStreamKb(m, 'rss') / perStreamKb(bySubject.bare, 'rss');
-    const p99Ratio = m.loaded.p99Us / m.idle.p99Us;
+    const p99Ratio = m.interleaved.held.p99Us / m.interleaved.twin.p99Us;
+    const serialRatio = m.loaded.p99Us / m.idle.p99Us;
     verdicts.push(
       {
         name: `${kind}: RSS per held stream ≤ 2× the floor's`,
@@ -236,8 +299,8 @@ async function main(): Promise<void> {
         pass: rssRatio <= 2,
       },
       {
-        name: `${kind}: a call's p99 with the streams held ≤ 1.5× without`,
-        measured: `${f1(m.loaded.p99Us)} µs against ${f1(m.idle.p99Us)} µs (${p99Ratio.toFixed(2)}×)`,
+        name: `${kind}: a call's p99 with the streams held ≤ 1.5× without (alternating with a twin server)`,
+        measured: `${f1(m.interleaved.held.p99Us)} µs against ${f1(m.interleaved.twin.p99Us)} µs (${p99Ratio.toFixed(2)}×); one after the other ${serialRatio.toFixed(2)}× (${f1(m.loaded.p99Us)} / ${f1(m.idle.p99Us)} µs)`,
         pass: p99Ratio <= 1.5,
       },
     );
