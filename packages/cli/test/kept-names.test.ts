@@ -63,8 +63,12 @@ describe('mcp-fw build --bundle: names esbuild keeps', () => {
     expect(names(trimmed)).toEqual(names(source));
   });
 
-  it('leaves code without esbuild’s helper alone', () => {
+  it('leaves code alone unless every __name it defines is esbuild’s helper', async () => {
     const code = 'function __name(a,b){};__name(f,"f");function f(){}';
     expect(dropRestatedNames(code)).toBe(code);
+    // esbuild's helper, and beside it a __name of someone else's: nothing is touched.
+    const source = await bundled();
+    const mixed = `${source}\n(function(){var __name=(f,n)=>registry.add(n);__name(g,"g");function g(){}})();`;
+    expect(dropRestatedNames(mixed)).toBe(mixed);
   });
 });

@@ -10,13 +10,19 @@
 // inside arguments, an array or a returned sequence is left as it is.
 const IDENTITY = /(?<=[;{}\n])__name\(([A-Za-z_$][\w$]*),"([\w$]+)"\)(?:[;,]|(?=\}))/g;
 
+// esbuild's helper as minified output spells it; a package bundled by esbuild before (tsup
+// output) carries the same one in its own scope.
+const HELPER = 'var __name=(target,value)=>__defProp(target,"name",{value,configurable:!0});';
+const ANY_DEFINITION = /\b(?:var|let|const)\s+__name\b|\bfunction\s+__name\b|\b__name\s*=[^=]/g;
+
 /**
  * `source` (esbuild output with `keepNames`) without the `__name(x,"x");` statements that
- * restate a function's or class's own name; renamed bindings keep theirs. Unchanged when the
- * helper is not esbuild's `__name` (no such helper defined in `source`).
+ * restate a function's or class's own name; renamed bindings keep theirs. Unchanged unless
+ * every `__name` the source defines is esbuild's helper: someone else's might do more.
  */
 export function dropRestatedNames(source: string): string {
-  if (!source.includes('var __name=')) return source;
+  const helpers = source.split(HELPER).length - 1;
+  if (helpers === 0 || source.match(ANY_DEFINITION)?.length !== helpers) return source;
   return source.replace(IDENTITY, (statement, binding: string, name: string) =>
     binding === name ? ' '.repeat(statement.length) : statement,
   );
