@@ -9,6 +9,8 @@ export interface ColdStart {
   maxMs: number;
   /** Median VmRSS right after the initialize response. */
   rssMb: number;
+  /** Median CPU the server had used by its initialize answer (all threads), ms. */
+  cpuMs: number;
 }
 
 export interface ColdStartSubject {
@@ -27,14 +29,16 @@ export async function coldStarts<K extends string>(
   const names = Object.keys(subjects) as K[];
   const times = new Map<K, number[]>(names.map((n) => [n, []]));
   const rss = new Map<K, number[]>(names.map((n) => [n, []]));
+  const cpu = new Map<K, number[]>(names.map((n) => [n, []]));
   for (let round = -1; round < spawns; round++) {
     for (const name of names) {
       const { script, options } = subjects[name];
-      const { client, startMs, startRssMb } = await connect(script, options);
+      const { client, startMs, startRssMb, startCpuMs } = await connect(script, options);
       await client.close();
       if (round < 0) continue;
       times.get(name)!.push(startMs);
       rss.get(name)!.push(startRssMb);
+      cpu.get(name)!.push(startCpuMs);
     }
   }
   const result = {} as Record<K, ColdStart>;
@@ -46,6 +50,7 @@ export async function coldStarts<K extends string>(
       minMs: Math.min(...t),
       maxMs: Math.max(...t),
       rssMb: median(rss.get(name)!),
+      cpuMs: median(cpu.get(name)!),
     };
   }
   return result;
@@ -55,7 +60,7 @@ export async function coldStarts<K extends string>(
 export function coldReferences(references: Record<string, ColdStart>): string {
   const lines = Object.entries(references).map(
     ([name, c]) =>
-      `  ${name.padEnd(18)} ${c.medianMs.toFixed(1).padStart(6)} ms median, ${c.minMs.toFixed(1).padStart(6)} ms min, RSS ${c.rssMb.toFixed(1)} MB`,
+      `  ${name.padEnd(18)} ${c.medianMs.toFixed(1).padStart(6)} ms median, ${c.minMs.toFixed(1).padStart(6)} ms min, CPU ${c.cpuMs.toFixed(1).padStart(6)} ms median, RSS ${c.rssMb.toFixed(1)} MB`,
   );
   return `cold start to initialize, also measured (${Object.values(references)[0]?.spawns ?? 0} spawns each):\n${lines.join('\n')}\n`;
 }

@@ -1,11 +1,12 @@
 // Who takes part in the cold-start phase: each selected server as tsc emits it, the bare floor
 // with zod imported (what any zod-based server pays before its own code runs), and mcp-fw and the
 // SDK bundled as `mcp-fw build --bundle` bundles a project.
-import { bundledServers } from './bundled-servers.js';
+import { bundledServers, snapshotBlob } from './bundled-servers.js';
 import type { ColdStartSubject } from './cold-start.js';
 import type { ServerName } from './report.js';
 
 const BARE_WITH_ZOD = 'bare+zod';
+const SNAPSHOT = 'mcp-fw (snapshot)';
 export const bundledName = (name: ServerName) => `${name} (bundled)`;
 
 export async function coldStartSubjects(
@@ -21,5 +22,11 @@ export async function coldStartSubjects(
   const frameworks = selected.filter((name) => name !== 'bare');
   const launchers = await bundledServers(frameworks);
   for (const name of frameworks) subjects[bundledName(name)] = { script: launchers[name] };
+  // BENCH_SNAPSHOT=1: also the mcp-fw server started from a V8 startup snapshot (an experiment:
+  // `node --snapshot-blob` is a flag its user would have to pass).
+  if (process.env.BENCH_SNAPSHOT === '1' && selected.includes('mcp-fw' as ServerName)) {
+    const blob = await snapshotBlob();
+    if (blob) subjects[SNAPSHOT] = { script: blob, options: { nodeArgs: ['--snapshot-blob'] } };
+  }
   return subjects;
 }

@@ -110,7 +110,7 @@ export class WireConnection {
 }
 
 /** One complete response at the start of `data` and its length in bytes, or undefined if partial. */
-function parseResponse(data: Buffer): { reply: HttpReply; length: number } | undefined {
+export function parseResponse(data: Buffer): { reply: HttpReply; length: number } | undefined {
   const headEnd = data.indexOf(CRLF2);
   if (headEnd === -1) return undefined;
   const lines = data.toString('latin1', 0, headEnd).split('\r\n');

@@ -12,6 +12,11 @@ export interface Connected {
   startMs: number;
   /** VmRSS right after the initialize response. */
   startRssMb: number;
+  /**
+   * CPU the server's threads had used when its initialize answer arrived, in ms (schedstat):
+   * unlike the wall time, it does not grow when other processes hold the CPUs.
+   */
+  startCpuMs: number;
 }
 
 /** Spawns a server and completes the handshake. */
@@ -30,9 +35,10 @@ export async function connect(script: string, options: SpawnOptions = {}): Promi
     const got = String(reply.result.protocolVersion);
     throw new Error(`${script}: negotiated ${got}, expected ${PROTOCOL_VERSION}`);
   }
+  const startCpuMs = cpuNanos(client.pid) / 1e6;
   const startRssMb = rssKb(client.pid) / 1024;
   client.notify('notifications/initialized');
-  return { client, startMs: reply.receivedAt - client.spawnedAt, startRssMb };
+  return { client, startMs: reply.receivedAt - client.spawnedAt, startRssMb, startCpuMs };
 }
 
 let operand = 0;

@@ -173,6 +173,15 @@ describe('mcp-fw build --bundle', () => {
       /Bundled dist\/server\.js into dist\/server\.bundle\.cjs \(\d+ KB\) in \d+ ms\.\nStart it with: node dist\/server\.launch\.cjs \(stdio; --http \[--port N\] for Streamable HTTP\)\n$/,
     );
 
+    // No start-up time spent restating names functions already have (kept-names.ts), except
+    // in the few expressions whose value is used (`return …,`, `if(…,`): none as a statement.
+    const bundle = project.read('dist/server.bundle.cjs');
+    const restated = [...bundle.matchAll(/(.)__name\(([\w$]+),"([\w$]+)"\)/g)].filter(
+      (m) => m[2] === m[3],
+    );
+    expect(restated.filter((m) => /[;{}\n]/.test(m[1]!)).map((m) => m[0])).toEqual([]);
+    expect(restated.length).toBeLessThan(20);
+
     const first = serve('dist/server.launch.cjs', project.dir);
     expectCalculatorAnswers(first);
     if (NODE_COMPILE_CACHE) {

@@ -65,3 +65,36 @@ describe("V8's young generation: the framework sets no flag unless asked", () =>
     expect(youngGenerationBytes(compact, ['--max-semi-space-size=16'])).toBeGreaterThan(8 * MiB);
   });
 });
+
+describe('start-up cost of the opt-in (issue 40)', () => {
+  // node:v8 pulls in heap utilities and streams; a stdio server that never opts in should not
+  // load it while it starts (process.moduleLoadList names every built-in module loaded so far).
+  const loaded = (serve: string) => {
+    const run = spawnSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import { serveStdio } from '${STDIO}'; import { createServer } from '${CORE}';
+${serve}
+process.stderr.write('V8 ' + process.moduleLoadList.includes('NativeModule v8') + '\\n');
+process.exit(0);`,
+      ],
+      { encoding: 'utf8', input: '', env: { ...process.env, NODE_OPTIONS: '' } },
+    );
+    const match = /V8 (true|false)/.exec(run.stderr);
+    if (!match) throw new Error(`no answer (status ${run.status}): ${run.stderr}`);
+    return match[1] === 'true';
+  };
+
+  it('a stdio server that does not opt in never loads node:v8', () => {
+    expect(loaded(`serveStdio(createServer({ name: 'v8', version: '1' }), { exit: false });`)).toBe(
+      false,
+    );
+    expect(
+      loaded(
+        `serveStdio(createServer({ name: 'v8', version: '1' }), { youngGeneration: 'compact', exit: false });`,
+      ),
+    ).toBe(true);
+  });
+});

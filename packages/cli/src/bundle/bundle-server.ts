@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { BuildOptions } from 'esbuild';
+import { dropRestatedNames } from './kept-names.js';
 import { launcherSource } from './launcher-source.js';
 import { lazyRequirePlugin } from './lazy-require-plugin.js';
 
@@ -103,10 +104,10 @@ export async function bundleServer(request: BundleRequest): Promise<BundleResult
       },
     });
   }
-  const contentHash = createHash('sha256')
-    .update(readFileSync(bundleFile))
-    .digest('hex')
-    .slice(0, 16);
+  const bundled = readFileSync(bundleFile, 'utf8');
+  const trimmed = dropRestatedNames(bundled);
+  if (trimmed !== bundled) writeFileSync(bundleFile, trimmed);
+  const contentHash = createHash('sha256').update(trimmed).digest('hex').slice(0, 16);
   writeFileSync(launcherFile, launcherSource(basename(bundleFile), contentHash));
   chmodSync(launcherFile, 0o755);
   return { format, bundleFile, launcherFile, bundleBytes: statSync(bundleFile).size, serves };

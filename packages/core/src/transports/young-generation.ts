@@ -1,4 +1,4 @@
-import { setFlagsFromString } from 'node:v8';
+import { createRequire } from 'node:module';
 
 /**
  * How a stdio server's process sizes V8's young generation (where short-lived objects live):
@@ -25,5 +25,8 @@ function tunedByUser(): boolean {
 export function useYoungGeneration(mode: YoungGeneration): void {
   if (current === mode || tunedByUser()) return;
   current = mode;
-  setFlagsFromString(`--semi-space-growth-factor=${mode === 'compact' ? 1 : 2}`);
+  // node:v8 is required here, not imported: it pulls in node:stream and heap utilities that
+  // every stdio server would otherwise load at start-up, and only the opt-in needs it.
+  const v8 = createRequire(import.meta.url)('node:v8') as typeof import('node:v8');
+  v8.setFlagsFromString(`--semi-space-growth-factor=${mode === 'compact' ? 1 : 2}`);
 }
