@@ -57,7 +57,7 @@ export interface FromOpenAPIOptions {
 const EXCERPT_CHARS = 500;
 
 /**
- * Serves a REST API described by an OpenAPI 3.0 or 3.1 document: each operation becomes a tool
+ * Serves a REST API described by an OpenAPI 3.0 or 3.1 (or Swagger 2.0) document: each operation becomes a tool
  * (or, by `routeMaps`, a resource, a resource template, or nothing) that sends the HTTP request
  * and returns the answer. The document is read, validated and `$ref`-resolved once, here; any
  * problem is an {@link OpenAPIError} naming the JSON pointer and the fix.

@@ -9,6 +9,11 @@ export interface ArgPlacement {
   /** The name on the wire (the parameter's, or the body property's). */
   readonly name: string;
   readonly in: 'path' | 'query' | 'header' | 'cookie' | 'body' | 'whole-body';
+  /**
+   * For a query array sent as one parameter (`style: form, explode: false`, Swagger 2.0's
+   * `collectionFormat: csv`): what joins the items. Absent: one `name=value` per item.
+   */
+  readonly delimiter?: string;
 }
 
 /** An operation's input: one JSON Schema, and where each argument goes. */
@@ -22,6 +27,7 @@ export interface InputPlan {
 interface Candidate {
   name: string;
   in: ArgPlacement['in'];
+  delimiter?: string;
   schema: unknown;
   required: boolean;
   description?: string;
@@ -57,6 +63,7 @@ export function planInput(doc: Record<string, unknown>, op: Operation, v30: bool
       schema: toJsonSchema(doc, schema ?? {}, v30),
       required: param.required === true || place === 'path',
       description: typeof param.description === 'string' ? param.description.trim() : undefined,
+      delimiter: place === 'query' ? delimiterOf(param) : undefined,
     };
     // An operation's parameter overrides the path item's one of the same name and place.
     const key = `${place}\0${param.name}`;
@@ -127,7 +134,12 @@ export function planInput(doc: Record<string, unknown>, op: Operation, v30: bool
     if (c.description && sub.description === undefined) sub.description = c.description;
     properties[arg] = sub;
     if (c.required) required.push(arg);
-    placements.push({ arg, name: c.name, in: c.in });
+    placements.push({
+      arg,
+      name: c.name,
+      in: c.in,
+      ...(c.delimiter !== undefined ? { delimiter: c.delimiter } : {}),
+    });
   }
   return {
     schema: { type: 'object', properties, ...(required.length > 0 ? { required } : {}) },
@@ -152,4 +164,15 @@ function flattenAllOf(
       required.add(String(r));
   }
   return { properties, required };
+}
+
+// OpenAPI's query serialisation of arrays: `form` explodes by default (`?a=1&a=2`); unexploded
+// `form` joins with commas, `spaceDelimited` and `pipeDelimited` with a space or a pipe.
+function delimiterOf(param: Record<string, unknown>): string | undefined {
+  const style = typeof param.style === 'string' ? param.style : 'form';
+  const explode = typeof param.explode === 'boolean' ? param.explode : style === 'form';
+  if (explode) return undefined;
+  if (style === 'spaceDelimited') return ' ';
+  if (style === 'pipeDelimited') return '|';
+  return ',';
 }

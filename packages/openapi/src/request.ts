@@ -66,7 +66,9 @@ export async function send(
   signal: AbortSignal | undefined,
 ): Promise<UpstreamResponse> {
   let resolvedPath = path;
-  const query = new URLSearchParams();
+  const query: string[] = [];
+  const q = (name: string, value: string) =>
+    query.push(`${encodeURIComponent(name)}=${encodeURIComponent(value)}`);
   const headers: Record<string, string> = { ...upstream.headers };
   const cookies: string[] = [];
   const body: Record<string, unknown> = {};
@@ -80,8 +82,13 @@ export async function send(
         resolvedPath = resolvedPath.replaceAll(`{${p.name}}`, encodeURIComponent(scalar(value)));
         break;
       case 'query':
-        if (Array.isArray(value)) for (const v of value) query.append(p.name, scalar(v));
-        else query.append(p.name, scalar(value));
+        if (Array.isArray(value) && p.delimiter !== undefined) {
+          // A comma joins literally (`tags=dog,cat`); a space or pipe is escaped; items always are.
+          const joiner = p.delimiter === ',' ? ',' : encodeURIComponent(p.delimiter);
+          const items = value.map((v) => encodeURIComponent(scalar(v)));
+          query.push(`${encodeURIComponent(p.name)}=${items.join(joiner)}`);
+        } else if (Array.isArray(value)) for (const v of value) q(p.name, scalar(v));
+        else q(p.name, scalar(value));
         break;
       case 'header':
         headers[p.name] = scalar(value);
@@ -107,7 +114,7 @@ export async function send(
     headers.authorization = `Basic ${btoa(`${auth.username}:${auth.password}`)}`;
   } else if (auth?.type === 'apiKey') {
     if (auth.in === 'header') headers[auth.name] = auth.value;
-    else if (auth.in === 'query') query.append(auth.name, auth.value);
+    else if (auth.in === 'query') q(auth.name, auth.value);
     else cookies.push(`${auth.name}=${encodeURIComponent(auth.value)}`);
   }
   if (cookies.length > 0) headers.cookie = cookies.join('; ');
@@ -127,7 +134,7 @@ export async function send(
   }
   const base = upstream.baseUrl.href.replace(/\/$/, '');
   let url = new URL(base + resolvedPath);
-  const search = query.toString();
+  const search = query.join('&');
   if (search) url.search = url.search ? `${url.search}&${search}` : search;
   const timeout = AbortSignal.timeout(upstream.timeoutMs);
   const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;

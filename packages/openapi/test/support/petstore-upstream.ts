@@ -46,7 +46,8 @@ export async function startUpstream(extra: Record<string, Route> = {}): Promise<
     if (custom) return custom(req, res, body, url);
     const byId = /^\/api\/pets\/([^/]+)$/.exec(url.pathname);
     if (url.pathname === '/api/pets' && req.method === 'GET') {
-      const tags = url.searchParams.getAll('tags');
+      // `tags=a&tags=b` (3.x, exploded) or `tags=a,b` (Swagger 2.0's csv).
+      const tags = url.searchParams.getAll('tags').flatMap((t) => t.split(','));
       const limit = Number(url.searchParams.get('limit') ?? 100);
       const list = [...pets.values()].filter(
         (p) => tags.length === 0 || tags.includes(String(p.tag)),
