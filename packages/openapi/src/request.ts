@@ -1,3 +1,4 @@
+import { BodyError, type BodyField, encodeBody, type EncodedBody } from './body.js';
 import type { InputPlan } from './input.js';
 
 /**
@@ -71,9 +72,8 @@ export async function send(
     query.push(`${encodeURIComponent(name)}=${encodeURIComponent(value)}`);
   const headers: Record<string, string> = { ...upstream.headers };
   const cookies: string[] = [];
-  const body: Record<string, unknown> = {};
-  let whole: unknown;
-  let hasBody = false;
+  const fields: BodyField[] = [];
+  let whole: BodyField | undefined;
   for (const p of plan.placements) {
     const value = args[p.arg];
     if (value === undefined) continue;
@@ -97,12 +97,10 @@ export async function send(
         cookies.push(`${p.name}=${encodeURIComponent(scalar(value))}`);
         break;
       case 'body':
-        body[p.name] = value;
-        hasBody = true;
+        fields.push({ placement: p, value });
         break;
       case 'whole-body':
-        whole = value;
-        hasBody = true;
+        whole = { placement: p, value };
         break;
     }
   }
@@ -118,19 +116,17 @@ export async function send(
     else cookies.push(`${auth.name}=${encodeURIComponent(auth.value)}`);
   }
   if (cookies.length > 0) headers.cookie = cookies.join('; ');
-  let payload: string | undefined;
-  if (hasBody && plan.bodyType !== undefined) {
-    headers['content-type'] = plan.bodyType;
-    const value = whole !== undefined ? whole : body;
-    if (plan.bodyType === 'application/x-www-form-urlencoded' && typeof value === 'object') {
-      payload = new URLSearchParams(
-        Object.entries(value as Record<string, unknown>).map(([k, v]): [string, string] => [
-          k,
-          scalar(v),
-        ]),
-      ).toString();
-    } else if (plan.bodyType.includes('json')) payload = JSON.stringify(value);
-    else payload = scalar(value);
+  let payload: EncodedBody['payload'] | undefined;
+  if ((fields.length > 0 || whole) && plan.bodyType !== undefined) {
+    let encoded: EncodedBody;
+    try {
+      encoded = encodeBody(plan.bodyType, fields, whole);
+    } catch (error) {
+      if (error instanceof BodyError) throw new UpstreamError(error.message);
+      throw error;
+    }
+    payload = encoded.payload;
+    if (encoded.contentType) headers['content-type'] = encoded.contentType;
   }
   const base = upstream.baseUrl.href.replace(/\/$/, '');
   let url = new URL(base + resolvedPath);
