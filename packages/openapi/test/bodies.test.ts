@@ -174,9 +174,8 @@ describe('request bodies beyond JSON', () => {
   it('an application/octet-stream body is one base64 body argument sent as bytes', async () => {
     const { client, upstream } = await setup();
     const { tools } = await client.listTools();
-    expect(
-      (tools.find((t) => t.name === 'putRaw')?.inputSchema as any).properties.body,
-    ).toMatchObject({
+    const putRaw = tools.find((t) => t.name === 'putRaw') as any;
+    expect(putRaw.inputSchema.properties.body).toMatchObject({
       type: 'string',
       contentEncoding: 'base64',
       contentMediaType: 'application/octet-stream',
