@@ -18,13 +18,9 @@ import {
   type Operation,
   type RouteMap,
 } from './operations.js';
-import {
-  send,
-  UpstreamError,
-  type Upstream,
-  type UpstreamAuth,
-  type UpstreamResponse,
-} from './request.js';
+import { send, type Upstream, type UpstreamResponse } from './request.js';
+import { credentialsOf, type UpstreamAuth } from './upstream-auth.js';
+import { UpstreamError } from './upstream-error.js';
 
 /** Options of {@link fromOpenAPI}. Only `baseUrl` is required. */
 export interface FromOpenAPIOptions {
@@ -40,7 +36,10 @@ export interface FromOpenAPIOptions {
   routeMaps?: readonly RouteMap[];
   /** Member names by operationId or by `'METHOD /path'` (`{ 'GET /pets': 'list_pets' }`). */
   names?: Readonly<Record<string, string>>;
-  /** Credentials sent upstream with every request: bearer token, basic, or an API key. */
+  /**
+   * Credentials sent upstream with every request: a bearer token, basic, an API key, OAuth 2
+   * client credentials (token fetched and cached), or the caller's own token where you allow it.
+   */
   auth?: UpstreamAuth;
   /** Headers sent with every request (a User-Agent, an API version). */
   headers?: Readonly<Record<string, string>>;
@@ -55,6 +54,9 @@ export interface FromOpenAPIOptions {
 }
 
 const EXCERPT_CHARS = 500;
+
+/** What a member's handler reads of its context: the cancellation signal and the caller. */
+type Caller = { readonly signal?: AbortSignal; readonly auth?: unknown };
 
 /**
  * Serves a REST API described by an OpenAPI 3.0 or 3.1 (or Swagger 2.0) document: each operation becomes a tool
@@ -108,8 +110,8 @@ export async function fromOpenAPI(
     const meta = op.tags.length > 0 ? { tags: [...op.tags] } : undefined;
     if (type === 'tool') {
       const output = success.schema ? outputOf(success.schema) : undefined;
-      proto[name] = async (args: Record<string, unknown>, ctx: { signal?: AbortSignal }) => {
-        const response = await call(upstream, op, plan, args, ctx?.signal);
+      proto[name] = async (args: Record<string, unknown>, ctx: Caller) => {
+        const response = await call(upstream, op, plan, args, ctx);
         return toolResult(response, op, output?.wrapped);
       };
       Tool({
@@ -148,13 +150,10 @@ export async function fromOpenAPI(
       );
     }
     const uri = `${uriPrefix}${name}${pathArgs.map((p) => `/{${p.arg}}`).join('')}`;
-    proto[name] = async (
-      variables: Record<string, unknown> | undefined,
-      ctx: { signal?: AbortSignal },
-    ) => {
+    proto[name] = async (variables: Record<string, unknown> | undefined, ctx: Caller) => {
       // A fixed resource's first argument is not variables: send nothing from it.
       const args = type === 'template' ? (variables ?? {}) : {};
-      const response = await call(upstream, op, plan, args, ctx?.signal);
+      const response = await call(upstream, op, plan, args, ctx);
       if (response.status < 200 || response.status > 299)
         throw new UserError(failure(response, op));
       return isText(response.contentType) ? new TextDecoder().decode(response.body) : response.body;
@@ -209,7 +208,7 @@ function upstreamOf(options: FromOpenAPIOptions): Upstream {
   return {
     baseUrl,
     fetch: options.fetch ?? globalThis.fetch.bind(globalThis),
-    auth: options.auth,
+    credentials: credentialsOf(options.auth, options.fetch ?? globalThis.fetch.bind(globalThis)),
     headers: options.headers ?? {},
     timeoutMs: options.timeoutMs ?? 30_000,
     maxResponseBytes: options.maxResponseBytes ?? 10 * 1024 * 1024,
@@ -221,10 +220,10 @@ async function call(
   op: Operation,
   plan: InputPlan,
   args: Record<string, unknown>,
-  signal: AbortSignal | undefined,
+  ctx: Caller | undefined,
 ): Promise<UpstreamResponse> {
   try {
-    return await send(upstream, op.method, op.path, plan, args, signal);
+    return await send(upstream, op.method, op.path, plan, args, ctx?.signal, ctx?.auth);
   } catch (error) {
     if (error instanceof UpstreamError) throw new UserError(error.message);
     throw new UserError(

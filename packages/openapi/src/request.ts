@@ -1,42 +1,14 @@
 import { BodyError, type BodyField, encodeBody, type EncodedBody } from './body.js';
 import type { InputPlan } from './input.js';
-
-/**
- * Credentials sent to the upstream API with every request.
- *
- * @example
- * ```ts
- * const auth: UpstreamAuth = { type: 'apiKey', in: 'header', name: 'X-Api-Key', value: process.env.API_KEY ?? '' };
- * ```
- */
-export type UpstreamAuth =
-  | {
-      type: 'bearer';
-      /** The token, or a function returning it (called per request, so it can rotate). */
-      token: string | (() => string | Promise<string>);
-    }
-  | {
-      type: 'basic';
-      /** The user name of HTTP Basic authentication. */
-      username: string;
-      /** The password of HTTP Basic authentication. */
-      password: string;
-    }
-  | {
-      type: 'apiKey';
-      /** Where the key goes. */
-      in: 'header' | 'query' | 'cookie';
-      /** The header, query parameter or cookie name. */
-      name: string;
-      /** The key. */
-      value: string;
-    };
+import { readCapped } from './read-capped.js';
+import type { Credentials } from './upstream-auth.js';
+import { UpstreamError } from './upstream-error.js';
 
 /** How requests reach the upstream; shared by every member of one `fromOpenAPI` server. */
 export interface Upstream {
   readonly baseUrl: URL;
   readonly fetch: typeof fetch;
-  readonly auth?: UpstreamAuth;
+  readonly credentials?: Credentials;
   readonly timeoutMs: number;
   readonly maxResponseBytes: number;
   readonly headers: Readonly<Record<string, string>>;
@@ -50,11 +22,6 @@ export interface UpstreamResponse {
   readonly body: Uint8Array;
 }
 
-/** A refusal on the way (timeout, size, redirect): the message is for the client. */
-export class UpstreamError extends Error {
-  override name = 'UpstreamError';
-}
-
 const MAX_REDIRECTS = 5;
 
 /** Builds the request for `args` and sends it, following same-origin redirects only. */
@@ -65,6 +32,7 @@ export async function send(
   plan: InputPlan,
   args: Record<string, unknown>,
   signal: AbortSignal | undefined,
+  caller?: unknown,
 ): Promise<UpstreamResponse> {
   let resolvedPath = path;
   const query: string[] = [];
@@ -104,18 +72,6 @@ export async function send(
         break;
     }
   }
-  const auth = upstream.auth;
-  if (auth?.type === 'bearer') {
-    const token = typeof auth.token === 'function' ? await auth.token() : auth.token;
-    headers.authorization = `Bearer ${token}`;
-  } else if (auth?.type === 'basic') {
-    headers.authorization = `Basic ${btoa(`${auth.username}:${auth.password}`)}`;
-  } else if (auth?.type === 'apiKey') {
-    if (auth.in === 'header') headers[auth.name] = auth.value;
-    else if (auth.in === 'query') q(auth.name, auth.value);
-    else cookies.push(`${auth.name}=${encodeURIComponent(auth.value)}`);
-  }
-  if (cookies.length > 0) headers.cookie = cookies.join('; ');
   let payload: EncodedBody['payload'] | undefined;
   if ((fields.length > 0 || whole) && plan.bodyType !== undefined) {
     let encoded: EncodedBody;
@@ -129,20 +85,47 @@ export async function send(
     if (encoded.contentType) headers['content-type'] = encoded.contentType;
   }
   const base = upstream.baseUrl.href.replace(/\/$/, '');
-  let url = new URL(base + resolvedPath);
-  const search = query.join('&');
-  if (search) url.search = url.search ? `${url.search}&${search}` : search;
+  const first = new URL(base + resolvedPath);
   const timeout = AbortSignal.timeout(upstream.timeoutMs);
   const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+  const authorised = async () => {
+    const target = { headers: { ...headers }, cookies: [...cookies], query: [] as string[] };
+    await upstream.credentials?.apply(
+      {
+        headers: target.headers,
+        cookies: target.cookies,
+        query: (name, value) =>
+          target.query.push(`${encodeURIComponent(name)}=${encodeURIComponent(value)}`),
+      },
+      caller,
+      combined,
+    );
+    if (target.cookies.length > 0) target.headers.cookie = target.cookies.join('; ');
+    const url = new URL(first.href);
+    const search = [...query, ...target.query].join('&');
+    if (search) url.search = url.search ? `${url.search}&${search}` : search;
+    return { url, headers: target.headers };
+  };
   try {
-    for (let hop = 0; ; hop++) {
+    let request = await authorised();
+    let url = request.url;
+    for (let hop = 0, retried = false; ; hop++) {
       const response = await upstream.fetch(url, {
         method: method.toUpperCase(),
-        headers,
+        headers: request.headers,
         body: payload,
         redirect: 'manual',
         signal: combined,
       });
+      // A 401 to a cached client-credentials token (revoked, or expired early): one retry with
+      // a fresh token.
+      if (response.status === 401 && !retried && upstream.credentials?.rejected()) {
+        await response.body?.cancel();
+        retried = true;
+        request = await authorised();
+        url = request.url;
+        continue;
+      }
       const location = response.headers.get('location');
       if (response.status >= 300 && response.status < 400 && location) {
         await response.body?.cancel();
@@ -172,41 +155,6 @@ export async function send(
     }
     throw error;
   }
-}
-
-async function readCapped(response: Response, max: number): Promise<Uint8Array> {
-  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
-  if (declared > max) {
-    await response.body?.cancel();
-    throw tooBig(max);
-  }
-  if (!response.body) return new Uint8Array();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = response.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel();
-      throw tooBig(max);
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
-}
-
-function tooBig(max: number): UpstreamError {
-  return new UpstreamError(
-    `the API's answer is over maxResponseBytes (${max} bytes); not read. Fix: ask for less (filters, paging) or raise maxResponseBytes.`,
-  );
 }
 
 function scalar(value: unknown): string {
