@@ -47,6 +47,12 @@ export interface FromOpenAPIOptions {
   timeoutMs?: number;
   /** The largest upstream answer read (default 10 MiB); a larger one is an error result. */
   maxResponseBytes?: number;
+  /**
+   * The largest response schema declared as a tool's `outputSchema`, in bytes of JSON (default
+   * 16 KiB). A larger one is left out (the answer comes back as JSON text): it would swell every
+   * `tools/list` and slow startup. `0` declares none.
+   */
+  maxOutputSchemaBytes?: number;
   /** Prefix of resource URIs (default `openapi://`): `openapi://list_pets`, `openapi://get_pet/{id}`. */
   uriPrefix?: string;
   /** Server options (`name` and `version` default to the document's `info.title` and `info.version`). */
@@ -93,6 +99,7 @@ export async function fromOpenAPI(
     options.names ?? {},
   );
   const uriPrefix = options.uriPrefix ?? 'openapi://';
+  const maxOutput = options.maxOutputSchemaBytes ?? 16 * 1024;
 
   // A fresh class per document: decorators record members on the class, so the operations of
   // two documents never mix. Methods are added, then decorated the way `experimentalDecorators`
@@ -109,7 +116,7 @@ export async function fromOpenAPI(
     const success = successResponse(doc, op, v30);
     const meta = op.tags.length > 0 ? { tags: [...op.tags] } : undefined;
     if (type === 'tool') {
-      const output = success.schema ? outputOf(success.schema) : undefined;
+      const output = success.schema ? outputOf(success.schema, maxOutput) : undefined;
       proto[name] = async (args: Record<string, unknown>, ctx: Caller) => {
         const response = await call(upstream, op, plan, args, ctx);
         return toolResult(response, op, output?.wrapped);
@@ -196,12 +203,14 @@ function upstreamOf(options: FromOpenAPIOptions): Upstream {
   for (const [key, value] of [
     ['timeoutMs', options.timeoutMs],
     ['maxResponseBytes', options.maxResponseBytes],
+    ['maxOutputSchemaBytes', options.maxOutputSchemaBytes],
   ] as const) {
-    if (value !== undefined && !(Number.isInteger(value) && value > 0)) {
+    const floor = key === 'maxOutputSchemaBytes' ? 0 : 1;
+    if (value !== undefined && !(Number.isInteger(value) && value >= floor)) {
       throw new OpenAPIError(
         'INVALID_LIMIT',
         '#',
-        `${key} must be a positive integer, not ${String(value)}. Fix: pass a number like 30000.`,
+        `${key} must be an integer of at least ${floor}, not ${String(value)}. Fix: pass a number like 30000.`,
       );
     }
   }
@@ -263,11 +272,17 @@ function successResponse(
   return {};
 }
 
-/** MCP output schemas are objects; anything else is wrapped as `{ result }`. */
-function outputOf(schema: Record<string, unknown>): {
-  schema: Record<string, unknown>;
-  wrapped: boolean;
-} {
+/**
+ * MCP output schemas are objects; anything else is wrapped as `{ result }`. A schema larger than
+ * `max` bytes is not declared: real APIs inline whole object graphs into each response (GitHub's
+ * largest is 420 kB), which would swell `tools/list` for every client and cost seconds of
+ * validator compilation per tool at startup; the answer is then returned as JSON text.
+ */
+function outputOf(
+  schema: Record<string, unknown>,
+  max: number,
+): { schema: Record<string, unknown>; wrapped: boolean } | undefined {
+  if (JSON.stringify(schema).length > max) return undefined;
   const isObject =
     schema.type === 'object' ||
     (schema.type === undefined && (schema.properties !== undefined || Array.isArray(schema.allOf)));

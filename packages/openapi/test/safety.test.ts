@@ -188,4 +188,34 @@ describe('upstream safety', () => {
     const result = await client.callTool('echo', { count: 1 });
     expect(result.structuredContent).toMatchObject(expected);
   });
+
+  it('a response schema over maxOutputSchemaBytes is not declared and the answer comes back as JSON text', async () => {
+    const { client } = await setup({ maxOutputSchemaBytes: 64 });
+    const small = await setup({});
+    const schemaOf = async (c: TestClient) =>
+      (await c.listTools()).tools.find((t) => t.name === 'echo')?.outputSchema;
+    // The echo schema ({ type: 'object' }) is 17 bytes; pad it over 64 through the document.
+    expect(await schemaOf(small.client)).toEqual({ type: 'object' });
+    const big = await fromOpenAPI(
+      {
+        ...SPEC,
+        paths: {
+          '/echo': {
+            get: {
+              ...SPEC.paths['/echo'].get,
+              responses: ok({ type: 'object', description: 'x'.repeat(100) }),
+            },
+          },
+        },
+      },
+      { baseUrl: small.upstream.url, maxOutputSchemaBytes: 64 },
+    );
+    const bigClient = await connectTestClient(big);
+    cleanups.push(() => bigClient.close());
+    expect(await schemaOf(bigClient)).toBeUndefined();
+    const result = await bigClient.callTool('echo', { count: 1 });
+    expect(result.structuredContent).toBeUndefined();
+    expect(JSON.parse((result.content[0] as { text: string }).text)).toMatchObject({ count: '1' });
+    expect(await schemaOf(client)).toEqual({ type: 'object' });
+  });
 });
