@@ -46,9 +46,18 @@ export async function send(
     const value = args[p.arg];
     if (value === undefined) continue;
     switch (p.in) {
-      case 'path':
-        resolvedPath = resolvedPath.replaceAll(`{${p.name}}`, encodeURIComponent(scalar(value)));
+      case 'path': {
+        const segment = encodeURIComponent(scalar(value));
+        // `/` is escaped above, but a whole segment of dots (`.`, `..`, `%2e`) is still a dot
+        // segment to the URL parser: `/pets/..` would reach `/`, another operation or API.
+        if (/^(\.|%2e)*$/i.test(segment)) {
+          throw new UpstreamError(
+            `path parameter "${p.arg}" is ${JSON.stringify(scalar(value))}, which would change the request's path instead of naming one item. Fix: pass the item's id.`,
+          );
+        }
+        resolvedPath = resolvedPath.replaceAll(`{${p.name}}`, segment);
         break;
+      }
       case 'query':
         if (Array.isArray(value) && p.delimiter !== undefined) {
           // A comma joins literally (`tags=dog,cat`); a space or pipe is escaped; items always are.
@@ -86,6 +95,15 @@ export async function send(
   }
   const base = upstream.baseUrl.href.replace(/\/$/, '');
   const first = new URL(base + resolvedPath);
+  // Defence in depth: whatever the arguments, the request stays under baseUrl.
+  if (
+    first.origin !== upstream.baseUrl.origin ||
+    !`${first.pathname}/`.startsWith(`${upstream.baseUrl.pathname.replace(/\/$/, '')}/`)
+  ) {
+    throw new UpstreamError(
+      `the request for ${method.toUpperCase()} ${path} would leave baseUrl (${first.href}); not sent. Fix: check the arguments of the path.`,
+    );
+  }
   const timeout = AbortSignal.timeout(upstream.timeoutMs);
   const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
   const authorised = async () => {

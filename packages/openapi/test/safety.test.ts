@@ -23,6 +23,13 @@ const SPEC = {
         responses: { '200': { description: 'png', content: { 'image/png': {} } } },
       },
     },
+    '/pets/{id}/photos': {
+      get: {
+        operationId: 'photos',
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: ok(),
+      },
+    },
     '/echo': {
       get: {
         operationId: 'echo',
@@ -217,5 +224,60 @@ describe('upstream safety', () => {
     expect(result.structuredContent).toBeUndefined();
     expect(JSON.parse((result.content[0] as { text: string }).text)).toMatchObject({ count: '1' });
     expect(await schemaOf(client)).toEqual({ type: 'object' });
+  });
+
+  it.each(['..', '.'])(
+    'a path parameter of dots (%s) is refused and nothing is sent: no path traversal',
+    async (id) => {
+      const { client, upstream } = await setup();
+      const before = upstream.seen.length;
+      const result = await client.callTool('photos', { id });
+      expect(result.isError).toBe(true);
+      expect(JSON.stringify(result.content)).toContain('path parameter \\"id\\"');
+      expect(upstream.seen.length).toBe(before);
+    },
+  );
+
+  it('a slash or an escaped dot in a path parameter stays inside one segment', async () => {
+    const { client, upstream } = await setup();
+    await client.callTool('photos', { id: '../../admin' });
+    await client.callTool('photos', { id: '%2e%2e' });
+    expect(upstream.seen.map((r) => r.url)).toEqual([
+      '/api/pets/..%2F..%2Fadmin/photos',
+      '/api/pets/%252e%252e/photos',
+    ]);
+  });
+
+  it('a document path that climbs out of baseUrl is refused and nothing is sent', async () => {
+    const upstream = await startUpstream();
+    cleanups.push(upstream.close);
+    const server = await fromOpenAPI(
+      {
+        openapi: '3.1.0',
+        info: { title: 'Climb', version: '1' },
+        paths: { '/../admin': { get: { operationId: 'admin', responses: ok() } } },
+      },
+      { baseUrl: upstream.url },
+    );
+    const client = await connectTestClient(server);
+    cleanups.push(() => client.close());
+    const result = await client.callTool('admin', {});
+    expect(result.isError).toBe(true);
+    expect(JSON.stringify(result.content)).toContain('would leave baseUrl');
+    expect(upstream.seen).toEqual([]);
+  });
+
+  it("the document's servers are never called: requests go to baseUrl only", async () => {
+    const { upstream, elsewhere } = await setup();
+    const server = await fromOpenAPI(
+      { ...SPEC, servers: [{ url: `${elsewhere.origin}/api` }] },
+      { baseUrl: upstream.url },
+    );
+    const client = await connectTestClient(server);
+    cleanups.push(() => client.close());
+    const result = await client.callTool('echo', { count: 1 });
+    expect(result.isError).toBeFalsy();
+    expect(elsewhere.seen).toEqual([]);
+    expect(upstream.seen.at(-1)?.url).toBe('/api/echo?count=1');
   });
 });
