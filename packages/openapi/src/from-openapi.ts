@@ -217,7 +217,11 @@ function upstreamOf(options: FromOpenAPIOptions): Upstream {
   return {
     baseUrl,
     fetch: options.fetch ?? globalThis.fetch.bind(globalThis),
-    credentials: credentialsOf(options.auth, options.fetch ?? globalThis.fetch.bind(globalThis)),
+    credentials: credentialsOf(
+      options.auth,
+      options.fetch ?? globalThis.fetch.bind(globalThis),
+      options.timeoutMs ?? 30_000,
+    ),
     headers: options.headers ?? {},
     timeoutMs: options.timeoutMs ?? 30_000,
     maxResponseBytes: options.maxResponseBytes ?? 10 * 1024 * 1024,

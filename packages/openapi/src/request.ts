@@ -116,7 +116,6 @@ export async function send(
           target.query.push(`${encodeURIComponent(name)}=${encodeURIComponent(value)}`),
       },
       caller,
-      combined,
     );
     if (target.cookies.length > 0) target.headers.cookie = target.cookies.join('; ');
     const url = new URL(first.href);
@@ -166,6 +165,8 @@ export async function send(
       };
     }
   } catch (error) {
+    // A refusal already worded (the token endpoint timed out, a redirect elsewhere) stays as is.
+    if (error instanceof UpstreamError) throw error;
     if (timeout.aborted && !signal?.aborted) {
       throw new UpstreamError(
         `the API did not answer ${method.toUpperCase()} ${path} within ${upstream.timeoutMs} ms. Fix: raise timeoutMs if it is slow by design.`,

@@ -72,7 +72,7 @@ export type UpstreamAuth =
 /** Adds credentials to requests; one per `fromOpenAPI` server (it holds the cached token). */
 export interface Credentials {
   /** Sets the credentials on one request. `caller` is the handler's `ctx.auth`. */
-  apply(request: CredentialTarget, caller: unknown, signal: AbortSignal): Promise<void>;
+  apply(request: CredentialTarget, caller: unknown): Promise<void>;
   /**
    * The API answered 401: drops a cached token. True when a retry with a fresh one may succeed
    * (client credentials only; a static credential would be refused again).
@@ -98,6 +98,7 @@ const EXPIRY_MARGIN_MS = 30_000;
 export function credentialsOf(
   auth: UpstreamAuth | undefined,
   fetchImpl: typeof fetch,
+  timeoutMs: number,
 ): Credentials | undefined {
   if (auth === undefined) return undefined;
   switch (auth.type) {
@@ -127,7 +128,7 @@ export function credentialsOf(
         headers.authorization = `Bearer ${token}`;
       });
     case 'oauth2ClientCredentials':
-      return clientCredentials(auth, fetchImpl);
+      return clientCredentials(auth, fetchImpl, timeoutMs);
     default:
       throw new OpenAPIError(
         'CONFLICTING_OPTIONS',
@@ -144,6 +145,7 @@ function fixed(apply: (target: CredentialTarget, caller: unknown) => Promise<voi
 function clientCredentials(
   auth: Extract<UpstreamAuth, { type: 'oauth2ClientCredentials' }>,
   fetchImpl: typeof fetch,
+  timeoutMs: number,
 ): Credentials {
   let tokenUrl: URL;
   try {
@@ -167,7 +169,10 @@ function clientCredentials(
   // One token request at a time: calls arriving while it runs share its answer.
   let pending: Promise<string> | undefined;
 
-  const request = async (signal: AbortSignal): Promise<string> => {
+  // The token request has its own deadline, not the first caller's signal: calls waiting on it
+  // must not fail because that one call was cancelled.
+  const request = async (): Promise<string> => {
+    const signal = AbortSignal.timeout(timeoutMs);
     const form = new URLSearchParams({ grant_type: 'client_credentials' });
     if (auth.scopes && auth.scopes.length > 0) form.set('scope', auth.scopes.join(' '));
     if (auth.resource) form.set('resource', auth.resource);
@@ -195,9 +200,10 @@ function clientCredentials(
         signal,
       });
     } catch (error) {
-      if (signal.aborted) throw error;
       throw new UpstreamError(
-        `could not reach ${where}: ${(error as Error).message}. Fix: check auth.tokenUrl.`,
+        signal.aborted
+          ? `${where} did not answer within ${timeoutMs} ms. Fix: check auth.tokenUrl, or raise timeoutMs.`
+          : `could not reach ${where}: ${(error as Error).message}. Fix: check auth.tokenUrl.`,
       );
     }
     const text = new TextDecoder().decode(await readCapped(response, TOKEN_ANSWER_BYTES));
@@ -231,17 +237,17 @@ function clientCredentials(
     return answer.access_token;
   };
 
-  const token = async (signal: AbortSignal): Promise<string> => {
+  const token = async (): Promise<string> => {
     if (cached && Date.now() < cached.expiresAt) return cached.token;
-    pending ??= request(signal).finally(() => {
+    pending ??= request().finally(() => {
       pending = undefined;
     });
     return pending;
   };
 
   return {
-    async apply({ headers }, _caller, signal) {
-      headers.authorization = `Bearer ${await token(signal)}`;
+    async apply({ headers }) {
+      headers.authorization = `Bearer ${await token()}`;
     },
     rejected() {
       const had = cached !== undefined;

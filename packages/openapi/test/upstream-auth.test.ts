@@ -149,6 +149,37 @@ describe('upstream auth: OAuth 2 client credentials against oidc-provider', () =
     expect(upstream.seen).toEqual([]);
   });
 
+  it('a token endpoint slower than timeoutMs is an isError naming the endpoint and timeoutMs', async () => {
+    const upstream = await echoUpstream();
+    const slow = await startUpstream({
+      'POST /token': (_req, res) => {
+        const timer = setTimeout(() => res.end('{}'), 5_000);
+        res.on('close', () => clearTimeout(timer));
+      },
+    });
+    cleanups.push(slow.close);
+    const server = await fromOpenAPI(SPEC, {
+      baseUrl: upstream.url,
+      timeoutMs: 300,
+      auth: {
+        type: 'oauth2ClientCredentials',
+        tokenUrl: `${slow.origin}/token`,
+        clientId: 'a',
+        clientSecret: 'b',
+      },
+    });
+    const mcp = await connectTestClient(server);
+    cleanups.push(() => mcp.close());
+    const started = Date.now();
+    const result = await mcp.callTool('whoami', {});
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(result.isError).toBe(true);
+    expect(JSON.stringify(result.content)).toContain(
+      `${slow.origin}/token did not answer within 300 ms`,
+    );
+    expect(upstream.seen).toEqual([]);
+  });
+
   it('a token URL that is not an absolute http(s) URL fails at startup naming auth.tokenUrl', async () => {
     const error = await fromOpenAPI(SPEC, {
       baseUrl: 'http://127.0.0.1:9/api',
