@@ -72,4 +72,56 @@ describe('Swagger 2.0', () => {
     await client.callTool('q', { a: ['x', 'y z'], b: ['x', 'y,z'], c: ['x', 'y'] });
     expect(upstream.seen.at(-1)?.url).toBe('/api/q?a=x&a=y%20z&b=x,y%2Cz&c=x%7Cy');
   });
+
+  it('in: formData with a type: file parameter becomes a multipart upload of a base64 argument', async () => {
+    const upstream = await startUpstream({
+      'POST /api/pet/7/uploadImage': (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"code":200,"message":"stored"}');
+      },
+    });
+    cleanups.push(upstream.close);
+    // The shape of the Swagger Petstore's uploadFile operation.
+    const spec = {
+      swagger: '2.0',
+      info: { title: 'Upload', version: '1' },
+      paths: {
+        '/pet/{petId}/uploadImage': {
+          post: {
+            operationId: 'uploadFile',
+            consumes: ['multipart/form-data'],
+            produces: ['application/json'],
+            parameters: [
+              { name: 'petId', in: 'path', required: true, type: 'integer' },
+              { name: 'additionalMetadata', in: 'formData', required: false, type: 'string' },
+              { name: 'file', in: 'formData', required: true, type: 'file' },
+            ],
+            responses: { '200': { description: 'ok', schema: { type: 'object' } } },
+          },
+        },
+      },
+    };
+    const client = await connectTestClient(await fromOpenAPI(spec, { baseUrl: upstream.url }));
+    cleanups.push(() => client.close());
+    const { tools } = await client.listTools();
+    // swagger2openapi leaves the converted requestBody optional (no `required: true`), so only
+    // the path parameter is a required argument.
+    expect(tools[0]?.inputSchema).toMatchObject({
+      properties: { file: { type: 'string', contentEncoding: 'base64' } },
+      required: ['petId'],
+    });
+    const bytes = Buffer.from('GIF89a-not-really');
+    const result = await client.callTool('uploadFile', {
+      petId: 7,
+      additionalMetadata: 'front',
+      file: bytes.toString('base64'),
+    });
+    expect(result.isError).toBeFalsy();
+    const seen = upstream.seen.at(-1);
+    const form = await new Response(seen?.raw, {
+      headers: { 'content-type': String(seen?.headers['content-type']) },
+    }).formData();
+    expect(Buffer.from(await (form.get('file') as File).arrayBuffer())).toEqual(bytes);
+    expect(form.get('additionalMetadata')).toBe('front');
+  });
 });
