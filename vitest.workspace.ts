@@ -15,6 +15,7 @@ export default [
   'examples/conformance',
   'examples/files',
   'examples/weather',
+  'examples/petstore',
   'examples/prompts',
   'examples/release',
   'examples/secure-notes',

@@ -18,13 +18,9 @@ import {
   type Operation,
   type RouteMap,
 } from './operations.js';
-import {
-  send,
-  UpstreamError,
-  type Upstream,
-  type UpstreamAuth,
-  type UpstreamResponse,
-} from './request.js';
+import { send, type Upstream, type UpstreamResponse } from './request.js';
+import { credentialsOf, type UpstreamAuth } from './upstream-auth.js';
+import { UpstreamError } from './upstream-error.js';
 
 /** Options of {@link fromOpenAPI}. Only `baseUrl` is required. */
 export interface FromOpenAPIOptions {
@@ -40,7 +36,10 @@ export interface FromOpenAPIOptions {
   routeMaps?: readonly RouteMap[];
   /** Member names by operationId or by `'METHOD /path'` (`{ 'GET /pets': 'list_pets' }`). */
   names?: Readonly<Record<string, string>>;
-  /** Credentials sent upstream with every request: bearer token, basic, or an API key. */
+  /**
+   * Credentials sent upstream with every request: a bearer token, basic, an API key, OAuth 2
+   * client credentials (token fetched and cached), or the caller's own token where you allow it.
+   */
   auth?: UpstreamAuth;
   /** Headers sent with every request (a User-Agent, an API version). */
   headers?: Readonly<Record<string, string>>;
@@ -48,6 +47,12 @@ export interface FromOpenAPIOptions {
   timeoutMs?: number;
   /** The largest upstream answer read (default 10 MiB); a larger one is an error result. */
   maxResponseBytes?: number;
+  /**
+   * The largest response schema declared as a tool's `outputSchema`, in bytes of JSON (default
+   * 16 KiB). A larger one is left out (the answer comes back as JSON text): it would swell every
+   * `tools/list` and slow startup. `0` declares none.
+   */
+  maxOutputSchemaBytes?: number;
   /** Prefix of resource URIs (default `openapi://`): `openapi://list_pets`, `openapi://get_pet/{id}`. */
   uriPrefix?: string;
   /** Server options (`name` and `version` default to the document's `info.title` and `info.version`). */
@@ -56,8 +61,11 @@ export interface FromOpenAPIOptions {
 
 const EXCERPT_CHARS = 500;
 
+/** What a member's handler reads of its context: the cancellation signal and the caller. */
+type Caller = { readonly signal?: AbortSignal; readonly auth?: unknown };
+
 /**
- * Serves a REST API described by an OpenAPI 3.0 or 3.1 document: each operation becomes a tool
+ * Serves a REST API described by an OpenAPI 3.0 or 3.1 (or Swagger 2.0) document: each operation becomes a tool
  * (or, by `routeMaps`, a resource, a resource template, or nothing) that sends the HTTP request
  * and returns the answer. The document is read, validated and `$ref`-resolved once, here; any
  * problem is an {@link OpenAPIError} naming the JSON pointer and the fix.
@@ -91,6 +99,7 @@ export async function fromOpenAPI(
     options.names ?? {},
   );
   const uriPrefix = options.uriPrefix ?? 'openapi://';
+  const maxOutput = options.maxOutputSchemaBytes ?? 16 * 1024;
 
   // A fresh class per document: decorators record members on the class, so the operations of
   // two documents never mix. Methods are added, then decorated the way `experimentalDecorators`
@@ -107,9 +116,9 @@ export async function fromOpenAPI(
     const success = successResponse(doc, op, v30);
     const meta = op.tags.length > 0 ? { tags: [...op.tags] } : undefined;
     if (type === 'tool') {
-      const output = success.schema ? outputOf(success.schema) : undefined;
-      proto[name] = async (args: Record<string, unknown>, ctx: { signal?: AbortSignal }) => {
-        const response = await call(upstream, op, plan, args, ctx?.signal);
+      const output = success.schema ? outputOf(success.schema, maxOutput) : undefined;
+      proto[name] = async (args: Record<string, unknown>, ctx: Caller) => {
+        const response = await call(upstream, op, plan, args, ctx);
         return toolResult(response, op, output?.wrapped);
       };
       Tool({
@@ -148,13 +157,10 @@ export async function fromOpenAPI(
       );
     }
     const uri = `${uriPrefix}${name}${pathArgs.map((p) => `/{${p.arg}}`).join('')}`;
-    proto[name] = async (
-      variables: Record<string, unknown> | undefined,
-      ctx: { signal?: AbortSignal },
-    ) => {
+    proto[name] = async (variables: Record<string, unknown> | undefined, ctx: Caller) => {
       // A fixed resource's first argument is not variables: send nothing from it.
       const args = type === 'template' ? (variables ?? {}) : {};
-      const response = await call(upstream, op, plan, args, ctx?.signal);
+      const response = await call(upstream, op, plan, args, ctx);
       if (response.status < 200 || response.status > 299)
         throw new UserError(failure(response, op));
       return isText(response.contentType) ? new TextDecoder().decode(response.body) : response.body;
@@ -197,19 +203,25 @@ function upstreamOf(options: FromOpenAPIOptions): Upstream {
   for (const [key, value] of [
     ['timeoutMs', options.timeoutMs],
     ['maxResponseBytes', options.maxResponseBytes],
+    ['maxOutputSchemaBytes', options.maxOutputSchemaBytes],
   ] as const) {
-    if (value !== undefined && !(Number.isInteger(value) && value > 0)) {
+    const floor = key === 'maxOutputSchemaBytes' ? 0 : 1;
+    if (value !== undefined && !(Number.isInteger(value) && value >= floor)) {
       throw new OpenAPIError(
         'INVALID_LIMIT',
         '#',
-        `${key} must be a positive integer, not ${String(value)}. Fix: pass a number like 30000.`,
+        `${key} must be an integer of at least ${floor}, not ${String(value)}. Fix: pass a number like 30000.`,
       );
     }
   }
   return {
     baseUrl,
     fetch: options.fetch ?? globalThis.fetch.bind(globalThis),
-    auth: options.auth,
+    credentials: credentialsOf(
+      options.auth,
+      options.fetch ?? globalThis.fetch.bind(globalThis),
+      options.timeoutMs ?? 30_000,
+    ),
     headers: options.headers ?? {},
     timeoutMs: options.timeoutMs ?? 30_000,
     maxResponseBytes: options.maxResponseBytes ?? 10 * 1024 * 1024,
@@ -221,10 +233,10 @@ async function call(
   op: Operation,
   plan: InputPlan,
   args: Record<string, unknown>,
-  signal: AbortSignal | undefined,
+  ctx: Caller | undefined,
 ): Promise<UpstreamResponse> {
   try {
-    return await send(upstream, op.method, op.path, plan, args, signal);
+    return await send(upstream, op.method, op.path, plan, args, ctx?.signal, ctx?.auth);
   } catch (error) {
     if (error instanceof UpstreamError) throw new UserError(error.message);
     throw new UserError(
@@ -264,11 +276,17 @@ function successResponse(
   return {};
 }
 
-/** MCP output schemas are objects; anything else is wrapped as `{ result }`. */
-function outputOf(schema: Record<string, unknown>): {
-  schema: Record<string, unknown>;
-  wrapped: boolean;
-} {
+/**
+ * MCP output schemas are objects; anything else is wrapped as `{ result }`. A schema larger than
+ * `max` bytes is not declared: real APIs inline whole object graphs into each response (GitHub's
+ * largest is 420 kB), which would swell `tools/list` for every client and cost seconds of
+ * validator compilation per tool at startup; the answer is then returned as JSON text.
+ */
+function outputOf(
+  schema: Record<string, unknown>,
+  max: number,
+): { schema: Record<string, unknown>; wrapped: boolean } | undefined {
+  if (JSON.stringify(schema).length > max) return undefined;
   const isObject =
     schema.type === 'object' ||
     (schema.type === undefined && (schema.properties !== undefined || Array.isArray(schema.allOf)));

@@ -2,6 +2,8 @@ import { follow, toJsonSchema } from './deref.js';
 import { OpenAPIError } from './errors.js';
 import type { Operation } from './operations.js';
 
+const MULTIPART = 'multipart/form-data';
+
 /** Where one argument of the tool goes in the HTTP request. */
 export interface ArgPlacement {
   /** The argument's name in the tool's input schema. */
@@ -9,6 +11,16 @@ export interface ArgPlacement {
   /** The name on the wire (the parameter's, or the body property's). */
   readonly name: string;
   readonly in: 'path' | 'query' | 'header' | 'cookie' | 'body' | 'whole-body';
+  /**
+   * For a query array sent as one parameter (`style: form, explode: false`, Swagger 2.0's
+   * `collectionFormat: csv`): what joins the items. Absent: one `name=value` per item.
+   */
+  readonly delimiter?: string;
+  /**
+   * A file: the argument is base64 and is sent as bytes — a multipart part of this media type
+   * (named after the argument), or the whole body.
+   */
+  readonly file?: { readonly contentType: string };
 }
 
 /** An operation's input: one JSON Schema, and where each argument goes. */
@@ -22,6 +34,8 @@ export interface InputPlan {
 interface Candidate {
   name: string;
   in: ArgPlacement['in'];
+  delimiter?: string;
+  file?: { contentType: string };
   schema: unknown;
   required: boolean;
   description?: string;
@@ -57,6 +71,7 @@ export function planInput(doc: Record<string, unknown>, op: Operation, v30: bool
       schema: toJsonSchema(doc, schema ?? {}, v30),
       required: param.required === true || place === 'path',
       description: typeof param.description === 'string' ? param.description.trim() : undefined,
+      delimiter: place === 'query' ? delimiterOf(param) : undefined,
     };
     // An operation's parameter overrides the path item's one of the same name and place.
     const key = `${place}\0${param.name}`;
@@ -82,36 +97,53 @@ export function planInput(doc: Record<string, unknown>, op: Operation, v30: bool
       >;
       const required = body.required === true;
       const props = schema.properties as Record<string, unknown> | undefined;
+      const form = bodyType === 'application/x-www-form-urlencoded' || bodyType === MULTIPART;
       const foldable =
-        (bodyType.includes('json') || bodyType === 'application/x-www-form-urlencoded') &&
+        (bodyType.includes('json') || form) &&
         props !== undefined &&
         (schema.type === 'object' || schema.type === undefined) &&
         schema.allOf === undefined &&
         schema.oneOf === undefined &&
         schema.anyOf === undefined;
-      if (foldable) {
-        const req = new Set(Array.isArray(schema.required) ? schema.required.map(String) : []);
-        for (const [name, sub] of Object.entries(props))
-          candidates.push({ name, in: 'body', schema: sub, required: required && req.has(name) });
-      } else {
-        const merged = flattenAllOf(schema);
-        if (merged && (bodyType.includes('json') || bodyType.includes('form'))) {
-          for (const [name, sub] of Object.entries(merged.properties))
-            candidates.push({
-              name,
-              in: 'body',
-              schema: sub,
-              required: required && merged.required.has(name),
-            });
-        } else {
+      const merged = foldable
+        ? {
+            properties: props,
+            required: new Set(Array.isArray(schema.required) ? schema.required.map(String) : []),
+          }
+        : bodyType.includes('json') || form
+          ? flattenAllOf(schema)
+          : undefined;
+      if (merged) {
+        const encoding = (
+          content[bodyType] as { encoding?: Record<string, { contentType?: unknown }> }
+        ).encoding;
+        for (const [name, sub] of Object.entries(merged.properties)) {
+          const file =
+            bodyType === MULTIPART ? fileOf(sub, encoding?.[name]?.contentType) : undefined;
           candidates.push({
-            name: 'body',
-            in: 'whole-body',
-            schema: bodyType.includes('json') ? schema : { type: 'string' },
-            required,
-            description: typeof body.description === 'string' ? body.description.trim() : undefined,
+            name,
+            in: 'body',
+            schema: file ? file.schema : sub,
+            required: required && merged.required.has(name),
+            ...(file ? { file: { contentType: file.contentType } } : {}),
           });
         }
+      } else {
+        const file = bodyType.includes('json')
+          ? undefined
+          : (fileOf(schema, bodyType) ??
+            // A body of a binary media type with no schema (image/png: {}) is a file too.
+            (schema.type === undefined && !/^text\/|json|xml|form|yaml/.test(bodyType)
+              ? fileOf({ type: 'string', format: 'binary' }, bodyType)
+              : undefined));
+        candidates.push({
+          name: 'body',
+          in: 'whole-body',
+          schema: bodyType.includes('json') ? schema : (file?.schema ?? { type: 'string' }),
+          required,
+          description: typeof body.description === 'string' ? body.description.trim() : undefined,
+          ...(file ? { file: { contentType: file.contentType } } : {}),
+        });
       }
     }
   }
@@ -127,7 +159,13 @@ export function planInput(doc: Record<string, unknown>, op: Operation, v30: bool
     if (c.description && sub.description === undefined) sub.description = c.description;
     properties[arg] = sub;
     if (c.required) required.push(arg);
-    placements.push({ arg, name: c.name, in: c.in });
+    placements.push({
+      arg,
+      name: c.name,
+      in: c.in,
+      ...(c.delimiter !== undefined ? { delimiter: c.delimiter } : {}),
+      ...(c.file ? { file: c.file } : {}),
+    });
   }
   return {
     schema: { type: 'object', properties, ...(required.length > 0 ? { required } : {}) },
@@ -152,4 +190,47 @@ function flattenAllOf(
       required.add(String(r));
   }
   return { properties, required };
+}
+
+// OpenAPI's query serialisation of arrays: `form` explodes by default (`?a=1&a=2`); unexploded
+// `form` joins with commas, `spaceDelimited` and `pipeDelimited` with a space or a pipe.
+function delimiterOf(param: Record<string, unknown>): string | undefined {
+  const style = typeof param.style === 'string' ? param.style : 'form';
+  const explode = typeof param.explode === 'boolean' ? param.explode : style === 'form';
+  if (explode) return undefined;
+  if (style === 'spaceDelimited') return ' ';
+  if (style === 'pipeDelimited') return '|';
+  return ',';
+}
+
+/**
+ * A file in a request body — `format: binary` (3.0), or `contentMediaType` / `contentEncoding`
+ * (3.1) — becomes a base64 string argument: MCP arguments are JSON, so bytes travel as base64
+ * (a resource link would make the server fetch something the caller names, an SSRF door).
+ */
+function fileOf(
+  schema: unknown,
+  declaredType: unknown,
+): { schema: Record<string, unknown>; contentType: string } | undefined {
+  const s = schema as Record<string, unknown>;
+  const isFile =
+    s.type === 'string' &&
+    (s.format === 'binary' || s.contentMediaType !== undefined || s.contentEncoding !== undefined);
+  if (!isFile) return undefined;
+  const contentType =
+    typeof declaredType === 'string' && !declaredType.includes('*') && !declaredType.includes(',')
+      ? declaredType
+      : typeof s.contentMediaType === 'string'
+        ? s.contentMediaType
+        : 'application/octet-stream';
+  const { format: _format, ...rest } = s;
+  return {
+    schema: {
+      ...rest,
+      contentEncoding: 'base64',
+      contentMediaType: contentType,
+      description: `${typeof s.description === 'string' ? `${s.description.trim()} ` : ''}(a file: its bytes, base64-encoded)`,
+    },
+    contentType,
+  };
 }

@@ -1,41 +1,14 @@
+import { BodyError, type BodyField, encodeBody, type EncodedBody } from './body.js';
 import type { InputPlan } from './input.js';
-
-/**
- * Credentials sent to the upstream API with every request.
- *
- * @example
- * ```ts
- * const auth: UpstreamAuth = { type: 'apiKey', in: 'header', name: 'X-Api-Key', value: process.env.API_KEY ?? '' };
- * ```
- */
-export type UpstreamAuth =
-  | {
-      type: 'bearer';
-      /** The token, or a function returning it (called per request, so it can rotate). */
-      token: string | (() => string | Promise<string>);
-    }
-  | {
-      type: 'basic';
-      /** The user name of HTTP Basic authentication. */
-      username: string;
-      /** The password of HTTP Basic authentication. */
-      password: string;
-    }
-  | {
-      type: 'apiKey';
-      /** Where the key goes. */
-      in: 'header' | 'query' | 'cookie';
-      /** The header, query parameter or cookie name. */
-      name: string;
-      /** The key. */
-      value: string;
-    };
+import { readCapped } from './read-capped.js';
+import type { Credentials } from './upstream-auth.js';
+import { UpstreamError } from './upstream-error.js';
 
 /** How requests reach the upstream; shared by every member of one `fromOpenAPI` server. */
 export interface Upstream {
   readonly baseUrl: URL;
   readonly fetch: typeof fetch;
-  readonly auth?: UpstreamAuth;
+  readonly credentials?: Credentials;
   readonly timeoutMs: number;
   readonly maxResponseBytes: number;
   readonly headers: Readonly<Record<string, string>>;
@@ -49,11 +22,6 @@ export interface UpstreamResponse {
   readonly body: Uint8Array;
 }
 
-/** A refusal on the way (timeout, size, redirect): the message is for the client. */
-export class UpstreamError extends Error {
-  override name = 'UpstreamError';
-}
-
 const MAX_REDIRECTS = 5;
 
 /** Builds the request for `args` and sends it, following same-origin redirects only. */
@@ -64,24 +32,40 @@ export async function send(
   plan: InputPlan,
   args: Record<string, unknown>,
   signal: AbortSignal | undefined,
+  caller?: unknown,
 ): Promise<UpstreamResponse> {
   let resolvedPath = path;
-  const query = new URLSearchParams();
+  const query: string[] = [];
+  const q = (name: string, value: string) =>
+    query.push(`${encodeURIComponent(name)}=${encodeURIComponent(value)}`);
   const headers: Record<string, string> = { ...upstream.headers };
   const cookies: string[] = [];
-  const body: Record<string, unknown> = {};
-  let whole: unknown;
-  let hasBody = false;
+  const fields: BodyField[] = [];
+  let whole: BodyField | undefined;
   for (const p of plan.placements) {
     const value = args[p.arg];
     if (value === undefined) continue;
     switch (p.in) {
-      case 'path':
-        resolvedPath = resolvedPath.replaceAll(`{${p.name}}`, encodeURIComponent(scalar(value)));
+      case 'path': {
+        const segment = encodeURIComponent(scalar(value));
+        // `/` is escaped above, but a whole segment of dots (`.`, `..`, `%2e`) is still a dot
+        // segment to the URL parser: `/pets/..` would reach `/`, another operation or API.
+        if (/^(\.|%2e)*$/i.test(segment)) {
+          throw new UpstreamError(
+            `path parameter "${p.arg}" is ${JSON.stringify(scalar(value))}, which would change the request's path instead of naming one item. Fix: pass the item's id.`,
+          );
+        }
+        resolvedPath = resolvedPath.replaceAll(`{${p.name}}`, segment);
         break;
+      }
       case 'query':
-        if (Array.isArray(value)) for (const v of value) query.append(p.name, scalar(v));
-        else query.append(p.name, scalar(value));
+        if (Array.isArray(value) && p.delimiter !== undefined) {
+          // A comma joins literally (`tags=dog,cat`); a space or pipe is escaped; items always are.
+          const joiner = p.delimiter === ',' ? ',' : encodeURIComponent(p.delimiter);
+          const items = value.map((v) => encodeURIComponent(scalar(v)));
+          query.push(`${encodeURIComponent(p.name)}=${items.join(joiner)}`);
+        } else if (Array.isArray(value)) for (const v of value) q(p.name, scalar(v));
+        else q(p.name, scalar(value));
         break;
       case 'header':
         headers[p.name] = scalar(value);
@@ -90,56 +74,75 @@ export async function send(
         cookies.push(`${p.name}=${encodeURIComponent(scalar(value))}`);
         break;
       case 'body':
-        body[p.name] = value;
-        hasBody = true;
+        fields.push({ placement: p, value });
         break;
       case 'whole-body':
-        whole = value;
-        hasBody = true;
+        whole = { placement: p, value };
         break;
     }
   }
-  const auth = upstream.auth;
-  if (auth?.type === 'bearer') {
-    const token = typeof auth.token === 'function' ? await auth.token() : auth.token;
-    headers.authorization = `Bearer ${token}`;
-  } else if (auth?.type === 'basic') {
-    headers.authorization = `Basic ${btoa(`${auth.username}:${auth.password}`)}`;
-  } else if (auth?.type === 'apiKey') {
-    if (auth.in === 'header') headers[auth.name] = auth.value;
-    else if (auth.in === 'query') query.append(auth.name, auth.value);
-    else cookies.push(`${auth.name}=${encodeURIComponent(auth.value)}`);
-  }
-  if (cookies.length > 0) headers.cookie = cookies.join('; ');
-  let payload: string | undefined;
-  if (hasBody && plan.bodyType !== undefined) {
-    headers['content-type'] = plan.bodyType;
-    const value = whole !== undefined ? whole : body;
-    if (plan.bodyType === 'application/x-www-form-urlencoded' && typeof value === 'object') {
-      payload = new URLSearchParams(
-        Object.entries(value as Record<string, unknown>).map(([k, v]): [string, string] => [
-          k,
-          scalar(v),
-        ]),
-      ).toString();
-    } else if (plan.bodyType.includes('json')) payload = JSON.stringify(value);
-    else payload = scalar(value);
+  let payload: EncodedBody['payload'] | undefined;
+  if ((fields.length > 0 || whole) && plan.bodyType !== undefined) {
+    let encoded: EncodedBody;
+    try {
+      encoded = encodeBody(plan.bodyType, fields, whole);
+    } catch (error) {
+      if (error instanceof BodyError) throw new UpstreamError(error.message);
+      throw error;
+    }
+    payload = encoded.payload;
+    if (encoded.contentType) headers['content-type'] = encoded.contentType;
   }
   const base = upstream.baseUrl.href.replace(/\/$/, '');
-  let url = new URL(base + resolvedPath);
-  const search = query.toString();
-  if (search) url.search = url.search ? `${url.search}&${search}` : search;
+  const first = new URL(base + resolvedPath);
+  // Defence in depth: whatever the arguments, the request stays under baseUrl.
+  if (
+    first.origin !== upstream.baseUrl.origin ||
+    !`${first.pathname}/`.startsWith(`${upstream.baseUrl.pathname.replace(/\/$/, '')}/`)
+  ) {
+    throw new UpstreamError(
+      `the request for ${method.toUpperCase()} ${path} would leave baseUrl (${first.href}); not sent. Fix: check the arguments of the path.`,
+    );
+  }
   const timeout = AbortSignal.timeout(upstream.timeoutMs);
   const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+  const authorised = async () => {
+    const target = { headers: { ...headers }, cookies: [...cookies], query: [] as string[] };
+    await upstream.credentials?.apply(
+      {
+        headers: target.headers,
+        cookies: target.cookies,
+        query: (name, value) =>
+          target.query.push(`${encodeURIComponent(name)}=${encodeURIComponent(value)}`),
+      },
+      caller,
+    );
+    if (target.cookies.length > 0) target.headers.cookie = target.cookies.join('; ');
+    const url = new URL(first.href);
+    const search = [...query, ...target.query].join('&');
+    if (search) url.search = url.search ? `${url.search}&${search}` : search;
+    return { url, headers: target.headers };
+  };
   try {
-    for (let hop = 0; ; hop++) {
+    let request = await authorised();
+    let url = request.url;
+    for (let hop = 0, retried = false; ; hop++) {
       const response = await upstream.fetch(url, {
         method: method.toUpperCase(),
-        headers,
+        headers: request.headers,
         body: payload,
         redirect: 'manual',
         signal: combined,
       });
+      // A 401 to a cached client-credentials token (revoked, or expired early): one retry with
+      // a fresh token.
+      if (response.status === 401 && !retried && upstream.credentials?.rejected()) {
+        await response.body?.cancel();
+        retried = true;
+        request = await authorised();
+        url = request.url;
+        continue;
+      }
       const location = response.headers.get('location');
       if (response.status >= 300 && response.status < 400 && location) {
         await response.body?.cancel();
@@ -162,6 +165,8 @@ export async function send(
       };
     }
   } catch (error) {
+    // A refusal already worded (the token endpoint timed out, a redirect elsewhere) stays as is.
+    if (error instanceof UpstreamError) throw error;
     if (timeout.aborted && !signal?.aborted) {
       throw new UpstreamError(
         `the API did not answer ${method.toUpperCase()} ${path} within ${upstream.timeoutMs} ms. Fix: raise timeoutMs if it is slow by design.`,
@@ -169,41 +174,6 @@ export async function send(
     }
     throw error;
   }
-}
-
-async function readCapped(response: Response, max: number): Promise<Uint8Array> {
-  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
-  if (declared > max) {
-    await response.body?.cancel();
-    throw tooBig(max);
-  }
-  if (!response.body) return new Uint8Array();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = response.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel();
-      throw tooBig(max);
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
-}
-
-function tooBig(max: number): UpstreamError {
-  return new UpstreamError(
-    `the API's answer is over maxResponseBytes (${max} bytes); not read. Fix: ask for less (filters, paging) or raise maxResponseBytes.`,
-  );
 }
 
 function scalar(value: unknown): string {

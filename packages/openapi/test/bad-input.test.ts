@@ -115,10 +115,29 @@ describe('bad OpenAPI documents are refused at startup, naming the JSON pointer 
     expect(error.message).toContain('#/paths/~1a/get');
   });
 
-  it('a Swagger 2.0 document is refused with the command that converts it', async () => {
-    const error = await refusal({ swagger: '2.0', info, paths: {} });
+  it('an invalid Swagger 2.0 document names the pointer in the 2.0 document, before conversion', async () => {
+    const error = await refusal({
+      swagger: '2.0',
+      info,
+      paths: {
+        '/a': {
+          get: {
+            operationId: 'a',
+            parameters: [{ name: 'q', in: 'nowhere', type: 'string' }],
+            responses: ok,
+          },
+        },
+      },
+    });
+    expect(error.message).toContain('Swagger 2.0 document is invalid');
+    expect(error.pointer).toBe('#/paths/~1a/get/parameters/0/in');
+    expect(error.message).toContain('Fix:');
+  });
+
+  it('a Swagger 1.x document is refused naming the versions read', async () => {
+    const error = await refusal({ swagger: '1.2', info, paths: {} });
     expect(error.pointer).toBe('#/swagger');
-    expect(error.message).toContain('swagger2openapi');
+    expect(error.message).toContain('Swagger 2.0, OpenAPI 3.0.x or 3.1.x');
   });
 
   it('a missing baseUrl names the option and the fix', async () => {

@@ -19,6 +19,7 @@ const SPECS = {
   '3.1 (JSON object)': JSON.parse(
     readFileSync(join(FIXTURES, 'petstore-expanded-3.1.json'), 'utf8'),
   ),
+  'Swagger 2.0 (YAML file)': join(FIXTURES, 'petstore-expanded-swagger-2.0.yaml'),
 };
 
 interface Peer {

@@ -23,6 +23,13 @@ const SPEC = {
         responses: { '200': { description: 'png', content: { 'image/png': {} } } },
       },
     },
+    '/pets/{id}/photos': {
+      get: {
+        operationId: 'photos',
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: ok(),
+      },
+    },
     '/echo': {
       get: {
         operationId: 'echo',
@@ -187,5 +194,90 @@ describe('upstream safety', () => {
     const { client } = await setup({ auth: auth as FromOpenAPIOptions['auth'] });
     const result = await client.callTool('echo', { count: 1 });
     expect(result.structuredContent).toMatchObject(expected);
+  });
+
+  it('a response schema over maxOutputSchemaBytes is not declared and the answer comes back as JSON text', async () => {
+    const { client } = await setup({ maxOutputSchemaBytes: 64 });
+    const small = await setup({});
+    const schemaOf = async (c: TestClient) =>
+      (await c.listTools()).tools.find((t) => t.name === 'echo')?.outputSchema;
+    // The echo schema ({ type: 'object' }) is 17 bytes; pad it over 64 through the document.
+    expect(await schemaOf(small.client)).toEqual({ type: 'object' });
+    const big = await fromOpenAPI(
+      {
+        ...SPEC,
+        paths: {
+          '/echo': {
+            get: {
+              ...SPEC.paths['/echo'].get,
+              responses: ok({ type: 'object', description: 'x'.repeat(100) }),
+            },
+          },
+        },
+      },
+      { baseUrl: small.upstream.url, maxOutputSchemaBytes: 64 },
+    );
+    const bigClient = await connectTestClient(big);
+    cleanups.push(() => bigClient.close());
+    expect(await schemaOf(bigClient)).toBeUndefined();
+    const result = await bigClient.callTool('echo', { count: 1 });
+    expect(result.structuredContent).toBeUndefined();
+    expect(JSON.parse((result.content[0] as { text: string }).text)).toMatchObject({ count: '1' });
+    expect(await schemaOf(client)).toEqual({ type: 'object' });
+  });
+
+  it.each(['..', '.'])(
+    'a path parameter of dots (%s) is refused and nothing is sent: no path traversal',
+    async (id) => {
+      const { client, upstream } = await setup();
+      const before = upstream.seen.length;
+      const result = await client.callTool('photos', { id });
+      expect(result.isError).toBe(true);
+      expect(JSON.stringify(result.content)).toContain('path parameter \\"id\\"');
+      expect(upstream.seen.length).toBe(before);
+    },
+  );
+
+  it('a slash or an escaped dot in a path parameter stays inside one segment', async () => {
+    const { client, upstream } = await setup();
+    await client.callTool('photos', { id: '../../admin' });
+    await client.callTool('photos', { id: '%2e%2e' });
+    expect(upstream.seen.map((r) => r.url)).toEqual([
+      '/api/pets/..%2F..%2Fadmin/photos',
+      '/api/pets/%252e%252e/photos',
+    ]);
+  });
+
+  it('a document path that climbs out of baseUrl is refused and nothing is sent', async () => {
+    const upstream = await startUpstream();
+    cleanups.push(upstream.close);
+    const server = await fromOpenAPI(
+      {
+        openapi: '3.1.0',
+        info: { title: 'Climb', version: '1' },
+        paths: { '/../admin': { get: { operationId: 'admin', responses: ok() } } },
+      },
+      { baseUrl: upstream.url },
+    );
+    const client = await connectTestClient(server);
+    cleanups.push(() => client.close());
+    const result = await client.callTool('admin', {});
+    expect(result.isError).toBe(true);
+    expect(JSON.stringify(result.content)).toContain('would leave baseUrl');
+    expect(upstream.seen).toEqual([]);
+  });
+
+  it("the document's servers are never called: requests go to baseUrl only", async () => {
+    const { upstream, elsewhere } = await setup();
+    const server = await fromOpenAPI(
+      { ...SPEC, servers: [{ url: `${elsewhere.origin}/api` }] },
+      { baseUrl: upstream.url },
+    );
+    const client = await connectTestClient(server);
+    cleanups.push(() => client.close());
+    const result = await client.callTool('echo', { count: 1 });
+    expect(result.isError).toBeFalsy();
+    expect(elsewhere.seen).toEqual([]);
+    expect(upstream.seen.at(-1)?.url).toBe('/api/echo?count=1');
   });
 });

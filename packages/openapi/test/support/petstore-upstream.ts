@@ -7,6 +7,8 @@ export interface SeenRequest {
   url: string;
   headers: IncomingMessage['headers'];
   body: string;
+  /** The body's bytes, for binary and multipart bodies. */
+  raw: Buffer;
 }
 
 type Route = (
@@ -39,14 +41,16 @@ export async function startUpstream(extra: Record<string, Route> = {}): Promise<
   const server: Server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
-    const body = Buffer.concat(chunks).toString('utf8');
+    const raw = Buffer.concat(chunks);
+    const body = raw.toString('utf8');
     const url = new URL(req.url ?? '/', 'http://upstream');
-    seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
+    seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body, raw });
     const custom = extra[`${req.method} ${url.pathname}`];
     if (custom) return custom(req, res, body, url);
     const byId = /^\/api\/pets\/([^/]+)$/.exec(url.pathname);
     if (url.pathname === '/api/pets' && req.method === 'GET') {
-      const tags = url.searchParams.getAll('tags');
+      // `tags=a&tags=b` (3.x, exploded) or `tags=a,b` (Swagger 2.0's csv).
+      const tags = url.searchParams.getAll('tags').flatMap((t) => t.split(','));
       const limit = Number(url.searchParams.get('limit') ?? 100);
       const list = [...pets.values()].filter(
         (p) => tags.length === 0 || tags.includes(String(p.tag)),

@@ -1,0 +1,107 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { afterEach, describe, expect, it } from 'vitest';
+import { freePort } from '../../../packages/auth/test/support/protected.ts';
+import {
+  LEGACY_REVISIONS,
+  negotiatedVersion,
+  OFFICIAL_CLIENTS,
+  officialClientPerTest,
+} from '../../../packages/core/test/support/official-clients.ts';
+import { checkServerLines } from '../../../packages/core/test/support/wire-log.ts';
+
+// The example as users start it (`npm start -w examples/petstore`): fromOpenAPI over
+// petstore.yaml, calling the small Petstore API the example starts on loopback. Every operation
+// through both official clients, in every legacy revision over stdio and at 2026-07-28 over HTTP.
+const connect = officialClientPerTest();
+const REX = { id: 1, name: 'Rex', tag: 'dog' };
+
+describe.each(OFFICIAL_CLIENTS)('petstore with %s over stdio', (kind) => {
+  it.each(LEGACY_REVISIONS)(
+    'every Petstore operation is callable end to end at %s; every server message is schema-valid',
+    async (revision) => {
+      const client = await connect(kind, revision, 'examples/petstore');
+      const structured = revision >= '2025-06-18';
+
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toEqual(['list_pets', 'add_pet', 'delete_pet']);
+      const { resourceTemplates } = await client.raw.listResourceTemplates();
+      expect(resourceTemplates.map((t: { uriTemplate: string }) => t.uriTemplate)).toEqual([
+        'openapi://get_pet/{id}',
+      ]);
+
+      const dogs = await client.callTool('list_pets', { tags: ['dog'], limit: 5 });
+      expect(dogs.isError).toBeFalsy();
+      expect(JSON.parse(dogs.content[0].text)).toEqual({ result: [REX] });
+      expect(dogs.structuredContent).toEqual(structured ? { result: [REX] } : undefined);
+
+      const added = await client.callTool('add_pet', { name: 'Kit', tag: 'cat' });
+      expect(JSON.parse(added.content[0].text)).toEqual({ id: 3, name: 'Kit', tag: 'cat' });
+
+      const kit = await client.raw.readResource({ uri: 'openapi://get_pet/3' });
+      expect(kit.contents[0].mimeType).toBe('application/json');
+      expect(JSON.parse(kit.contents[0].text)).toEqual({ id: 3, name: 'Kit', tag: 'cat' });
+
+      const gone = await client.callTool('delete_pet', { id: 3 });
+      expect(gone).toMatchObject({ content: [{ type: 'text', text: 'HTTP 204 (no body)' }] });
+      const again = await client.callTool('delete_pet', { id: 3 });
+      expect(again.isError).toBe(true);
+      expect(again.content[0].text).toContain('HTTP 404');
+      expect(again.content[0].text).toContain('no pet 3');
+
+      const wire = client.wire();
+      expect(negotiatedVersion(wire)).toBe(revision);
+      expect(checkServerLines(wire, revision)).toEqual([]);
+    },
+  );
+});
+
+let child: ChildProcess | undefined;
+afterEach(() => {
+  child?.kill();
+  child = undefined;
+});
+
+describe('petstore over Streamable HTTP', () => {
+  it('every Petstore operation is callable end to end at 2026-07-28 with the official client 2.x', async () => {
+    const port = await freePort();
+    child = spawn(
+      process.execPath,
+      [join(import.meta.dirname, '../dist/main.js'), '--http', '--port', String(port)],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    const url = new URL(`http://127.0.0.1:${port}/mcp`);
+    const client = new Client(
+      { name: 'petstore-test', version: '1.0.0' },
+      { versionNegotiation: { mode: 'auto' as const } },
+    );
+    for (let i = 0; ; i++) {
+      try {
+        await client.connect(new StreamableHTTPClientTransport(url));
+        break;
+      } catch (error) {
+        if (i > 100) throw error;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    try {
+      expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+      const dogs = await client.callTool({ name: 'list_pets', arguments: { tags: ['dog'] } });
+      expect(dogs.structuredContent).toEqual({ result: [REX] });
+      const added = await client.callTool({ name: 'add_pet', arguments: { name: 'Kit' } });
+      expect(added.structuredContent).toEqual({ id: 3, name: 'Kit' });
+      const kit = await client.readResource({ uri: 'openapi://get_pet/3' });
+      expect(JSON.parse((kit.contents[0] as { text: string }).text)).toEqual({
+        id: 3,
+        name: 'Kit',
+      });
+      const gone = await client.callTool({ name: 'delete_pet', arguments: { id: 3 } });
+      expect(gone.isError).toBeFalsy();
+      const missing = await client.callTool({ name: 'delete_pet', arguments: { id: 3 } });
+      expect(missing.isError).toBe(true);
+    } finally {
+      await client.close();
+    }
+  });
+});
