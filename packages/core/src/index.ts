@@ -127,6 +127,11 @@ export {
   type MemberSelector,
   type ExposeAsTools,
   type ToolSearch,
+  type CodeMode,
+  type ScriptSandbox,
+  type ScriptHost,
+  type ScriptOutcome,
+  toolSignatures,
   type SkillSource,
 } from './registry/index.js';
 export { text, image, audio, resourceLink, embeddedResource } from './registry/index.js';
