@@ -132,6 +132,8 @@ export {
   type ScriptHost,
   type ScriptOutcome,
   toolSignatures,
+  surfaceFingerprint,
+  SURFACE_FINGERPRINT_KEY,
   type SkillSource,
 } from './registry/index.js';
 export { text, image, audio, resourceLink, embeddedResource } from './registry/index.js';

@@ -55,6 +55,11 @@ export {
   type ScriptOutcome,
 } from './code-mode.js';
 export { toolSignatures, typeOfSchema } from './tool-signatures.js';
+export {
+  surfaceFingerprint,
+  surfaceContract,
+  SURFACE_FINGERPRINT_KEY,
+} from './surface-fingerprint.js';
 export { Bm25Index, tokens, type Bm25Doc } from './bm25.js';
 export type { Composition } from './registry.js';
 export {
