@@ -40,6 +40,7 @@ export type {
   ViewCsp,
   ViewPermissions,
   ToolUi,
+  ToolDeprecation,
   ToolUiOptions,
   PromptOptions,
   Completer,

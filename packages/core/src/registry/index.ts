@@ -55,6 +55,7 @@ export {
   type ScriptOutcome,
 } from './code-mode.js';
 export { toolSignatures, typeOfSchema } from './tool-signatures.js';
+export { compareVersions, newestVersions, versionOf } from './tool-versions.js';
 export {
   surfaceFingerprint,
   surfaceContract,

@@ -1,5 +1,6 @@
 import { withCodeMode, type CodeMode } from './code-mode.js';
 import { StartupError } from './errors.js';
+import { newestVersions } from './tool-versions.js';
 import { filtered, type MemberFilter } from './member-filter.js';
 import type { Members } from './scan.js';
 import type { ToolDefinition } from './tool-definition.js';
@@ -84,6 +85,8 @@ export class Transforms {
         }),
       };
     for (const filter of this.#filters) result = filtered(result, filter);
+    // One version per tool before search or code mode index them (the newest the filters left).
+    if (this.#search || this.#codeMode) result = { ...result, tools: newestVersions(result.tools) };
     const extra = this.#extra();
     if (extra.length > 0) result = { ...result, tools: [...result.tools, ...extra] };
     if (this.#search) result = { ...result, tools: searchable(result.tools, this.#search) };
