@@ -2,6 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SURFACE_FINGERPRINT_KEY, type McpFwServer } from '@mcp-fw/core';
+import { serveHttp } from '@mcp-fw/core/node';
 import { compareSurfaces } from '../src/commands/surface-diff.ts';
 import type { SurfaceLock } from '../src/commands/surface-lock.ts';
 import { cliEnv, runCli } from './support/cli-process.ts';
@@ -41,7 +43,35 @@ describe('mcp-fw surface', { timeout: 30_000 }, () => {
 
   it('check passes on an unchanged server', async () => {
     const run = await check('base');
-    expect(run).toMatchObject({ code: 0, stdout: `no changes against ${lock}\n` });
+    const { fingerprint } = JSON.parse(readFileSync(lock, 'utf8')) as SurfaceLock;
+    expect(run).toMatchObject({
+      code: 0,
+      stdout: `no changes against ${lock}\nfingerprint unchanged: ${fingerprint}\n`,
+    });
+  });
+
+  it("the Server Card's _meta carries the fingerprint mcp-fw surface snapshot records", async () => {
+    const { fingerprint } = JSON.parse(readFileSync(lock, 'utf8')) as SurfaceLock;
+    expect(fingerprint).toMatch(/^sha256:[0-9a-f]{64}$/);
+    const { server } = (await import(join(dir, 'server.mjs'))) as { server: McpFwServer };
+    const handle = await serveHttp(server, { port: 0 });
+    try {
+      const card = (await (await fetch(`${handle.url}/server-card`)).json()) as {
+        _meta?: Record<string, unknown>;
+      };
+      expect(card._meta).toEqual({ [SURFACE_FINGERPRINT_KEY]: fingerprint });
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it('the fingerprint changes with the surface, and check names both', async () => {
+    const { fingerprint } = JSON.parse(readFileSync(lock, 'utf8')) as SurfaceLock;
+    const run = await check('additive');
+    expect(run.stdout).toMatch(
+      new RegExp(`fingerprint: sha256:[0-9a-f]{64} \\(the lock has ${fingerprint}\\)`),
+    );
+    expect(run.stdout).not.toContain(`fingerprint: ${fingerprint} `);
   });
 
   it('check fails on a removed member, naming it per era', async () => {

@@ -7,7 +7,12 @@ import {
 } from './protocol/index.js';
 import { endpointLimiter } from './http-rate-limit.js';
 import type { Servable } from './servable.js';
-import type { RateLimit, Registry } from './registry/index.js';
+import {
+  SURFACE_FINGERPRINT_KEY,
+  surfaceFingerprint,
+  type RateLimit,
+  type Registry,
+} from './registry/index.js';
 import { fetchExchange, HttpEndpoint, type HttpEndpointOptions } from './transports/http/index.js';
 
 /**
@@ -107,6 +112,12 @@ export function createHttpHandler(
       card: server.serverCard,
       // Newest first: the stateless revision, then the legacy ones (every era is served here).
       cardVersions: [...MODERN_REVISIONS, ...LEGACY_REVISIONS],
+      // What `mcp-fw surface snapshot` records, for the registry being served at the time.
+      cardMeta: isRegistry(server.registry)
+        ? async () => ({
+            [SURFACE_FINGERPRINT_KEY]: await surfaceFingerprint(server.registry as Registry),
+          })
+        : undefined,
       eras: httpEraHooks(() => server.registry),
       // Members' scopes live in a full registry (an McpFwServer's); a relay such as mcp-fw dev's has none.
       scopes: isRegistry(server.registry)

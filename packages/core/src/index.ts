@@ -40,6 +40,7 @@ export type {
   ViewCsp,
   ViewPermissions,
   ToolUi,
+  ToolDeprecation,
   ToolUiOptions,
   PromptOptions,
   Completer,
@@ -127,6 +128,13 @@ export {
   type MemberSelector,
   type ExposeAsTools,
   type ToolSearch,
+  type CodeMode,
+  type ScriptSandbox,
+  type ScriptHost,
+  type ScriptOutcome,
+  toolSignatures,
+  surfaceFingerprint,
+  SURFACE_FINGERPRINT_KEY,
   type SkillSource,
 } from './registry/index.js';
 export { text, image, audio, resourceLink, embeddedResource } from './registry/index.js';

@@ -24,6 +24,8 @@ import {
   membersAsTools,
   checkToolSearch,
   type ToolSearch,
+  checkCodeMode,
+  type CodeMode,
   mountedMembers,
   Registry,
   SkillCatalog,
@@ -545,8 +547,44 @@ export class McpFwServer {
       search,
       this.#core.registry.tools.map((t) => t.name),
     );
+    this.#checkHiding('searchTools');
     this.#reshape(this.#transforms.withSearch(search));
     return this;
+  }
+
+  /**
+   * Code mode (experimental): replaces `tools/list` with one `run_script` tool (plus the tools
+   * named in `alwaysVisible`) whose description declares the other tools as typed async
+   * functions; a model-written script calls them in `sandbox` — `quickJsSandbox()` from
+   * `@mcp-fw/codemode`, QuickJS in WebAssembly — within limits on time, memory, tool calls and
+   * output, each refused as an `isError` result. Own and mounted tools alike, after transforms
+   * and filters; tools with scopes or middleware of their own stay listed as themselves. See
+   * {@link CodeMode}.
+   *
+   * @example
+   * ```ts
+   * import { quickJsSandbox } from '@mcp-fw/codemode';
+   * app.codeMode({ sandbox: quickJsSandbox({ timeoutMs: 5000 }), maxCalls: 20 });
+   * // tools/list: run_script
+   * ```
+   */
+  codeMode(codeMode: CodeMode): this {
+    checkCodeMode(
+      codeMode,
+      this.#core.registry.tools.map((t) => t.name),
+    );
+    this.#checkHiding('codeMode');
+    this.#reshape(this.#transforms.withCodeMode(codeMode));
+    return this;
+  }
+
+  #checkHiding(option: 'searchTools' | 'codeMode'): void {
+    const other = this.#transforms.hiding;
+    if (other !== undefined && other !== option)
+      throw new StartupError(
+        'INVALID_TRANSFORM',
+        `server.${option}: this server already serves its tools through server.${other}, and the two do not combine (each hides the tools the other would reach). Fix: call one of them; a script in code mode reaches every tool, search finds them one by one.`,
+      );
   }
 
   #middleware: readonly Middleware[] = Object.freeze([]);

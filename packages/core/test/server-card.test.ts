@@ -9,6 +9,8 @@ import {
   Prompt,
   Resource,
   StartupError,
+  SURFACE_FINGERPRINT_KEY,
+  surfaceFingerprint,
   Tool,
   type ServerOptions,
 } from '@mcp-fw/core';
@@ -56,6 +58,42 @@ it('the vendored schema matches the checksum its SOURCE.md records', () => {
 });
 
 describe('Server Card', () => {
+  it("carries the surface fingerprint in _meta, and a new tool changes it and the card's ETag", async () => {
+    class Forecasts {
+      @Tool({
+        description: 'The forecast for a city',
+        input: { type: 'object', properties: { city: { type: 'string' } } },
+      })
+      forecast() {
+        return 'sunny';
+      }
+    }
+    class Alerts {
+      @Tool({ description: 'Weather alerts', input: { type: 'object' } })
+      alerts() {
+        return 'none';
+      }
+    }
+    const server = createServer({ ...METADATA, providers: [Forecasts] });
+    const handle = await serveHttp(server, { port: 0 });
+    handles.push(handle);
+    const read = async () => {
+      const response = await fetch(`${handle.url}/server-card`);
+      const card = (await response.json()) as { _meta: Record<string, string> };
+      return {
+        fingerprint: card._meta[SURFACE_FINGERPRINT_KEY],
+        etag: response.headers.get('etag'),
+      };
+    };
+    const before = await read();
+    expect(before.fingerprint).toBe(await surfaceFingerprint(server.registry));
+    server.add(Alerts);
+    const after = await read();
+    expect(after.fingerprint).toBe(await surfaceFingerprint(server.registry));
+    expect(after.fingerprint).not.toBe(before.fingerprint);
+    expect(after.etag).not.toBe(before.etag);
+  });
+
   it('is served at <endpoint>/server-card as application/mcp-server-card+json, valid against the vendored schema', async () => {
     const { url } = await serve();
     const response = await fetch(`${url}/server-card`, {
@@ -87,6 +125,7 @@ describe('Server Card', () => {
           ],
         },
       ],
+      _meta: { [SURFACE_FINGERPRINT_KEY]: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) },
     });
   });
 

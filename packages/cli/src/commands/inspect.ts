@@ -14,6 +14,8 @@ import { runToExit } from '../output/report-error.js';
 import { takeStdout } from '../output/stdout.js';
 import { styleFor } from '../output/style.js';
 import { loadEntry } from '../project/load-entry.js';
+import { eraFootprints, footprintReport } from '../tokens/era-footprints.js';
+import { TOKENIZER } from '../tokens/footprint.js';
 import { examples } from './options.js';
 
 /** `mcp-fw inspect [entry]`: what a server offers, with its schemas. */
@@ -29,6 +31,10 @@ export function inspectCommand(program: Command): void {
     )
     .option('--json', 'print JSON (the list results clients receive) instead of tables')
     .option(
+      '--tokens',
+      'count the tokens tools/list costs a model (o200k_base), per protocol revision and per tool, and name what to trim',
+    )
+    .option(
       '--header <name:value>',
       'an HTTP header for a URL target (repeat for more), e.g. "Authorization: Bearer <token>"',
       (value: string, previous: string[] = []) => [...previous, value],
@@ -38,6 +44,7 @@ export function inspectCommand(program: Command): void {
       `${examples([
         ['mcp-fw inspect', 'the project here (its src/server.ts), as readable tables'],
         ['mcp-fw inspect src/server.ts', 'an entry of your choice'],
+        ['mcp-fw inspect --tokens', 'what tools/list costs in tokens, per revision and per tool'],
         [
           'mcp-fw inspect dist/server.js --json',
           'the exact list results, for scripts and snapshots',
@@ -52,31 +59,51 @@ export function inspectCommand(program: Command): void {
         ],
       ])}\nExits with status 1 and the startup error when the server is invalid.\n`,
     )
-    .action((entry: string | undefined, options: { json?: boolean; header?: string[] }) =>
-      runToExit(async () => {
-        const remote = remoteTarget(entry);
-        if (remote) return inspectRemote(remote, options);
-        if (options.header?.length)
-          throw new CliError(
-            '--header applies to a server reached by URL.',
-            'Drop --header, or name the server by its URL: mcp-fw inspect https://host/mcp.',
-            2,
-          );
-        const out = takeStdout();
-        const server = await loadEntry(entry, 'inspect');
-        const client = await connectInProcess(server);
-        const lists = await fetchLists(client.peer);
-        const { serverInfo, instructions, protocolVersion } = client.initializeResult;
-        if (options.json) {
-          out(
-            `${JSON.stringify({ serverInfo, instructions, protocolVersion, ...lists }, null, 2)}\n`,
-          );
-        } else {
-          out(inspectReport(client.initializeResult, lists, styleFor(process.stdout)));
-        }
-        await client.close();
-        return 0;
-      }),
+    .action(
+      (
+        entry: string | undefined,
+        options: { json?: boolean; header?: string[]; tokens?: boolean },
+      ) =>
+        runToExit(async () => {
+          const remote = remoteTarget(entry);
+          if (options.tokens) {
+            if (remote)
+              throw new CliError(
+                '--tokens counts a server loaded here, not one reached by URL or command.',
+                "Run it in the server's project: mcp-fw inspect --tokens [entry].",
+                2,
+              );
+            const out = takeStdout();
+            const eras = await eraFootprints(await loadEntry(entry, 'inspect'));
+            out(
+              options.json
+                ? `${JSON.stringify({ tokenizer: TOKENIZER, eras }, null, 2)}\n`
+                : footprintReport(eras),
+            );
+            return 0;
+          }
+          if (remote) return inspectRemote(remote, options);
+          if (options.header?.length)
+            throw new CliError(
+              '--header applies to a server reached by URL.',
+              'Drop --header, or name the server by its URL: mcp-fw inspect https://host/mcp.',
+              2,
+            );
+          const out = takeStdout();
+          const server = await loadEntry(entry, 'inspect');
+          const client = await connectInProcess(server);
+          const lists = await fetchLists(client.peer);
+          const { serverInfo, instructions, protocolVersion } = client.initializeResult;
+          if (options.json) {
+            out(
+              `${JSON.stringify({ serverInfo, instructions, protocolVersion, ...lists }, null, 2)}\n`,
+            );
+          } else {
+            out(inspectReport(client.initializeResult, lists, styleFor(process.stdout)));
+          }
+          await client.close();
+          return 0;
+        }),
     );
 }
 

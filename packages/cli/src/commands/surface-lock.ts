@@ -1,4 +1,4 @@
-import type { McpFwServer } from '@mcp-fw/core';
+import { surfaceFingerprint, type McpFwServer } from '@mcp-fw/core';
 import { connectTestClient } from '@mcp-fw/core/testing';
 
 /** The protocol revisions a surface lock records, oldest first. */
@@ -27,6 +27,8 @@ export interface EraSurface {
 export interface SurfaceLock {
   lockVersion: 1;
   server: { name: string; version: string };
+  /** `surfaceFingerprint` of the server: the same the HTTP Server Card serves in `_meta`. */
+  fingerprint?: string;
   eras: Record<string, EraSurface>;
 }
 
@@ -103,5 +105,10 @@ export async function snapshotSurface(server: McpFwServer): Promise<SurfaceLock>
       await client.close();
     }
   }
-  return { lockVersion: 1, server: info, eras };
+  return {
+    lockVersion: 1,
+    server: info,
+    fingerprint: await surfaceFingerprint(server.registry),
+    eras,
+  };
 }

@@ -43,7 +43,7 @@ export function surfaceCommand(program: Command): void {
         const out = takeStdout();
         const lock = await snapshotSurface(await loadEntry(entry, 'surface snapshot'));
         writeFileSync(resolve(options.lock), `${JSON.stringify(lock, null, 2)}\n`);
-        out(`wrote ${options.lock}\n${counts(lock)}\n`);
+        out(`wrote ${options.lock}\n${counts(lock)}\n  fingerprint: ${lock.fingerprint}\n`);
         return 0;
       }),
     );
@@ -94,10 +94,14 @@ export function surfaceCommand(program: Command): void {
           );
           return 1;
         }
+        const fingerprint =
+          before.fingerprint === after.fingerprint
+            ? `fingerprint unchanged: ${after.fingerprint}\n`
+            : `fingerprint: ${after.fingerprint} (the lock has ${before.fingerprint ?? 'none'})\n`;
         out(
-          additive.length > 0
+          (additive.length > 0
             ? `no breaking changes; ${additive.length} additive:\n${additive.map((c) => `  ${c.message}`).join('\n')}\nRun mcp-fw surface snapshot to record them.\n`
-            : `no changes against ${options.lock}\n`,
+            : `no changes against ${options.lock}\n`) + fingerprint,
         );
         return 0;
       }),

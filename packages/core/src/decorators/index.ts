@@ -6,6 +6,7 @@ export {
   type Icon,
   type SchemaSource,
   type ToolUi,
+  type ToolDeprecation,
   type ToolUiOptions,
 } from './tool.js';
 export { Arg, type ArgOptions } from './arg.js';

@@ -50,6 +50,34 @@ export interface ToolOptions extends MemberLimitOptions, MemberScopeOptions {
   ui?: ToolUi;
   /** Calls allowed per time window; `false` turns the server default off for this tool. */
   rateLimit?: RateLimit | false;
+  /**
+   * This tool's version (`'2'`, `'1.3'`), sent as `_meta.version`. Several versions of one name
+   * may be declared side by side: clients are served the newest (`1.10` after `1.9`), and
+   * `server.filter({ exclude: { versions: ['2'] } })` serves an older one — on a server of its
+   * own, e.g. a second endpoint for clients not yet moved.
+   *
+   * @example
+   * ```ts
+   * @Tool({ name: 'search', version: '1', deprecated: { use: 'search (version 2)' } }) searchV1() {}
+   * @Tool({ name: 'search', version: '2' }) searchV2() {}
+   * ```
+   */
+  version?: string;
+  /**
+   * Marks the tool deprecated: `_meta.deprecated` carries `{ message, sunset, use }` and the
+   * description starts with "Deprecated" and the message, so the model prefers the replacement.
+   */
+  deprecated?: true | string | ToolDeprecation;
+}
+
+/** What {@link ToolOptions.deprecated} says: why, until when, and what to use instead. */
+export interface ToolDeprecation {
+  /** Why, or what to do instead, in words. */
+  message?: string;
+  /** The day the tool is removed, as year-month-day (ISO 8601). */
+  sunset?: string;
+  /** The tool to call instead. */
+  use?: string;
 }
 
 /** Which MCP Apps view a tool renders its result in: a `ui://` URI, or the URI and visibility. */

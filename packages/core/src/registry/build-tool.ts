@@ -14,6 +14,7 @@ import {
 } from './member-method.js';
 import { schemaOrStartupError } from './schema-source.js';
 import type { ToolDefinition } from './tool-definition.js';
+import { versionedMeta } from './tool-versions.js';
 import { toolUiMeta } from './views.js';
 
 export function buildTool(source: MemberSource): ToolDefinition {
@@ -38,15 +39,21 @@ export function buildTool(source: MemberSource): ToolDefinition {
     if (options.output === undefined && JSON.stringify(schema).includes('"date-time"'))
       validateOutput = asJson(validateOutput);
   }
+  const versioned = versionedMeta(
+    options,
+    options.ui === undefined ? options._meta : toolUiMeta(options.ui, options._meta, origin),
+    options.description ?? source.derived?.description,
+    origin,
+  );
   return Object.freeze({
     name,
     title: options.title,
-    description: options.description ?? source.derived?.description,
+    description: versioned.description,
     inputSchema: deepFreeze(structuredClone(input.schema)),
     outputSchema: outputSchema && deepFreeze(structuredClone(outputSchema)),
     annotations: options.annotations,
     icons: options.icons,
-    _meta: options.ui === undefined ? options._meta : toolUiMeta(options.ui, options._meta, origin),
+    _meta: versioned._meta,
     origin,
     validateInput: input.validate,
     validateOutput,

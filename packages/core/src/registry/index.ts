@@ -46,6 +46,21 @@ export { Transforms, checkTransformTarget } from './transforms.js';
 export { checkFilter, filtered, type MemberFilter, type MemberSelector } from './member-filter.js';
 export { membersAsTools, type ExposeAsTools } from './members-as-tools.js';
 export { checkToolSearch, searchable, type ToolSearch } from './tool-search.js';
+export {
+  checkCodeMode,
+  withCodeMode,
+  type CodeMode,
+  type ScriptSandbox,
+  type ScriptHost,
+  type ScriptOutcome,
+} from './code-mode.js';
+export { toolSignatures, typeOfSchema } from './tool-signatures.js';
+export { compareVersions, newestVersions, versionOf } from './tool-versions.js';
+export {
+  surfaceFingerprint,
+  surfaceContract,
+  SURFACE_FINGERPRINT_KEY,
+} from './surface-fingerprint.js';
 export { Bm25Index, tokens, type Bm25Doc } from './bm25.js';
 export type { Composition } from './registry.js';
 export {

@@ -3,6 +3,7 @@ import type { PromptDefinition } from './prompt-definition.js';
 import type { ResourceDefinition, TemplateDefinition } from './resource-definition.js';
 import { scanProviders, type Members, type Provider } from './scan.js';
 import type { ToolDefinition } from './tool-definition.js';
+import { newestVersions, versionOf } from './tool-versions.js';
 import type { TypeSchemas } from './type-schemas.js';
 import { checkToolViews } from './views.js';
 
@@ -85,7 +86,8 @@ export class Registry {
     this.#composition = composition;
     this.#disabled = disabled;
     this.version = version;
-    this.tools = enabled('tool', served.tools);
+    // Of several versions of one tool, clients are served the newest (see tool-versions.ts).
+    this.tools = enabled('tool', newestVersions(served.tools));
     this.resources = enabled('resource', served.resources);
     this.templates = enabled('template', served.templates);
     this.prompts = enabled('prompt', served.prompts);
@@ -218,9 +220,20 @@ const HOW_TO_FIX_MOUNTED: Record<MemberKind, string> = {
 
 function checkUnique(kind: MemberKind, members: readonly object[]): void {
   const seen = new Map<string, string>();
+  // Tools of one name that all declare distinct versions are versions side by side; beside an
+  // unversioned tool of that name, a versioned one is a duplicate as before.
+  const byName = new Map<string, { versioned: boolean; origin: string }>();
   for (const member of members) {
-    const key = keyOf(kind, member);
+    const version = kind === 'tool' ? versionOf(member as ToolDefinition) : undefined;
     const origin = (member as { origin: string }).origin;
+    const name = keyOf(kind, member);
+    const other = byName.get(name);
+    let key = version === undefined ? name : `${name}" version "${version}`;
+    if (other && other.versioned !== (version !== undefined)) {
+      key = name;
+      seen.set(key, other.origin);
+    }
+    byName.set(name, { versioned: version !== undefined, origin });
     const existing = seen.get(key);
     if (existing !== undefined) {
       const what =

@@ -1,4 +1,6 @@
+import { withCodeMode, type CodeMode } from './code-mode.js';
 import { StartupError } from './errors.js';
+import { newestVersions } from './tool-versions.js';
 import { filtered, type MemberFilter } from './member-filter.js';
 import type { Members } from './scan.js';
 import type { ToolDefinition } from './tool-definition.js';
@@ -9,21 +11,23 @@ import { transformTool, type ToolTransform } from './transform-tool.js';
  * The transforms and filters of one server, in the order they were given, as the function a
  * registry applies to its own and mounted members (`Composition.shape`): tool transforms first
  * (by the name the tool had before them), then filters on the names clients will see, then the
- * extra tools (resources and prompts as tools), and last tool search, which hides what it
- * indexes behind `search_tools` / `call_tool`.
+ * extra tools (resources and prompts as tools), and last tool search or code mode, which hide
+ * the tools behind `search_tools` / `call_tool` or a script tool.
  */
 export class Transforms {
   readonly #tools = new Map<string, ToolTransform>();
   readonly #filters: MemberFilter[] = [];
   #extra: () => readonly ToolDefinition[] = () => [];
   #search: ToolSearch | undefined;
+  #codeMode: CodeMode | undefined;
 
   get empty(): boolean {
     return (
       this.#tools.size === 0 &&
       this.#filters.length === 0 &&
       this.#extra().length === 0 &&
-      this.#search === undefined
+      this.#search === undefined &&
+      this.#codeMode === undefined
     );
   }
 
@@ -53,6 +57,18 @@ export class Transforms {
     return next;
   }
 
+  /** A copy that serves tools through a script tool (a second call replaces the first). */
+  withCodeMode(codeMode: CodeMode): Transforms {
+    const next = this.#copy();
+    next.#codeMode = codeMode;
+    return next;
+  }
+
+  /** Whether tool search or code mode already hides the tools (they do not combine). */
+  get hiding(): 'searchTools' | 'codeMode' | undefined {
+    return this.#search ? 'searchTools' : this.#codeMode ? 'codeMode' : undefined;
+  }
+
   /** Names of the tools transformed, for checks. */
   has(name: string): boolean {
     return this.#tools.has(name);
@@ -69,9 +85,12 @@ export class Transforms {
         }),
       };
     for (const filter of this.#filters) result = filtered(result, filter);
+    // One version per tool before search or code mode index them (the newest the filters left).
+    if (this.#search || this.#codeMode) result = { ...result, tools: newestVersions(result.tools) };
     const extra = this.#extra();
     if (extra.length > 0) result = { ...result, tools: [...result.tools, ...extra] };
     if (this.#search) result = { ...result, tools: searchable(result.tools, this.#search) };
+    if (this.#codeMode) result = { ...result, tools: withCodeMode(result.tools, this.#codeMode) };
     return result;
   }
 
@@ -81,6 +100,7 @@ export class Transforms {
     next.#filters.push(...this.#filters);
     next.#extra = this.#extra;
     next.#search = this.#search;
+    next.#codeMode = this.#codeMode;
     return next;
   }
 }

@@ -188,6 +188,8 @@ export interface EndpointDeps {
   readonly card?: ServerCardData;
   /** The revisions the card lists as supported, every era's (`versions` is the legacy ones). */
   readonly cardVersions?: readonly string[];
+  /** The card's `_meta` (the surface's fingerprint, `surfaceFingerprint`), when known. */
+  readonly cardMeta?: () => Promise<Record<string, unknown>>;
 }
 
 /**
@@ -248,6 +250,7 @@ export class HttpEndpoint {
         this.#paths.mcp,
         deps.cardVersions ?? deps.versions,
         typeof card === 'object' ? card : {},
+        deps.cardMeta,
       );
     this.#streamable = new StreamableEndpoint({
       ...limits,
@@ -322,7 +325,7 @@ export class HttpEndpoint {
       // Public metadata for any page (CORS *): the Host is checked (DNS rebinding), not Origin.
       const badHost = checkOrigin(req, { ...this.options, allowedOrigins: '*' });
       if (badHost) return sendError(res, badHost.status, -32000, badHost.message);
-      return this.#card.answer(req, res);
+      return await this.#card.answer(req, res);
     }
     if (this.options.routes && !this.#owns(path)) {
       // Public documents (discovery metadata) are for any page: only the Host is checked, not

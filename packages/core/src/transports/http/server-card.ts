@@ -59,14 +59,17 @@ export class ServerCardEndpoint {
   readonly #cardPath: string;
   readonly #versions: readonly string[];
   readonly #options: ServerCardOptions;
+  readonly #meta?: () => Promise<Record<string, unknown>>;
 
   constructor(
     card: ServerCardData,
     mcpPath: string,
     versions: readonly string[],
     options: ServerCardOptions = {},
+    meta?: () => Promise<Record<string, unknown>>,
   ) {
     this.#card = card;
+    this.#meta = meta;
     this.#mcpPath = mcpPath;
     this.#cardPath = `${mcpPath.replace(/\/$/, '')}/server-card`;
     this.#versions = versions;
@@ -83,7 +86,7 @@ export class ServerCardEndpoint {
     );
   }
 
-  answer(req: HttpRequestView, res: HttpResponder): void {
+  async answer(req: HttpRequestView, res: HttpResponder): Promise<void> {
     if (req.method === 'OPTIONS') return res.send(204, SHARED_HEADERS);
     if (req.method !== 'GET' && req.method !== 'HEAD')
       return res.send(
@@ -92,7 +95,7 @@ export class ServerCardEndpoint {
         'Method not allowed: the Server Card and the catalog are read with GET',
       );
     const isCard = req.path === this.#cardPath;
-    const body = JSON.stringify(isCard ? this.card(req) : this.catalog(req));
+    const body = JSON.stringify(isCard ? this.card(req, await this.#meta?.()) : this.catalog(req));
     const etag = `"${hash(body)}"`;
     const headers = {
       ...SHARED_HEADERS,
@@ -105,8 +108,11 @@ export class ServerCardEndpoint {
     res.send(200, headers, req.method === 'HEAD' ? undefined : body);
   }
 
-  /** The Server Card as this request's client sees it (the remote's URL from its Host). */
-  card(req: HttpRequestView): Record<string, unknown> {
+  /**
+   * The Server Card as this request's client sees it (the remote's URL from its Host), with
+   * `meta` (the surface's fingerprint) as its `_meta`.
+   */
+  card(req: HttpRequestView, meta?: Record<string, unknown>): Record<string, unknown> {
     const { name, version, description, title, icons, websiteUrl, repository } = this.#card;
     return {
       $schema: SERVER_CARD_SCHEMA,
@@ -124,6 +130,7 @@ export class ServerCardEndpoint {
           supportedProtocolVersions: [...this.#versions],
         },
       ],
+      ...(meta !== undefined && { _meta: meta }),
     };
   }
 

@@ -1,0 +1,1 @@
+export { quickJsSandbox, type QuickJsSandboxOptions } from './quickjs-sandbox.js';
