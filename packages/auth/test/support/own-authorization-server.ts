@@ -100,6 +100,8 @@ export class Browser {
   /** Set to make `go` stop at our consent page instead of answering it. */
   consent: 'allow' | 'deny' | 'stop' = 'allow';
   login = 'alice';
+  /** Cancel at the upstream's login page (its "abort" link) instead of signing in. */
+  abortUpstream = false;
   /** The last consent page seen. */
   consentPage?: { url: string; html: string; fields: Record<string, string> };
 
@@ -141,6 +143,10 @@ export class Browser {
       const html = await response.text();
       const form = parseForm(html, url);
       if (response.status === 200 && form) {
+        if (form.fields.prompt === 'login' && this.abortUpstream) {
+          url = `${url.replace(/\/$/, '')}/abort`;
+          continue;
+        }
         if (form.fields.prompt === 'login') {
           form.fields.login = this.login;
           form.fields.password = 'any';
