@@ -70,13 +70,13 @@ describe('attacks on the authorization server', () => {
 
   it('open-redirect forms of the redirect_uri are refused (other host, userinfo, extra path or query, fragment, other port off loopback)', async () => {
     const clientId = await registerClient(env.origin, REDIRECT);
-    const httpsClient = await (
+    const httpsClient = (await (
       await fetch(`${env.origin}/oauth/register`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ redirect_uris: ['https://app.example/cb'] }),
       })
-    ).json();
+    ).json()) as { client_id: string };
     const forms: [string, string][] = [
       [clientId, 'https://evil.example/callback'],
       [clientId, 'http://127.0.0.1:9@evil.example/callback'],
@@ -225,14 +225,12 @@ describe('attacks on the authorization server', () => {
     const strict = await ownAuthorizationServer({ clientMetadataDocuments: { ca: tls.cert } });
     try {
       served.set('/clients/private.json', (res) =>
-        res
-          .writeHead(200, { 'content-type': 'application/json' })
-          .end(
-            JSON.stringify({
-              client_id: `${documents.origin}/clients/private.json`,
-              redirect_uris: [REDIRECT],
-            }),
-          ),
+        res.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            client_id: `${documents.origin}/clients/private.json`,
+            redirect_uris: [REDIRECT],
+          }),
+        ),
       );
       const port = new URL(documents.origin).port;
       for (const clientId of [
@@ -314,15 +312,13 @@ describe('attacks on the authorization server', () => {
 
   it('a CIMD document naming another client_id is refused', async () => {
     served.set('/clients/impostor.json', (res) =>
-      res
-        .writeHead(200, { 'content-type': 'application/json' })
-        .end(
-          JSON.stringify({
-            client_id: 'https://trusted.example/client.json',
-            client_name: 'Trusted',
-            redirect_uris: [REDIRECT],
-          }),
-        ),
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          client_id: 'https://trusted.example/client.json',
+          client_name: 'Trusted',
+          redirect_uris: [REDIRECT],
+        }),
+      ),
     );
     const answer = await firstAnswer({
       client_id: `${documents.origin}/clients/impostor.json`,
