@@ -194,6 +194,8 @@ export interface DevUpstreamProviderOptions {
    * password). Default: `sub` = login, `name` = login, a verified `login@example.test` email.
    */
   readonly account?: (login: string) => Record<string, unknown>;
+  /** Lifetime of its access tokens in seconds (default 3600); refresh tokens are issued too. */
+  readonly accessTokenTtl?: number;
   /** Port on 127.0.0.1 (default 0: any free one). */
   readonly port?: number;
 }
@@ -266,6 +268,9 @@ export async function devUpstreamProvider(
       claims: () => ({ ...account(id), sub: (account(id).sub as string | undefined) ?? id }),
     }),
     features: { devInteractions: { enabled: true }, registration: { enabled: false } },
+    // Refresh tokens without offline_access, so the authorization server can refresh its tokens.
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    ttl: { AccessToken: options.accessTokenTtl ?? 3600, RefreshToken: 86_400, Session: 3600, Grant: 86_400, Interaction: 600 },
   });
   // Development interactions print a warning per start; this is a development tool.
   provider.on('server_error', () => {});

@@ -15,6 +15,7 @@ import {
   oidcUpstream,
   type AuthorizationServer,
   type AuthorizationServerOptions,
+  type UpstreamProvider,
 } from '@mcp-fw/auth/server';
 import { freePort } from './protected.ts';
 
@@ -60,21 +61,32 @@ export interface OwnAuthorizationServer {
 
 export async function ownAuthorizationServer(
   extra: Partial<AuthorizationServerOptions> = {},
-  idpOptions: { account?: (login: string) => Record<string, unknown> } = {},
+  idpOptions: {
+    account?: (login: string) => Record<string, unknown>;
+    accessTokenTtl?: number;
+    /** The upstream as the authorization server sees it (default: OIDC discovery of the IdP). */
+    upstream?: (idp: DevUpstreamProvider) => UpstreamProvider;
+  } = {},
 ): Promise<OwnAuthorizationServer> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const resource = `${origin}/mcp`;
-  const idp = await devUpstreamProvider({ redirectUri: `${origin}/oauth/callback`, ...idpOptions });
+  const idp = await devUpstreamProvider({
+    redirectUri: `${origin}/oauth/callback`,
+    account: idpOptions.account,
+    accessTokenTtl: idpOptions.accessTokenTtl,
+  });
   const as = await authorizationServer({
     resource,
     scopes: SCOPES,
-    upstream: oidcUpstream({
-      issuer: idp.issuer,
-      clientId: idp.clientId,
-      clientSecret: idp.clientSecret,
-      name: 'dev-idp',
-    }),
+    upstream:
+      idpOptions.upstream?.(idp) ??
+      oidcUpstream({
+        issuer: idp.issuer,
+        clientId: idp.clientId,
+        clientSecret: idp.clientSecret,
+        name: 'dev-idp',
+      }),
     ...extra,
   });
   const server = createServer({ name: 'notes', version: '1.0.0', providers: [Notes] });
