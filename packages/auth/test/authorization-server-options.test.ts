@@ -118,15 +118,13 @@ describe('authorizationServer() options', () => {
     let fetches = 0;
     const host = await httpsHost(tls, (path, res) => {
       fetches++;
-      res
-        .writeHead(200, { 'content-type': 'application/json' })
-        .end(
-          JSON.stringify({
-            client_id: `${host.origin}${path}`,
-            client_name: 'Cached',
-            redirect_uris: [REDIRECT],
-          }),
-        );
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          client_id: `${host.origin}${path}`,
+          client_name: 'Cached',
+          redirect_uris: [REDIRECT],
+        }),
+      );
     });
     const env = await ownAuthorizationServer({
       clientMetadataDocuments: { allowPrivateAddresses: true, ca: tls.cert },
