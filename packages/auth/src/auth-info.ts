@@ -38,7 +38,7 @@ export interface AuthInfo {
 
 /**
  * What a tool can do with the upstream identity provider's tokens of the caller:
- * `ctx.auth.upstream` on a server protected by an {@link authorizationServer}. The tokens are
+ * `ctx.auth.upstream` on a server protected by an `authorizationServer` (`@mcp-fw/auth/server`). The tokens are
  * kept sealed in the store; `accessToken()` refreshes an expired one with the upstream's
  * refresh token. Not enumerable on `ctx.auth`, so it is never logged or serialised.
  *

@@ -270,7 +270,13 @@ export async function devUpstreamProvider(
     features: { devInteractions: { enabled: true }, registration: { enabled: false } },
     // Refresh tokens without offline_access, so the authorization server can refresh its tokens.
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
-    ttl: { AccessToken: options.accessTokenTtl ?? 3600, RefreshToken: 86_400, Session: 3600, Grant: 86_400, Interaction: 600 },
+    ttl: {
+      AccessToken: options.accessTokenTtl ?? 3600,
+      RefreshToken: 86_400,
+      Session: 3600,
+      Grant: 86_400,
+      Interaction: 600,
+    },
   });
   // Development interactions print a warning per start; this is a development tool.
   provider.on('server_error', () => {});

@@ -245,6 +245,59 @@ describe('authorizationServer() options', () => {
     expect(ok.issuer).toBe('http://127.0.0.1:1');
   });
 
+  it('a store that fails answers 503 temporarily_unavailable with Retry-After, never a crash or a hang', async () => {
+    const failing: AuthorizationStore = {
+      get: async () => {
+        throw new Error('store down');
+      },
+      set: async () => {
+        throw new Error('store down');
+      },
+      take: async () => {
+        throw new Error('store down');
+      },
+      delete: async () => {
+        throw new Error('store down');
+      },
+    };
+    const as = await authorizationServer({
+      resource: 'http://127.0.0.1:1/mcp',
+      scopes: ['a'],
+      upstream,
+      store: failing,
+      secret: 'x'.repeat(32),
+      signingKey: await exportJWK(
+        (await generateKeyPair('ES256', { extractable: true })).privateKey,
+      ),
+    });
+    const view = (path: string, body = '') => ({
+      method: 'POST',
+      url: new URL(`http://127.0.0.1:1${path}`),
+      path,
+      header: () => undefined,
+      text: async () => body,
+      signal: new AbortController().signal,
+      onAbort: () => {},
+    });
+    const errors: string[] = [];
+    const original = console.error;
+    console.error = (line: string) => errors.push(line);
+    try {
+      const token = await as.routes(
+        view('/oauth/token', 'grant_type=refresh_token&refresh_token=x&client_id=dyn_x'),
+      );
+      expect(token?.status).toBe(503);
+      expect(token?.headers?.['retry-after']).toBe('5');
+      expect(JSON.parse(token!.body!)).toMatchObject({ error: 'temporarily_unavailable' });
+      const page = await as.routes(view('/oauth/authorize', 'client_id=dyn_x'));
+      expect(page?.status).toBe(503);
+      expect(page?.body).toContain('store down');
+    } finally {
+      console.error = original;
+    }
+    expect(errors.join('\n')).toContain('store down');
+  });
+
   it('presets carry each provider’s endpoints and scopes as data', () => {
     const c = { clientId: 'id', clientSecret: 'secret' };
     expect(upstreams.github(c)).toMatchObject({

@@ -35,6 +35,7 @@ import {
   type TokenFamily,
 } from './context.js';
 import { randomToken, Sealer, sha256 } from './crypto.js';
+import { errorPage } from './pages.js';
 import { register } from './registration.js';
 import { MemoryAuthorizationStore } from './store.js';
 import { revoke, token } from './token-endpoint.js';
@@ -287,6 +288,30 @@ export async function authorizationServer(
     'access-control-max-age': '600',
   };
   const routes = async (req: HttpRequestView): Promise<HttpReply | undefined> => {
+    try {
+      return await route(req);
+    } catch (error) {
+      // The store (e.g. Redis) or the upstream failed: the client may retry, the operator must act.
+      const reason = error instanceof Error ? error.message : String(error);
+      console.error(
+        `[mcp-fw/auth] the authorization server failed on ${req.method} ${req.path}: ${reason}`,
+      );
+      return req.path === new URL(urls.authorize).pathname ||
+        req.path === new URL(urls.callback).pathname ||
+        req.path === new URL(urls.consent).pathname
+        ? errorPage(
+            503,
+            'temporarily_unavailable',
+            `the sign-in cannot be completed now (${reason}); try again later`,
+          )
+        : json(
+            503,
+            { error: 'temporarily_unavailable', error_description: `try again later (${reason})` },
+            { 'retry-after': '5' },
+          );
+    }
+  };
+  const route = async (req: HttpRequestView): Promise<HttpReply | undefined> => {
     const path = req.path;
     const machine =
       wellKnown.has(path) ||
