@@ -298,6 +298,73 @@ describe('authorizationServer() options', () => {
     expect(errors.join('\n')).toContain('store down');
   });
 
+  it('keeps the upstream tokens sealed in the store: no stored value holds them in clear', async () => {
+    const written: string[] = [];
+    class Recording extends MemoryAuthorizationStore {
+      override async set(key: string, value: string, ttlMs: number) {
+        written.push(value);
+        return super.set(key, value, ttlMs);
+      }
+    }
+    const env = await ownAuthorizationServer({ store: new Recording() });
+    try {
+      const { tokens } = await signInByHand(env.origin, env.resource);
+      // The tool proves a live upstream token exists (it calls the upstream with it).
+      const { text } = await result(
+        await callTool(env.resource, tokens.body.access_token as string, 'upstream', {
+          url: `${env.idp.issuer}/me`,
+        }),
+      );
+      expect(JSON.parse(text)).toMatchObject({ sub: 'alice' });
+      for (const value of written)
+        expect(value).not.toMatch(/accessToken|refreshToken|access_token/);
+      const sealed = written
+        .map((v) => {
+          try {
+            return (JSON.parse(v) as { upstream?: unknown }).upstream;
+          } catch {
+            return undefined;
+          }
+        })
+        .filter((u): u is string => typeof u === 'string');
+      expect(sealed.length).toBeGreaterThan(0);
+      for (const value of sealed) expect(value).toMatch(/^[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]+$/);
+    } finally {
+      await env.close();
+    }
+  });
+
+  it('revoking an access token (RFC 7009) ends its sign-in; another client cannot revoke it', async () => {
+    const env = await ownAuthorizationServer();
+    try {
+      const { tokens, clientId } = await signInByHand(env.origin, env.resource);
+      const access = tokens.body.access_token as string;
+      const revoke = (client: string) =>
+        fetch(`${env.origin}/oauth/revoke`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({
+            token: access,
+            token_type_hint: 'access_token',
+            client_id: client,
+          }),
+        });
+      const stranger = await registerClient(env.origin, REDIRECT, 'stranger');
+      expect((await revoke(stranger)).status).toBe(200);
+      expect((await callTool(env.resource, access, 'whoami')).status).toBe(200);
+      expect((await revoke(clientId)).status).toBe(200);
+      expect((await callTool(env.resource, access, 'whoami')).status).toBe(401);
+      const refresh = await tokenRequest(env.origin, {
+        grant_type: 'refresh_token',
+        refresh_token: tokens.body.refresh_token as string,
+        client_id: clientId,
+      });
+      expect(refresh).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    } finally {
+      await env.close();
+    }
+  });
+
   it('presets carry each provider’s endpoints and scopes as data', () => {
     const c = { clientId: 'id', clientSecret: 'secret' };
     expect(upstreams.github(c)).toMatchObject({
