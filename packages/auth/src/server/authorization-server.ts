@@ -1,21 +1,7 @@
 import type { HttpReply, HttpRequestView } from '@mcp-fw/core/http';
-import {
-  calculateJwkThumbprint,
-  errors,
-  exportJWK,
-  generateKeyPair,
-  importJWK,
-  jwtVerify,
-  SignJWT,
-  type JWK,
-} from 'jose';
-import {
-  InvalidTokenError,
-  type AuthInfo,
-  type TokenVerifier,
-  type UpstreamAccess,
-  authInfoOf,
-} from '../auth-info.js';
+import { InvalidTokenError, type AuthInfo, type TokenVerifier, authInfoOf } from '../auth-info.js';
+import { accessTokens } from './access-tokens.js';
+import { upstreamAccess } from './upstream-access.js';
 import {
   oauthResource,
   type OAuthResourceHttpOptions,
@@ -28,18 +14,13 @@ import {
   metadataDocumentClient,
   type KnownClient,
 } from './clients.js';
-import {
-  json,
-  type AuthorizationServerOptions,
-  type ServerContext,
-  type TokenFamily,
-} from './context.js';
+import { json, type AuthorizationServerOptions, type ServerContext } from './context.js';
 import { randomToken, Sealer, sha256 } from './crypto.js';
 import { errorPage } from './pages.js';
 import { register } from './registration.js';
 import { MemoryAuthorizationStore } from './store.js';
 import { revoke, token } from './token-endpoint.js';
-import { UpstreamClient, type UpstreamTokens } from './upstream.js';
+import { UpstreamClient } from './upstream.js';
 
 /**
  * A running {@link authorizationServer}: its routes and token verifier, to be served on the
@@ -110,19 +91,13 @@ export async function authorizationServer(
     throw new TypeError('authorizationServer: name the scopes it grants (scopes)');
   const store = options.store ?? new MemoryAuthorizationStore();
   const upstream = new UpstreamClient(options.upstream);
-
-  const jwk: JWK =
-    options.signingKey ??
-    (await exportJWK((await generateKeyPair('ES256', { extractable: true })).privateKey));
-  if (!jwk.d || jwk.kty !== 'EC' || jwk.crv !== 'P-256')
-    throw new TypeError(
-      'authorizationServer: signingKey must be a private EC P-256 JWK (ES256), with d',
-    );
-  const kid = jwk.kid ?? (await calculateJwkThumbprint(jwk));
-  const privateKey = await importJWK({ ...jwk, alg: 'ES256' }, 'ES256');
-  const { d: _d, ...publicJwk } = jwk;
-  const publicKey = await importJWK({ ...publicJwk, alg: 'ES256' }, 'ES256');
-  const jwks = JSON.stringify({ keys: [{ ...publicJwk, kid, alg: 'ES256', use: 'sig' }] });
+  const accessTokenTtl = options.accessTokenTtl ?? 3600;
+  const tokens = await accessTokens({
+    issuer,
+    resource: options.resource,
+    ttlSeconds: accessTokenTtl,
+    signingKey: options.signingKey,
+  });
 
   const urls = {
     authorize: `${issuer}${PREFIX}/authorize`,
@@ -155,7 +130,7 @@ export async function authorizationServer(
     sealer: new Sealer(options.secret ?? randomToken()),
     upstream,
     options,
-    accessTokenTtl: options.accessTokenTtl ?? 3600,
+    accessTokenTtl,
     refreshTokenTtlMs: (options.refreshTokenTtl ?? 30 * 24 * 3600) * 1000,
     urls,
     async client(clientId) {
@@ -176,24 +151,8 @@ export async function authorizationServer(
         `client ${clientId} is unknown: ${cimd ? 'use a Client ID Metadata Document URL as client_id' : ''}${cimd && registration ? ', or ' : ''}${registration ? `register at ${urls.register}` : ''}${!cimd && !registration ? 'ask the operator to register it' : ''}`,
       );
     },
-    sign(family, familyId, scopes) {
-      const claims = family.claims;
-      return new SignJWT({
-        client_id: family.clientId,
-        scope: scopes.join(' '),
-        gid: familyId,
-        idp: upstream.provider.name,
-        ...pick(claims, ['email', 'email_verified', 'name', 'preferred_username']),
-      })
-        .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid })
-        .setIssuer(issuer)
-        .setAudience(family.resource)
-        .setSubject(family.subject)
-        .setJti(randomToken())
-        .setIssuedAt()
-        .setExpirationTime(`${ctx.accessTokenTtl}s`)
-        .sign(privateKey);
-    },
+    sign: (family, familyId, scopes) =>
+      tokens.sign(family, familyId, scopes, upstream.provider.name),
   };
 
   const metadata = {
@@ -222,48 +181,8 @@ export async function authorizationServer(
     `/.well-known/oauth-authorization-server${new URL(issuer).pathname.replace(/\/$/, '')}`,
   ]);
 
-  const verify = async (tokenText: string) => {
-    try {
-      const { payload } = await jwtVerify(tokenText, publicKey, {
-        issuer,
-        audience: options.resource,
-        algorithms: ['ES256'],
-        typ: 'at+jwt',
-        clockTolerance: 5,
-        requiredClaims: ['exp', 'gid'],
-      });
-      return payload as Record<string, unknown> & { gid: string };
-    } catch (error) {
-      if (error instanceof errors.JWTExpired)
-        throw new InvalidTokenError('the access token has expired');
-      if (error instanceof errors.JWTClaimValidationFailed && error.claim === 'aud')
-        throw new InvalidTokenError('the access token was not issued for this resource');
-      throw new InvalidTokenError('the access token was not issued by this server or is malformed');
-    }
-  };
-
-  const upstreamAccess = (familyId: string): UpstreamAccess => ({
-    provider: upstream.provider.name,
-    async accessToken() {
-      const text = await store.get(`family:${familyId}`);
-      if (!text) throw new Error('the sign-in was revoked; the caller must sign in again');
-      const family = JSON.parse(text) as TokenFamily;
-      const tokens = JSON.parse(await ctx.sealer.open(family.upstream)) as UpstreamTokens;
-      if (tokens.expiresAt === undefined || tokens.expiresAt - 30 > Date.now() / 1000)
-        return tokens.accessToken;
-      if (!tokens.refreshToken)
-        throw new Error(
-          `the ${upstream.provider.name} token has expired and cannot be refreshed; the caller must sign in again`,
-        );
-      const fresh = await upstream.refresh(tokens.refreshToken);
-      await store.set(
-        `family:${familyId}`,
-        JSON.stringify({ ...family, upstream: await ctx.sealer.seal(JSON.stringify(fresh)) }),
-        Math.max(1, family.expiresAt - Date.now()),
-      );
-      return fresh.accessToken;
-    },
-  });
+  const verify = tokens.verify;
+  const refreshing = new Map<string, Promise<string>>();
 
   const verifier: TokenVerifier = async (tokenText) => {
     const payload = await verify(tokenText);
@@ -271,7 +190,7 @@ export async function authorizationServer(
       throw new InvalidTokenError('the access token has been revoked; sign in again');
     const info: AuthInfo = authInfoOf(payload);
     return Object.defineProperty(info, 'upstream', {
-      value: upstreamAccess(payload.gid),
+      value: upstreamAccess(ctx, payload.gid, refreshing),
       enumerable: false,
     });
   };
@@ -350,7 +269,7 @@ export async function authorizationServer(
             'content-type': 'application/jwk-set+json',
             'cache-control': 'max-age=300',
           },
-          body: jwks,
+          body: tokens.jwks,
         };
       default:
         return undefined;
@@ -375,10 +294,4 @@ export async function authorizationServer(
       } as OAuthResourceHttpOptions;
     },
   };
-}
-
-function pick(claims: Record<string, unknown>, names: readonly string[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const n of names) if (claims[n] !== undefined) out[n] = claims[n];
-  return out;
 }
