@@ -230,11 +230,12 @@ export async function devUpstreamProvider(
   const { default: Provider } = await import('oidc-provider');
   const server = await listenLoopback(options.port);
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const { privateKey } = await generateKeyPair('RS256', { extractable: true });
+  // ES256: a key made at once (an RSA key takes a noticeable while to generate on a busy machine).
+  const { privateKey } = await generateKeyPair('ES256', { extractable: true });
   const signing = {
     ...(await exportJWK(privateKey)),
     kid: 'dev-upstream-1',
-    alg: 'RS256',
+    alg: 'ES256',
     use: 'sig',
   };
   const clientId = options.clientId ?? 'mcp-fw-dev';
@@ -256,6 +257,7 @@ export async function devUpstreamProvider(
         grant_types: ['authorization_code', 'refresh_token'],
         response_types: ['code'],
         token_endpoint_auth_method: 'client_secret_post',
+        id_token_signed_response_alg: 'ES256',
       },
     ],
     jwks: { keys: [signing] },

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportJWK, generateKeyPair } from 'jose';
 import {
   authorizationServer,
@@ -18,6 +18,7 @@ import {
   selfSigned,
   signInByHand,
   tokenRequest,
+  type OwnAuthorizationServer,
 } from './support/own-authorization-server.ts';
 
 // The options of authorizationServer(): client kinds, registration off, the metadata document
@@ -33,54 +34,67 @@ async function result(response: Response): Promise<{ text: string; isError?: boo
   return { text: body.result.content[0].text, isError: body.result.isError };
 }
 
+const written: string[] = [];
+/** A memory store that records every value written (to check what is kept in clear). */
+class Recording extends MemoryAuthorizationStore {
+  override async set(key: string, value: string, ttlMs: number) {
+    written.push(value);
+    return super.set(key, value, ttlMs);
+  }
+}
+
+// One server for the tests that need no option of their own.
+let shared: OwnAuthorizationServer;
+beforeAll(async () => {
+  shared = await ownAuthorizationServer({
+    store: new Recording(),
+    clients: [
+      { clientId: 'desk-app', redirectUris: [REDIRECT], name: 'Desk app' },
+      { clientId: 'web-app', redirectUris: [REDIRECT], clientSecret: 's3cret-s3cret' },
+    ],
+  });
+});
+afterAll(() => shared?.close());
+
 describe('authorizationServer() options', () => {
   it('pre-registered clients: a public one with PKCE, a confidential one that must prove its secret', async () => {
-    const env = await ownAuthorizationServer({
-      clients: [
-        { clientId: 'desk-app', redirectUris: [REDIRECT], name: 'Desk app' },
-        { clientId: 'web-app', redirectUris: [REDIRECT], clientSecret: 's3cret-s3cret' },
-      ],
-    });
-    try {
-      const pub = await signInByHand(env.origin, env.resource, { clientId: 'desk-app' });
-      expect(pub.tokens.status).toBe(200);
-      expect(pub.browser.consentPage?.html).toContain('Desk app');
-      expect(pub.browser.consentPage?.html).toContain('not verified by a domain');
-      // The confidential client without its secret, then with a wrong one, then right (Basic).
-      const { challenge, verifier } = pkce();
-      const params = await new Browser().go(
-        authorizationUrl(env.origin, {
-          client_id: 'web-app',
-          redirect_uri: REDIRECT,
-          code_challenge: challenge,
-        }),
-        REDIRECT,
-      );
-      const fields = {
-        grant_type: 'authorization_code',
-        code: params.get('code')!,
-        code_verifier: verifier,
+    const env = shared;
+    const pub = await signInByHand(env.origin, env.resource, { clientId: 'desk-app' });
+    expect(pub.tokens.status).toBe(200);
+    expect(pub.browser.consentPage?.html).toContain('Desk app');
+    expect(pub.browser.consentPage?.html).toContain('not verified by a domain');
+    // The confidential client without its secret, then with a wrong one, then right (Basic).
+    const { challenge, verifier } = pkce();
+    const params = await new Browser().go(
+      authorizationUrl(env.origin, {
+        client_id: 'web-app',
         redirect_uri: REDIRECT,
-      };
-      expect(await tokenRequest(env.origin, { ...fields, client_id: 'web-app' })).toMatchObject({
-        status: 401,
-        body: { error: 'invalid_client' },
-      });
-      expect(
-        await tokenRequest(env.origin, { ...fields, client_id: 'web-app', client_secret: 'wrong' }),
-      ).toMatchObject({ status: 401, body: { error: 'invalid_client' } });
-      const basic = await fetch(`${env.origin}/oauth/token`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          authorization: `Basic ${btoa('web-app:s3cret-s3cret')}`,
-        },
-        body: new URLSearchParams(fields).toString(),
-      });
-      expect(basic.status).toBe(200);
-    } finally {
-      await env.close();
-    }
+        code_challenge: challenge,
+      }),
+      REDIRECT,
+    );
+    const fields = {
+      grant_type: 'authorization_code',
+      code: params.get('code')!,
+      code_verifier: verifier,
+      redirect_uri: REDIRECT,
+    };
+    expect(await tokenRequest(env.origin, { ...fields, client_id: 'web-app' })).toMatchObject({
+      status: 401,
+      body: { error: 'invalid_client' },
+    });
+    expect(
+      await tokenRequest(env.origin, { ...fields, client_id: 'web-app', client_secret: 'wrong' }),
+    ).toMatchObject({ status: 401, body: { error: 'invalid_client' } });
+    const basic = await fetch(`${env.origin}/oauth/token`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Basic ${btoa('web-app:s3cret-s3cret')}`,
+      },
+      body: new URLSearchParams(fields).toString(),
+    });
+    expect(basic.status).toBe(200);
   });
 
   it('registration can be turned off: no registration_endpoint, /register 404, and an unknown client is told to use a metadata document', async () => {
@@ -143,33 +157,29 @@ describe('authorizationServer() options', () => {
   });
 
   it('remembers consent per person and client: the second sign-in for the same scopes skips the page, wider scopes ask again', async () => {
-    const env = await ownAuthorizationServer();
-    try {
-      const clientId = await registerClient(env.origin, REDIRECT);
-      const first = await signInByHand(env.origin, env.resource, { clientId, scope: 'notes:read' });
-      expect(first.browser.consentPage).toBeDefined();
-      const again = new Browser();
-      const second = await signInByHand(env.origin, env.resource, {
-        clientId,
-        scope: 'notes:read',
-        browser: again,
-      });
-      expect(second.tokens.status).toBe(200);
-      expect(again.consentPage).toBeUndefined();
-      const wider = new Browser();
-      await signInByHand(env.origin, env.resource, {
-        clientId,
-        scope: 'notes:read notes:write',
-        browser: wider,
-      });
-      expect(wider.consentPage?.html).toContain('notes:write');
-      // Another client of the same person is asked, whatever the first was granted.
-      const other = new Browser();
-      await signInByHand(env.origin, env.resource, { scope: 'notes:read', browser: other });
-      expect(other.consentPage).toBeDefined();
-    } finally {
-      await env.close();
-    }
+    const env = shared;
+    const clientId = await registerClient(env.origin, REDIRECT);
+    const first = await signInByHand(env.origin, env.resource, { clientId, scope: 'notes:read' });
+    expect(first.browser.consentPage).toBeDefined();
+    const again = new Browser();
+    const second = await signInByHand(env.origin, env.resource, {
+      clientId,
+      scope: 'notes:read',
+      browser: again,
+    });
+    expect(second.tokens.status).toBe(200);
+    expect(again.consentPage).toBeUndefined();
+    const wider = new Browser();
+    await signInByHand(env.origin, env.resource, {
+      clientId,
+      scope: 'notes:read notes:write',
+      browser: wider,
+    });
+    expect(wider.consentPage?.html).toContain('notes:write');
+    // Another client of the same person is asked, whatever the first was granted.
+    const other = new Browser();
+    await signInByHand(env.origin, env.resource, { scope: 'notes:read', browser: other });
+    expect(other.consentPage).toBeDefined();
   });
 
   it('a plain OAuth upstream (GitHub-style, no ID token) names the person by its user API, and its email is not trusted', async () => {
@@ -299,70 +309,54 @@ describe('authorizationServer() options', () => {
   });
 
   it('keeps the upstream tokens sealed in the store: no stored value holds them in clear', async () => {
-    const written: string[] = [];
-    class Recording extends MemoryAuthorizationStore {
-      override async set(key: string, value: string, ttlMs: number) {
-        written.push(value);
-        return super.set(key, value, ttlMs);
-      }
-    }
-    const env = await ownAuthorizationServer({ store: new Recording() });
-    try {
-      const { tokens } = await signInByHand(env.origin, env.resource);
-      // The tool proves a live upstream token exists (it calls the upstream with it).
-      const { text } = await result(
-        await callTool(env.resource, tokens.body.access_token as string, 'upstream', {
-          url: `${env.idp.issuer}/me`,
-        }),
-      );
-      expect(JSON.parse(text)).toMatchObject({ sub: 'alice' });
-      for (const value of written)
-        expect(value).not.toMatch(/accessToken|refreshToken|access_token/);
-      const sealed = written
-        .map((v) => {
-          try {
-            return (JSON.parse(v) as { upstream?: unknown }).upstream;
-          } catch {
-            return undefined;
-          }
-        })
-        .filter((u): u is string => typeof u === 'string');
-      expect(sealed.length).toBeGreaterThan(0);
-      for (const value of sealed) expect(value).toMatch(/^[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]+$/);
-    } finally {
-      await env.close();
-    }
+    const env = shared;
+    const { tokens } = await signInByHand(env.origin, env.resource);
+    // The tool proves a live upstream token exists (it calls the upstream with it).
+    const { text } = await result(
+      await callTool(env.resource, tokens.body.access_token as string, 'upstream', {
+        url: `${env.idp.issuer}/me`,
+      }),
+    );
+    expect(JSON.parse(text)).toMatchObject({ sub: 'alice' });
+    for (const value of written) expect(value).not.toMatch(/accessToken|refreshToken|access_token/);
+    const sealed = written
+      .map((v) => {
+        try {
+          return (JSON.parse(v) as { upstream?: unknown }).upstream;
+        } catch {
+          return undefined;
+        }
+      })
+      .filter((u): u is string => typeof u === 'string');
+    expect(sealed.length).toBeGreaterThan(0);
+    for (const value of sealed) expect(value).toMatch(/^[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]+$/);
   });
 
   it('revoking an access token (RFC 7009) ends its sign-in; another client cannot revoke it', async () => {
-    const env = await ownAuthorizationServer();
-    try {
-      const { tokens, clientId } = await signInByHand(env.origin, env.resource);
-      const access = tokens.body.access_token as string;
-      const revoke = (client: string) =>
-        fetch(`${env.origin}/oauth/revoke`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          body: new URLSearchParams({
-            token: access,
-            token_type_hint: 'access_token',
-            client_id: client,
-          }),
-        });
-      const stranger = await registerClient(env.origin, REDIRECT, 'stranger');
-      expect((await revoke(stranger)).status).toBe(200);
-      expect((await callTool(env.resource, access, 'whoami')).status).toBe(200);
-      expect((await revoke(clientId)).status).toBe(200);
-      expect((await callTool(env.resource, access, 'whoami')).status).toBe(401);
-      const refresh = await tokenRequest(env.origin, {
-        grant_type: 'refresh_token',
-        refresh_token: tokens.body.refresh_token as string,
-        client_id: clientId,
+    const env = shared;
+    const { tokens, clientId } = await signInByHand(env.origin, env.resource);
+    const access = tokens.body.access_token as string;
+    const revoke = (client: string) =>
+      fetch(`${env.origin}/oauth/revoke`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          token: access,
+          token_type_hint: 'access_token',
+          client_id: client,
+        }),
       });
-      expect(refresh).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
-    } finally {
-      await env.close();
-    }
+    const stranger = await registerClient(env.origin, REDIRECT, 'stranger');
+    expect((await revoke(stranger)).status).toBe(200);
+    expect((await callTool(env.resource, access, 'whoami')).status).toBe(200);
+    expect((await revoke(clientId)).status).toBe(200);
+    expect((await callTool(env.resource, access, 'whoami')).status).toBe(401);
+    const refresh = await tokenRequest(env.origin, {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.body.refresh_token as string,
+      client_id: clientId,
+    });
+    expect(refresh).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
   });
 
   it('presets carry each provider’s endpoints and scopes as data', () => {
