@@ -369,6 +369,35 @@ describe('attacks on the authorization server', () => {
     expect(new URL(real.headers.get('location')!).searchParams.get('code')).toBeTruthy();
   });
 
+  it('a client name carrying markup is shown as text on the consent page, which cannot be framed or run scripts', async () => {
+    const clientId = await registerClient(
+      env.origin,
+      REDIRECT,
+      '<script>alert(1)</script><img src=x onerror=alert(2)>',
+    );
+    const browser = new Browser();
+    browser.consent = 'stop';
+    await expect(
+      browser.go(
+        authorizationUrl(env.origin, {
+          client_id: clientId,
+          redirect_uri: REDIRECT,
+          code_challenge: pkce().challenge,
+        }),
+        REDIRECT,
+      ),
+    ).rejects.toBeInstanceOf(StoppedAtConsent);
+    const html = browser.consentPage!.html;
+    expect(html).not.toContain('<script>');
+    expect(html).not.toContain('<img');
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    const headers = browser.consentPage!.headers;
+    expect(headers.get('x-frame-options')).toBe('DENY');
+    expect(headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(headers.get('cache-control')).toBe('no-store');
+  });
+
   it('a token minted for another resource is refused', async () => {
     const key = await importJWK({ ...signingKey, alg: 'ES256' }, 'ES256');
     const { tokens } = await signInByHand(env.origin, env.resource);

@@ -115,7 +115,7 @@ export class Browser {
   /** Cancel at the upstream's login page (its "abort" link) instead of signing in. */
   abortUpstream = false;
   /** The last consent page seen. */
-  consentPage?: { url: string; html: string; fields: Record<string, string> };
+  consentPage?: { url: string; html: string; fields: Record<string, string>; headers: Headers };
 
   async fetch(url: string, init: RequestInit = {}): Promise<Response> {
     const response = await fetch(url, {
@@ -164,7 +164,7 @@ export class Browser {
           form.fields.password = 'any';
         }
         if (form.fields.csrf !== undefined) {
-          this.consentPage = { url, html, fields: { ...form.fields } };
+          this.consentPage = { url, html, fields: { ...form.fields }, headers: response.headers };
           if (this.consent === 'stop') throw new StoppedAtConsent(html);
           form.fields.decision = this.consent;
         }
