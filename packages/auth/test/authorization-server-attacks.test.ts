@@ -493,6 +493,40 @@ describe('attacks on the authorization server', () => {
     expect(params.get('state')).toBe('st-1');
   });
 
+  it('an upstream IdP whose token endpoint refuses ends the sign-in with access_denied naming its error', async () => {
+    const misconfigured = await ownAuthorizationServer(
+      {},
+      {
+        upstream: (idp) => ({
+          name: 'dev-idp',
+          issuer: idp.issuer,
+          clientId: idp.clientId,
+          clientSecret: 'not-the-secret',
+          scopes: ['openid', 'email'],
+        }),
+      },
+    );
+    try {
+      const clientId = await registerClient(misconfigured.origin, REDIRECT);
+      const params = await new Browser().go(
+        authorizationUrl(misconfigured.origin, {
+          client_id: clientId,
+          redirect_uri: REDIRECT,
+          code_challenge: pkce().challenge,
+        }),
+        REDIRECT,
+      );
+      expect(params.get('code')).toBeNull();
+      expect(params.get('error')).toBe('access_denied');
+      expect(params.get('error_description')).toMatch(
+        /the upstream dev-idp's token endpoint refused: invalid_client/,
+      );
+      expect(params.get('iss')).toBe(misconfigured.origin);
+    } finally {
+      await misconfigured.close();
+    }
+  });
+
   it('an upstream IdP that returns an unverified email: the email is never passed on, and can refuse the sign-in', async () => {
     const unverified = (login: string) => ({
       sub: login,
