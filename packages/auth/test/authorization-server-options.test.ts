@@ -1,3 +1,5 @@
+import { createServer as createHttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportJWK, generateKeyPair } from 'jose';
 import {
@@ -210,6 +212,61 @@ describe('authorizationServer() options', () => {
     }
   });
 
+  it("a plain OAuth upstream's emails API (GitHub's /user/emails) gives the primary verified email", async () => {
+    // GitHub's emails API, standing on oidc-provider: it answers only for a live upstream token.
+    let idpIssuer = '';
+    const emails = createHttpServer(async (req, res) => {
+      const me = await fetch(`${idpIssuer}/me`, {
+        headers: { authorization: req.headers.authorization ?? '' },
+      });
+      if (!me.ok) {
+        res.writeHead(401).end();
+        return;
+      }
+      const { sub } = (await me.json()) as { sub: string };
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify([
+          { email: `${sub}@old.example`, primary: false, verified: true },
+          { email: `${sub}@verified.example`, primary: true, verified: true },
+        ]),
+      );
+    });
+    await new Promise<void>((resolve) => emails.listen(0, '127.0.0.1', resolve));
+    const env = await ownAuthorizationServer(
+      { requireVerifiedEmail: true },
+      {
+        upstream: (idp) => {
+          idpIssuer = idp.issuer;
+          return {
+            name: 'github-like',
+            clientId: idp.clientId,
+            clientSecret: idp.clientSecret,
+            scopes: ['openid', 'email'],
+            authorizationEndpoint: `${idp.issuer}/auth`,
+            tokenEndpoint: `${idp.issuer}/token`,
+            userApi: {
+              url: `${idp.issuer}/me`,
+              subject: 'sub',
+              email: 'email',
+              emails: `http://127.0.0.1:${(emails.address() as AddressInfo).port}/user/emails`,
+            },
+          };
+        },
+      },
+    );
+    try {
+      const { tokens } = await signInByHand(env.origin, env.resource);
+      const me = JSON.parse(
+        (await result(await callTool(env.resource, tokens.body.access_token as string, 'whoami')))
+          .text,
+      );
+      expect(me.claims).toMatchObject({ email: 'alice@verified.example', email_verified: true });
+    } finally {
+      await env.close();
+      emails.close();
+    }
+  });
+
   it('refreshes the upstream token when it has expired, so a tool keeps calling the upstream as the person', async () => {
     const env = await ownAuthorizationServer({}, { accessTokenTtl: 1 });
     try {
@@ -365,7 +422,11 @@ describe('authorizationServer() options', () => {
       name: 'github',
       authorizationEndpoint: 'https://github.com/login/oauth/authorize',
       tokenEndpoint: 'https://github.com/login/oauth/access_token',
-      userApi: { url: 'https://api.github.com/user', subject: 'id' },
+      userApi: {
+        url: 'https://api.github.com/user',
+        subject: 'id',
+        emails: 'https://api.github.com/user/emails',
+      },
       scopes: ['read:user', 'user:email'],
     });
     expect(upstreams.github(c).issuer).toBeUndefined();

@@ -24,13 +24,16 @@ export interface UpstreamProvider {
   readonly tokenEndpoint?: string;
   /**
    * OAuth-only providers: the user API that names the person (GET with the provider's access
-   * token), and which of its fields are the subject and the email.
+   * token), and which of its fields are the subject, the (unverified, public) email and the
+   * name. `emails` is an API listing the person's addresses as `{ email, primary, verified }`
+   * (GitHub's `/user/emails`): its primary verified address becomes the verified `email`.
    */
   readonly userApi?: {
     readonly url: string;
     readonly subject: string;
     readonly email?: string;
     readonly name?: string;
+    readonly emails?: string;
   };
   /** Extra authorization parameters (e.g. Google's `access_type: offline` for a refresh token). */
   readonly authorizationParams?: Readonly<Record<string, string>>;
@@ -92,7 +95,13 @@ export const upstreams = {
     scopes: c.scopes ?? ['read:user', 'user:email'],
     authorizationEndpoint: 'https://github.com/login/oauth/authorize',
     tokenEndpoint: 'https://github.com/login/oauth/access_token',
-    userApi: { url: 'https://api.github.com/user', subject: 'id', email: 'email', name: 'login' },
+    userApi: {
+      url: 'https://api.github.com/user',
+      subject: 'id',
+      email: 'email',
+      name: 'login',
+      emails: 'https://api.github.com/user/emails',
+    },
   }),
   /** Google accounts (OIDC); asks for offline access so upstream tokens can be refreshed. */
   google: (c: UpstreamCredentials): UpstreamProvider => ({
@@ -309,19 +318,7 @@ export class UpstreamClient {
         );
     } else {
       const api = p.userApi!;
-      const response = await fetch(api.url, {
-        headers: {
-          authorization: `Bearer ${tokens.accessToken}`,
-          accept: 'application/json',
-          'user-agent': 'mcp-fw',
-        },
-        signal: AbortSignal.timeout(this.timeoutMs),
-      });
-      if (!response.ok)
-        throw new UpstreamError(
-          `the upstream ${p.name}'s user API answered HTTP ${response.status}`,
-        );
-      const user = (await response.json()) as Record<string, unknown>;
+      const user = (await this.#userApi(api.url, tokens.accessToken)) as Record<string, unknown>;
       claims = {
         sub: String(user[api.subject]),
         ...(api.name && typeof user[api.name] === 'string' ? { name: user[api.name] } : {}),
@@ -330,10 +327,39 @@ export class UpstreamClient {
           ? { email: user[api.email], email_verified: false }
           : {}),
       };
+      if (api.emails) {
+        const list = await this.#userApi(api.emails, tokens.accessToken);
+        const verified = Array.isArray(list)
+          ? (list as { email?: unknown; primary?: unknown; verified?: unknown }[]).find(
+              (e) => e.primary === true && e.verified === true && typeof e.email === 'string',
+            )
+          : undefined;
+        if (verified) Object.assign(claims, { email: verified.email, email_verified: true });
+      }
     }
     if (typeof claims.sub !== 'string' || claims.sub === '' || claims.sub === 'undefined')
       throw new UpstreamError(`the upstream ${p.name} did not name the person (no subject)`);
     return { subject: claims.sub, claims, tokens };
+  }
+
+  /** GETs one of the provider's user APIs with its access token. */
+  async #userApi(url: string, accessToken: string): Promise<unknown> {
+    const p = this.provider;
+    const response = await fetch(url, {
+      headers: {
+        authorization: `Bearer ${accessToken}`,
+        accept: 'application/json',
+        'user-agent': 'mcp-fw',
+      },
+      signal: AbortSignal.timeout(this.timeoutMs),
+    }).catch((error: Error) => {
+      throw new UpstreamError(`the upstream ${p.name}'s user API ${url} failed: ${error.message}`);
+    });
+    if (!response.ok)
+      throw new UpstreamError(
+        `the upstream ${p.name}'s user API ${url} answered HTTP ${response.status}`,
+      );
+    return response.json();
   }
 
   /** New upstream tokens from its refresh token. */
