@@ -20,6 +20,8 @@ export default [
   'packages/proxy/test/conformance-through-proxy.test.ts',
   // The official conformance suite's client auth scenarios against @mcp-fw/client.
   'packages/client/test/auth-conformance.test.ts',
+  // The official conformance suite's authorization mode against our own authorization server.
+  'packages/auth/test/authorization-conformance.test.ts',
   // The MCP Apps preview host driven in Chromium (the view bundle built by Vite first).
   'packages/cli/test/dev-preview.test.ts',
   // GitHub's REST description (13 MB, 1,223 operations) through fromOpenAPI: ~25 s of CPU.

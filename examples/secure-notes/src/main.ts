@@ -1,6 +1,8 @@
 // stdio by default (the notes of $NOTES_USER); `--http --port N` serves http://127.0.0.1:N/mcp as
 // an OAuth protected resource. Tokens come from `--issuer URL` (its JWKS at `--jwks-uri`, default
-// `<issuer>/jwks`), or from a local development authorization server with `--dev-auth`.
+// `<issuer>/jwks`), from a local development authorization server with `--dev-auth`, or from
+// our own authorization server on the same origin with `--auth-server`, where people sign in at
+// a development upstream IdP (oidc-provider without registration, its own login page).
 import { parseArgs } from 'node:util';
 import { serveStdio } from '@mcp-fw/core/stdio';
 import { PortInUseError, serveHttp } from '@mcp-fw/core/node';
@@ -8,7 +10,7 @@ import { declaredScopes, jwtVerifier, oauthResource } from '@mcp-fw/auth';
 import { createNotesServer } from './server.js';
 
 const USAGE =
-  'usage: secure-notes [--http [--port N] (--dev-auth | --issuer URL [--jwks-uri URL])]';
+  'usage: secure-notes [--http [--port N] (--auth-server | --dev-auth | --issuer URL [--jwks-uri URL])]';
 
 function fail(message: string): never {
   process.stderr.write(`secure-notes: ${message}\n${USAGE}\n`);
@@ -22,6 +24,7 @@ try {
       http: { type: 'boolean' },
       port: { type: 'string' },
       'dev-auth': { type: 'boolean' },
+      'auth-server': { type: 'boolean' },
       issuer: { type: 'string' },
       'jwks-uri': { type: 'string' },
     },
@@ -37,37 +40,69 @@ if (!args.http) {
   const port = Number(args.port ?? 3000);
   if (!Number.isInteger(port) || port <= 0 || port > 65535)
     fail(`--port must be a port number (1-65535), got ${args.port}`);
-  if (!args['dev-auth'] && !args.issuer)
-    fail('an HTTP server needs --issuer URL (your authorization server) or --dev-auth');
+  const modes = [args['dev-auth'], args['auth-server'], args.issuer].filter(Boolean).length;
+  if (modes === 0)
+    fail(
+      'an HTTP server needs --auth-server (its own, with a development IdP), --dev-auth or --issuer URL (your authorization server)',
+    );
+  if (modes > 1) fail('choose one of --auth-server, --dev-auth and --issuer');
   // The canonical URL clients name and tokens must be issued for (RFC 8707).
   const resource = `http://127.0.0.1:${port}/mcp`;
-  let issuer = args.issuer;
-  let jwksUri = args['jwks-uri'];
   let closeAuth = async () => {};
-  if (args['dev-auth']) {
-    const { devAuthorizationServer } = await import('@mcp-fw/auth/dev');
-    const dev = await devAuthorizationServer({ resource, scopes: declaredScopes(server) });
-    ({ issuer, jwksUri } = dev);
-    closeAuth = () => dev.close();
+  let protection: ReturnType<typeof oauthResource>;
+  const resourceOptions = {
+    // Computed from the scopes the members declare.
+    scopesSupported: declaredScopes(server),
+    challengeScopes: ['notes:read'],
+    resourceName: 'Secure notes',
+  };
+  if (args['auth-server']) {
+    const { devUpstreamProvider } = await import('@mcp-fw/auth/dev');
+    const { authorizationServer, oidcUpstream } = await import('@mcp-fw/auth/server');
+    const idp = await devUpstreamProvider({
+      redirectUri: `http://127.0.0.1:${port}/oauth/callback`,
+    });
+    closeAuth = () => idp.close();
+    const as = await authorizationServer({
+      resource,
+      scopes: declaredScopes(server),
+      upstream: oidcUpstream({
+        issuer: idp.issuer,
+        clientId: idp.clientId,
+        clientSecret: idp.clientSecret,
+        name: 'dev-idp',
+      }),
+    });
+    protection = as.protect(resourceOptions);
     process.stderr.write(
-      `development authorization server (approves everyone as "dev"): ${dev.issuer}\n`,
+      `authorization server: ${as.issuer} (people sign in at the development IdP ${idp.issuer}: any login, any password)\n`,
     );
-  }
-  const handle = await serveHttp(server, {
-    port,
-    ...oauthResource({
+  } else {
+    let issuer = args.issuer;
+    let jwksUri = args['jwks-uri'];
+    if (args['dev-auth']) {
+      const { devAuthorizationServer } = await import('@mcp-fw/auth/dev');
+      const dev = await devAuthorizationServer({ resource, scopes: declaredScopes(server) });
+      ({ issuer, jwksUri } = dev);
+      closeAuth = () => dev.close();
+      process.stderr.write(
+        `development authorization server (approves everyone as "dev"): ${dev.issuer}\n`,
+      );
+    }
+    protection = oauthResource({
       resource,
       authorizationServers: [issuer!],
-      // Computed from the scopes the members declare.
-      scopesSupported: declaredScopes(server),
-      challengeScopes: ['notes:read'],
-      resourceName: 'Secure notes',
+      ...resourceOptions,
       verifier: jwtVerifier({
         issuer: issuer!,
         jwksUri: jwksUri ?? `${issuer}/jwks`,
         audience: resource,
       }),
-    }),
+    });
+  }
+  const handle = await serveHttp(server, {
+    port,
+    ...protection,
   }).catch((error: unknown) => {
     // Said in words (the port, who holds it, what to do) rather than as a stack trace.
     if (error instanceof PortInUseError) fail(`${error.reason}\n${error.fix('--port <n>')}`);

@@ -29,6 +29,38 @@ export interface AuthInfo {
    * or serialising `ctx.auth` does not reveal it.
    */
   readonly token?: string;
+  /**
+   * The caller's tokens at the upstream identity provider, on a server whose tokens come from
+   * its own `authorizationServer` (`@mcp-fw/auth/server`); undefined otherwise. Not enumerable.
+   */
+  readonly upstream?: UpstreamAccess;
+}
+
+/**
+ * What a tool can do with the upstream identity provider's tokens of the caller:
+ * `ctx.auth.upstream` on a server protected by an `authorizationServer` (`@mcp-fw/auth/server`). The tokens are
+ * kept sealed in the store; `accessToken()` refreshes an expired one with the upstream's
+ * refresh token. Not enumerable on `ctx.auth`, so it is never logged or serialised.
+ *
+ * @example
+ * ```ts
+ * import { Tool, type Context } from '@mcp-fw/core';
+ * import { authInfo } from '@mcp-fw/auth';
+ * class Repos {
+ *   @Tool('My GitHub repositories')
+ *   async repos(_: object, ctx: Context) {
+ *     const token = await authInfo(ctx).upstream!.accessToken();
+ *     const res = await fetch('https://api.github.com/user/repos', { headers: { authorization: `Bearer ${token}` } });
+ *     return JSON.stringify((await res.json()).map((r: { full_name: string }) => r.full_name));
+ *   }
+ * }
+ * ```
+ */
+export interface UpstreamAccess {
+  /** The upstream provider's name (e.g. `github`). */
+  readonly provider: string;
+  /** The caller's current upstream access token (refreshed when expired). */
+  accessToken(): Promise<string>;
 }
 
 /**

@@ -52,22 +52,7 @@ export async function devAuthorizationServer(
   options: DevAuthorizationServerOptions,
 ): Promise<DevAuthorizationServer> {
   const { default: Provider, errors } = await import('oidc-provider');
-  const server: Server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(
-        error.code === 'EADDRINUSE'
-          ? Object.assign(
-              new Error(
-                `the development authorization server cannot listen on 127.0.0.1:${options.port}: the port is in use (another dev server?). Fix: stop what holds it, or choose another port`,
-              ),
-              { code: 'EADDRINUSE' },
-            )
-          : error,
-      ),
-    );
-    server.listen(options.port ?? 0, '127.0.0.1', resolve);
-  });
+  const server = await listenLoopback(options.port);
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
   const signing = { ...(await exportJWK(privateKey)), kid: 'dev-1', alg: 'RS256', use: 'sig' };
@@ -167,6 +152,141 @@ export async function devAuthorizationServer(
   return {
     issuer,
     jwksUri: `${issuer}/jwks`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A node:http server on 127.0.0.1:`port` (0: any free port); a port in use rejects, naming it. */
+async function listenLoopback(port: number | undefined): Promise<Server> {
+  const server: Server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'EADDRINUSE'
+          ? Object.assign(
+              new Error(
+                `the development authorization server cannot listen on 127.0.0.1:${port}: the port is in use (another dev server?). Fix: stop what holds it, or choose another port`,
+              ),
+              { code: 'EADDRINUSE' },
+            )
+          : error,
+      ),
+    );
+    server.listen(port ?? 0, '127.0.0.1', resolve);
+  });
+  return server;
+}
+
+/** Options of {@link devUpstreamProvider}. */
+export interface DevUpstreamProviderOptions {
+  /** The callback URL of the authorization server that signs people in here (`<issuer>/oauth/callback`). */
+  readonly redirectUri: string;
+  /** The client id the authorization server has here (default `mcp-fw-dev`). */
+  readonly clientId?: string;
+  /** Its secret (default `dev-secret-not-for-production`). */
+  readonly clientSecret?: string;
+  /**
+   * The claims of the person who signs in with `login` (any login is accepted, with any
+   * password). Default: `sub` = login, `name` = login, a verified `login@example.test` email.
+   */
+  readonly account?: (login: string) => Record<string, unknown>;
+  /** Lifetime of its access tokens in seconds (default 3600); refresh tokens are issued too. */
+  readonly accessTokenTtl?: number;
+  /** Port on 127.0.0.1 (default 0: any free one). */
+  readonly port?: number;
+}
+
+/** A running {@link devUpstreamProvider}. */
+export interface DevUpstreamProvider {
+  /** Its issuer URL (OIDC discovery at `<issuer>/.well-known/openid-configuration`). */
+  readonly issuer: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  /** Stops it and closes its connections. */
+  close(): Promise<void>;
+}
+
+/**
+ * An OpenID provider standing in for GitHub, Google and the like while developing an
+ * `authorizationServer` (`@mcp-fw/auth/server`): oidc-provider on 127.0.0.1 WITHOUT dynamic
+ * registration, one static confidential client, authorization code with PKCE, and its own
+ * login page (any login, any password) and consent page. Never expose it beyond loopback.
+ *
+ * @example
+ * ```ts
+ * import { devUpstreamProvider } from '@mcp-fw/auth/dev';
+ * import { oidcUpstream } from '@mcp-fw/auth/server';
+ * const idp = await devUpstreamProvider({ redirectUri: 'http://127.0.0.1:3000/oauth/callback' });
+ * const upstream = oidcUpstream({ issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret, name: 'dev' });
+ * ```
+ */
+export async function devUpstreamProvider(
+  options: DevUpstreamProviderOptions,
+): Promise<DevUpstreamProvider> {
+  const { default: Provider } = await import('oidc-provider');
+  const server = await listenLoopback(options.port);
+  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // ES256: a key made at once (an RSA key takes a noticeable while to generate on a busy machine).
+  const { privateKey } = await generateKeyPair('ES256', { extractable: true });
+  const signing = {
+    ...(await exportJWK(privateKey)),
+    kid: 'dev-upstream-1',
+    alg: 'ES256',
+    use: 'sig',
+  };
+  const clientId = options.clientId ?? 'mcp-fw-dev';
+  const clientSecret = options.clientSecret ?? 'dev-secret-not-for-production';
+  const account =
+    options.account ??
+    ((login: string) => ({
+      sub: login,
+      name: login,
+      email: `${login}@example.test`,
+      email_verified: true,
+    }));
+  const provider = new Provider(issuer, {
+    clients: [
+      {
+        client_id: clientId,
+        client_secret: clientSecret,
+        redirect_uris: [options.redirectUri],
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'client_secret_post',
+        id_token_signed_response_alg: 'ES256',
+      },
+    ],
+    jwks: { keys: [signing] },
+    pkce: { required: () => true },
+    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
+    // The ID token carries the person's claims (the authorization server reads only it).
+    conformIdTokenClaims: false,
+    findAccount: (_ctx, id) => ({
+      accountId: id,
+      claims: () => ({ ...account(id), sub: (account(id).sub as string | undefined) ?? id }),
+    }),
+    features: { devInteractions: { enabled: true }, registration: { enabled: false } },
+    // Refresh tokens without offline_access, so the authorization server can refresh its tokens.
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    ttl: {
+      AccessToken: options.accessTokenTtl ?? 3600,
+      RefreshToken: 86_400,
+      Session: 3600,
+      Grant: 86_400,
+      Interaction: 600,
+    },
+  });
+  // Development interactions print a warning per start; this is a development tool.
+  provider.on('server_error', () => {});
+  server.on('request', provider.callback());
+  return {
+    issuer,
+    clientId,
+    clientSecret,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -13,6 +13,7 @@ export {
   InvalidTokenError,
   VerifierUnavailableError,
   type AuthInfo,
+  type UpstreamAccess,
   type TokenVerifier,
   type TokenError,
 } from './auth-info.js';

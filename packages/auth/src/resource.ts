@@ -37,7 +37,7 @@ export interface OAuthResourceOptions {
 /** The options {@link oauthResource} adds to `serveHttp` / `createHttpHandler`. */
 export interface OAuthResourceHttpOptions {
   /** Serves the protected resource metadata (RFC 9728) at its well-known URLs. */
-  readonly routes: (req: HttpRequestView) => HttpReply | undefined;
+  readonly routes: (req: HttpRequestView) => HttpReply | undefined | Promise<HttpReply | undefined>;
   /** Verifies the bearer token and attaches the caller, or answers 401 / 503. */
   readonly authenticate: (req: HttpRequestView) => Promise<AuthOutcome>;
   /** Refuses a member whose scopes the token lacks with 403 `insufficient_scope`. */
@@ -184,9 +184,14 @@ export function oauthResource(options: OAuthResourceOptions): OAuthResourceHttpO
         };
       }
       // The token rides along for token exchange only, hidden from JSON and logs.
-      return {
-        auth: Object.defineProperty({ ...info }, 'token', { value: match[1], enumerable: false }),
-      };
+      // The upstream access (own authorization server) rides along the same way.
+      const auth = Object.defineProperty({ ...info }, 'token', {
+        value: match[1],
+        enumerable: false,
+      });
+      if (info.upstream)
+        Object.defineProperty(auth, 'upstream', { value: info.upstream, enumerable: false });
+      return { auth };
     },
     authorize(auth, access) {
       const granted = (auth as AuthInfo | undefined)?.scopes;

@@ -5,3 +5,8 @@ export { RedisBus } from './bus.js';
 export { RedisRateLimitStore, RedisUsedRounds } from './counters.js';
 export { RedisTaskRecords } from './task-records.js';
 export { RedisSessionStates } from './session-states.js';
+export {
+  redisAuthorizationStore,
+  RedisAuthorizationStore,
+  type RedisAuthorizationStoreOptions,
+} from './authorization-store.js';

@@ -1,0 +1,137 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exportJWK, generateKeyPair } from 'jose';
+import { createServer, Tool, type Context } from '@mcp-fw/core';
+import { serveHttp, type HttpServerHandle } from '@mcp-fw/core/node';
+import { authInfo } from '@mcp-fw/auth';
+import { devUpstreamProvider, type DevUpstreamProvider } from '@mcp-fw/auth/dev';
+import { authorizationServer, oidcUpstream } from '@mcp-fw/auth/server';
+import { redisAuthorizationStore, type RedisAuthorizationStore } from '@mcp-fw/redis';
+import { z } from 'zod';
+import {
+  Browser,
+  callTool,
+  signInByHand,
+  tokenRequest,
+} from '../../auth/test/support/own-authorization-server.ts';
+import { Balancer, freePort, HAPROXY, REDIS_SERVER, RedisProcess } from './support/processes.ts';
+
+// Two instances of one MCP server, each with its own authorizationServer on a shared Redis
+// store, behind HAProxy round robin without affinity: a sign-in started on one node completes
+// on the other, and a refresh token is used once across both.
+
+class Me {
+  @Tool({ description: 'Who the caller is', input: z.object({}) })
+  whoami(_: object, ctx: Context) {
+    return authInfo(ctx).subject ?? 'nobody';
+  }
+}
+
+/** A browser that notes which node answered each request to the balancer. */
+class TracingBrowser extends Browser {
+  readonly servedBy: string[] = [];
+  override async fetch(url: string, init?: RequestInit): Promise<Response> {
+    const response = await super.fetch(url, init);
+    const node = response.headers.get('x-served-by');
+    if (node) this.servedBy.push(`${new URL(url).pathname} ${node}`);
+    return response;
+  }
+}
+
+const skip = !REDIS_SERVER || !HAPROXY;
+let redis: RedisProcess;
+let balancer: Balancer;
+let idp: DevUpstreamProvider;
+const handles: HttpServerHandle[] = [];
+const stores: RedisAuthorizationStore[] = [];
+let origin: string;
+let resource: string;
+
+beforeAll(async () => {
+  if (skip) return;
+  redis = await RedisProcess.start();
+  const ports = [await freePort(), await freePort()];
+  balancer = await Balancer.start(ports);
+  origin = `http://127.0.0.1:${balancer.port}`;
+  resource = `${origin}/mcp`;
+  idp = await devUpstreamProvider({ redirectUri: `${origin}/oauth/callback` });
+  const signingKey = await exportJWK(
+    (await generateKeyPair('ES256', { extractable: true })).privateKey,
+  );
+  const secret = 'a-cluster-wide-secret-of-32-chars!!';
+  for (const port of ports) {
+    const store = await redisAuthorizationStore(redis.url);
+    stores.push(store);
+    const as = await authorizationServer({
+      resource,
+      scopes: ['notes:read'],
+      upstream: oidcUpstream({
+        issuer: idp.issuer,
+        clientId: idp.clientId,
+        clientSecret: idp.clientSecret,
+      }),
+      store,
+      secret,
+      signingKey,
+    });
+    const server = createServer({ name: 'me', version: '1.0.0', providers: [Me] });
+    handles.push(await serveHttp(server, { port, ...as.protect() }));
+  }
+  // Both nodes up behind the balancer before the flow starts.
+  for (let i = 0; i < 20; i++) {
+    const seen = new Set<string>();
+    for (let j = 0; j < 4; j++)
+      seen.add(
+        (await fetch(`${origin}/.well-known/oauth-authorization-server`)).headers.get(
+          'x-served-by',
+        ) ?? '',
+      );
+    if (seen.size === 2) break;
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}, 60_000);
+afterAll(async () => {
+  for (const h of handles) await h.close();
+  for (const s of stores) await s.close();
+  await idp?.close();
+  await balancer?.stop();
+  await redis?.stop();
+});
+
+describe.skipIf(skip)('authorizationServer on a Redis store behind HAProxy', () => {
+  it('a sign-in started on one instance completes on another', async () => {
+    const browser = new TracingBrowser();
+    const { tokens, clientId } = await signInByHand(origin, resource, {
+      scope: 'notes:read',
+      browser,
+    });
+    expect(tokens.status).toBe(200);
+    const steps = browser.servedBy.filter((s) => /authorize|callback|consent/.test(s));
+    // /authorize, /callback and /consent did not all land on one node.
+    expect(new Set(steps.map((s) => s.split(' ')[1])).size, steps.join(', ')).toBe(2);
+    const token = tokens.body.access_token as string;
+    const served = new Set<string>();
+    for (let i = 0; i < 2; i++) {
+      const response = await callTool(resource, token, 'whoami');
+      expect(response.status).toBe(200);
+      served.add(response.headers.get('x-served-by') ?? '');
+    }
+    expect(served.size).toBe(2);
+    // Rotation and reuse detection hold across the nodes.
+    const first = await tokenRequest(origin, {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.body.refresh_token as string,
+      client_id: clientId,
+    });
+    expect(first.status).toBe(200);
+    const replay = await tokenRequest(origin, {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.body.refresh_token as string,
+      client_id: clientId,
+    });
+    expect(replay).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    for (let i = 0; i < 2; i++)
+      expect((await callTool(resource, first.body.access_token as string, 'whoami')).status).toBe(
+        401,
+      );
+  });
+});
