@@ -20,6 +20,8 @@ export default [
   'packages/proxy/test/conformance-through-proxy.test.ts',
   // The official conformance suite's client auth scenarios against @mcp-fw/client.
   'packages/client/test/auth-conformance.test.ts',
+  // An interactive sign-in in Chromium (oidc-provider's login and consent pages).
+  'packages/client/test/chromium-sign-in.test.ts',
   // The MCP Apps preview host driven in Chromium (the view bundle built by Vite first).
   'packages/cli/test/dev-preview.test.ts',
 ];
