@@ -1,4 +1,12 @@
-import { existsSync, mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import {
@@ -79,6 +87,8 @@ export class Supervisor implements Servable<RelaySession> {
   #again?: string[];
   #closed = false;
   #wasDown = false;
+  /** The compiled entry, relative to its generation's directory. */
+  #compiledEntry?: string;
 
   constructor(options: SupervisorOptions) {
     this.#options = options;
@@ -173,7 +183,15 @@ export class Supervisor implements Servable<RelaySession> {
     let entry = this.#options.entry;
     const compiler = this.#options.compiler;
     const schemas = this.#options.schemas;
-    if (schemas) {
+    // Only skills changed: the code is what the running child compiled, so its build is copied
+    // instead of compiled again (a skills edit reloads in the time a child takes to start).
+    const skillsDir = this.#options.skillsDir;
+    const built = previous && this.#outDirs.get(previous);
+    const reuse =
+      compiler && built && this.#compiledEntry && skillsDir && changed.length > 0
+        ? changed.every((file) => file.startsWith(`${skillsDir}/`))
+        : false;
+    if (schemas && !reuse) {
       // Before compiling, so the child imports the schemas of the signatures just saved.
       const result = await schemas.regenerate();
       trace('schemas', started);
@@ -197,7 +215,10 @@ export class Supervisor implements Servable<RelaySession> {
       }
       trace('views', started);
     }
-    if (compiler) {
+    if (reuse && built && this.#compiledEntry) {
+      cpSync(built, outDir, { recursive: true });
+      entry = realpathSync(join(outDir, this.#compiledEntry));
+    } else if (compiler) {
       if (changed.includes(compiler.project.tsconfig))
         await compiler.refresh().catch(() => undefined);
       const result = await compiler.compile(outDir);
@@ -212,6 +233,7 @@ export class Supervisor implements Servable<RelaySession> {
       }
       if (result.warnings) this.#options.report('info', result.warnings);
       entry = realpathSync(result.entry);
+      this.#compiledEntry = relative(realpathSync(outDir), entry);
       if (this.#options.skillsDir)
         this.#linkBeside(
           this.#options.skillsDir,
