@@ -22,6 +22,8 @@ export default [
   'packages/client/test/auth-conformance.test.ts',
   // The official conformance suite's authorization mode against our own authorization server.
   'packages/auth/test/authorization-conformance.test.ts',
+  // An interactive sign-in in Chromium (oidc-provider's login and consent pages).
+  'packages/client/test/chromium-sign-in.test.ts',
   // The MCP Apps preview host driven in Chromium (the view bundle built by Vite first).
   'packages/cli/test/dev-preview.test.ts',
   // GitHub's REST description (13 MB, 1,223 operations) through fromOpenAPI: ~25 s of CPU.

@@ -1,5 +1,6 @@
 import { listen, type Change, type ListenFilter, type Listening } from './listen.js';
 import { OutputChecks } from './output-schema.js';
+import { Skills } from './skills.js';
 import { createdTask, followTask } from './tasks.js';
 import type { NotificationListener, Session } from './session.js';
 import { headerAnnotationProblem, paramHeaders } from './tool-headers.js';
@@ -51,6 +52,7 @@ export class McpClient {
   readonly #tools = new Map<string, Tool>();
   readonly #outputs = new OutputChecks();
   #toolsListed = false;
+  #skills?: Skills;
 
   /** @internal Made by {@link connect}. */
   constructor(session: Session, server: ServerDescription, settings: ClientSettings) {
@@ -90,6 +92,24 @@ export class McpClient {
   /** The server's name, version, capabilities and instructions. */
   get server(): ServerDescription {
     return this.#server;
+  }
+
+  /**
+   * The server's skills (the Skills extension, SEP-2640): `list()`, `get(uri)`, and `read()`,
+   * which verifies each file against the skill's entry before returning it.
+   *
+   * @example
+   * ```ts
+   * const { skills } = await client.skills.list();
+   * const { frontmatter, body } = await client.skills.read(skills[0]);
+   * ```
+   */
+  get skills(): Skills {
+    this.#skills ??= new Skills(
+      (method, params, options) => this.#session.request(method, params, options),
+      this.#server,
+    );
+    return this.#skills;
   }
 
   /**

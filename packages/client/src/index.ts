@@ -32,6 +32,16 @@ export {
 } from './auth/index.js';
 export type { DiscoverResult } from './negotiate.js';
 export {
+  type DirectoryEntry,
+  type SkillEntry,
+  type SkillFile,
+  type SkillListing,
+  type SkillResource,
+  Skills,
+  SkillVerificationError,
+  type SkillVerificationFailure,
+} from './skills.js';
+export {
   typedClient,
   type ToolTypes,
   type TypedCallResult,

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conformanceSuite, runClientScenario, type Outcome } from './support/conformance-suite.ts';
 
 // The official conformance suite's client auth scenarios (0.2.0-alpha.12) against our client's
-// OAuth, at each revision they apply to, and the auth extension scenarios; the two 2025-03-26
-// fallback scenarios are listed as not passed, with the reason. Minutes of CPU, so it
+// OAuth, at each revision they apply to (2025-03-26's two are its fallbacks for servers without
+// protected resource metadata), and the auth extension scenarios. Minutes of CPU, so it
 // runs in its own CI step (vitest.separate.ts); auth-attacks and auth-oidc-provider stay in npm test.
 
 const AT_BOTH = [
@@ -28,6 +28,10 @@ const AT_BOTH = [
 
 /** The auth scenarios of each revision (`list --client --spec-version`). */
 const SCENARIOS: Record<string, readonly string[]> = {
+  '2025-03-26': [
+    'auth/2025-03-26-oauth-metadata-backcompat',
+    'auth/2025-03-26-oauth-endpoint-fallback',
+  ],
   '2025-11-25': AT_BOTH,
   '2026-07-28': [
     ...AT_BOTH,
@@ -54,17 +58,6 @@ const EXTENSIONS = [
   'auth/dpop-nonce',
   'auth/wif-jwt-bearer',
 ];
-
-/**
- * Auth scenarios the client does not pass, and why. Each must still fail: one that starts
- * passing is stale here, like the suite's own expected-failures baseline.
- */
-const NOT_YET: Record<string, string> = {
-  'auth/2025-03-26-oauth-metadata-backcompat':
-    'a 2025-03-26 server without protected resource metadata: the client does not take the server origin for its authorization server (removed from the spec in 2025-06-18)',
-  'auth/2025-03-26-oauth-endpoint-fallback':
-    'a 2025-03-26 server without any metadata: the client does not guess /authorize, /token and /register at the server origin (removed from the spec in 2025-06-18)',
-};
 
 let suite: { node: string; suite: string };
 let results: string;
@@ -118,12 +111,5 @@ describe('the official client auth scenarios outside the two revisions', () => {
     const { counts, failures } = summary(await runAll(EXTENSIONS));
     expect(failures).toEqual({});
     console.error(`client auth extensions: ${JSON.stringify(counts)}`);
-  }, 300_000);
-
-  it('still fails the 2025-03-26 fallback scenarios, each listed with its reason', async () => {
-    const outcomes = await runAll(Object.keys(NOT_YET));
-    const stale = [...outcomes].filter(([, o]) => o.failed === 0 && o.total > 0).map(([s]) => s);
-    expect(stale, 'passes now: remove it from NOT_YET and run it with the others').toEqual([]);
-    console.error(`client auth scenarios not passed: ${JSON.stringify(NOT_YET)}`);
   }, 300_000);
 });

@@ -7,8 +7,8 @@ import { conformanceSuite, runClientScenario } from './support/conformance-suite
 // The official conformance suite (0.2.0-alpha.12) in client mode, run against our client
 // (fixtures/conformance-client.mjs, on the built @mcp-fw/client). Each scenario runs on its
 // own, at its revision's wire: the suite's parallel `--suite` runs time out on a busy machine.
-// Not run here: the auth scenarios (auth-conformance.test.ts, a CI step of its own) and the 4
-// skills-extension scenarios (not in the client yet).
+// Not run here: the auth scenarios (auth-conformance.test.ts, a CI step of its own). The four
+// Skills-extension scenarios run as the suite runs extensions (no --spec-version).
 
 /** Every client scenario that is neither auth nor an extension, by the revision it applies at. */
 const SCENARIOS = {
@@ -30,6 +30,14 @@ const SCENARIOS = {
     'json-schema-2020-12-preservation',
   ],
 } as const;
+
+/** The Skills extension's client scenarios (SEP-2640): no prefetch, and each verification. */
+const SKILLS = [
+  'sep-2640-client-no-prefetch',
+  'sep-2640-client-verify-digest',
+  'sep-2640-client-verify-size',
+  'sep-2640-client-verify-frontmatter',
+];
 
 let suite: { node: string; suite: string };
 let results: string;
@@ -62,3 +70,28 @@ describe.each(Object.entries(SCENARIOS))(
     }, 600_000);
   },
 );
+
+describe('the official client conformance suite, Skills extension', () => {
+  it(`passes the Skills-client scenarios: no prefetch, and verification of digest, size and frontmatter (${SKILLS.length})`, async () => {
+    const outcomes: Record<string, string> = {};
+    const failures: Record<string, string> = {};
+    // Two at a time: each run is mostly the suite's and the client's start-up.
+    const queue = [...SKILLS];
+    await Promise.all(
+      [0, 1].map(async () => {
+        for (let scenario = queue.shift(); scenario !== undefined; scenario = queue.shift()) {
+          const outcome = await runClientScenario(suite, scenario, undefined, results);
+          outcomes[scenario] =
+            `${outcome.passed}/${outcome.total}, ${outcome.failed} failed, ${outcome.warnings} warnings`;
+          if (outcome.failed !== 0 || outcome.total === 0 || outcome.warnings !== 0)
+            failures[scenario] = outcome.output.slice(-3000);
+        }
+      }),
+    );
+    expect(failures).toEqual({});
+    // SKIPPED checks (a client that never listed) would not count as passed: each is 1/1.
+    for (const [scenario, counts] of Object.entries(outcomes))
+      expect(counts, scenario).toMatch(/^(\d+)\/\1, 0 failed, 0 warnings$/);
+    console.error(`client Skills conformance: ${JSON.stringify(outcomes)}`);
+  }, 300_000);
+});

@@ -23,3 +23,19 @@ export {
   type ValidationIssue,
 } from './schema/index.js';
 export type { JsonSchema } from './schema/index.js';
+
+/**
+ * The YAML frontmatter of a Skills-extension `SKILL.md` (SEP-2640), split and parsed the way
+ * hosts do (BOM and CRLF removed, YAML 1.2 core schema), so a client can compare it with the
+ * `frontmatter` of the skill's `skills/list` entry; or a message saying why it is not one.
+ *
+ * @example
+ * ```ts
+ * import { readFrontmatter } from '@mcp-fw/core/validation';
+ *
+ * const read = readFrontmatter('---\nname: pdf\ndescription: Fill PDFs\n---\nBody');
+ * if ('problem' in read) throw new Error(read.problem);
+ * console.log(read.frontmatter.name); // 'pdf'
+ * ```
+ */
+export { readFrontmatter } from './registry/skill-frontmatter.js';

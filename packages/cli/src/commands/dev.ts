@@ -5,6 +5,7 @@ import { runInspector } from '../dev/inspector.js';
 import { Supervisor } from '../dev/supervisor.js';
 import { CliError } from '../output/cli-error.js';
 import { devSchemas } from '../dev/schemas.js';
+import { SkillsWatcher } from '../dev/skills-watcher.js';
 import { removeStaleCaches } from '../dev/stale-caches.js';
 import { styleFor } from '../output/style.js';
 import { RunCompiler } from '../project/compile.js';
@@ -58,7 +59,8 @@ export function devCommand(program: Command): void {
       ]) +
         '\nThe server runs in a child process that is replaced when a file its entry imports changes.\n' +
         'Clients stay connected and get notifications/*/list_changed; decorator metadata is compiled\n' +
-        'by the project’s own tsc, so schemas match the built server. A project using @mcp-fw/typescript\n' +
+        'by the project’s own tsc, so schemas match the built server. The skills/ folder is watched too\n' +
+        '(a changed skills/list is announced as notifications/resources/list_changed). A project using @mcp-fw/typescript\n' +
         'gets its schemas module (src/schemas.gen.ts) regenerated from the types before each reload.\n',
     )
     .action((entry: string | undefined, options: DevOptions) => runDev(entry, options));
@@ -100,6 +102,7 @@ async function runDev(entryArg: string | undefined, options: DevOptions): Promis
     debounceMs: options.debounce,
     graceMs: options.grace,
     // Views are read from the build (dist/views/), as the server will read them once built.
+    skillsDir: SkillsWatcher.folderOf(project.dir),
     views: compiler?.project.dir
       ? { projectDir: compiler.project.dir, outDir: join(compiler.project.dir, 'dist') }
       : undefined,

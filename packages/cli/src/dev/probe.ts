@@ -7,7 +7,11 @@ import type { ChildLink } from './child-link.js';
 export interface Probe {
   readonly lists: ServerLists;
   readonly initializeResult: InitializeResult;
+  /** The `skills/list` entries (digests included) of a server declaring the Skills extension. */
+  readonly skills: readonly unknown[];
 }
+
+const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
 
 /**
  * Asks a child what it serves, on a connection of its own (the supervisor's, not a client's),
@@ -32,8 +36,30 @@ export async function probe(link: ChildLink, s: number): Promise<Probe> {
   void link.exited.then(() => peer.abandon('the server process exited'));
   try {
     const initializeResult = await handshake(peer);
-    return { initializeResult, lists: await fetchLists(peer) };
+    const extensions = initializeResult.capabilities?.extensions as
+      | Record<string, unknown>
+      | undefined;
+    const [lists, skills] = await Promise.all([
+      fetchLists(peer),
+      extensions?.[SKILLS_EXTENSION] ? fetchSkills(peer) : [],
+    ]);
+    return { initializeResult, lists, skills };
   } finally {
     await peer.close();
   }
+}
+
+/** Every `skills/list` entry, following `nextCursor`. */
+async function fetchSkills(peer: ReturnType<typeof createClientPeer>): Promise<unknown[]> {
+  const skills: unknown[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = (await peer.request('skills/list', cursor === undefined ? {} : { cursor })) as {
+      readonly skills?: unknown[];
+      readonly nextCursor?: string;
+    };
+    skills.push(...(page.skills ?? []));
+    cursor = page.nextCursor;
+  } while (cursor !== undefined);
+  return skills;
 }

@@ -1,4 +1,12 @@
-import { cpSync, existsSync, mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import {
@@ -25,6 +33,7 @@ import { importGraph } from './import-graph.js';
 import { probe, type Probe } from './probe.js';
 import { RelaySession } from './relay-session.js';
 import type { DevSchemas } from './schemas.js';
+import { SkillsWatcher } from './skills-watcher.js';
 import { SourceWatcher } from './watcher.js';
 
 /** Options of {@link Supervisor}. */
@@ -46,6 +55,11 @@ export interface SupervisorOptions {
   readonly onReload?: (outcome: ReloadOutcome) => void;
   /** MCP Apps views (`views/<name>/`): rebuilt into `outDir/views/` when one of their files changes. */
   readonly views?: { readonly projectDir: string; readonly outDir: string };
+  /**
+   * The project's skills folder (`skills/`), which `loadSkills` reads at startup: watched as a
+   * whole, any change reloads, and a change of `skills/list` is announced as a resources change.
+   */
+  readonly skillsDir?: string;
 }
 
 /** What one reload did. */
@@ -67,6 +81,7 @@ export class Supervisor implements Servable<RelaySession> {
   readonly #options: SupervisorOptions;
   readonly #sessions = new Set<RelaySession>();
   readonly #watcher: SourceWatcher;
+  readonly #skillsWatcher?: SkillsWatcher;
   readonly #links = new Set<ChildLink>();
   #current?: ChildLink;
   #spare?: ChildLink;
@@ -79,6 +94,8 @@ export class Supervisor implements Servable<RelaySession> {
   #again?: string[];
   #closed = false;
   #wasDown = false;
+  /** The compiled entry, relative to its generation's directory. */
+  #compiledEntry?: string;
 
   constructor(options: SupervisorOptions) {
     this.#options = options;
@@ -87,6 +104,12 @@ export class Supervisor implements Servable<RelaySession> {
     if (options.compiler) initial.push(options.compiler.project.tsconfig);
     if (options.views) initial.push(...viewFiles(options.views.projectDir));
     this.#watcher.add(initial);
+    if (options.skillsDir)
+      this.#skillsWatcher = new SkillsWatcher(
+        options.skillsDir,
+        (files) => this.reload(files),
+        options.debounceMs,
+      );
   }
 
   /** The files watched now (the import graph seen so far, plus tsconfig.json). */
@@ -142,6 +165,7 @@ export class Supervisor implements Servable<RelaySession> {
   async close(): Promise<void> {
     this.#closed = true;
     this.#watcher.close();
+    this.#skillsWatcher?.close();
     const exits = [...this.#links].map((link) => link.exited);
     this.killAll();
     await Promise.all(exits);
@@ -166,7 +190,15 @@ export class Supervisor implements Servable<RelaySession> {
     let entry = this.#options.entry;
     const compiler = this.#options.compiler;
     const schemas = this.#options.schemas;
-    if (schemas) {
+    // Only skills changed: the code is what the running child compiled, so its build is copied
+    // instead of compiled again (a skills edit reloads in the time a child takes to start).
+    const skillsDir = this.#options.skillsDir;
+    const built = previous && this.#outDirs.get(previous);
+    const reuse =
+      compiler && built && this.#compiledEntry && skillsDir && changed.length > 0
+        ? changed.every((file) => file.startsWith(`${skillsDir}/`))
+        : false;
+    if (schemas && !reuse) {
       // Before compiling, so the child imports the schemas of the signatures just saved.
       const result = await schemas.regenerate();
       trace('schemas', started);
@@ -190,7 +222,10 @@ export class Supervisor implements Servable<RelaySession> {
       }
       trace('views', started);
     }
-    if (compiler) {
+    if (reuse && built && this.#compiledEntry) {
+      cpSync(built, outDir, { recursive: true });
+      entry = realpathSync(join(outDir, this.#compiledEntry));
+    } else if (compiler) {
       if (changed.includes(compiler.project.tsconfig))
         await compiler.refresh().catch(() => undefined);
       const result = await compiler.compile(outDir);
@@ -210,6 +245,12 @@ export class Supervisor implements Servable<RelaySession> {
       const bundled = views && join(views.outDir, 'views');
       if (bundled && existsSync(bundled))
         cpSync(bundled, join(outDir, 'views'), { recursive: true });
+      this.#compiledEntry = relative(realpathSync(outDir), entry);
+      if (this.#options.skillsDir)
+        this.#linkBeside(
+          this.#options.skillsDir,
+          compiler.besideOutput(this.#options.skillsDir, outDir),
+        );
     }
     const graph = importGraph(entry, compiler ? realpathSync(outDir) : dirname(entry));
     this.#watchGraph(graph.files, compiler ? realpathSync(outDir) : undefined);
@@ -233,6 +274,14 @@ export class Supervisor implements Servable<RelaySession> {
     // Nothing to announce at the first start, unless sessions were served (empty) while down.
     const baseline = (await before)?.lists ?? (this.#wasDown ? EMPTY_LISTS : probed.lists);
     const lists = changedLists(baseline, probed.lists);
+    // Skills are resources (SEP-2640 defines no notification of its own): a changed skills/list
+    // (a new skill, an edited SKILL.md, any file's digest) is a resources change.
+    const skillsBefore = (await before)?.skills ?? probed.skills;
+    if (
+      JSON.stringify(skillsBefore) !== JSON.stringify(probed.skills) &&
+      !lists.includes('resources')
+    )
+      lists.push('resources');
     // A rebuilt view is a changed resource: clients re-read the list, hosts the view.
     if (generation > 1 && touched.length > 0 && !lists.includes('resources'))
       lists.push('resources');
@@ -252,6 +301,17 @@ export class Supervisor implements Servable<RelaySession> {
     );
     this.#options.onReload?.({ ok: true, ms, changed: lists });
     this.#prepareSpare(graph.packages);
+  }
+
+  /**
+   * Makes `folder` reachable from a generation's compiled code as from the project's build
+   * (`at`, computed by the compiler): a link inside our cache directory, made once.
+   */
+  #linkBeside(folder: string, at: string): void {
+    const inCache = relative(this.#options.cacheDir, at);
+    if (inCache.startsWith('..') || existsSync(at)) return;
+    mkdirSync(dirname(at), { recursive: true });
+    symlinkSync(folder, at, 'dir');
   }
 
   /** Starts the child the next reload will use, with the packages the code imports preloaded. */

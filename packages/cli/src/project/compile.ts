@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { extname, join, relative } from 'node:path';
+import { extname, join, relative, resolve } from 'node:path';
 import { CliError } from '../output/cli-error.js';
 import { decoratorFix } from './decorator-errors.js';
 import type { Project } from './project.js';
@@ -114,6 +114,16 @@ export class RunCompiler {
   /** Where the project's own build (its outDir) puts the JavaScript of `source`. */
   builtOutputOf(source: string): string | undefined {
     return this.config.outDir ? this.outputOf(source, this.config.outDir) : undefined;
+  }
+
+  /**
+   * Where `path` (a project file or folder outside the sources) must appear for code compiled
+   * into `outDir` to reach it by the relative URL the project's own build uses: a
+   * `new URL('../skills', import.meta.url)` from dist/ names <project>/skills, so from a dev
+   * generation's directory it names the directory beside that one.
+   */
+  besideOutput(path: string, outDir: string): string {
+    return resolve(outDir, relative(this.config.outDir ?? this.config.rootDir, path));
   }
 
   /** Where the compiled JavaScript of `source` lands under `outDir`. */

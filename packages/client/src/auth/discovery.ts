@@ -30,13 +30,14 @@ type Fetch = typeof fetch;
  * The server's protected resource metadata: from the challenge's `resource_metadata` (which
  * must be on the server's own origin), else the path-based well-known URL, then the root one
  * (RFC 9728 §3.1). Its `resource` must name this server (§3.3): the same origin, and a path
- * the server's URL is at or under.
+ * the server's URL is at or under. Undefined when the server publishes none (every well-known
+ * URL answers 404 and the challenge names none): a 2025-03-26 server, see `legacyResource`.
  */
 export async function discoverResource(
   server: URL,
   fromChallenge: URL | undefined,
   fetchFn: Fetch,
-): Promise<ResourceMetadata> {
+): Promise<ResourceMetadata | undefined> {
   const candidates: URL[] = [];
   if (fromChallenge) {
     if (fromChallenge.origin !== server.origin)
@@ -51,8 +52,10 @@ export async function discoverResource(
     candidates.push(new URL('/.well-known/oauth-protected-resource', server));
   }
   const tried: string[] = [];
+  let absent = 0;
   for (const url of candidates) {
     const response = await getJson(url, fetchFn);
+    if (response.status === 404) absent++;
     if (response.status !== 200) {
       tried.push(`${url.href} (HTTP ${response.status})`);
       continue;
@@ -70,6 +73,7 @@ export async function discoverResource(
       );
     return metadata as ResourceMetadata;
   }
+  if (!fromChallenge && absent === candidates.length) return undefined;
   throw new AuthorizationError(
     'resource-metadata',
     `${server.href} asked for authorization but publishes no protected resource metadata: tried ${tried.join(', ')}. The server must serve RFC 9728 metadata (and name it in WWW-Authenticate resource_metadata).`,
@@ -93,12 +97,16 @@ export function namesServer(resource: string, server: URL): boolean {
  * The metadata of the authorization server `issuer` (RFC 8414 §3.1, then OpenID Connect
  * Discovery): for an issuer with a path, the path-inserted well-known URLs first, then the
  * path-appended OpenID one. Its `issuer` must be exactly the URL it was fetched for (§3.3).
+ * `legacyDefaults`: the issuer is the origin of a 2025-03-26 server (no protected resource
+ * metadata), whose metadata may spell it with a trailing slash, and these default endpoints
+ * stand in when every well-known URL answers 404.
  */
 export async function discoverAuthorizationServer(
   issuer: string,
   server: URL,
   fetchFn: Fetch,
   allowPrivateNetwork: boolean,
+  legacyDefaults?: AuthorizationServerMetadata,
 ): Promise<AuthorizationServerMetadata> {
   let base: URL;
   try {
@@ -119,15 +127,17 @@ export async function discoverAuthorizationServer(
       ]
     : ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration'];
   const tried: string[] = [];
+  let absent = 0;
   for (const candidate of candidates) {
     const url = new URL(candidate, base.origin);
     const response = await getJson(url, fetchFn);
     if (response.status !== 200) {
+      if (response.status === 404) absent++;
       tried.push(`${url.href} (HTTP ${response.status})`);
       continue;
     }
     const metadata = response.body as Partial<AuthorizationServerMetadata> | undefined;
-    if (metadata?.issuer !== issuer)
+    if (metadata?.issuer !== issuer && !(legacyDefaults && metadata?.issuer === `${issuer}/`))
       throw new AuthorizationError(
         'issuer-mismatch',
         `The authorization server metadata at ${url.href} claims issuer ${JSON.stringify(metadata?.issuer)}, not ${JSON.stringify(issuer)}; refused (RFC 8414 §3.3): its endpoints could belong to someone else. Fix the authorization server's "issuer" or the resource's authorization_servers.`,
@@ -162,6 +172,7 @@ export async function discoverAuthorizationServer(
     }
     return metadata as AuthorizationServerMetadata;
   }
+  if (legacyDefaults && absent === candidates.length) return legacyDefaults;
   throw new AuthorizationError(
     'authorization-server-metadata',
     `The authorization server ${issuer} publishes no metadata: tried ${tried.join(', ')}.`,

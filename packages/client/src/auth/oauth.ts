@@ -4,6 +4,7 @@ import { discoverAuthorizationServer, discoverResource, namesServer } from './di
 import { DpopKey } from './dpop.js';
 import { identityAssertion, JWT_BEARER, type EnterpriseIdentity } from './enterprise.js';
 import { AuthorizationError } from './errors.js';
+import { defaultEndpoints, legacyResource } from './legacy.js';
 import { identifyClient, type ClientIdentity } from './registration.js';
 import { requestTokens, type ClientAssertionKey } from './token-request.js';
 import { MemoryTokenStore, type StoredTokens, type TokenStore } from './token-store.js';
@@ -193,14 +194,22 @@ export class OAuth {
   ): Promise<void> {
     const options = this.#options;
     const allowPrivate = options.allowPrivateNetwork ?? false;
-    const resource = await discoverResource(server, challenge?.resourceMetadata, this.#fetch);
+    const published = await discoverResource(server, challenge?.resourceMetadata, this.#fetch);
+    // No protected resource metadata: a 2025-03-26 server, its own authorization server.
+    const resource = published ?? legacyResource(server);
     const issuer = resource.authorization_servers?.[0];
     if (typeof issuer !== 'string')
       throw new AuthorizationError(
         'resource-metadata',
         `The protected resource metadata of ${server.href} lists no authorization_servers.`,
       );
-    const metadata = await discoverAuthorizationServer(issuer, server, this.#fetch, allowPrivate);
+    const metadata = await discoverAuthorizationServer(
+      issuer,
+      server,
+      this.#fetch,
+      allowPrivate,
+      published === undefined ? defaultEndpoints(server.origin) : undefined,
+    );
     const sameIssuer = previous?.issuer === metadata.issuer;
     const scope = chooseScope(
       challenge?.scope ?? options.scope ?? resource.scopes_supported?.join(' '),
