@@ -1,5 +1,6 @@
 import {
   Engine,
+  INPUT_KEY_META,
   JsonRpcCode,
   JsonRpcError,
   type InboundRequest,
@@ -270,7 +271,7 @@ export class Session {
           this.#options.handlers,
           String(input?.method),
           input?.params as Record<string, unknown> | undefined,
-          { era: 'modern', signal },
+          { era: 'modern', signal, key },
         ),
       ]),
     );
@@ -284,9 +285,11 @@ export class Session {
         `Method not found: ${request.method} (a 2026-07-28 server asks for input with input_required results, never with requests)`,
       );
     if (request.method === 'ping') return {};
+    const key = (request.params?._meta as Record<string, unknown> | undefined)?.[INPUT_KEY_META];
     return answerInput(this.#options.handlers, request.method, request.params, {
       era: 'legacy',
       signal: request.signal,
+      ...(typeof key === 'string' ? { key } : {}),
     });
   }
 

@@ -66,6 +66,7 @@ export {
 export {
   Context,
   ClientCapabilityError,
+  MissingCapabilityError,
   ErrorCode,
   LEGACY_REVISIONS,
   LOG_LEVELS,

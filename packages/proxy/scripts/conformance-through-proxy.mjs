@@ -5,7 +5,8 @@
 //   --requirements 2026-07-28  suite (2026-07-28) → proxy → fixture pinned to 2025-06-18
 //   --requirements 2025-11-25  suite (2025-11-25) → proxy → fixture at 2026-07-28
 //
-// Builds nothing: `npx tsc -b` must have built dist/ first. Prints each run's output and a
+// Builds nothing: `npx tsc -b` must have built dist/ first. RUN=2026-07-28 (or 2025-11-25)
+// runs one direction only; SCENARIO=<name> one scenario, verbose; OUT=<dir> keeps the details. Prints each run's output and a
 // summary line per run (`[label] exit N; scored: P passed, F failed; …`).
 import { spawn } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
@@ -34,7 +35,7 @@ const RUNS = [
 const fixture = await startFixture();
 let failed = false;
 try {
-  for (const run of RUNS) {
+  for (const run of RUNS.filter((r) => !process.env.RUN || r.requirements === process.env.RUN)) {
     const proxy = await createProxy(fixture.url, {
       connect: { protocolVersion: run.upstream },
       onWarning: (m) => process.stderr.write(`[proxy] ${m}\n`),
@@ -48,6 +49,8 @@ try {
         ...(process.env.SCENARIO
           ? ['--scenario', process.env.SCENARIO, '--spec-version', run.requirements, '--verbose']
           : ['--requirements', run.requirements]),
+        // OUT=<dir>: the suite writes each check's details there (for a failure's cause).
+        ...(process.env.OUT ? ['-o', join(process.env.OUT, run.requirements)] : []),
       ]);
       process.stdout.write(`\n=== conformance run: ${run.label} ===\n${output}`);
       // biome-ignore lint/suspicious/noControlCharactersInRegex: the suite colours its output

@@ -6,7 +6,9 @@ import type {
   ResourceTemplate,
   Tool as UpstreamTool,
 } from '@mcp-fw/client';
+import { REQUIRED_CAPABILITIES_META } from '@mcp-fw/core/transport';
 import {
+  MissingCapabilityError,
   Prompt as PromptDecorator,
   Resource as ResourceDecorator,
   Tool as ToolDecorator,
@@ -202,8 +204,8 @@ export class Mirror {
       ToolDecorator(options) as Decorate,
       `tool ${key}`,
       (args: unknown, ctx: Context) =>
-        this.#forward('tools/call', what, ctx, args, (client, call) =>
-          client.callTool(tool.name, args as Record<string, unknown>, call),
+        this.#forward('tools/call', what, ctx, args, async (client, call) =>
+          refusedFor(await client.callTool(tool.name, args as Record<string, unknown>, call)),
         ),
     );
     return { kind: 'tool', key, fingerprint: JSON.stringify(tool), provider };
@@ -347,6 +349,21 @@ export class Mirror {
   }
 }
 
+/**
+ * An mcp-fw legacy upstream's "the client lacks a capability" result, as the refusal of the
+ * caller's era (-32021 for a 2026-07-28 caller, the same `isError` result for a legacy one).
+ */
+function refusedFor<T>(result: T): T {
+  const r = result as { isError?: unknown; _meta?: Record<string, unknown>; content?: unknown };
+  const required = r?.isError === true ? r._meta?.[REQUIRED_CAPABILITIES_META] : undefined;
+  if (typeof required !== 'object' || required === null || Array.isArray(required)) return result;
+  const first = Array.isArray(r.content) ? (r.content[0] as { text?: unknown }) : undefined;
+  throw new MissingCapabilityError(
+    typeof first?.text === 'string' ? first.text : 'The upstream needs a client capability',
+    required as Record<string, unknown>,
+  );
+}
+
 /** A provider with one decorated method: how core is told about a member built at runtime. */
 function member(
   decorate: Decorate,
@@ -361,10 +378,16 @@ function member(
   return new Provider();
 }
 
-/** The schema as JSON Schema, without the dialect marker a draft-07 upstream may send. */
+/**
+ * The schema as JSON Schema: a 2020-12 dialect marker (MCP's default dialect) is kept, as the
+ * upstream declared it; an older one (a draft-07 upstream's) is dropped, so that the schema is
+ * read in the default dialect like every other the proxy serves.
+ */
 function plainSchema(schema: object): Record<string, unknown> {
-  const { $schema: _dialect, ...rest } = schema as Record<string, unknown>;
-  return rest;
+  const { $schema: dialect, ...rest } = schema as Record<string, unknown>;
+  return dialect === 'https://json-schema.org/draft/2020-12/schema'
+    ? { $schema: dialect, ...rest }
+    : rest;
 }
 
 function defined<T extends Record<string, unknown>>(object: T): T {

@@ -37,24 +37,34 @@ function run(label: string): { header: string; failed: string[] } {
 }
 
 describe('the conformance suite through the proxy', () => {
-  it('a 2025-11-25 client through the proxy to a 2026-07-28 server passes every scored scenario', () => {
+  it('a 2025-11-25 client through the proxy to a 2026-07-28 server passes every scenario', () => {
     const { header, failed } = run('requirements 2025-11-25 → 2026-07-28');
     expect(header).toMatch(/^exit 0;/);
-    // json-schema-2020-12 is pending (not scored).
-    expect(failed).toEqual(['json-schema-2020-12']);
+    expect(failed).toEqual([]);
   });
 
-  it('a 2026-07-28 client through the proxy to a 2025-06-18 server fails only where a legacy upstream cannot say what the suite asks', () => {
+  it('a 2026-07-28 client through the proxy to a 2025-06-18 server passes every scored scenario; only the tasks extension fails, which a 2025-06-18 server cannot offer', () => {
     const { header, failed } = run('requirements 2026-07-28 → 2025-06-18');
-    expect(header).toMatch(/^exit \d+; scenarios: \d+ passed/);
-    // Known gaps, each a limit of bridging to a legacy upstream or a part not forwarded yet:
-    // - input-required-*: the suite checks the inputRequests keys the fixture chose
-    //   (`user_name`); a legacy upstream's elicitation/create carries no key, so the proxy's
-    //   are its own (`input_0`).
-    // - server-stateless: progress and log frames on the request stream (not found yet).
-    // - tasks-* (the tasks extension, not scored): tasks are not forwarded yet.
-    // - json-schema-2020-12: pending, not scored.
-    const known = /^(input-required-result-|tasks-|server-stateless$|json-schema-2020-12$)/;
-    expect(failed.filter((name) => !known.test(name))).toEqual([]);
+    // Exit 0: every scored scenario passed (the input-round ones included: an mcp-fw legacy
+    // upstream names each question's key in _meta, and the caller's capabilities are declared
+    // upstream, so the fixture asks what this caller can answer).
+    expect(header).toMatch(/^exit 0;/);
+    // Expected failures, by design of the bridge, not skipped: the tasks extension (not scored).
+    // A 2025-06-18 server has no tasks: its tools carry no execution.taskSupport and it answers
+    // no tasks/* method, so nothing tells the proxy that failing_job MUST create a task, or that
+    // a caller without the extension MUST get -32021 for it. (Through a 2025-11-25 or 2026-07-28
+    // upstream, task tools are served as tasks: see tasks.test.ts.)
+    // (tasks-status-notifications is skipped by the suite itself, so it passes.)
+    expect(failed).toEqual([
+      'tasks-lifecycle',
+      'tasks-capability-negotiation',
+      'tasks-wire-fields',
+      'tasks-request-state-removal',
+      'tasks-mrtr-input',
+      'tasks-request-headers',
+      'tasks-dispatch-and-envelope',
+      'tasks-required-task-error',
+      'tasks-mrtr-composition',
+    ]);
   });
 });
