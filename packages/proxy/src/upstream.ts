@@ -563,6 +563,17 @@ interface Askable {
  * an upstream session per distinct capability object it invents.
  */
 function askable(caps: Readonly<Record<string, unknown>> | undefined): Askable {
+  // A legacy session hands every call the same object: read it once.
+  const known = caps === undefined ? undefined : askables.get(caps);
+  if (known) return known;
+  const made = readAskable(caps);
+  if (caps !== undefined) askables.set(caps, made);
+  return made;
+}
+
+const askables = new WeakMap<object, Askable>();
+
+function readAskable(caps: Readonly<Record<string, unknown>> | undefined): Askable {
   const names = (value: unknown, known: readonly string[]) =>
     typeof value === 'object' && value !== null
       ? known.filter((k) => (value as Record<string, unknown>)[k] !== undefined)
