@@ -17,7 +17,7 @@ import {
   type Context,
   type MiddlewareContext,
 } from '@mcp-fw/core';
-import { bearerOf } from './caller.js';
+import { bearerOf, becomeTask, becomingTask } from './caller.js';
 import type { Opener } from './target.js';
 
 /** Whether an upstream answers: `connecting` (first attempt), `up`, or `down` (with why). */
@@ -133,6 +133,11 @@ export class Upstream {
   /** Why calls fail now, naming the upstream and the fix. */
   downMessage(): string {
     return `Upstream "${this.settings.name}" (${this.opener.describe}) is down: ${this.#error ?? 'not connected yet'}. The proxy retries every ${this.settings.retryMs} ms; try again once it is back.`;
+  }
+
+  /** The capabilities the upstream declared, once the proxy's own connection is open. */
+  capabilitiesNow(): Readonly<Record<string, unknown>> | undefined {
+    return this.#primary.client?.server.capabilities as Record<string, unknown> | undefined;
   }
 
   /** The proxy's own connection (opened if needed); throws a `UserError` while the upstream is down. */
@@ -403,9 +408,15 @@ export class Upstream {
       info: InputInfo,
       method: string,
       ask: (ctx: Context) => Promise<T>,
+      params?: Readonly<Record<string, unknown>>,
     ) => {
       const ctx = this.#asked(link, info, method);
       try {
+        // A question of the upstream's task (2025-11-25 tags it, and it may come before the
+        // task's id; a 2026-07-28 one comes while the client follows the task): the caller's
+        // call becomes a task first, where it can.
+        const meta = params?._meta as Record<string, unknown> | undefined;
+        await (meta?.[RELATED_TASK] !== undefined ? becomeTask(ctx) : becomingTask(ctx));
         return await ask(ctx);
       } catch (error) {
         // A caller without roots is not a failed call: the upstream hears the error and falls
@@ -422,7 +433,12 @@ export class Upstream {
     const keyed = (info: InputInfo) => (info.key === undefined ? {} : { key: info.key });
     return {
       elicitation: (request, info) =>
-        refused(info, 'elicitation/create', (ctx) => elicitThrough(ctx, request, keyed(info))),
+        refused(
+          info,
+          'elicitation/create',
+          (ctx) => elicitThrough(ctx, request, keyed(info)),
+          request as unknown as Record<string, unknown>,
+        ),
       sampling: (request, info) =>
         refused(
           info,
@@ -432,6 +448,7 @@ export class Upstream {
               withoutKey(request) as Parameters<Context['sample']>[0],
               keyed(info),
             )) as unknown as Record<string, unknown>,
+          request,
         ),
       roots: (info) => refused(info, 'roots/list', (ctx) => ctx.roots(keyed(info))),
     };
@@ -549,6 +566,9 @@ function newLink(
     dropped: 0,
   };
 }
+
+/** The `_meta` key tagging a 2025-11-25 request with the task it belongs to. */
+const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 
 /** What a caller can answer, as an upstream session declares it, and a key naming that. */
 interface Askable {
