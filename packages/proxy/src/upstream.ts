@@ -13,12 +13,19 @@ import {
 import { INPUT_KEY_META } from '@mcp-fw/core/transport';
 import {
   ClientCapabilityError,
+  MissingCapabilityError,
   UserError,
   type Context,
   type MiddlewareContext,
 } from '@mcp-fw/core';
 import { bearerOf, becomeTask, becomingTask } from './caller.js';
 import type { Opener } from './target.js';
+
+/**
+ * The upstream answered with a JSON-RPC error: the caller gets the same error (a tool handler's
+ * throw is otherwise an `isError` result; see the proxy's `callTool` middleware).
+ */
+export class UpstreamRpcError extends JsonRpcError {}
 
 /** Whether an upstream answers: `connecting` (first attempt), `up`, or `down` (with why). */
 export type UpstreamState = 'connecting' | 'up' | 'down';
@@ -496,8 +503,22 @@ export class Upstream {
   #failure(link: Link, what: string, error: unknown, signal: AbortSignal): unknown {
     if (signal.aborted) return signal.reason ?? error;
     const name = this.settings.name;
+    // The upstream needs a capability the caller lacks (it was told the caller's): the caller
+    // gets its own era's refusal (-32021 again, or an isError result naming it).
+    const required = (error as { data?: { requiredCapabilities?: unknown } }).data
+      ?.requiredCapabilities;
+    if (
+      error instanceof JsonRpcError &&
+      error.code === -32021 &&
+      typeof required === 'object' &&
+      required !== null
+    )
+      return new MissingCapabilityError(
+        `Upstream "${name}": ${error.message}`,
+        required as Record<string, unknown>,
+      );
     if (error instanceof JsonRpcError)
-      return new JsonRpcError(error.code, `Upstream "${name}": ${error.message}`, error.data);
+      return new UpstreamRpcError(error.code, `Upstream "${name}": ${error.message}`, error.data);
     if (error instanceof RequestTimeoutError)
       return new UserError(
         `Upstream "${name}" did not answer ${what} within ${this.settings.timeoutMs} ms (the proxy's timeoutMs for it)`,

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 // The official conformance suite in server mode, run THROUGH the proxy against the conformance
-// fixture, in the eras-bridging directions (scripts/conformance-through-proxy.mjs). Slow (two
+// fixture, in the eras-bridging directions (scripts/conformance-through-proxy.mjs). Slow (three
 // suite runs): listed in vitest.separate.ts.
 
 const RUNNER = fileURLToPath(new URL('../scripts/conformance-through-proxy.mjs', import.meta.url));
@@ -66,5 +66,14 @@ describe('the conformance suite through the proxy', () => {
       'tasks-required-task-error',
       'tasks-mrtr-composition',
     ]);
+  });
+
+  it('the tasks extension through the proxy: a 2026-07-28 client to a 2025-11-25 server with tasks passes every scenario but one that a 2025-11-25 task cannot do', () => {
+    const { header, failed } = run('requirements 2026-07-28 → 2025-11-25');
+    expect(header).toMatch(/^exit 0;/);
+    // Expected failure, by design: tasks-mrtr-composition asks in an input round of the request
+    // and only then creates the task (a deferred task tool). A 2025-11-25 server starts a task
+    // tool's call as a task at once, so round 1 through it is already the task.
+    expect(failed).toEqual(['tasks-mrtr-composition']);
   });
 });
