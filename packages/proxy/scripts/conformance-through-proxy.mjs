@@ -67,7 +67,9 @@ try {
             ]
           : ['--requirements', run.requirements]),
         // OUT=<dir>: the suite writes each check's details there (for a failure's cause).
-        ...(process.env.OUT ? ['-o', join(process.env.OUT, run.requirements)] : []),
+        ...(process.env.OUT
+          ? ['-o', join(process.env.OUT, `${run.requirements}-${run.upstream}`)]
+          : []),
       ]);
       process.stdout.write(`\n=== conformance run: ${run.label} ===\n${output}`);
       // biome-ignore lint/suspicious/noControlCharactersInRegex: the suite colours its output
