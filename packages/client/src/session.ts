@@ -1,5 +1,6 @@
 import {
   Engine,
+  INPUT_KEY_META,
   JsonRpcCode,
   JsonRpcError,
   type InboundRequest,
@@ -104,55 +105,27 @@ export class Session {
     const signal = options.signal;
     if (signal?.aborted) throw signal.reason;
     const timeoutMs = options.timeoutMs ?? this.#options.timeoutMs;
-    if (!signal) {
-      // The common call: the engine's own timer, no AbortController or listener per request.
-      let id: JsonRpcId | undefined;
-      try {
-        return await this.engine.request(method, params, {
-          timeoutMs,
-          onId: (sent) => {
-            id = sent;
-            this.#timing.set(sent, { method, params, timeoutMs });
-            options.onId?.(sent);
-          },
-        });
-      } catch (error) {
-        const timedOut = id === undefined ? undefined : this.#timedOut.get(id);
-        throw timedOut ?? this.#translate(error);
-      } finally {
-        if (id !== undefined) {
-          this.#timing.delete(id);
-          this.#timedOut.delete(id);
-        }
-      }
-    }
-    const controller = new AbortController();
-    const onAbort = () => controller.abort(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    const timer = Number.isFinite(timeoutMs)
-      ? setTimeout(
-          () =>
-            controller.abort(
-              new RequestTimeoutError(
-                describeCall(method, params),
-                timeoutMs,
-                this.transport.diagnosis?.() ?? '',
-              ),
-            ),
-          timeoutMs,
-        )
-      : undefined;
+    // The engine's own timer and the caller's signal, as they are: no AbortController, timer or
+    // listener of the session's per request (a forwarding proxy makes one call per request).
+    let id: JsonRpcId | undefined;
     try {
       return await this.engine.request(method, params, {
-        signal: controller.signal,
-        timeoutMs: Number.POSITIVE_INFINITY,
-        onId: options.onId,
+        timeoutMs,
+        signal,
+        onId: (sent) => {
+          id = sent;
+          this.#timing.set(sent, { method, params, timeoutMs });
+          options.onId?.(sent);
+        },
       });
     } catch (error) {
-      throw this.#translate(error);
+      const timedOut = id === undefined ? undefined : this.#timedOut.get(id);
+      throw timedOut ?? this.#translate(error);
     } finally {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
+      if (id !== undefined) {
+        this.#timing.delete(id);
+        this.#timedOut.delete(id);
+      }
     }
   }
 
@@ -270,7 +243,7 @@ export class Session {
           this.#options.handlers,
           String(input?.method),
           input?.params as Record<string, unknown> | undefined,
-          { era: 'modern', signal },
+          { era: 'modern', signal, key },
         ),
       ]),
     );
@@ -284,9 +257,11 @@ export class Session {
         `Method not found: ${request.method} (a 2026-07-28 server asks for input with input_required results, never with requests)`,
       );
     if (request.method === 'ping') return {};
+    const key = (request.params?._meta as Record<string, unknown> | undefined)?.[INPUT_KEY_META];
     return answerInput(this.#options.handlers, request.method, request.params, {
       era: 'legacy',
       signal: request.signal,
+      ...(typeof key === 'string' ? { key } : {}),
     });
   }
 

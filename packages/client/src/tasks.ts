@@ -85,7 +85,7 @@ async function followModern(
           handlers,
           String(question?.method),
           question?.params as Record<string, unknown> | undefined,
-          { era: 'modern', signal: options.signal },
+          { era: 'modern', signal: options.signal, key },
         );
       }
       await session.request('tasks/update', { taskId, inputResponses }, callOptions(options));

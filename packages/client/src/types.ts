@@ -159,6 +159,12 @@ export interface InputInfo {
   readonly era: Era;
   /** Aborted when the server cancels its request (legacy) or the call is abandoned. */
   readonly signal?: AbortSignal;
+  /**
+   * The question's key: its key in `inputRequests` (2026-07-28), or the key an mcp-fw server's
+   * handler gave a legacy request (`_meta["dev.mcp-fw/inputKey"]`); a gateway asks its own
+   * client under it.
+   */
+  readonly key?: string;
 }
 
 /**

@@ -67,6 +67,7 @@ export {
 export {
   Context,
   ClientCapabilityError,
+  MissingCapabilityError,
   ErrorCode,
   LEGACY_REVISIONS,
   LOG_LEVELS,

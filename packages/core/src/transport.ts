@@ -129,6 +129,32 @@ export { MODERN_REVISIONS, isModernRevision } from './protocol/eras/modern/envel
 export { META as ENVELOPE_META, requestEnvelope } from './protocol/eras/modern/envelope.js';
 
 /**
+ * The `_meta` key (`dev.mcp-fw/inputKey`) on which an mcp-fw server's legacy question
+ * (`elicitation/create`, `sampling/createMessage`, `roots/list`) names the key its handler gave
+ * it; `@mcp-fw/client` hands it to input handlers as `info.key`.
+ *
+ * @example
+ * ```ts
+ * import { INPUT_KEY_META } from '@mcp-fw/core/transport';
+ * const key = (request.params?._meta as Record<string, unknown> | undefined)?.[INPUT_KEY_META];
+ * ```
+ */
+export { INPUT_KEY_META } from './protocol/eras/extension-ids.js';
+
+/**
+ * The `_meta` key (`dev.mcp-fw/requiredCapabilities`) on which an mcp-fw server's legacy
+ * `isError` tool result names the client capabilities whose absence failed the call (what
+ * 2026-07-28 answers as -32021 `data.requiredCapabilities`).
+ *
+ * @example
+ * ```ts
+ * import { REQUIRED_CAPABILITIES_META } from '@mcp-fw/core/transport';
+ * const missing = result.isError ? result._meta?.[REQUIRED_CAPABILITIES_META] : undefined;
+ * ```
+ */
+export { REQUIRED_CAPABILITIES_META } from './protocol/eras/extension-ids.js';
+
+/**
  * Every error code mcp-fw puts on the wire (JSON-RPC's, the MCP ones, the 2026-07-28 ones), in
  * one table: what a client compares a `JsonRpcError`'s `code` with.
  *

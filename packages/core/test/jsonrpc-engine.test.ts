@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import {
   Engine,
@@ -34,6 +35,19 @@ function handlers(overrides: Partial<EngineHandlers> = {}): EngineHandlers {
 const tick = () => new Promise((r) => setTimeout(r, 5));
 
 describe('JSON-RPC engine', () => {
+  it('a signal shared by many outbound requests keeps no abort listener once they are answered', async () => {
+    const { channel, sent, deliver } = testChannel();
+    const engine = new Engine(channel, handlers());
+    const signal = new AbortController().signal;
+    const answers = [1, 2, 3].map(() => engine.request('ping', {}, { signal }));
+    expect(getEventListeners(signal, 'abort')).toHaveLength(3);
+    for (const frame of sent as { id: number }[])
+      deliver(JSON.stringify({ jsonrpc: '2.0', id: frame.id, result: {} }));
+    await Promise.all(answers);
+    await tick();
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+  });
+
   it("hands a final error answer's error to the transport with the frame, so it need not parse it back", async () => {
     let sink!: ChannelSink;
     const routes: { id: unknown; final: boolean; error?: unknown }[] = [];

@@ -3,9 +3,12 @@
 // conformance fixture (examples/conformance), in the eras-bridging directions:
 //
 //   --requirements 2026-07-28  suite (2026-07-28) → proxy → fixture pinned to 2025-06-18
+//   --requirements 2026-07-28  suite (2026-07-28) → proxy → fixture pinned to 2025-11-25 (tasks)
 //   --requirements 2025-11-25  suite (2025-11-25) → proxy → fixture at 2026-07-28
 //
-// Builds nothing: `npx tsc -b` must have built dist/ first. Prints each run's output and a
+// Builds nothing: `npx tsc -b` must have built dist/ first. RUN=2026-07-28 (or 2025-11-25)
+// and UPSTREAM=2025-06-18 (…) pick the runs; SCENARIO=<name> one scenario, verbose; OUT=<dir>
+// keeps each check's details. Prints each run's output and a
 // summary line per run (`[label] exit N; scored: P passed, F failed; …`).
 import { spawn } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
@@ -25,6 +28,13 @@ const RUNS = [
     upstream: '2025-06-18',
   },
   {
+    // Tasks through the bridge: a 2025-11-25 upstream has them (core tasks), so the tasks
+    // extension's scenarios run through too.
+    label: 'requirements 2026-07-28 → 2025-11-25',
+    requirements: '2026-07-28',
+    upstream: '2025-11-25',
+  },
+  {
     label: 'requirements 2025-11-25 → 2026-07-28',
     requirements: '2025-11-25',
     upstream: '2026-07-28',
@@ -34,7 +44,8 @@ const RUNS = [
 const fixture = await startFixture();
 let failed = false;
 try {
-  for (const run of RUNS) {
+  for (const run of RUNS.filter((r) => !process.env.RUN || r.requirements === process.env.RUN)) {
+    if (process.env.UPSTREAM && run.upstream !== process.env.UPSTREAM) continue;
     const proxy = await createProxy(fixture.url, {
       connect: { protocolVersion: run.upstream },
       onWarning: (m) => process.stderr.write(`[proxy] ${m}\n`),
@@ -46,8 +57,19 @@ try {
         '--url',
         front.url,
         ...(process.env.SCENARIO
-          ? ['--scenario', process.env.SCENARIO, '--spec-version', run.requirements, '--verbose']
+          ? [
+              '--scenario',
+              process.env.SCENARIO,
+              '--spec-version',
+              run.requirements,
+              '--verbose',
+              '--force',
+            ]
           : ['--requirements', run.requirements]),
+        // OUT=<dir>: the suite writes each check's details there (for a failure's cause).
+        ...(process.env.OUT
+          ? ['-o', join(process.env.OUT, `${run.requirements}-${run.upstream}`)]
+          : []),
       ]);
       process.stdout.write(`\n=== conformance run: ${run.label} ===\n${output}`);
       // biome-ignore lint/suspicious/noControlCharactersInRegex: the suite colours its output

@@ -32,3 +32,30 @@ export function bearerOf(ctx: MiddlewareContext | undefined): string | undefined
   const match = header === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(header);
   return match?.[1];
 }
+
+// A call that may become a task (`ctx.runAsTask()`, once the upstream made a task of it), by
+// its handler's `Context`: a question the upstream's task asks first makes it one, so that the
+// question reaches the caller through the task rather than as an input round of a request that
+// is answered with the task meanwhile.
+interface Becoming {
+  readonly become: () => Promise<unknown>;
+  started?: Promise<unknown>;
+}
+const becoming = new WeakMap<object, Becoming>();
+
+/** Files how `ctx`'s call becomes a task (done at most once, whoever asks first). */
+export function fileBecomeTask(ctx: object, become: () => Promise<unknown>): void {
+  becoming.set(ctx, { become });
+}
+
+/** Makes `ctx`'s call a task, where it may become one; resolves once it is (or cannot be). */
+export function becomeTask(ctx: object): Promise<unknown> | undefined {
+  const entry = becoming.get(ctx);
+  if (entry) entry.started ??= entry.become();
+  return entry?.started;
+}
+
+/** Resolves once `ctx`'s call became a task, when it started becoming one; else undefined. */
+export function becomingTask(ctx: object): Promise<unknown> | undefined {
+  return becoming.get(ctx)?.started;
+}

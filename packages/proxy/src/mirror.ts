@@ -6,19 +6,25 @@ import type {
   ResourceTemplate,
   Tool as UpstreamTool,
 } from '@mcp-fw/client';
+import { REQUIRED_CAPABILITIES_META } from '@mcp-fw/core/transport';
 import {
+  MissingCapabilityError,
   Prompt as PromptDecorator,
   Resource as ResourceDecorator,
   Tool as ToolDecorator,
   type Context,
   type McpFwServer,
+  type MiddlewareContext,
   type PromptOptions,
   type ResourceOptions,
   type ToolOptions,
 } from '@mcp-fw/core';
-import { callerOf } from './caller.js';
+import { becomeTask, callerOf, fileBecomeTask } from './caller.js';
 import { memberName } from './naming.js';
 import { checked } from './results.js';
+
+/** The 2026-07-28 tasks extension's identifier (capabilities.extensions). */
+const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 import type { Upstream } from './upstream.js';
 
 type Kind = 'tool' | 'prompt' | 'resource';
@@ -197,16 +203,41 @@ export class Mirror {
       annotations: tool.annotations,
       icons: tool.icons,
       _meta: tool._meta,
+      task: this.#taskOf(tool),
     }) as ToolOptions;
     const provider = member(
       ToolDecorator(options) as Decorate,
       `tool ${key}`,
       (args: unknown, ctx: Context) =>
-        this.#forward('tools/call', what, ctx, args, (client, call) =>
-          client.callTool(tool.name, args as Record<string, unknown>, call),
+        this.#forward('tools/call', what, ctx, args, async (client, call) =>
+          refusedFor(
+            await client.callTool(tool.name, args as Record<string, unknown>, {
+              ...call,
+              ...tasked(ctx, callerOf(args)),
+            }),
+          ),
         ),
     );
     return { kind: 'tool', key, fingerprint: JSON.stringify(tool), provider };
+  }
+
+  /**
+   * How the proxy's tool may run as a task: as the upstream's, where it says (2025-11-25
+   * `execution.taskSupport`); `optional` for every tool of an upstream that offers the 2026-07-28
+   * tasks extension (its tools/list does not say which). Always deferred: the call becomes a
+   * task downstream when the upstream made one of it (see {@link tasked}).
+   */
+  #taskOf(tool: UpstreamTool): ToolOptions['task'] {
+    const support = (tool.execution as { taskSupport?: unknown } | undefined)?.taskSupport;
+    const caps = this.#upstream.capabilitiesNow();
+    const extensions = caps?.extensions as Record<string, unknown> | undefined;
+    const mode =
+      support === 'optional' || support === 'required'
+        ? support
+        : support === undefined && extensions?.[TASKS_EXTENSION] !== undefined
+          ? 'optional'
+          : undefined;
+    return mode === undefined ? undefined : { mode, deferred: true };
   }
 
   #resource(resource: Resource): Entry {
@@ -347,6 +378,50 @@ export class Mirror {
   }
 }
 
+/**
+ * The task options of a forwarded call: the upstream is asked for a task only when the caller
+ * can take one (a 2026-07-28 request declaring the tasks extension, a 2025-11-25 call asking
+ * with `params.task`), so that a `required` task tool refuses a caller who cannot, as it would
+ * directly. When the upstream answers with a task, the caller's call becomes a task too
+ * (`ctx.runAsTask()`), followed to the upstream's result; its status message is passed on.
+ */
+function tasked(
+  ctx: Context,
+  mctx: MiddlewareContext | undefined,
+): Pick<CallOptions, 'task' | 'onTask'> {
+  const caps = ctx.client.capabilities as { extensions?: Record<string, unknown> };
+  const takes =
+    mctx?.era === 'modern'
+      ? caps.extensions?.[TASKS_EXTENSION] !== undefined
+      : (mctx?.params as { task?: unknown } | undefined)?.task !== undefined;
+  if (!takes) return { task: false };
+  fileBecomeTask(ctx, () => ctx.runAsTask().catch(() => false));
+  let step = 0;
+  return {
+    onTask: (task) => {
+      void becomeTask(ctx);
+      // Inside a task, progress sets the task's status message (what a polling client reads).
+      if (task.statusMessage !== undefined && mctx?.meta?.progressToken === undefined)
+        ctx.progress(++step, undefined, task.statusMessage);
+    },
+  };
+}
+
+/**
+ * An mcp-fw legacy upstream's "the client lacks a capability" result, as the refusal of the
+ * caller's era (-32021 for a 2026-07-28 caller, the same `isError` result for a legacy one).
+ */
+function refusedFor<T>(result: T): T {
+  const r = result as { isError?: unknown; _meta?: Record<string, unknown>; content?: unknown };
+  const required = r?.isError === true ? r._meta?.[REQUIRED_CAPABILITIES_META] : undefined;
+  if (typeof required !== 'object' || required === null || Array.isArray(required)) return result;
+  const first = Array.isArray(r.content) ? (r.content[0] as { text?: unknown }) : undefined;
+  throw new MissingCapabilityError(
+    typeof first?.text === 'string' ? first.text : 'The upstream needs a client capability',
+    required as Record<string, unknown>,
+  );
+}
+
 /** A provider with one decorated method: how core is told about a member built at runtime. */
 function member(
   decorate: Decorate,
@@ -361,10 +436,16 @@ function member(
   return new Provider();
 }
 
-/** The schema as JSON Schema, without the dialect marker a draft-07 upstream may send. */
+/**
+ * The schema as JSON Schema: a 2020-12 dialect marker (MCP's default dialect) is kept, as the
+ * upstream declared it; an older one (a draft-07 upstream's) is dropped, so that the schema is
+ * read in the default dialect like every other the proxy serves.
+ */
 function plainSchema(schema: object): Record<string, unknown> {
-  const { $schema: _dialect, ...rest } = schema as Record<string, unknown>;
-  return rest;
+  const { $schema: dialect, ...rest } = schema as Record<string, unknown>;
+  return dialect === 'https://json-schema.org/draft/2020-12/schema'
+    ? { $schema: dialect, ...rest }
+    : rest;
 }
 
 function defined<T extends Record<string, unknown>>(object: T): T {

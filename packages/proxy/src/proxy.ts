@@ -11,7 +11,7 @@ import { Mirror } from './mirror.js';
 import { DEFAULT_SEPARATOR } from './naming.js';
 import { applyShape, checkShape, type UpstreamShape } from './shape.js';
 import { openerOf, type McpServerEntry, type ProxyTarget } from './target.js';
-import { Upstream, type UpstreamHealth } from './upstream.js';
+import { Upstream, UpstreamRpcError, type UpstreamHealth } from './upstream.js';
 
 /** Per-upstream settings of {@link createProxy} (every field optional). */
 export interface UpstreamOptions {
@@ -116,7 +116,13 @@ export class ProxyServer extends McpFwServer {
     this.#warn = options.onWarning ?? ((message) => console.error(`@mcp-fw/proxy: ${message}`));
     this.use(callerMiddleware, {
       // A call that reaches no member while an upstream is down fails because of it: say so.
-      callTool: (_ctx, next) => this.#explained(next),
+      // An upstream's JSON-RPC error stays one (a handler's throw would be an isError result):
+      // a task the upstream failed fails downstream too.
+      callTool: (_ctx, next) =>
+        this.#explained(next).catch((error: unknown) => {
+          const cause = (error as { cause?: unknown } | undefined)?.cause;
+          throw cause instanceof UpstreamRpcError ? cause : error;
+        }),
       readResource: (_ctx, next) => this.#explained(next),
       getPrompt: (_ctx, next) => this.#explained(next),
     });

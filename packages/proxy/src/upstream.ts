@@ -10,14 +10,22 @@ import {
   type LogMessage,
   type McpClient,
 } from '@mcp-fw/client';
+import { INPUT_KEY_META } from '@mcp-fw/core/transport';
 import {
   ClientCapabilityError,
+  MissingCapabilityError,
   UserError,
   type Context,
   type MiddlewareContext,
 } from '@mcp-fw/core';
-import { bearerOf } from './caller.js';
+import { bearerOf, becomeTask, becomingTask } from './caller.js';
 import type { Opener } from './target.js';
+
+/**
+ * The upstream answered with a JSON-RPC error: the caller gets the same error (a tool handler's
+ * throw is otherwise an `isError` result; see the proxy's `callTool` middleware).
+ */
+export class UpstreamRpcError extends JsonRpcError {}
 
 /** Whether an upstream answers: `connecting` (first attempt), `up`, or `down` (with why). */
 export type UpstreamState = 'connecting' | 'up' | 'down';
@@ -64,6 +72,15 @@ interface Link {
   readonly calls: Map<AbortSignal, Context>;
   /** A question the caller cannot answer (a capability it lacks), by call: the call's answer. */
   readonly refusals: Map<AbortSignal, unknown>;
+  /** Forwarded calls that chose this link and have not ended (some may still be opening it). */
+  reserved: number;
+  /** One of the links stateless callers take turns on, one call at a time (see `#pooled`). */
+  readonly pooled: boolean;
+  /**
+   * What the link declares it can answer (elicitation, sampling, roots): its callers'; unset
+   * for the proxy's own connection, which declares everything (shared mode serves any caller).
+   */
+  readonly capabilities: Readonly<Record<string, unknown>> | undefined;
   lastUsed: number;
   logWindow: number;
   logCount: number;
@@ -82,7 +99,8 @@ export class Upstream {
   #state: UpstreamState = 'connecting';
   #error?: string;
   #since = new Date();
-  readonly #primary: Link = newLink('proxy', false);
+  readonly #primary: Link = newLink('proxy', false, false, undefined);
+  #nextPooled = 0;
   readonly #links = new Map<string, Link>();
   #retry?: ReturnType<typeof setTimeout>;
   #sweep?: ReturnType<typeof setInterval>;
@@ -124,6 +142,11 @@ export class Upstream {
     return `Upstream "${this.settings.name}" (${this.opener.describe}) is down: ${this.#error ?? 'not connected yet'}. The proxy retries every ${this.settings.retryMs} ms; try again once it is back.`;
   }
 
+  /** The capabilities the upstream declared, once the proxy's own connection is open. */
+  capabilitiesNow(): Readonly<Record<string, unknown>> | undefined {
+    return this.#primary.client?.server.capabilities as Record<string, unknown> | undefined;
+  }
+
   /** The proxy's own connection (opened if needed); throws a `UserError` while the upstream is down. */
   async primary(): Promise<McpClient> {
     return this.#open(this.#primary, this.opener.headers);
@@ -139,8 +162,15 @@ export class Upstream {
     mctx: MiddlewareContext | undefined,
     call: (client: McpClient, options: CallOptions) => Promise<T>,
   ): Promise<T> {
-    const link = this.#linkFor(mctx);
-    const client = await this.#open(link, this.#headersFor(mctx));
+    const link = this.#linkFor(mctx, ctx);
+    link.reserved++;
+    let client: McpClient;
+    try {
+      client = await this.#open(link, this.#headersFor(mctx));
+    } catch (error) {
+      link.reserved--;
+      throw error;
+    }
     // The caller's signal cancels the upstream request, and identifies the call when a
     // 2026-07-28 upstream asks for input (the client hands it to the input handlers).
     const signal = ctx.signal;
@@ -166,6 +196,7 @@ export class Upstream {
       // caller gets the refusal its own era defines (-32021 in 2026-07-28), not the upstream's.
       throw link.refusals.get(signal) ?? this.#failure(link, what, error, signal);
     } finally {
+      link.reserved--;
       link.refusals.delete(signal);
       link.calls.delete(signal);
       link.lastUsed = Date.now();
@@ -212,15 +243,47 @@ export class Upstream {
     await Promise.all(links.map((link) => this.#drop(link)));
   }
 
-  #linkFor(mctx: MiddlewareContext | undefined): Link {
+  #linkFor(mctx: MiddlewareContext | undefined, ctx: Context): Link {
     if (this.opener.shared || this.settings.sessions === 'shared') return this.#primary;
     const token = this.settings.credentials === 'forward' ? bearerOf(mctx) : undefined;
     const session = mctx?.sessionId;
-    const key = `${session ?? '-'}|${token ?? ''}`;
+    // The upstream session declares what the caller can answer, no more: an upstream that reads
+    // its client's capabilities (to choose a question, or to refuse) sees the caller's.
+    const asks = askable(ctx.client.capabilities as Record<string, unknown>);
+    if (session === undefined && mctx?.era === 'modern') return this.#pooled(token, asks);
+    return this.#newLink(`${session ?? '-'}|${token ?? ''}|${asks.key}`, asks, {
+      isolated: session !== undefined,
+      pooled: false,
+    });
+  }
+
+  /**
+   * A link for a stateless (2026-07-28, session-less) call: one no other call is using, so that
+   * a question a legacy upstream asks on it can only be this call's. Such callers keep nothing
+   * between calls, so any idle upstream session that declares the same capabilities serves
+   * them: the most recently used, else a new one.
+   */
+  #pooled(token: string | undefined, asks: Askable): Link {
+    const prefix = `*|${token ?? ''}|${asks.key}|`;
+    let best: Link | undefined;
+    for (const link of this.#links.values())
+      if (link.pooled && idle(link) && link.key.startsWith(prefix))
+        if (!best || link.lastUsed > best.lastUsed) best = link;
+    return (
+      best ??
+      this.#newLink(`${prefix}${this.#nextPooled++}`, asks, { isolated: true, pooled: true })
+    );
+  }
+
+  #newLink(
+    key: string,
+    asks: Askable,
+    { isolated, pooled }: { isolated: boolean; pooled: boolean },
+  ): Link {
     let link = this.#links.get(key);
     if (!link) {
       if (this.#links.size >= this.settings.maxSessions) this.#evict();
-      link = newLink(key, session !== undefined);
+      link = newLink(key, isolated, pooled, asks.capabilities);
       this.#links.set(key, link);
       this.#sweep ??= setInterval(
         () => this.#evictIdle(),
@@ -251,7 +314,7 @@ export class Upstream {
         probeTimeoutMs: Math.min(3000, this.settings.timeoutMs),
         onWarning: this.settings.warn,
         onLog: (message) => this.#log(link, message),
-        handlers: this.#handlers(link),
+        ...this.#asking(link),
         ...(this.opener.http ? { headers } : {}),
       })
       .then(
@@ -330,14 +393,37 @@ export class Upstream {
     }
   }
 
+  /**
+   * The link's input handlers and capabilities: it declares only what its callers can answer,
+   * but keeps every handler, so that an upstream that asks anyway gets the caller's own refusal
+   * (-32021 for a 2026-07-28 caller), not a bare "method not found".
+   */
+  #asking(link: Link): { handlers: InputHandlers; capabilities?: Record<string, unknown> } {
+    const handlers = this.#handlers(link);
+    const declared = link.capabilities;
+    if (declared === undefined) return { handlers };
+    // Undefined members are left out on the wire, overriding what the handlers would declare.
+    const none = { elicitation: undefined, sampling: undefined, roots: undefined };
+    return {
+      handlers,
+      capabilities: { ...this.settings.connect.capabilities, ...none, ...declared },
+    };
+  }
+
   #handlers(link: Link): InputHandlers {
     const refused = async <T>(
       info: InputInfo,
       method: string,
       ask: (ctx: Context) => Promise<T>,
+      params?: Readonly<Record<string, unknown>>,
     ) => {
       const ctx = this.#asked(link, info, method);
       try {
+        // A question of the upstream's task (2025-11-25 tags it, and it may come before the
+        // task's id; a 2026-07-28 one comes while the client follows the task): the caller's
+        // call becomes a task first, where it can.
+        const meta = params?._meta as Record<string, unknown> | undefined;
+        await (meta?.[RELATED_TASK] !== undefined ? becomeTask(ctx) : becomingTask(ctx));
         return await ask(ctx);
       } catch (error) {
         // A caller without roots is not a failed call: the upstream hears the error and falls
@@ -348,20 +434,30 @@ export class Upstream {
         throw error;
       }
     };
+    // The upstream's key for a question (its inputRequests key, or the one an mcp-fw legacy
+    // server tags its request with) names it to the caller too, so that a 2026-07-28 caller sees
+    // the keys the upstream's handler chose; without one the caller's era numbers it.
+    const keyed = (info: InputInfo) => (info.key === undefined ? {} : { key: info.key });
     return {
       elicitation: (request, info) =>
-        refused(info, 'elicitation/create', (ctx) => elicitThrough(ctx, request)),
+        refused(
+          info,
+          'elicitation/create',
+          (ctx) => elicitThrough(ctx, request, keyed(info)),
+          request as unknown as Record<string, unknown>,
+        ),
       sampling: (request, info) =>
         refused(
           info,
           'sampling/createMessage',
           async (ctx) =>
-            (await ctx.sample(request as Parameters<Context['sample']>[0])) as unknown as Record<
-              string,
-              unknown
-            >,
+            (await ctx.sample(
+              withoutKey(request) as Parameters<Context['sample']>[0],
+              keyed(info),
+            )) as unknown as Record<string, unknown>,
+          request,
         ),
-      roots: (info) => refused(info, 'roots/list', (ctx) => ctx.roots()),
+      roots: (info) => refused(info, 'roots/list', (ctx) => ctx.roots(keyed(info))),
     };
   }
 
@@ -407,8 +503,22 @@ export class Upstream {
   #failure(link: Link, what: string, error: unknown, signal: AbortSignal): unknown {
     if (signal.aborted) return signal.reason ?? error;
     const name = this.settings.name;
+    // The upstream needs a capability the caller lacks (it was told the caller's): the caller
+    // gets its own era's refusal (-32021 again, or an isError result naming it).
+    const required = (error as { data?: { requiredCapabilities?: unknown } }).data
+      ?.requiredCapabilities;
+    if (
+      error instanceof JsonRpcError &&
+      error.code === -32021 &&
+      typeof required === 'object' &&
+      required !== null
+    )
+      return new MissingCapabilityError(
+        `Upstream "${name}": ${error.message}`,
+        required as Record<string, unknown>,
+      );
     if (error instanceof JsonRpcError)
-      return new JsonRpcError(error.code, `Upstream "${name}": ${error.message}`, error.data);
+      return new UpstreamRpcError(error.code, `Upstream "${name}": ${error.message}`, error.data);
     if (error instanceof RequestTimeoutError)
       return new UserError(
         `Upstream "${name}" did not answer ${what} within ${this.settings.timeoutMs} ms (the proxy's timeoutMs for it)`,
@@ -438,7 +548,7 @@ export class Upstream {
   #evict(): void {
     let oldest: Link | undefined;
     for (const link of this.#links.values())
-      if (link.calls.size === 0 && (!oldest || link.lastUsed < oldest.lastUsed)) oldest = link;
+      if (idle(link) && (!oldest || link.lastUsed < oldest.lastUsed)) oldest = link;
     if (!oldest)
       throw new UserError(
         `The proxy for "${this.settings.name}" serves ${this.settings.maxSessions} callers already, each with a call in progress (maxSessions); try again shortly`,
@@ -450,17 +560,25 @@ export class Upstream {
   #evictIdle(): void {
     const now = Date.now();
     for (const link of [...this.#links.values()])
-      if (link.calls.size === 0 && now - link.lastUsed >= this.settings.idleMs) {
+      if (idle(link) && now - link.lastUsed >= this.settings.idleMs) {
         this.#links.delete(link.key);
         void this.#drop(link);
       }
   }
 }
 
-function newLink(key: string, isolated: boolean): Link {
+function newLink(
+  key: string,
+  isolated: boolean,
+  pooled: boolean,
+  capabilities: Readonly<Record<string, unknown>> | undefined,
+): Link {
   return {
     key,
     isolated,
+    pooled,
+    capabilities,
+    reserved: 0,
     calls: new Map(),
     refusals: new Map(),
     lastUsed: Date.now(),
@@ -470,18 +588,83 @@ function newLink(key: string, isolated: boolean): Link {
   };
 }
 
+/** The `_meta` key tagging a 2025-11-25 request with the task it belongs to. */
+const RELATED_TASK = 'io.modelcontextprotocol/related-task';
+
+/** What a caller can answer, as an upstream session declares it, and a key naming that. */
+interface Askable {
+  readonly key: string;
+  readonly capabilities: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * The part of a caller's capabilities that the upstream's questions depend on: elicitation
+ * (with its modes; `{}` is form only), sampling (with its sub-capabilities: tools, context) and
+ * roots. Only the names of known members are kept, so that a caller cannot make the proxy open
+ * an upstream session per distinct capability object it invents.
+ */
+function askable(caps: Readonly<Record<string, unknown>> | undefined): Askable {
+  // A legacy session hands every call the same object: read it once.
+  const known = caps === undefined ? undefined : askables.get(caps);
+  if (known) return known;
+  const made = readAskable(caps);
+  if (caps !== undefined) askables.set(caps, made);
+  return made;
+}
+
+const askables = new WeakMap<object, Askable>();
+
+function readAskable(caps: Readonly<Record<string, unknown>> | undefined): Askable {
+  const names = (value: unknown, known: readonly string[]) =>
+    typeof value === 'object' && value !== null
+      ? known.filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+      : [];
+  const capabilities: Record<string, unknown> = {};
+  const key: string[] = [];
+  if (caps?.elicitation !== undefined) {
+    const modes = names(caps.elicitation, ['form', 'url']);
+    capabilities.elicitation = Object.fromEntries(modes.map((m) => [m, {}]));
+    key.push(`e:${modes.join(',')}`);
+  }
+  if (caps?.sampling !== undefined) {
+    const parts = names(caps.sampling, ['context', 'tools']);
+    capabilities.sampling = Object.fromEntries(parts.map((m) => [m, {}]));
+    key.push(`s:${parts.join(',')}`);
+  }
+  if (caps?.roots !== undefined) {
+    capabilities.roots = {};
+    key.push('r');
+  }
+  return { key: key.join(';'), capabilities };
+}
+
+/** No call uses the link, nor is about to. */
+function idle(link: Link): boolean {
+  return link.reserved === 0 && link.calls.size === 0;
+}
+
 /** An upstream's elicitation, asked of the downstream caller in its own era. */
 async function elicitThrough(
   ctx: Context,
   request: ElicitRequest,
+  options: { key?: string },
 ): Promise<{ action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> }> {
   if (request.mode === 'url' && typeof request.url === 'string') {
-    const { action } = await ctx.elicitUrl(request.message, request.url);
+    const { action } = await ctx.elicitUrl(request.message, request.url, options);
     return { action };
   }
   const schema = request.requestedSchema ?? { type: 'object', properties: {} };
-  const answer = await ctx.elicit(request.message, schema);
+  const answer = await ctx.elicit(request.message, schema, options);
   return answer.action === 'accept'
     ? { action: 'accept', content: answer.content as Record<string, unknown> }
     : { action: answer.action };
+}
+
+/** A sampling request without the upstream's key tag (the caller's own era tags it anew). */
+function withoutKey(request: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const meta = request._meta as Record<string, unknown> | undefined;
+  if (!meta || !(INPUT_KEY_META in meta)) return { ...request };
+  const { [INPUT_KEY_META]: _key, ...rest } = meta;
+  const { _meta, ...payload } = request;
+  return Object.keys(rest).length > 0 ? { ...payload, _meta: rest } : payload;
 }

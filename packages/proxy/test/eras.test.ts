@@ -1,4 +1,4 @@
-import { connect } from '@mcp-fw/client';
+import { connect, type InputHandlers } from '@mcp-fw/client';
 import { createProxy } from '@mcp-fw/proxy';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { quiet, upstreamServer, type Seen } from './support/upstream.ts';
@@ -46,7 +46,7 @@ describe.each([
     expect(client.protocolVersion).toBe(downstream);
     const tools = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
-      ['add', 'chatty', 'count', 'greet', 'ponder', 'slow'].sort(),
+      ['add', 'capabilities', 'chatty', 'count', 'greet', 'ponder', 'sign', 'slow'].sort(),
     );
     expect(tools.find((t) => t.name === 'add')?.inputSchema).toMatchObject({
       properties: { a: { type: 'number' }, b: { type: 'number' } },
@@ -121,7 +121,7 @@ describe.each([
 });
 
 describe('a caller without the capability an upstream question needs', () => {
-  it('gets its own era’s refusal: -32021 for a 2026-07-28 caller of a 2025-06-18 server', async () => {
+  it('gets its own era’s refusal: -32021 for a 2026-07-28 caller of a 2025-06-18 server (which is told the caller cannot sample)', async () => {
     const proxy = await createProxy(upstreamServer(), {
       connect: { protocolVersion: '2025-06-18' },
       server: { logger: quiet },
@@ -129,7 +129,10 @@ describe('a caller without the capability an upstream question needs', () => {
     closers.push(() => proxy.close());
     const client = await connect(proxy, { protocolVersion: '2026-07-28' });
     closers.push(() => client.close());
-    await expect(client.callTool('ponder', {})).rejects.toMatchObject({ code: -32021 });
+    await expect(client.callTool('ponder', {})).rejects.toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { sampling: {} } },
+    });
   });
 
   it('gets an isError result naming the capability as a 2025-11-25 caller of a 2026-07-28 server', async () => {
@@ -140,5 +143,57 @@ describe('a caller without the capability an upstream question needs', () => {
     const result = await client.callTool('ponder', {});
     expect(result.isError).toBe(true);
     expect(result.content[0].text).toMatch(/sampling/);
+  });
+});
+
+describe('a 2026-07-28 caller of a 2025-06-18 server (the era bridge)', () => {
+  async function bridge(handlers: InputHandlers | undefined) {
+    const proxy = await createProxy(upstreamServer(), {
+      connect: { protocolVersion: '2025-06-18' },
+      server: { logger: quiet },
+      onWarning: () => {},
+    });
+    closers.push(() => proxy.close());
+    const client = await connect(proxy, { protocolVersion: '2026-07-28', handlers });
+    closers.push(() => client.close());
+    return client;
+  }
+
+  it('an input round asks under the key the upstream’s handler chose', async () => {
+    const keys: (string | undefined)[] = [];
+    const client = await bridge({
+      elicitation: (_request, info) => {
+        keys.push(info.key);
+        return { action: 'accept', content: { name: 'Ada' } };
+      },
+    });
+    const result = await client.callTool('sign', {});
+    expect(result.content[0].text).toBe('Signed by Ada');
+    expect(keys).toEqual(['signature']);
+  });
+
+  it('concurrent stateless calls each answer their own question', async () => {
+    // Both questions are held until both arrived: on one shared upstream session the second
+    // could not be told from the first, and was refused.
+    let arrived = 0;
+    let release!: () => void;
+    const both = new Promise<void>((resolve) => (release = resolve));
+    const client = await bridge({
+      elicitation: async () => {
+        const name = ++arrived === 1 ? 'Ada' : 'Grace';
+        if (arrived === 2) release();
+        await both;
+        return { action: 'accept', content: { name } };
+      },
+    });
+    const results = await Promise.all([client.callTool('greet', {}), client.callTool('greet', {})]);
+    expect(results.map((r) => r.content[0].text).sort()).toEqual(['Hello Ada', 'Hello Grace']);
+  });
+
+  it('the upstream session declares exactly the input capabilities the caller declared', async () => {
+    const elicits = await bridge({ elicitation: () => ({ action: 'decline' }) });
+    expect((await elicits.callTool('capabilities', {})).content[0].text).toBe('elicitation');
+    const nothing = await bridge(undefined);
+    expect((await nothing.callTool('capabilities', {})).content[0].text).toBe('');
   });
 });

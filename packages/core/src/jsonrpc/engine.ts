@@ -130,7 +130,12 @@ export class Engine {
           this.#handlers.outboundAbandoned?.(id, signal.reason);
       };
       if (signal.aborted) queueMicrotask(onAbort);
-      else signal.addEventListener('abort', onAbort, { once: true });
+      else {
+        signal.addEventListener('abort', onAbort, { once: true });
+        // A signal that outlives the request (a caller's, for many requests) keeps no listener.
+        const unlink = () => signal.removeEventListener('abort', onAbort);
+        done.then(unlink, unlink);
+      }
     }
     options.onId?.(id);
     this.#send(JSON.stringify({ jsonrpc: '2.0', id, method, params }), related(options.relatedTo));

@@ -13,6 +13,11 @@ export class ClientCapabilityError extends UserError {
 /**
  * The request's client capabilities lack one a handler needs. Legacy: an `isError` tool result
  * naming it; 2026-07-28: -32021 with `data.requiredCapabilities`, before anything is sent.
+ *
+ * @example
+ * ```ts
+ * throw new MissingCapabilityError('This tool needs sampling; declare it', { sampling: {} });
+ * ```
  */
 export class MissingCapabilityError extends ClientCapabilityError {
   override name = 'MissingCapabilityError';

@@ -54,6 +54,22 @@ export function upstreamServer(seen: Seen = { aborted: [], calls: 0 }): McpFwSer
         : `no answer: ${answer.action}`;
     }
 
+    @Tool({ description: 'Asks for a signature under a key of its own', input: z.object({}) })
+    async sign(_: object, ctx: Context) {
+      const answer = await ctx.elicit('Sign here', z.object({ name: z.string() }), {
+        key: 'signature',
+      });
+      return answer.action === 'accept' ? `Signed by ${answer.content.name}` : answer.action;
+    }
+
+    @Tool({ description: 'Names the input capabilities its client declared', input: z.object({}) })
+    capabilities(_: object, ctx: Context) {
+      const declared = ctx.client.capabilities as Record<string, unknown>;
+      return ['elicitation', 'sampling', 'roots']
+        .filter((c) => declared[c] !== undefined)
+        .join(',');
+    }
+
     @Tool({ description: 'Asks the model, then lists the roots', input: z.object({}) })
     async ponder(_: object, ctx: Context) {
       const sampled = await ctx.sample('Say something');

@@ -4,6 +4,7 @@ import type { Asker, ClientRequestOptions } from '../../client-requests.js';
 import { LimitError } from '../../guards/index.js';
 import type { Scope } from '../../server-core.js';
 import { refused } from '../../state-refusal.js';
+import { INPUT_KEY_META } from '../extension-ids.js';
 
 /**
  * Sends a real server→client request on the calling request's stream, tied to its signal (a
@@ -31,6 +32,12 @@ export async function askOnChannel(
         `${method} refused: ${max} requests to this client already await an answer (limits.maxPendingClientRequests); wait for them, or raise limits.maxPendingClientRequests`,
       ),
     );
+  }
+  // The handler's key for the question travels with it, so that a gateway turning this request
+  // into a 2026-07-28 input round for its own client asks under the key the handler chose.
+  if (options.key !== undefined) {
+    const p = (params ?? {}) as { _meta?: object };
+    params = { ...p, _meta: { ...p._meta, [INPUT_KEY_META]: options.key } };
   }
   try {
     return await scope.engine.request(method, params, {

@@ -1,10 +1,12 @@
-import { ResourceNotFoundError } from '../../../registry/index.js';
+import { ResourceNotFoundError, ToolExecutionError } from '../../../registry/index.js';
+import { MissingCapabilityError } from '../../client-capability.js';
 import { ErrorCode } from '../../error-codes.js';
 import { mapError, toolErrorResult } from '../../error-mapping.js';
 import { lookupMethod, methodTable, SHARED_METHODS } from '../../method-table.js';
 import { resourcesSubscribe, resourcesUnsubscribe } from '../../methods/resources.js';
 import type { MethodSpec } from '../../server-core.js';
 import type { Era } from '../era.js';
+import { REQUIRED_CAPABILITIES_META } from '../extension-ids.js';
 import { featuresOf } from '../revisions.js';
 import { askOnChannel } from './ask.js';
 import { initialize, ping, setLevel } from './lifecycle.js';
@@ -55,7 +57,16 @@ export const LEGACY: Era = {
     }
     return mapError(error, policy);
   },
-  toolError: toolErrorResult,
+  toolError(error, setting) {
+    const result = toolErrorResult(error, setting);
+    const cause = error instanceof ToolExecutionError ? error.cause : error;
+    // Legacy has no error for a missing client capability, only this isError result: the
+    // capability it names rides along, so that a gateway serving a 2026-07-28 client can answer
+    // it -32021 as that era asks.
+    if (result && cause instanceof MissingCapabilityError)
+      result._meta = { ...result._meta, [REQUIRED_CAPABILITIES_META]: cause.required };
+    return result;
+  },
   asksInRounds: false,
   // A task's questions go through the task (input_required, tagged with it), not the request.
   ask: (asker, scope, method, params, options) =>

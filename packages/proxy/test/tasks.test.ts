@@ -1,0 +1,171 @@
+import { createServer, Tool, type Context } from '@mcp-fw/core';
+import { connectTestClient, type TestClient } from '@mcp-fw/core/testing';
+import { requestEnvelope } from '@mcp-fw/core/transport';
+import { createProxy } from '@mcp-fw/proxy';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { quiet } from './support/upstream.ts';
+
+// Tasks through the proxy: a task-augmented call becomes a task on the upstream (our own server,
+// with task tools) and on the proxy, whose tasks/get, tasks/result, tasks/cancel and tasks/list
+// answer from the upstream's task as the proxy follows it. Every pairing of the two eras that
+// have tasks: 2025-11-25 (core tasks) and 2026-07-28 (the tasks extension).
+
+const TASKS = 'io.modelcontextprotocol/tasks';
+const closers: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+});
+
+interface Upstream {
+  aborted: number;
+  release?: () => void;
+}
+
+function upstreamServer(seen: Upstream) {
+  class Jobs {
+    @Tool({
+      description: 'Works until released or cancelled',
+      input: z.object({}),
+      task: { mode: 'optional', pollIntervalMs: 20 },
+    })
+    async wait(_: object, ctx: Context) {
+      const asTask = await ctx.runAsTask();
+      ctx.progress(1, 2, 'half way');
+      const cancelled = await new Promise<boolean>((resolve) => {
+        seen.release = () => resolve(false);
+        ctx.signal.addEventListener('abort', () => resolve(true), { once: true });
+      });
+      if (cancelled) seen.aborted++;
+      return `ran as an upstream task: ${asTask}`;
+    }
+
+    @Tool({
+      description: 'Asks for a name inside its task',
+      input: z.object({}),
+      task: { mode: 'optional', pollIntervalMs: 20 },
+    })
+    async greet(_: object, ctx: Context) {
+      const answer = await ctx.elicit('Your name?', z.object({ name: z.string() }));
+      return answer.action === 'accept' ? `Hello ${answer.content.name}` : answer.action;
+    }
+  }
+  return createServer({ name: 'jobs', version: '1.0.0', providers: [Jobs], logger: quiet });
+}
+
+async function through(upstream: string, downstream: string) {
+  const seen: Upstream = { aborted: 0 };
+  const proxy = await createProxy(upstreamServer(seen), {
+    connect: { protocolVersion: upstream },
+    server: { logger: quiet },
+    onWarning: () => {},
+  });
+  closers.push(() => proxy.close());
+  const capabilities = { elicitation: {} };
+  const client = await connectTestClient(proxy, {
+    protocolVersion: downstream,
+    capabilities,
+    handlers: { 'elicitation/create': () => ({ action: 'accept', content: { name: 'Ada' } }) },
+  });
+  closers.push(() => client.close());
+  const modern = downstream === '2026-07-28';
+  const _meta = modern
+    ? requestEnvelope(
+        downstream,
+        { ...capabilities, extensions: { [TASKS]: {} } },
+        {
+          name: 'test',
+          version: '1',
+        },
+      )
+    : undefined;
+  /** A task method as the downstream era sends it. */
+  const task = (method: string, params: Record<string, unknown>) =>
+    client.request(method, _meta ? { ...params, _meta } : params);
+  /** Starts `wait` as a task; its id. */
+  const start = async (): Promise<string> => {
+    const created = await client.request(
+      'tools/call',
+      modern ? { name: 'wait', arguments: {}, _meta } : { name: 'wait', arguments: {}, task: {} },
+    );
+    const id = modern ? created.taskId : (created.task as { taskId?: unknown })?.taskId;
+    expect(typeof id).toBe('string');
+    return id as string;
+  };
+  return { seen, client, task, start, modern };
+}
+
+/** tasks/get until `done` holds of the task. */
+async function until(
+  get: () => Promise<Record<string, unknown>>,
+  done: (task: Record<string, unknown>) => boolean,
+): Promise<Record<string, unknown>> {
+  let last: Record<string, unknown> = {};
+  await vi.waitFor(
+    async () => {
+      last = await get();
+      expect(done(last)).toBe(true);
+    },
+    { timeout: 5000, interval: 20 },
+  );
+  return last;
+}
+
+describe.each([
+  ['2025-11-25', '2025-11-25'],
+  ['2026-07-28', '2026-07-28'],
+  ['2026-07-28', '2025-11-25'],
+  ['2025-11-25', '2026-07-28'],
+])('a %s client through the proxy to a %s server', (downstream, upstream) => {
+  it('a task-augmented call runs as a task upstream; tasks/get shows its status message and tasks/result (or the finished task) its result', async () => {
+    const { seen, task, start, modern } = await through(upstream, downstream);
+    const taskId = await start();
+    const working = await until(
+      () => task('tasks/get', { taskId }),
+      (t) => t.statusMessage === 'half way',
+    );
+    expect(working.status).toBe('working');
+    seen.release?.();
+    const text = (result: unknown) => (result as { content: { text?: string }[] }).content[0].text;
+    if (modern) {
+      const done = await until(
+        () => task('tasks/get', { taskId }),
+        (t) => t.status === 'completed',
+      );
+      expect(text(done.result)).toBe('ran as an upstream task: true');
+    } else {
+      expect(text(await task('tasks/result', { taskId }))).toBe('ran as an upstream task: true');
+    }
+  });
+
+  it('tasks/cancel through the proxy cancels the upstream task', async () => {
+    const { seen, task, start } = await through(upstream, downstream);
+    const taskId = await start();
+    await until(
+      () => task('tasks/get', { taskId }),
+      (t) => t.statusMessage === 'half way',
+    );
+    await task('tasks/cancel', { taskId });
+    await vi.waitFor(() => expect(seen.aborted).toBe(1), { timeout: 5000 });
+    expect((await task('tasks/get', { taskId })).status).toBe('cancelled');
+  });
+
+  it('a question the upstream task asks reaches the caller through its task', async () => {
+    const { client } = await through(upstream, downstream);
+    const ended = await (client as TestClient).callToolAsTask('greet', {});
+    expect(ended.status).toBe('completed');
+    expect(ended.taskId).toEqual(expect.any(String));
+    expect(ended.result?.content[0].text).toBe('Hello Ada');
+  });
+
+  it('tasks/list lists the caller’s task (2025-11-25; the 2026-07-28 extension has no tasks/list)', async () => {
+    const { seen, task, start, modern } = await through(upstream, downstream);
+    const taskId = await start();
+    if (modern) await expect(task('tasks/list', {})).rejects.toMatchObject({ code: -32601 });
+    else {
+      const listed = (await task('tasks/list', {})) as { tasks: { taskId: string }[] };
+      expect(listed.tasks.map((t) => t.taskId)).toContain(taskId);
+    }
+    seen.release?.();
+  });
+});
