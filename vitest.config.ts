@@ -21,12 +21,12 @@ for (const file of separate) {
 
 // Projects whose files share a worker process, one file after another, instead of a fresh
 // process per file: vitest, the official clients and our packages are imported once per worker,
-// not once per file. Core has the most files, most of them small and in-process, where those
-// imports cost as much CPU as the tests: core took 295 CPU-s isolated, 185 shared (85 files, on
-// this 2-core machine, same failures: the timing tests a load average of 20 upsets). A project
-// may join once its files pass shared: each closes every server, timer and fake clock it starts
-// and leaves process.env and the working directory alone.
-const SHARED_WORKERS = ['packages/core'];
+// not once per file. In these projects most files are small and in-process, where those imports
+// cost as much CPU as the tests. CPU-seconds isolated → shared, all files passing shared, on this
+// 2-core machine at a load average of 8-25: core (85 files) 295 → 178, auth (12) 54 → 35,
+// client (16) 73 → 53. A project may join once its files pass shared: each closes every server,
+// timer and fake clock it starts and leaves process.env and the working directory alone.
+const SHARED_WORKERS = ['packages/core', 'packages/auth', 'packages/client'];
 
 /** One project per folder of vitest.workspace.ts, with its separate files in or out. */
 function project(root: string) {
