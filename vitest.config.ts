@@ -24,9 +24,10 @@ for (const file of separate) {
 // not once per file. In these projects most files are small and in-process, where those imports
 // cost as much CPU as the tests. CPU-seconds isolated → shared, all files passing shared, on this
 // 2-core machine at a load average of 8-25: core (85 files) 295 → 178, auth (12) 54 → 35,
-// client (16) 73 → 53. A project may join once its files pass shared: each closes every server,
-// timer and fake clock it starts and leaves process.env and the working directory alone.
-const SHARED_WORKERS = ['packages/core', 'packages/auth', 'packages/client'];
+// client (16) 73 → 53, cli (30, most of its time in the processes it starts) 413 → 347. A project
+// may join once its files pass shared: each closes every server, timer and fake clock it starts
+// and leaves process.env and the working directory alone.
+const SHARED_WORKERS = ['packages/core', 'packages/auth', 'packages/client', 'packages/cli'];
 
 /** One project per folder of vitest.workspace.ts, with its separate files in or out. */
 function project(root: string) {
