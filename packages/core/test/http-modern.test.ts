@@ -4,6 +4,8 @@ import { createServer, Tool, type Context } from '@mcp-fw/core';
 import { httpFixture } from './support/http-fixture.ts';
 import { mcpSchema } from './support/mcp-schema.ts';
 import { SURFACES, type RawResponse, type Surface } from './support/http-surfaces.ts';
+import { until } from './support/security-http.ts';
+import { patience } from '../../../test-support/patience.ts';
 
 const MODERN = '2026-07-28';
 const V = 'io.modelcontextprotocol/protocolVersion';
@@ -393,7 +395,8 @@ describe.each(SURFACES)('2026-07-28 over HTTP (%s)', (_name, make) => {
     });
     for (const m of [ack, changed]) expect(schema.check(m)).toEqual([]);
     listen.abort();
-    await new Promise((r) => setTimeout(r, 20));
+    // Until the server has seen the stream close (a fixed 20 ms was too short under load).
+    await until(() => server.connectionCount === 1, patience(5_000));
     expect(server.connectionCount).toBe(1); // the stateless connection only; the listener is gone
   });
 

@@ -6,6 +6,9 @@ import { PTY_AVAILABLE, runInPty } from './support/pty.ts';
 
 // The questions answer exactly what the options say: the same answers as prompts or as options
 // give the same files. Each run gets its own parent folder, so the projects share their name.
+// Every run, asked or not, passes --published: packing the framework into vendor/ (npm pack,
+// about 4 CPU-seconds a run) is the same for both ways of choosing and scaffold.test.ts checks it.
+const PUBLISHED = '--published';
 let root: string;
 let remove: () => void;
 beforeEach(() => {
@@ -20,7 +23,7 @@ function folder(name: string): string {
 
 async function withOptions(args: string[]): Promise<string> {
   const cwd = folder('options');
-  const result = await runCli(args, { cwd });
+  const result = await runCli([...args, PUBLISHED], { cwd });
   expect(result.stderr).toBe('');
   expect(result.status).toBe(0);
   return cwd;
@@ -36,7 +39,7 @@ const UP = '\u001b[A';
 describe.skipIf(!PTY_AVAILABLE)('on a pseudo-terminal (needs util-linux `script`)', () => {
   it('asks everything, and writes what the equivalent options write', async () => {
     const cwd = folder('terminal');
-    const { status, output } = await runInPty([], cwd, [
+    const { status, output } = await runInPty([PUBLISHED], cwd, [
       ['Project name: (my-mcp-server) ', 'library-server\r'],
       [TERMINAL_TEMPLATE_PROMPT, '3\r'],
       [TERMINAL_TRANSPORT_PROMPT, 'http\r'],
@@ -63,7 +66,7 @@ describe.skipIf(!PTY_AVAILABLE)('on a pseudo-terminal (needs util-linux `script`
 
   it('chooses with the arrow keys', async () => {
     const cwd = folder('terminal');
-    const { status, output } = await runInPty(['--no-install', '--no-git'], cwd, [
+    const { status, output } = await runInPty(['--no-install', '--no-git', PUBLISHED], cwd, [
       ['Project name: (my-mcp-server) ', 'arrows\r'],
       // ↓ ↓ from basic: http, then full; ↑ from stdio wraps around to http.
       [TERMINAL_TEMPLATE_PROMPT, `${DOWN}${DOWN}\r`],
@@ -87,7 +90,7 @@ describe.skipIf(!PTY_AVAILABLE)('on a pseudo-terminal (needs util-linux `script`
 
   it('cancels on Ctrl+C, writing nothing', async () => {
     const cwd = folder('terminal');
-    const { status, output } = await runInPty([], cwd, [
+    const { status, output } = await runInPty([PUBLISHED], cwd, [
       ['Project name: (my-mcp-server) ', 'half-done\r'],
       [TERMINAL_TEMPLATE_PROMPT, '\u0003'],
     ]);
@@ -100,7 +103,7 @@ describe.skipIf(!PTY_AVAILABLE)('on a pseudo-terminal (needs util-linux `script`
 describe('with the answers piped, one per line', () => {
   it('takes the defaults for empty answers, and writes what the equivalent options write', async () => {
     const cwd = folder('piped');
-    const result = await runCli([], { cwd, input: '\n\n\nn\nn\n' });
+    const result = await runCli([PUBLISHED], { cwd, input: '\n\n\nn\nn\n' });
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/^Project name: \(my-mcp-server\) \nTemplate:\n {2}1\) basic/);
@@ -119,7 +122,7 @@ describe('with the answers piped, one per line', () => {
 
   it('asks again after an answer it cannot use', async () => {
     const cwd = folder('piped');
-    const result = await runCli(['--no-install', '--no-git'], {
+    const result = await runCli(['--no-install', '--no-git', PUBLISHED], {
       cwd,
       input: 'Weather Server\nweather\n5\nhttp\n\n',
     });
@@ -148,10 +151,13 @@ describe('with the answers piped, one per line', () => {
 
   it('asks whether to protect the http template with OAuth, and writes what --auth oauth writes', async () => {
     const cwd = folder('piped');
-    const result = await runCli(['secure', '--template', 'http', '--no-install', '--no-git'], {
-      cwd,
-      input: 'oauth\n',
-    });
+    const result = await runCli(
+      ['secure', '--template', 'http', '--no-install', '--no-git', PUBLISHED],
+      {
+        cwd,
+        input: 'oauth\n',
+      },
+    );
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(

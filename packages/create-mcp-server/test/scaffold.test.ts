@@ -218,7 +218,9 @@ it('prints the next steps and the exact Claude Desktop configuration', async () 
 
 it('speaks the package manager it was launched with', async () => {
   const result = await runCli(
-    ['my-server', '--template', 'http', '--no-install', '--no-git', '--yes'],
+    // --published: which package manager speaks is no matter of where @mcp-fw/* come from, and
+    // packing them costs seconds.
+    ['my-server', '--template', 'http', '--published', '--no-install', '--no-git', '--yes'],
     {
       cwd,
       env: { npm_config_user_agent: 'pnpm/9.15.0 npm/? node/v20.20.2 linux x64' },
@@ -253,7 +255,16 @@ it('speaks the package manager it was launched with', async () => {
 it('writes into a directory that is not empty with --force, keeping the other files', async () => {
   await create(['my-server', '--template', 'basic']);
   const result = await runCli(
-    ['my-server', '--template', 'full', '--no-install', '--no-git', '--force', '--yes'],
+    [
+      'my-server',
+      '--template',
+      'full',
+      '--published',
+      '--no-install',
+      '--no-git',
+      '--force',
+      '--yes',
+    ],
     { cwd },
   );
   expect(result.status).toBe(0);
