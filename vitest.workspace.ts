@@ -10,6 +10,7 @@ export default [
   'packages/client',
   'packages/proxy',
   'packages/openapi',
+  'packages/cloudflare',
   'examples/calculator',
   'examples/logistics',
   'examples/conformance',
