@@ -49,6 +49,21 @@ describe('validation without code generation', () => {
     });
   });
 
+  it('a frozen schema (as the registry keeps them) is interpreted without being changed', () => {
+    const freeze = (node: unknown): unknown => {
+      if (typeof node === 'object' && node !== null)
+        Object.values(Object.freeze(node)).forEach(freeze);
+      return node;
+    };
+    const schema = freeze(structuredClone(corpus[0].schema)) as Record<string, unknown>;
+    const check = new ValidatorCompiler({ engine: 'interpreted' }).compile(schema, schema);
+    expect(check({ a: 'x' })).toEqual({
+      ok: false,
+      issues: [{ path: 'a', message: 'must be number' }],
+    });
+    expect(Object.getOwnPropertyNames(schema)).toEqual(Object.keys(corpus[0].schema));
+  });
+
   it('auto keeps Ajv on Node, and setValidationEngine forces the interpreter', () => {
     expect(new ValidatorCompiler().engine).toBe('compiled');
     setValidationEngine('interpreted');

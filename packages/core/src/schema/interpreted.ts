@@ -30,8 +30,10 @@ export function interpretedCheck(
       ? '4'
       : '7'
     : '2020-12';
-  // shortCircuit: stop at the first failure, as Ajv does with allErrors: false.
-  const interpreter = new Interpreter(schema as never, dialect, true);
+  // shortCircuit: stop at the first failure, as Ajv does with allErrors: false. The interpreter
+  // marks up the schema it is given (non-enumerable `__absolute_uri__`…), and the registry's
+  // schemas are frozen, so it gets a copy of its own.
+  const interpreter = new Interpreter(structuredClone(schema) as never, dialect, true);
   return (value) => {
     fillDefaults(schema, schema, value, 0);
     const result = interpreter.validate(value);
