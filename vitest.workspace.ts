@@ -26,5 +26,6 @@ export default [
   'templates/http-oauth',
   'templates/full',
   'templates/apps',
+  'templates/workers',
   'docs',
 ];
