@@ -10,6 +10,7 @@ export default [
   'packages/client',
   'packages/proxy',
   'packages/openapi',
+  'packages/cloudflare',
   'packages/codemode',
   'examples/calculator',
   'examples/logistics',
@@ -27,5 +28,6 @@ export default [
   'templates/http-oauth',
   'templates/full',
   'templates/apps',
+  'templates/workers',
   'docs',
 ];

@@ -19,6 +19,8 @@
 //   --runtime bun|deno     serve the same dist/main.js on Bun or Deno (the binaries from the root
 //                          devDependencies) instead of this Node; the start:bun / start:deno
 //                          commands of package.json
+//   --runtime workers      serve dist/worker.js (a Cloudflare module worker) in workerd, legacy
+//                          sessions in Durable Objects; package.json's start:workers
 //   --requirements-only    runs 1 and 2 only
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -44,13 +46,14 @@ const BIN = join(ROOT, 'node_modules/.bin');
 // `tsc -b &&`: this runner builds nothing), so the suite checks the documented command.
 const { scripts } = JSON.parse(readFileSync(join(EXAMPLE, 'package.json'), 'utf8'));
 const FIXTURE_COMMANDS = Object.fromEntries(
-  ['node', 'bun', 'deno'].map((runtime) => {
+  ['node', 'bun', 'deno', 'workers'].map((runtime) => {
     const script = scripts[runtime === 'node' ? 'start' : `start:${runtime}`];
     const [command, ...args] = script.replace(/^tsc -b && /, '').split(' ');
     return [runtime, [command === 'node' ? process.execPath : join(BIN, command), args]];
   }),
 );
-if (!FIXTURE_COMMANDS[RUNTIME]) fail(`unknown --runtime ${RUNTIME}; use node, bun or deno`);
+if (!FIXTURE_COMMANDS[RUNTIME])
+  fail(`unknown --runtime ${RUNTIME}; use node, bun, deno or workers`);
 
 const RUNS = [
   { label: 'requirements 2025-11-25', args: ['--requirements', '2025-11-25'] },

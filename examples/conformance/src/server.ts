@@ -1,43 +1,11 @@
-import { createServer, type McpFwServer } from '@mcp-fw/core';
+import type { McpFwServer } from '@mcp-fw/core';
 import { loadSkills } from '@mcp-fw/core/node';
-import { ContentTools } from './content-tools.js';
-import { InputRoundPrompts, InputRoundTools } from './input-rounds.js';
-import { InteractiveTools } from './interactive-tools.js';
-import { ListTriggers } from './list-triggers.js';
-import { TestPrompts } from './prompts.js';
-import { TestResources } from './resources.js';
-import { SchemaTools } from './schema-tools.js';
-import { StatelessProbes } from './stateless-probes.js';
-import { TaskTools } from './task-tools.js';
+import { buildConformanceServer } from './conformance-server.js';
 
 /**
- * The server the official conformance suite tests: every tool, resource, template and prompt
- * name its scenarios call, at the 2025-11-25 and the 2026-07-28 wire, with the reference
- * payloads (conformance.md §5), and the skills of `skills/` (the Skills extension's scenarios).
- * A factory, because the trigger tools change the lists.
+ * The server the official conformance suite tests (conformance-server.ts), with the skills of
+ * `skills/` (next to dist/ and src/ alike: examples/conformance/skills).
  */
 export function createConformanceServer(): McpFwServer {
-  const server = createServer({
-    name: 'mcp-fw-conformance',
-    version: '0.1.0',
-    // The Server Card (<endpoint>/server-card) and the site's catalog are generated from these.
-    description: 'The fixture the official MCP conformance suite tests mcp-fw against',
-    registryName: 'io.github.mcp-fw/conformance',
-    providers: [
-      ContentTools,
-      InteractiveTools,
-      SchemaTools,
-      InputRoundTools,
-      StatelessProbes,
-      TestResources,
-      TestPrompts,
-      InputRoundPrompts,
-      TaskTools,
-    ],
-    // Next to dist/ and src/ alike: examples/conformance/skills.
-    skills: loadSkills(new URL('../skills', import.meta.url)),
-  });
-  // The triggers change this server's own lists, so they join once it exists.
-  server.add(new ListTriggers(server));
-  return server;
+  return buildConformanceServer(loadSkills(new URL('../skills', import.meta.url)));
 }

@@ -1,6 +1,7 @@
 // `@mcp-fw/core/validation`: core's JSON Schema validators (Ajv, the class matching the schema's
-// dialect, compiled once) for code that checks values against schemas a peer sent — a client
-// checking `structuredContent` against a tool's `outputSchema`. Runtime-neutral.
+// dialect, compiled once; an interpreter where code generation is forbidden) for code that checks
+// values against schemas a peer sent — a client checking `structuredContent` against a tool's
+// `outputSchema`. Runtime-neutral.
 
 /**
  * Compiles a JSON Schema (draft-07 or 2020-12, chosen by its `$schema`) or a Standard Schema
@@ -17,7 +18,9 @@
  */
 export {
   ValidatorCompiler,
+  setValidationEngine,
   formatIssues,
+  type ValidationEngine,
   type Validator,
   type Validation,
   type ValidationIssue,

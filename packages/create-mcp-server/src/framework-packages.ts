@@ -26,6 +26,7 @@ export const FRAMEWORK_PACKAGES: Readonly<Record<string, string>> = {
 export const OPTIONAL_FRAMEWORK_PACKAGES: Readonly<Record<string, string>> = {
   '@mcp-fw/auth': 'packages/auth',
   '@mcp-fw/client': 'packages/client',
+  '@mcp-fw/cloudflare': 'packages/cloudflare',
   '@mcp-fw/codemode': 'packages/codemode',
   '@mcp-fw/openapi': 'packages/openapi',
   '@mcp-fw/otel': 'packages/otel',

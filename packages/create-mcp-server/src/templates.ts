@@ -66,6 +66,12 @@ export const TEMPLATES: readonly TemplateInfo[] = [
     hint: 'an MCP Apps view (HTML bundled by Vite) shown by a tool, with an app-only tool',
     transport: 'stdio',
   },
+  {
+    name: 'workers',
+    hint: 'a Cloudflare Worker: 2026-07-28 in the Worker, 2025 sessions in Durable Objects',
+    transport: 'http',
+    fixedTransport: true,
+  },
 ];
 
 /** The template called `name`, if there is one. */

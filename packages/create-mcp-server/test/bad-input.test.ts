@@ -55,7 +55,7 @@ it('refuses a target that is a file, even with --force', async () => {
 
 it('refuses an unknown template', async () => {
   expect(await refused(['my-server', '--template', 'fancy'])).toBe(
-    `create-mcp-server: unknown template "fancy"; choose one of basic, http, full, apps\n${HELP}`,
+    `create-mcp-server: unknown template "fancy"; choose one of basic, http, full, apps, workers\n${HELP}`,
   );
 });
 

@@ -29,9 +29,9 @@ async function withOptions(args: string[]): Promise<string> {
   return cwd;
 }
 
-const TEMPLATE_PROMPT = 'Choose 1-4 or a name (basic) ';
+const TEMPLATE_PROMPT = 'Choose 1-5 or a name (basic) ';
 /** On a terminal the prompt also offers the arrow keys. */
-const TERMINAL_TEMPLATE_PROMPT = 'Choose with ↑/↓, 1-4 or a name (basic) ';
+const TERMINAL_TEMPLATE_PROMPT = 'Choose with ↑/↓, 1-5 or a name (basic) ';
 const TERMINAL_TRANSPORT_PROMPT = 'Choose with ↑/↓, 1-2 or a name (stdio) ';
 const DOWN = '\u001b[B';
 const UP = '\u001b[A';
@@ -124,7 +124,7 @@ describe('with the answers piped, one per line', () => {
     const cwd = folder('piped');
     const result = await runCli(['--no-install', '--no-git', PUBLISHED], {
       cwd,
-      input: 'Weather Server\nweather\n5\nhttp\n\n',
+      input: 'Weather Server\nweather\n6\nhttp\n\n',
     });
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
@@ -134,7 +134,7 @@ describe('with the answers piped, one per line', () => {
         'Project name: (my-mcp-server) weather\n',
     );
     expect(result.stdout).toContain(
-      `${TEMPLATE_PROMPT}5\n  "5" is not one of the choices\n${TEMPLATE_PROMPT}http\n`,
+      `${TEMPLATE_PROMPT}6\n  "6" is not one of the choices\n${TEMPLATE_PROMPT}http\n`,
     );
 
     const options = await withOptions([

@@ -2,7 +2,9 @@ export { toJsonSchema, SchemaConversionError, type SchemaIo } from './to-json-sc
 export { schemaFromDesignType } from './design-type.js';
 export {
   ValidatorCompiler,
+  setValidationEngine,
   formatIssues,
+  type ValidationEngine,
   type Validator,
   type Validation,
   type ValidationIssue,

@@ -23,6 +23,8 @@ export const libraries: SchemaLibraries = {
     (
       load('ajv-formats') as { default: (a: Parameters<SchemaLibraries['addFormats']>[0]) => void }
     ).default(ajv),
+  interpreter: () =>
+    (load('@cfworker/json-schema') as typeof import('@cfworker/json-schema')).Validator,
   zod4Convert: () => optional<Zod4Convert>(() => load('zod/v4/core'), 'toJSONSchema'),
   zod3Convert: () => optional<Zod3Convert>(() => load('zod-to-json-schema'), 'zodToJsonSchema'),
 };

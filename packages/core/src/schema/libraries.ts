@@ -1,9 +1,12 @@
 import * as ajv from 'ajv';
 import * as ajv2020 from 'ajv/dist/2020.js';
 import * as ajvFormats from 'ajv-formats';
+import { Validator as Interpreter } from '@cfworker/json-schema';
+import type { InterpreterClass } from './interpreted.js';
 import type { JsonSchema } from './json-schema.js';
 
-// The libraries schema code loads: Ajv (JSON Schema validation) and the optional zod converters.
+// The libraries schema code loads: Ajv (JSON Schema validation), the interpreter that replaces it
+// where code generation is forbidden (interpreted.ts), and the optional zod converters.
 // This is the variant for every runtime but Node, which resolves `#schema-libraries` to
 // libraries-node.ts (package.json `imports`) and loads them on first use instead.
 
@@ -24,6 +27,8 @@ export interface SchemaLibraries {
   ajvDraft07(): AjvClass;
   ajvDraft2020(): Ajv2020Class;
   addFormats(ajv: AnyAjv): void;
+  /** @cfworker/json-schema's validator, which needs no `new Function`. */
+  interpreter(): InterpreterClass;
   /** `undefined` when zod is not installed. */
   zod4Convert(): Zod4Convert | undefined;
   /** `undefined` when zod-to-json-schema is not installed. */
@@ -45,6 +50,7 @@ export const libraries: SchemaLibraries = {
   ajvDraft07: () => cjs<AjvClass>(ajv, 'Ajv'),
   ajvDraft2020: () => cjs<Ajv2020Class>(ajv2020, 'Ajv2020'),
   addFormats: (instance) => cjs<(a: AnyAjv) => void>(ajvFormats, 'default')(instance),
+  interpreter: () => Interpreter,
   zod4Convert: () => zodCore?.toJSONSchema as Zod4Convert | undefined,
   zod3Convert: () => zodToJsonSchema?.zodToJsonSchema as Zod3Convert | undefined,
 };

@@ -1,6 +1,7 @@
 import { libraries } from '#schema-libraries';
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
+import { interpretedCheck } from './interpreted.js';
 import { isDraft07, type JsonSchema } from './json-schema.js';
 import { isStandardSchema, type StandardIssue, type StandardResult } from './standard-schema.js';
 
@@ -18,17 +19,77 @@ export type Validation =
 export type Validator = (value: unknown) => Validation | Promise<Validation>;
 
 /**
+ * How JSON Schemas are checked: `compiled` by Ajv, which generates JavaScript with
+ * `new Function` (the fastest where that is allowed), or `interpreted` by @cfworker/json-schema,
+ * which generates no code (Cloudflare Workers and any runtime that forbids `eval`). `auto`, the
+ * default, picks `compiled` unless the runtime refuses code generation. Both give the same
+ * verdicts, the same defaults filled in and, for single-keyword failures, the same messages.
+ */
+export type ValidationEngine = 'auto' | 'compiled' | 'interpreted';
+
+let defaultEngine: ValidationEngine = 'auto';
+
+/**
+ * Sets the engine every {@link ValidatorCompiler} created without an `engine` option uses (the
+ * validators of servers built afterwards, and the client's output-schema checks). `auto`
+ * detects a runtime that forbids code generation, so this is only needed to force a choice,
+ * e.g. to run the interpreter on Node in a test or under a strict Content-Security-Policy.
+ *
+ * @example
+ * ```ts
+ * import { setValidationEngine } from '@mcp-fw/core/validation';
+ * setValidationEngine('interpreted'); // before createServer(...)
+ * ```
+ */
+export function setValidationEngine(engine: ValidationEngine): void {
+  if (engine !== 'auto' && engine !== 'compiled' && engine !== 'interpreted')
+    throw new TypeError(
+      `unknown validation engine ${JSON.stringify(engine)}; use 'auto', 'compiled' or 'interpreted'`,
+    );
+  defaultEngine = engine;
+}
+
+let codeGeneration: boolean | undefined;
+
+// Workers (and a page under a CSP without 'unsafe-eval') throw EvalError on `new Function`; ask
+// once, on the first JSON Schema compiled, rather than fail on the first call.
+function codeGenerationAllowed(): boolean {
+  if (codeGeneration === undefined) {
+    try {
+      codeGeneration = new Function('return true')() === true;
+    } catch {
+      codeGeneration = false;
+    }
+  }
+  return codeGeneration;
+}
+
+/**
  * Compiles validators once, at registry build. A Standard Schema validates through its own
  * `~standard.validate` (so defaults and transforms apply); JSON Schema through Ajv, picking the
- * class that matches the schema's dialect (toolchain.md §6: each class rejects the other's).
+ * class that matches the schema's dialect (toolchain.md §6: each class rejects the other's), or
+ * through the interpreter where code generation is forbidden (see {@link ValidationEngine}).
  */
 export class ValidatorCompiler {
   #ajv2020?: Ajv2020;
   #ajv07?: Ajv;
+  readonly #engine: ValidationEngine | undefined;
+
+  /** `engine` overrides the process-wide choice of {@link setValidationEngine}. */
+  constructor(options: { readonly engine?: ValidationEngine } = {}) {
+    this.#engine = options.engine;
+  }
+
+  /** The engine JSON Schemas are checked with now: `compiled` or `interpreted`. */
+  get engine(): 'compiled' | 'interpreted' {
+    const engine = this.#engine ?? defaultEngine;
+    if (engine !== 'auto') return engine;
+    return codeGenerationAllowed() ? 'compiled' : 'interpreted';
+  }
 
   /**
    * The validator of a schema: `source` when it is a Standard Schema (zod, valibot, …),
-   * otherwise `json` compiled with Ajv.
+   * otherwise `json` compiled with Ajv (or interpreted, see {@link ValidationEngine}).
    */
   compile(source: unknown, json: JsonSchema): Validator {
     if (isStandardSchema(source)) {
@@ -38,6 +99,13 @@ export class ValidatorCompiler {
         return result instanceof Promise
           ? result.then((r) => fromStandard(r, value))
           : fromStandard(result, value);
+      };
+    }
+    if (this.engine === 'interpreted') {
+      const check = interpretedCheck(libraries.interpreter(), json);
+      return (value) => {
+        const issues = check(value);
+        return issues ? { ok: false, issues } : { ok: true, value };
       };
     }
     const check = this.#ajvFor(json).compile(json);

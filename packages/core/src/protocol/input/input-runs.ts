@@ -31,6 +31,21 @@ export interface InputRoundSettings {
    * should share this too; see {@link UsedRounds}.
    */
   readonly usedRounds?: UsedRounds;
+  /**
+   * Keep a handler that asked for input waiting in memory, so the retry resumes it (default),
+   * or (`false`) let it go once its round is answered with `input_required`, so every retry
+   * replays the handler from the signed state with the answers so far. Default `false` on
+   * Cloudflare Workers, which cancel a promise settled from another request than the one that
+   * created it; `true` everywhere else.
+   */
+  readonly keepWaiting?: boolean;
+}
+
+// Workers name themselves in navigator.userAgent; there a waiting handler cannot be resumed by
+// the retry's request (the runtime cancels cross-request continuations), so rounds replay.
+function resumesAcrossRequests(): boolean {
+  const agent = (globalThis as { navigator?: { userAgent?: unknown } }).navigator?.userAgent;
+  return agent !== 'Cloudflare-Workers';
 }
 
 /** What the input runs take from `createServer({ limits })`. */
@@ -78,6 +93,7 @@ export class InputRuns {
   readonly #maxAnsweredPerClient: number;
   readonly #settings: InputRoundSettings;
   readonly #identify: Identify;
+  readonly #keepWaiting: boolean;
 
   constructor(settings: InputRoundSettings = {}, limits: RunLimits = {}) {
     this.#timeoutMs = settings.roundTimeoutMs ?? 600_000;
@@ -91,6 +107,7 @@ export class InputRuns {
     this.#maxAnsweredPerClient = caps.maxAnsweredPerClient;
     this.#settings = settings;
     this.#identify = limits.identify ?? defaultIdentify;
+    this.#keepWaiting = settings.keepWaiting ?? resumesAcrossRequests();
   }
 
   /**
@@ -189,6 +206,8 @@ export class InputRuns {
    */
   park(run: InputRun, origin: Origin | undefined): LimitError | undefined {
     this.#unpark(run.id);
+    // Not kept: the retry finds no live run and replays the handler from the signed state.
+    if (!this.#keepWaiting) return undefined;
     const client = this.#clientOf(run.record, origin?.sessionId);
     const waiting = this.#perClient.get(client) ?? 0;
     if (waiting >= this.#maxPerClient) {

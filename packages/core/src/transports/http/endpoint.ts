@@ -108,6 +108,19 @@ export interface HttpEndpointOptions extends OriginPolicy {
   readonly maxSessionsPerClient?: number;
   /** Sessions idle longer than this are closed (default 30 minutes). */
   readonly idleTimeoutMs?: number;
+  /**
+   * Mints the id of each new legacy session (`Mcp-Session-Id`, and the 2024-11-05 transport's
+   * `sessionId`); default `crypto.randomUUID()`. An id must stay unguessable (it is the session's
+   * only credential when clients are not authenticated) and visible ASCII. `@mcp-fw/cloudflare`
+   * prefixes the Durable Object's id, so its Worker routes each request to the object holding
+   * the session.
+   *
+   * @example
+   * ```ts
+   * createHttpHandler(server, { sessionIds: () => `eu1-${crypto.randomUUID()}` });
+   * ```
+   */
+  readonly sessionIds?: () => string;
   /** Where SSE events are kept for `Last-Event-ID` resumption (default in memory; false: none). */
   readonly eventStore?: EventStore | false;
   /**
@@ -231,6 +244,7 @@ export class HttpEndpoint {
       maxSessions: options.maxSessions ?? 1000,
       maxSessionsPerClient: options.maxSessionsPerClient ?? 100,
       idleTimeoutMs: options.idleTimeoutMs ?? 30 * 60_000,
+      sessionIds: options.sessionIds,
       refused: deps.refused,
     };
     const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;

@@ -20,6 +20,8 @@ export interface SessionLimits {
    * the new one is refused (429).
    */
   readonly maxSessionsPerClient: number;
+  /** Mints session ids (default `crypto.randomUUID()`); see `HttpEndpointOptions.sessionIds`. */
+  readonly sessionIds?: () => string;
 }
 
 /** Who opens a session (a `Peer` is one): the principal it is bound to, and the client's address. */
@@ -100,11 +102,7 @@ export class SessionStore<T extends StoredSession> {
    * Registers a session under a fresh, unguessable id (call {@link admit} first), or under the
    * id a shared store already knows it by.
    */
-  add(
-    owner: SessionOwner,
-    create: (id: string) => T,
-    id: string = globalThis.crypto.randomUUID(),
-  ): T {
+  add(owner: SessionOwner, create: (id: string) => T, id: string = newSessionId(this.limits)): T {
     const session = create(id);
     const client = clientOf(owner);
     this.#sessions.set(id, { session, principal: owner.principal, client });
@@ -191,4 +189,9 @@ export class SessionStore<T extends StoredSession> {
   #retryAfterS(): number {
     return Math.max(1, Math.ceil(Math.min(this.limits.idleTimeoutMs, 60_000) / 1000));
   }
+}
+
+/** A fresh, unguessable session id: the endpoint's own minting, else a random UUID. */
+export function newSessionId(limits: Pick<SessionLimits, 'sessionIds'>): string {
+  return limits.sessionIds?.() ?? globalThis.crypto.randomUUID();
 }

@@ -2,7 +2,7 @@ import type { Peer } from '../../jsonrpc/index.js';
 import type { HttpRequestView, HttpResponder } from './exchange.js';
 import { BAD_REQUEST, SESSION_NOT_FOUND, sendError, sendStoreDown } from './responses.js';
 import { SessionChannel } from './session-channel.js';
-import { SessionStore, clientOf, type StoredSession } from './session-store.js';
+import { SessionStore, clientOf, newSessionId, type StoredSession } from './session-store.js';
 import { framesOf, replayPeer, SharedSessions } from './shared-sessions.js';
 import type { StreamableSettings } from './streamable-settings.js';
 
@@ -87,7 +87,7 @@ export class StreamableSessions {
     res: HttpResponder,
   ): Promise<Session | undefined> {
     const shared = this.shared!;
-    const id = globalThis.crypto.randomUUID();
+    const id = newSessionId(this.settings);
     try {
       const limit = await shared.open(id, peer, clientOf(peer), initialize);
       if (!limit) return await this.#follow(peer, id, false);

@@ -1,0 +1,193 @@
+import { ErrorCode } from '@mcp-fw/core';
+import { createHttpHandler, type HttpHandlerOptions, type McpHttpHandler } from '@mcp-fw/core/http';
+import type { Servable } from '@mcp-fw/core/transport';
+import type {
+  DurableObjectNamespaceLike,
+  DurableObjectStateLike,
+  DurableObjectStubLike,
+} from './bindings.js';
+import { namedSession, objectIdOf, opensSession, sessionIdIn } from './route.js';
+
+/**
+ * Options of {@link mcpWorker}.
+ *
+ * @example
+ * ```ts
+ * const worker = mcpWorker({ server: (env) => createWeatherServer(env), sessions: 'MCP_SESSIONS' });
+ * ```
+ */
+export interface McpWorkerOptions<Env = Record<string, unknown>> {
+  /**
+   * Builds the server from the Worker's `env`: once per isolate for 2026-07-28 requests, and
+   * once per Durable Object for legacy sessions. Workers run many isolates, so anything the
+   * instances must agree on comes from `env`, e.g. `inputRounds.requestStateKey` (a secret of at
+   * least 32 bytes): an input round's `requestState` signed by one isolate is checked by another.
+   * `where.sessionObject` is the Durable Object's id when the server is built for one.
+   */
+  readonly server: (env: Env, where: { readonly sessionObject?: string }) => Servable;
+  /**
+   * The name of the Durable Object namespace binding that holds legacy (2024-11-05 …
+   * 2025-11-25) sessions, e.g. `'MCP_SESSIONS'`, whose class is this worker's `SessionObject`
+   * (exported from the module under the binding's `class_name`). Without it the Worker serves
+   * 2026-07-28 only and refuses `initialize` with a message naming this option.
+   */
+  readonly sessions?: string;
+  /** The HTTP endpoint's options (path, allowedOrigins, authenticate, limits, …). */
+  readonly http?: HttpHandlerOptions;
+}
+
+/** A module worker: `export default` it, and export its `SessionObject` class too. */
+export interface McpWorker<Env = Record<string, unknown>> {
+  /** The Worker's fetch handler. */
+  fetch(request: Request, env: Env): Promise<Response>;
+  /**
+   * The Durable Object class legacy sessions live in: export it from the worker module under the
+   * `class_name` of the `sessions` binding (wrangler.jsonc `durable_objects.bindings`).
+   */
+  readonly SessionObject: new (
+    state: DurableObjectStateLike,
+    env: Env,
+  ) => DurableObjectStubLike;
+}
+
+/**
+ * Serves an mcp-fw server from a Cloudflare Worker: stateless 2026-07-28 requests in the
+ * Worker itself, legacy sessions each in a Durable Object that the session's id names, so every
+ * request of a session reaches the one object that holds it, whichever isolate took it.
+ * JSON Schemas are checked without code generation there (Workers forbid `new Function`; core
+ * picks its interpreter by itself).
+ *
+ * @example
+ * ```ts
+ * import { mcpWorker } from '@mcp-fw/cloudflare';
+ * import { createServer } from '@mcp-fw/core';
+ *
+ * const worker = mcpWorker({
+ *   server: (env) => createServer({ name: 'weather', version: '1.0.0', providers: [Weather] }),
+ *   sessions: 'MCP_SESSIONS',
+ * });
+ * export default worker;
+ * export const McpSessions = worker.SessionObject; // durable_objects: MCP_SESSIONS → McpSessions
+ * ```
+ */
+export function mcpWorker<Env = Record<string, unknown>>(
+  options: McpWorkerOptions<Env>,
+): McpWorker<Env> {
+  const http = options.http ?? {};
+  const paths = {
+    mcp: http.path ?? '/mcp',
+    sse: http.ssePath ?? '/sse',
+    messages: http.messagesPath ?? '/messages',
+  };
+  const maxBodyBytes = http.maxBodyBytes ?? 4 * 1024 * 1024;
+  // Built on the first request: Workers refuse timers and random values at module scope.
+  let stateless: McpHttpHandler | undefined;
+  const local = (request: Request, env: Env) =>
+    (stateless ??= createHttpHandler(options.server(env, {}), http)).fetch(
+      request,
+      peerOf(request),
+    );
+
+  const namespace = (env: Env): DurableObjectNamespaceLike | undefined => {
+    if (options.sessions === undefined) return undefined;
+    const binding = (env as Record<string, unknown>)[options.sessions];
+    if (binding === undefined)
+      throw new Error(
+        `mcpWorker: the env has no binding named ${options.sessions} (the sessions option); add a durable_objects binding of that name to wrangler.jsonc, whose class_name is the exported SessionObject`,
+      );
+    return binding as DurableObjectNamespaceLike;
+  };
+
+  async function fetch(request: Request, env: Env): Promise<Response> {
+    const url = new URL(request.url);
+    const objects = namespace(env);
+    const session = namedSession(request, url, paths.messages);
+    if (session !== undefined) {
+      const objectId = objects && objectIdOf(session);
+      if (objects && objectId) {
+        const id = tryIdFromString(objects, objectId);
+        if (id) return objects.get(id).fetch(request);
+      }
+      // Not one of ours: the endpoint answers it as the unknown session it is (404).
+      return local(request, env);
+    }
+    if (request.method === 'GET' && url.pathname === paths.sse) {
+      return objects ? objects.get(objects.newUniqueId()).fetch(request) : noSessions(null);
+    }
+    if (
+      request.method === 'POST' &&
+      url.pathname === paths.mcp &&
+      fitsInMemory(request, maxBodyBytes)
+    ) {
+      const body = await request.text();
+      const copy = new Request(request, { body });
+      if (!opensSession(body)) return local(copy, env);
+      if (!objects) return noSessions(idOf(body));
+      return objects.get(objects.newUniqueId()).fetch(copy);
+    }
+    // Larger bodies, GET and DELETE without a session, other paths: the endpoint's own answers.
+    return local(request, env);
+  }
+
+  class SessionObject {
+    readonly #handler: McpHttpHandler;
+    constructor(state: DurableObjectStateLike, env: Env) {
+      const objectId = state.id.toString();
+      this.#handler = createHttpHandler(options.server(env, { sessionObject: objectId }), {
+        ...http,
+        sessionIds: () => sessionIdIn(objectId),
+      });
+    }
+    /** Serves a request of one of the sessions this object holds (or opens one). */
+    fetch(request: Request): Promise<Response> {
+      return this.#handler.fetch(request, peerOf(request));
+    }
+  }
+
+  return { fetch, SessionObject };
+}
+
+// Cloudflare sets CF-Connecting-IP to the client's address (per-address limits, audit log).
+function peerOf(request: Request): { remoteAddress?: string } {
+  const address = request.headers.get('cf-connecting-ip');
+  return address ? { remoteAddress: address } : {};
+}
+
+// Only a body the endpoint would accept is read here to be routed; a larger one goes to the
+// endpoint as it came, which refuses it (413) without holding it all.
+function fitsInMemory(request: Request, maxBodyBytes: number): boolean {
+  const length = Number(request.headers.get('content-length') ?? Number.NaN);
+  return Number.isFinite(length) && length <= maxBodyBytes;
+}
+
+function tryIdFromString(objects: DurableObjectNamespaceLike, id: string) {
+  try {
+    return objects.idFromString(id);
+  } catch {
+    return undefined;
+  }
+}
+
+function idOf(body: string): string | number | null {
+  try {
+    const id = (JSON.parse(body) as { id?: unknown }).id;
+    return typeof id === 'string' || typeof id === 'number' ? id : null;
+  } catch {
+    return null;
+  }
+}
+
+function noSessions(id: string | number | null): Response {
+  return Response.json(
+    {
+      jsonrpc: '2.0',
+      id,
+      error: {
+        code: ErrorCode.InvalidRequest,
+        message:
+          'Bad Request: this Worker serves the stateless 2026-07-28 revision only, so legacy sessions (initialize, 2024-11-05 to 2025-11-25) are not available. Fix: bind a Durable Object namespace and pass its name as the sessions option of mcpWorker, or use a 2026-07-28 client',
+      },
+    },
+    { status: 400 },
+  );
+}

@@ -1,0 +1,166 @@
+// @mcp-fw/cloudflare in real workerd (issue 38): the official clients of both generations
+// against a module worker, 2026-07-28 requests served by the Worker itself, legacy sessions each
+// held by the Durable Object its id names.
+import { join } from 'node:path';
+import {
+  Client as ClientV2,
+  StreamableHTTPClientTransport as StreamableV2,
+} from '@modelcontextprotocol/client';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport as SseV1 } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport as StreamableV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWorker, type RunningWorker } from '../../core/test/support/workerd.ts';
+
+const ENTRY = join(import.meta.dirname, 'fixtures/worker.ts');
+const SESSIONS = [{ className: 'McpSessions', binding: 'MCP_SESSIONS' }];
+const text = (result: any) => result.content[0].text as string;
+// `auto`: 2026-07-28 first (server/discover), as the 2.x client negotiates when asked to.
+const modernClient = () =>
+  new ClientV2(
+    { name: 'workers-test', version: '1.0.0' },
+    { versionNegotiation: { mode: 'auto' } },
+  );
+
+async function legacyClient(origin: string) {
+  const client = new ClientV1({ name: 'workers-test', version: '1.0.0' });
+  const transport = new StreamableV1(new URL('/mcp', origin));
+  await client.connect(transport);
+  return { client, transport };
+}
+
+describe('a Worker on workerd', () => {
+  let worker: RunningWorker;
+  beforeAll(async () => {
+    worker = await startWorker({ entry: ENTRY, durableObjects: SESSIONS });
+  }, 30_000);
+  afterAll(() => worker?.stop());
+
+  it('an official 2.x client calls tools at 2026-07-28, arguments checked without code generation', async () => {
+    const client = modernClient();
+    await client.connect(new StreamableV2(new URL('/mcp', worker.origin)));
+    try {
+      expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+      expect((await client.listTools()).tools.map((t: any) => t.name)).toEqual([
+        'add',
+        'count',
+        'where',
+      ]);
+      expect(text(await client.callTool({ name: 'add', arguments: { a: 2 } }))).toBe('3');
+      expect(text(await client.callTool({ name: 'where', arguments: {} }))).toBe('worker');
+      const refused = await client.callTool({ name: 'add', arguments: { a: 'x' } });
+      expect(refused).toMatchObject({ isError: true });
+      expect(text(refused)).toBe('Invalid arguments for tool add: a: must be number');
+      expect(text(await client.callTool({ name: 'add', arguments: { a: 1, c: 1 } }))).toBe(
+        'Invalid arguments for tool add: c: is not an allowed property',
+      );
+    } finally {
+      await client.close();
+    }
+  }, 20_000);
+
+  it('legacy sessions live in Durable Objects: each session keeps its state and its object', async () => {
+    const one = await legacyClient(worker.origin);
+    const two = await legacyClient(worker.origin);
+    try {
+      // The session id names the object that holds it.
+      expect(one.transport.sessionId).toMatch(/^[0-9a-f]{64}\.[0-9a-f-]{36}$/);
+      expect(one.transport.sessionId!.split('.')[0]).not.toBe(
+        two.transport.sessionId!.split('.')[0],
+      );
+      for (const n of ['1', '2', '3'])
+        expect(text(await one.client.callTool({ name: 'count', arguments: {} }))).toBe(n);
+      expect(text(await two.client.callTool({ name: 'count', arguments: {} }))).toBe('1');
+      const [whereOne, whereTwo] = await Promise.all(
+        [one, two].map(async (c) =>
+          text(await c.client.callTool({ name: 'where', arguments: {} })),
+        ),
+      );
+      expect(whereOne).toBe(`object ${one.transport.sessionId!.split('.')[0]}`);
+      expect(whereTwo).toBe(`object ${two.transport.sessionId!.split('.')[0]}`);
+      expect(text(await one.client.callTool({ name: 'add', arguments: { a: 40, b: 2 } }))).toBe(
+        '42',
+      );
+    } finally {
+      await one.transport.terminateSession();
+      await Promise.all([one.client.close(), two.client.close()]);
+    }
+  }, 20_000);
+
+  it('the 2024-11-05 HTTP+SSE transport is served from a Durable Object too', async () => {
+    const client = new ClientV1({ name: 'workers-test', version: '1.0.0' });
+    const transport = new SseV1(new URL('/sse', worker.origin));
+    await client.connect(transport);
+    try {
+      // The endpoint event's POST URL carries the session id, which names the object.
+      const sessionId = (transport as any)._endpoint.searchParams.get('sessionId') as string;
+      expect(sessionId).toMatch(/^[0-9a-f]{64}\.[0-9a-f-]{36}$/);
+      for (const n of ['1', '2'])
+        expect(text(await client.callTool({ name: 'count', arguments: {} }))).toBe(n);
+      expect(text(await client.callTool({ name: 'where', arguments: {} }))).toBe(
+        `object ${sessionId.split('.')[0]}`,
+      );
+    } finally {
+      await client.close();
+    }
+  }, 20_000);
+
+  it('a session id no object minted is an unknown session (404), not a crash', async () => {
+    for (const id of ['nope', `${'a'.repeat(64)}.00000000-0000-0000-0000-000000000000`]) {
+      const response = await fetch(new URL('/mcp', worker.origin), {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-session-id': id,
+          'mcp-protocol-version': '2025-11-25',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+      expect(response.status).toBe(404);
+      expect(((await response.json()) as any).error.message).toMatch(/session/i);
+    }
+  });
+});
+
+describe('a Worker without a sessions binding', () => {
+  let worker: RunningWorker;
+  beforeAll(async () => {
+    worker = await startWorker({
+      entry: ENTRY,
+      durableObjects: SESSIONS,
+      vars: { SESSIONS_OFF: '1' },
+    });
+  }, 30_000);
+  afterAll(() => worker?.stop());
+
+  it('refuses initialize with a 400 naming the sessions option, and serves 2026-07-28', async () => {
+    const response = await fetch(new URL('/mcp', worker.origin), {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-11-25',
+          capabilities: {},
+          clientInfo: { name: 'x', version: '1' },
+        },
+      }),
+    });
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as any;
+    expect(body).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32600 } });
+    expect(body.error.message).toMatch(/2026-07-28 revision only.*sessions option of mcpWorker/);
+    await expect(legacyClient(worker.origin)).rejects.toThrow(/sessions option/);
+
+    const client = modernClient();
+    await client.connect(new StreamableV2(new URL('/mcp', worker.origin)));
+    expect(text(await client.callTool({ name: 'where', arguments: {} }))).toBe('worker');
+    await client.close();
+  }, 20_000);
+});
