@@ -110,11 +110,13 @@ describe.each(OFFICIAL_CLIENTS)('publish_release with %s over stdio', (kind) => 
     '%s: a client without the elicitation capability gets an isError naming it',
     async (revision) => {
       const client = await connect(kind, revision, WORKSPACE);
-      expect(await client.callTool('publish_release', { version: '1.4.0' })).toEqual(
-        failure(
+      // The capability it lacks is also named in _meta, for a proxy to refuse in its caller's era.
+      expect(await client.callTool('publish_release', { version: '1.4.0' })).toEqual({
+        ...failure(
           'ctx.elicit needs the client capability "elicitation", which this client (mcp-fw-interop) did not declare',
         ),
-      );
+        _meta: { 'dev.mcp-fw/requiredCapabilities': { elicitation: {} } },
+      });
       expect(checkServerLines(client.wire(), revision)).toEqual([]);
     },
   );

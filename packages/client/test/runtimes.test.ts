@@ -74,11 +74,12 @@ describe.each(['bun', 'deno'] as const)('@mcp-fw/client on %s', (runtime) => {
   }, 120_000);
 
   it(`connects from ${runtime} to a Node server over stdio (the client starts it)`, async () => {
-    expect(await runClient(runtime, ['stdio', process.execPath, SERVER])).toEqual({
+    // The server speaks every revision over stdio: server/discover answers, so 2026-07-28.
+    expect(await runClient(runtime, ['stdio', process.execPath, SERVER])).toMatchObject({
       runtime,
       transport: 'stdio',
-      era: 'legacy',
-      protocolVersion: '2025-11-25',
+      era: 'modern',
+      protocolVersion: '2026-07-28',
       hasTool: true,
       result: CALLED,
     });
