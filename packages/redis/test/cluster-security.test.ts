@@ -209,8 +209,15 @@ describe.skipIf(!ready)('security round two (3 processes, HAProxy, Redis)', () =
   });
 
   it('Redis loses its data, then one instance restarts: every instance signs requestState with the same key, rounds pass between the new one and the others through the balancer', async () => {
-    // Each node checks the key every 2 s: one of them writes it back before the new one reads it.
+    // Each node checks the key every 2 s: one of them writes it back, then the new one reads it.
+    // (Waited for, not assumed: on a loaded machine the new node could claim first, and the
+    // others would take its key only at their next check — the other branch of the design.)
     cluster.redis.cli('FLUSHALL');
+    await until(
+      () => cluster.redis.cli('EXISTS', 'mcp:request-state-key') === '1',
+      'a running node to write its requestState key back',
+      10_000,
+    );
     const restarted = await NodeProcess.start('d', cluster.redis.url, {
       TASK_TOOLS: '1',
       BEARER_AUTH: '1',
