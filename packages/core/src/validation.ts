@@ -38,7 +38,7 @@ export type { JsonSchema } from './schema/index.js';
  *
  * const read = readFrontmatter('---\nname: pdf\ndescription: Fill PDFs\n---\nBody');
  * if ('problem' in read) throw new Error(read.problem);
- * console.log(read.frontmatter.name); // 'pdf'
+ * const name = read.frontmatter.name; // 'pdf'
  * ```
  */
 export { readFrontmatter } from './registry/skill-frontmatter.js';
