@@ -65,9 +65,17 @@ describe.skipIf(!existsSync(CHROMIUM))(`the built site in Chromium (${CHROMIUM})
       current = next;
       await page.goto(`${site.url}${next}`, { waitUntil: 'load' });
       // Mermaid draws after load: wait until every diagram has its SVG (or has failed, logged).
-      await page.waitForFunction(
-        "[...document.querySelectorAll('.mermaid')].every((d) => d.querySelector('svg'))",
-      );
+      // Three pages draw at once and a loaded CI machine can take tens of seconds per diagram
+      // page, so the wait is generous and a timeout names the page.
+      await page
+        .waitForFunction(
+          "[...document.querySelectorAll('.mermaid')].every((d) => d.querySelector('svg'))",
+          undefined,
+          { timeout: 120_000 },
+        )
+        .catch((error: Error) => {
+          throw new Error(`${next}: its diagrams were not drawn: ${error.message}`);
+        });
     };
     await visit(path);
     return { page, errors, visit };
@@ -97,7 +105,7 @@ describe.skipIf(!existsSync(CHROMIUM))(`the built site in Chromium (${CHROMIUM})
     };
     await Promise.all([worker(), worker(), worker()]);
     expect(errors).toEqual([]);
-  }, 600_000);
+  }, 1_200_000);
 
   // The issue's row "the site: long code lines cut off at 1280 px".
   it('shows every code line whole at 1280 px: a long line wraps inside its block (or scrolls with a visible scrollbar), never past the column', async () => {
