@@ -82,6 +82,19 @@ export class RedisAuthorizationStore {
     return (await this.#send<string | null>(['GETDEL', this.prefix + key])) ?? undefined;
   }
 
+  /** Stores `value` under `key` for `ttlMs` only when absent (`SET NX`); true when stored. */
+  async setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean> {
+    const answer = await this.#send<string | null>([
+      'SET',
+      this.prefix + key,
+      value,
+      'NX',
+      'PX',
+      String(Math.max(1, Math.ceil(ttlMs))),
+    ]);
+    return answer === 'OK';
+  }
+
   /** Deletes `key`. */
   async delete(key: string): Promise<void> {
     await this.#send(['DEL', this.prefix + key]);
