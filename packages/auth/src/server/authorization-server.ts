@@ -121,7 +121,7 @@ export async function authorizationServer(
     options.clientMetadataDocuments === false ? undefined : (options.clientMetadataDocuments ?? {});
   const registration = options.registration !== false;
   const identityProviders = identityProviderKeys(options.trustedIdentityProviders ?? []);
-  const limiter = new AuthorizationLimiter(options.rateLimits);
+  const limiter = new AuthorizationLimiter(options.rateLimits, options.store);
 
   const ctx: ServerContext = {
     issuer,
@@ -276,14 +276,14 @@ export async function authorizationServer(
     const address = req.remoteAddress ?? 'unknown';
     const endpoint = path.slice(PREFIX.length);
     if (endpoint === '/register' && req.method === 'POST')
-      await limiter.check('register', endpoint, address);
+      await limiter.check('register', path, address);
     else if (
       ['/authorize', '/callback', '/token', '/revoke'].includes(endpoint) ||
       (endpoint === '/consent' && req.method === 'POST')
     ) {
-      await limiter.check('address', endpoint, address);
+      await limiter.check('address', path, address);
       const clientId = endpoint === '/authorize' ? req.url.searchParams.get('client_id') : null;
-      if (clientId) await limiter.check('client', endpoint, clientId.slice(0, 200));
+      if (clientId) await limiter.check('client', path, clientId.slice(0, 200));
     }
     if (wellKnown.has(path))
       return {

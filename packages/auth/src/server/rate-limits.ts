@@ -35,9 +35,9 @@ export interface AuthorizationRateLimits {
    */
   readonly metadataDocumentFetches?: Budget;
   /**
-   * Where the counters live (default: this process's memory, at most 100 000 keys). Give every
-   * instance of a cluster one shared store (`@mcp-fw/redis`'s `RedisRateLimitStore`) so the
-   * budgets hold cluster-wide.
+   * Where the counters live. Default: the authorization server's `store` when it keeps
+   * counters too (`redisAuthorizationStore` does, so the budgets hold cluster-wide), else this
+   * process's memory (at most 100 000 keys, the oldest dropped first).
    */
   readonly store?: RateLimitStore;
 }
@@ -60,9 +60,14 @@ export class AuthorizationLimiter {
   readonly #store: RateLimitStore;
   readonly #budgets: Record<'address' | 'register' | 'client' | 'cimd', Budget | undefined>;
 
-  constructor(options: AuthorizationRateLimits | false | undefined) {
+  /** `shared`: the authorization store, whose counters are used when it keeps them (Redis). */
+  constructor(options: AuthorizationRateLimits | false | undefined, shared?: unknown) {
     const o = options === false ? undefined : (options ?? {});
-    this.#store = o?.store ?? new MemoryRateLimitStore();
+    this.#store =
+      o?.store ??
+      (typeof (shared as RateLimitStore | undefined)?.hit === 'function'
+        ? (shared as RateLimitStore)
+        : new MemoryRateLimitStore());
     this.#budgets = {
       address: o && (o.perAddress ?? { max: 60, perMs: MINUTE }),
       register: o && (o.registrations ?? { max: 20, perMs: MINUTE }),
@@ -92,7 +97,9 @@ export class AuthorizationLimiter {
     if (wait > 0)
       throw new RateLimited(
         wait,
-        `${kind === 'client' ? `client ${who}` : `the address ${who}`} sent more than ${budget.max} ${kind === 'cimd' ? 'requests needing a client metadata document fetch' : 'requests'} to ${endpoint} in ${budget.perMs / 1000} s; retry after ${Math.ceil(wait / 1000)} s`,
+        kind === 'cimd'
+          ? `the address ${who} made more than ${budget.max} requests needing a client metadata document fetch in ${budget.perMs / 1000} s; retry after ${Math.ceil(wait / 1000)} s`
+          : `${kind === 'client' ? `client ${who}` : `the address ${who}`} sent more than ${budget.max} requests to ${endpoint} in ${budget.perMs / 1000} s; retry after ${Math.ceil(wait / 1000)} s`,
       );
   }
 }
