@@ -41,6 +41,8 @@ const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 const SECRET = 'reporting-secret-0123456789abcdef0123456789';
 const ENTERPRISE_SECRET = 'enterprise-secret-0123456789abcdef0123456789';
+/** What `openssl rand -base64 32` gives: `+`, `/` and `=` in it. */
+const BASE64_SECRET = 'q+Z/7Lm3vW0x+YpQk/Rt2s9Hn4Ue8Jd1Cf6Ga5Bb0I=';
 
 let env: OwnAuthorizationServer;
 let idp: EnterpriseIdp;
@@ -85,6 +87,11 @@ beforeAll(async () => {
         jwksUri: keyHost.url,
         grantTypes: ['client_credentials'],
         scopes: ['notes:read'],
+      },
+      {
+        clientId: 'base64-secret',
+        clientSecret: BASE64_SECRET,
+        grantTypes: ['client_credentials'],
       },
       { clientId: 'people-app', redirectUris: ['http://127.0.0.1:9/callback'] },
       {
@@ -197,6 +204,18 @@ describe('client credentials (the oauth-client-credentials extension)', () => {
     });
   });
 
+  it('a base64 secret (with + and /) matches whether Basic carries it form-encoded or raw, as SDK 1.x sends it', async () => {
+    const raw = `Basic ${btoa(`base64-secret:${BASE64_SECRET}`)}`;
+    for (const authorization of [basic('base64-secret', BASE64_SECRET), raw]) {
+      const { status, body } = await post({ grant_type: 'client_credentials' }, { authorization });
+      expect(status, JSON.stringify(body)).toBe(200);
+    }
+    const wrong = `Basic ${btoa(`base64-secret:${BASE64_SECRET.replace('+', ' ')}`)}`;
+    expect(
+      (await post({ grant_type: 'client_credentials' }, { authorization: wrong })).status,
+    ).toBe(401);
+  });
+
   it('client_secret_post works the same', async () => {
     const { status, body } = await post({
       grant_type: 'client_credentials',
@@ -254,6 +273,26 @@ describe('client credentials (the oauth-client-credentials extension)', () => {
     expect(status).toBe(401);
     expect(body.error).toBe('invalid_client');
     expect(body.error_description).toMatch(/not signed by a key registered for the client/);
+  });
+
+  it('an assertion with a symmetric algorithm (HS256, the public key used as a shared secret) is refused', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const forged = await new SignJWT({ jti: crypto.randomUUID() })
+      .setProtectedHeader({ alg: 'HS256', kid: 'reporting-jwt-1' })
+      .setIssuer('reporting-jwt')
+      .setSubject('reporting-jwt')
+      .setAudience(env.origin)
+      .setIssuedAt(now)
+      .setExpirationTime(now + 60)
+      .sign(new TextEncoder().encode(JSON.stringify(clientKey.jwk)));
+    const { status, body } = await post({
+      grant_type: 'client_credentials',
+      client_assertion_type: ASSERTION_TYPE,
+      client_assertion: forged,
+    });
+    expect(status).toBe(401);
+    expect(body.error).toBe('invalid_client');
+    expect(body.access_token).toBeUndefined();
   });
 
   it('a replayed jti is refused', async () => {

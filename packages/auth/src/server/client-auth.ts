@@ -79,20 +79,25 @@ export async function authenticateClient(
   let secret = f.get('client_secret') ?? undefined;
   const assertion = f.get('client_assertion') ?? undefined;
   const basic = /^Basic +([A-Za-z0-9+/=]+)$/i.exec(req.header('authorization') ?? '');
+  // RFC 6749 §2.3.1 form-encodes id and secret before Basic; many clients send them raw (a
+  // base64 secret's `+` and `/` included): the secret matches either way.
+  let rawSecret: string | undefined;
   if (basic) {
     let decoded: string;
     try {
       decoded = atob(basic[1]);
-      const colon = decoded.indexOf(':');
-      if (colon < 0) throw new Error();
-      id = decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' '));
-      secret = decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' '));
     } catch {
+      decoded = '';
+    }
+    const colon = decoded.indexOf(':');
+    if (colon < 0)
       throw new ClientError(
         'invalid_client',
         'the Authorization header is not Basic base64(client_id:client_secret)',
       );
-    }
+    id = formDecoded(decoded.slice(0, colon));
+    rawSecret = decoded.slice(colon + 1);
+    secret = formDecoded(rawSecret);
   }
   if (assertion !== undefined) {
     if (basic || secret !== undefined)
@@ -137,7 +142,12 @@ export async function authenticateClient(
       `client ${id} authenticates with private_key_jwt: send a client_assertion signed with its key`,
     );
   if (client.secretHash) {
-    if (!secret || !same(await sha256(secret), client.secretHash))
+    const matches = async (candidate: string | undefined) =>
+      candidate !== undefined && same(await sha256(candidate), client.secretHash as string);
+    if (
+      !secret ||
+      !((await matches(secret)) || (rawSecret !== secret && (await matches(rawSecret))))
+    )
       throw new ClientError('invalid_client', `client ${id} must authenticate with its secret`);
   } else if (secret !== undefined) {
     throw new ClientError(
@@ -146,6 +156,15 @@ export async function authenticateClient(
     );
   }
   return client;
+}
+
+/** `text` form-decoded (`%XX`, `+` as a space), or as it is when it does not decode. */
+function formDecoded(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return text;
+  }
 }
 
 async function verifyAssertion(
