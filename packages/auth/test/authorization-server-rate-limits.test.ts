@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryRateLimitStore } from '@mcp-fw/core';
+import type { HttpRequestView } from '@mcp-fw/core/http';
+import { authorizationServer, upstreams } from '@mcp-fw/auth/server';
 import {
   authorizationUrl,
   httpsHost,
@@ -179,5 +181,37 @@ describe('rate limits of the authorization server', () => {
     for (let i = 0; i < 120; i++)
       await token(`198.51.100.${i}`, { grant_type: 'client_credentials', client_id: 'flood' });
     expect(counters.size).toBeLessThanOrEqual(50);
+  });
+
+  it('rateLimits: false turns them off, and a budget that cannot work fails at startup', async () => {
+    const base = {
+      resource: 'http://127.0.0.1:1/mcp',
+      scopes: ['notes:read'],
+      upstream: upstreams.github({ clientId: 'x', clientSecret: 'y' }),
+    };
+    const off = await authorizationServer({ ...base, rateLimits: false });
+    // In process, as the HTTP endpoint hands requests to routes: 100 from one address.
+    const request = (): HttpRequestView => {
+      const url = new URL('http://127.0.0.1:1/oauth/token');
+      return {
+        method: 'POST',
+        url,
+        path: url.pathname,
+        remoteAddress: '192.0.2.1',
+        header: () => undefined,
+        text: async () => 'grant_type=client_credentials&client_id=nobody',
+        signal: new AbortController().signal,
+        onAbort: () => {},
+      };
+    };
+    for (let i = 0; i < 100; i++) expect((await off.routes(request()))?.status).toBe(401);
+    const on = await authorizationServer(base);
+    const statuses = [];
+    for (let i = 0; i < 61; i++) statuses.push((await on.routes(request()))?.status);
+    expect(statuses.at(-1)).toBe(429);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(1);
+    await expect(
+      authorizationServer({ ...base, rateLimits: { perAddress: { max: 0, perMs: 1000 } } }),
+    ).rejects.toThrow(/rateLimits address: max must be a positive integer/);
   });
 });
