@@ -110,7 +110,11 @@ beforeAll(async () => {
         grantTypes: [JWT_BEARER],
       },
     ],
-    trustedIdentityProviders: [{ issuer: idp.issuer, jwksUri: idp.jwksUri }],
+    trustedIdentityProviders: [
+      { issuer: idp.issuer, jwksUri: idp.jwksUri },
+      // An IdP whose key set cannot be fetched (nothing listens on port 9).
+      { issuer: 'https://down-idp.example', jwksUri: 'http://127.0.0.1:9/jwks' },
+    ],
   });
 });
 afterAll(async () => {
@@ -625,6 +629,25 @@ describe('enterprise-managed authorization (ID-JAG, jwt-bearer grant)', () => {
     const { status, body } = await present(await idp.idJag(base(), {}, {}, privateKey));
     expect(status).toBe(400);
     expect(body.error_description).toMatch(/not signed by a key/);
+  });
+
+  it('an ID-JAG from a trusted IdP whose keys cannot be fetched is 503 temporarily_unavailable with Retry-After, not a lie about the grant', async () => {
+    const response = await fetch(`${env.origin}/oauth/token`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: basic('enterprise-agent', ENTERPRISE_SECRET),
+      },
+      body: new URLSearchParams({
+        grant_type: JWT_BEARER,
+        assertion: await idp.idJag(base(), { iss: 'https://down-idp.example' }),
+      }).toString(),
+    });
+    expect(response.status).toBe(503);
+    expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
+    const body = (await response.json()) as Record<string, string>;
+    expect(body.error).toBe('temporarily_unavailable');
+    expect(body.error_description).toContain('http://127.0.0.1:9/jwks');
   });
 
   it('an expired ID-JAG is refused', async () => {
