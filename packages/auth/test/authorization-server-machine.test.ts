@@ -299,6 +299,60 @@ describe('client credentials (the oauth-client-credentials extension)', () => {
     expect(body.access_token).toBeUndefined();
   });
 
+  it('malformed assertions, grants and Basic headers get the precise OAuth error, never a 5xx', async () => {
+    const cases: [Record<string, string>, Record<string, string>, number, string][] = [
+      [
+        {
+          grant_type: 'client_credentials',
+          client_assertion_type: ASSERTION_TYPE,
+          client_assertion: 'x.y.z',
+        },
+        {},
+        401,
+        'invalid_client',
+      ],
+      [
+        {
+          grant_type: 'client_credentials',
+          client_assertion: await assertion('reporting-jwt', clientKey.privateKey),
+        },
+        {},
+        401,
+        'invalid_client',
+      ],
+      [
+        { grant_type: 'client_credentials' },
+        { authorization: 'Basic Zm9vYmFy' },
+        401,
+        'invalid_client',
+      ],
+      [
+        { grant_type: JWT_BEARER, assertion: 'not-a-jwt' },
+        { authorization: basic('enterprise-agent', ENTERPRISE_SECRET) },
+        400,
+        'invalid_grant',
+      ],
+      [
+        { grant_type: JWT_BEARER },
+        { authorization: basic('enterprise-agent', ENTERPRISE_SECRET) },
+        400,
+        'invalid_request',
+      ],
+      [
+        { grant_type: 'password' },
+        { authorization: basic('reporting', SECRET) },
+        400,
+        'unsupported_grant_type',
+      ],
+    ];
+    for (const [fields, headers, status, error] of cases) {
+      const answer = await post(fields, headers);
+      expect(answer.status, JSON.stringify(fields)).toBe(status);
+      expect(answer.body.error).toBe(error);
+      expect(String(answer.body.error_description).length).toBeGreaterThan(10);
+    }
+  });
+
   it('a replayed jti is refused', async () => {
     const once = await assertion('reporting-jwt', clientKey.privateKey);
     const fields = {
