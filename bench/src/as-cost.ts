@@ -1,6 +1,6 @@
 // What our own authorization server (`authorizationServer` of `@mcp-fw/auth/server`) costs the
 // MCP server, in process, in one run: the token endpoint (a refresh-token grant: take, rotate,
-// sign), and the `authenticate` step of a call with our own token (ES256 signature, claims, the
+// sign; the client credentials grant with a secret and with private_key_jwt), and the `authenticate` step of a call with our own token (ES256 signature, claims, the
 // sign-in's liveness in the store) next to today's JWKS-verified call (jwtVerifier, keys cached).
 // CPU per call is this process's user + system time over the calls. One sign-in goes through
 // the development upstream IdP (oidc-provider) by HTTP first, to get the first refresh token.
@@ -17,6 +17,8 @@ import type { HttpRequestView } from '@mcp-fw/core/http';
 
 const calls = Number(process.argv[2] ?? 5_000);
 const REDIRECT = 'http://127.0.0.1:9/callback';
+const MACHINE_SECRET = 'bench-machine-secret-0123456789abcdef0123';
+const machineKey = await generateKeyPair('ES256', { extractable: true });
 
 /** A request as the HTTP endpoint hands it to `routes` / `authenticate`. */
 function request(
@@ -51,7 +53,21 @@ const as = await authorizationServer({
     clientId: idp.clientId,
     clientSecret: idp.clientSecret,
   }),
-  clients: [{ clientId: 'bench', redirectUris: [REDIRECT] }],
+  clients: [
+    { clientId: 'bench', redirectUris: [REDIRECT] },
+    { clientId: 'bench-secret', clientSecret: MACHINE_SECRET, grantTypes: ['client_credentials'] },
+    {
+      clientId: 'bench-jwt',
+      jwks: { keys: [{ ...(await exportJWK(machineKey.publicKey)), kid: 'm', alg: 'ES256' }] },
+      grantTypes: ['client_credentials'],
+    },
+  ],
+  // Counted as in production (the cost is measured), with budgets the bench's thousands of
+  // refreshes from one address and client cannot spend.
+  rateLimits: {
+    perAddress: { max: 1e9, perMs: 60_000 },
+    perClient: { max: 1e9, perMs: 60_000 },
+  },
 });
 front.on('request', async (req, res) => {
   let body = '';
@@ -159,6 +175,52 @@ const token = await measure(
   Math.ceil(calls / 5),
 );
 
+// Machine to machine: the client credentials grant, with a secret (client_secret_basic: hash,
+// compare, sign) and with private_key_jwt (verify the client's ES256 assertion, remember its
+// jti, sign). Each assertion is fresh: a jti is used once.
+const basicAuth = `Basic ${btoa(`bench-secret:${MACHINE_SECRET}`)}`;
+const form = { 'content-type': 'application/x-www-form-urlencoded' };
+const secretGrant = await measure(
+  async () => {
+    const reply = await as.routes(
+      request(
+        'POST',
+        `${origin}/oauth/token`,
+        { ...form, authorization: basicAuth },
+        'grant_type=client_credentials',
+      ),
+    );
+    if (reply?.status !== 200) throw new Error(`client credentials failed: ${reply?.body}`);
+  },
+  Math.ceil(calls / 5),
+);
+const keyGrant = await measure(
+  async () => {
+    const assertion = await new SignJWT({ jti: randomBytes(12).toString('base64url') })
+      .setProtectedHeader({ alg: 'ES256', kid: 'm' })
+      .setIssuer('bench-jwt')
+      .setSubject('bench-jwt')
+      .setAudience(origin)
+      .setIssuedAt()
+      .setExpirationTime('2m')
+      .sign(machineKey.privateKey);
+    const reply = await as.routes(
+      request(
+        'POST',
+        `${origin}/oauth/token`,
+        form,
+        new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
+          client_assertion: assertion,
+        }).toString(),
+      ),
+    );
+    if (reply?.status !== 200) throw new Error(`private_key_jwt failed: ${reply?.body}`);
+  },
+  Math.ceil(calls / 5),
+);
+
 // A call's authenticate step with our own token.
 const ours = as.protect();
 const withOurs = request('POST', resource, { authorization: `Bearer ${accessToken}` });
@@ -204,6 +266,11 @@ process.stdout.write(
     '| per call, in process | µs | CPU µs |',
     '|---|---|---|',
     row('token endpoint: refresh grant (rotate + sign ES256)', token),
+    row('token endpoint: client credentials, client_secret_basic', secretGrant),
+    row(
+      'token endpoint: client credentials, private_key_jwt (incl. signing the assertion)',
+      keyGrant,
+    ),
     row('authenticate: our own token (ES256 + sign-in alive in the memory store)', own),
     row('authenticate: external token, JWKS cached (ES256, jwtVerifier)', jwksCall),
     `own / JWKS CPU: ${(own.cpu / jwksCall.cpu).toFixed(2)}`,

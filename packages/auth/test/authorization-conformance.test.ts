@@ -10,7 +10,9 @@ import {
 
 // The official conformance suite's `authorization` mode (0.2.0-alpha.12) against our
 // authorization server: its metadata scenario, and the authorization code grant, whose sign-in
-// (upstream login page, our consent page) the test's browser completes by form posts. A suite
+// (upstream login page, our consent page) the test's browser completes by form posts. The suite
+// has no scenario for the client credentials or jwt-bearer grants (authorization-server-machine
+// covers them); here it checks the metadata that advertises them. A suite
 // process per revision: in its own CI step (vitest.separate.ts).
 
 let env: OwnAuthorizationServer;
@@ -27,6 +29,25 @@ beforeAll(async () => {
         redirectUris: [`http://127.0.0.1:${port}/callback`],
         name: 'Conformance suite',
       },
+      // Machine clients and a trusted IdP, so the metadata the suite checks advertises
+      // client_credentials, the jwt-bearer grant and private_key_jwt too.
+      {
+        clientId: 'machine',
+        jwks: {
+          keys: [
+            {
+              kty: 'OKP',
+              crv: 'Ed25519',
+              x: 'm5N7gTItgWz6udWjuqzJsqX-vksUnxJrNjD5OahyqKw',
+              kid: 'm',
+            },
+          ],
+        },
+        grantTypes: ['client_credentials'],
+      },
+    ],
+    trustedIdentityProviders: [
+      { issuer: 'https://idp.example', jwksUri: 'https://idp.example/jwks' },
     ],
   });
 }, 600_000);

@@ -1,4 +1,5 @@
 import { createClient } from '@redis/client';
+import { RedisRateLimitStore } from './counters.js';
 import type { Commands } from './scripts.js';
 
 /** Options of {@link redisAuthorizationStore}. */
@@ -48,14 +49,27 @@ export async function redisAuthorizationStore(
   );
 }
 
-/** An `AuthorizationStore` on one Redis connection (see {@link redisAuthorizationStore}). */
+/**
+ * An `AuthorizationStore` on one Redis connection (see {@link redisAuthorizationStore}). It is
+ * a `RateLimitStore` too (`hit`), so the authorization server's endpoint rate limits, which
+ * count in its store by default, hold cluster-wide.
+ */
 export class RedisAuthorizationStore {
+  readonly #counters: RedisRateLimitStore;
+
   constructor(
     private readonly redis: Commands,
     private readonly prefix: string,
     private readonly timeoutMs: number,
     private readonly closer: () => Promise<unknown> = async () => {},
-  ) {}
+  ) {
+    this.#counters = new RedisRateLimitStore(redis, prefix);
+  }
+
+  /** Counts one request under `key` in a window of `perMs`: 0 when within `max`, else the ms to wait. */
+  hit(key: string, max: number, perMs: number): Promise<number> {
+    return this.#counters.hit(key, max, perMs);
+  }
 
   #send<T>(args: string[]): Promise<T> {
     return this.redis.sendCommand<T>(args, { timeout: this.timeoutMs });
@@ -80,6 +94,19 @@ export class RedisAuthorizationStore {
   /** Reads and deletes `key` atomically (GETDEL). */
   async take(key: string): Promise<string | undefined> {
     return (await this.#send<string | null>(['GETDEL', this.prefix + key])) ?? undefined;
+  }
+
+  /** Stores `value` under `key` for `ttlMs` only when absent (`SET NX`); true when stored. */
+  async setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean> {
+    const answer = await this.#send<string | null>([
+      'SET',
+      this.prefix + key,
+      value,
+      'NX',
+      'PX',
+      String(Math.max(1, Math.ceil(ttlMs))),
+    ]);
+    return answer === 'OK';
   }
 
   /** Deletes `key`. */

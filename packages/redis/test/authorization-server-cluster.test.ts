@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exportJWK, generateKeyPair } from 'jose';
+import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import { createServer, Tool, type Context } from '@mcp-fw/core';
 import { serveHttp, type HttpServerHandle } from '@mcp-fw/core/node';
 import { authInfo } from '@mcp-fw/auth';
@@ -45,6 +45,7 @@ const handles: HttpServerHandle[] = [];
 const stores: RedisAuthorizationStore[] = [];
 let origin: string;
 let resource: string;
+let machineKey: CryptoKey;
 
 beforeAll(async () => {
   if (skip) return;
@@ -58,6 +59,9 @@ beforeAll(async () => {
     (await generateKeyPair('ES256', { extractable: true })).privateKey,
   );
   const secret = 'a-cluster-wide-secret-of-32-chars!!';
+  const machine = await generateKeyPair('ES256', { extractable: true });
+  machineKey = machine.privateKey;
+  const machineJwk = { ...(await exportJWK(machine.publicKey)), kid: 'm1', alg: 'ES256' };
   for (const port of ports) {
     const store = await redisAuthorizationStore(redis.url);
     stores.push(store);
@@ -72,6 +76,10 @@ beforeAll(async () => {
       store,
       secret,
       signingKey,
+      clients: [
+        { clientId: 'reporting', jwks: { keys: [machineJwk] }, grantTypes: ['client_credentials'] },
+      ],
+      rateLimits: { perClient: { max: 4, perMs: 60_000 } },
     });
     const server = createServer({ name: 'me', version: '1.0.0', providers: [Me] });
     handles.push(await serveHttp(server, { port, ...as.protect() }));
@@ -133,5 +141,55 @@ describe.skipIf(skip)('authorizationServer on a Redis store behind HAProxy', () 
       expect((await callTool(resource, first.body.access_token as string, 'whoami')).status).toBe(
         401,
       );
+  });
+
+  it('a private_key_jwt assertion replayed on the other node is refused, and a client’s rate limit holds across both nodes', async () => {
+    const assertion = () => {
+      const now = Math.floor(Date.now() / 1000);
+      return new SignJWT({ jti: crypto.randomUUID() })
+        .setProtectedHeader({ alg: 'ES256', kid: 'm1' })
+        .setIssuer('reporting')
+        .setSubject('reporting')
+        .setAudience(origin)
+        .setIssuedAt(now)
+        .setExpirationTime(now + 60)
+        .sign(machineKey);
+    };
+    const ask = async (clientAssertion: string) => {
+      const response = await fetch(`${origin}/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
+          client_assertion: clientAssertion,
+        }),
+      });
+      return {
+        status: response.status,
+        node: response.headers.get('x-served-by'),
+        retryAfter: response.headers.get('retry-after'),
+        body: (await response.json()) as Record<string, string>,
+      };
+    };
+    const once = await assertion();
+    const first = await ask(once);
+    expect(first.status).toBe(200);
+    const replay = await ask(once);
+    expect(replay.node).not.toBe(first.node);
+    expect(replay.status).toBe(401);
+    expect(replay.body.error_description).toMatch(/already used/);
+    const nodes = new Set([first.node, replay.node]);
+    for (let i = 0; i < 2; i++) {
+      const more = await ask(await assertion());
+      expect(more.status).toBe(200);
+      nodes.add(more.node);
+    }
+    // Four requests of this client, counted on both nodes in Redis: the fifth is over.
+    const over = await ask(await assertion());
+    expect(over.status).toBe(429);
+    expect(Number(over.retryAfter)).toBeGreaterThan(0);
+    expect(over.body.error_description).toContain('client reporting sent more than 4 requests');
+    expect(nodes.size).toBe(2);
   });
 });

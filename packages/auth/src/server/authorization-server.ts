@@ -8,15 +8,21 @@ import {
   type OAuthResourceOptions,
 } from '../resource.js';
 import { authorize, callback, consent } from './authorize.js';
+import { ASSERTION_ALGORITHMS } from './client-auth.js';
 import {
+  CLIENT_CREDENTIALS,
   ClientError,
   isMetadataDocumentId,
+  JWT_BEARER,
   metadataDocumentClient,
   type KnownClient,
+  type PreRegisteredClient,
 } from './clients.js';
 import { json, type AuthorizationServerOptions, type ServerContext } from './context.js';
 import { randomToken, Sealer, sha256 } from './crypto.js';
+import { identityProviderKeys } from './machine-grants.js';
 import { errorPage } from './pages.js';
+import { AuthorizationLimiter, RateLimited } from './rate-limits.js';
 import { register } from './registration.js';
 import { MemoryAuthorizationStore } from './store.js';
 import { revoke, token } from './token-endpoint.js';
@@ -110,17 +116,12 @@ export async function authorizationServer(
   };
   const preregistered = new Map<string, KnownClient>();
   for (const c of options.clients ?? [])
-    preregistered.set(c.clientId, {
-      clientId: c.clientId,
-      redirectUris: [...c.redirectUris],
-      clientName: c.name,
-      authMethod: c.clientSecret ? 'client_secret_basic' : 'none',
-      secretHash: c.clientSecret ? await sha256(c.clientSecret) : undefined,
-      kind: 'preregistered',
-    });
+    preregistered.set(c.clientId, await preregisteredClient(c, options.scopes));
   const cimd =
     options.clientMetadataDocuments === false ? undefined : (options.clientMetadataDocuments ?? {});
   const registration = options.registration !== false;
+  const identityProviders = identityProviderKeys(options.trustedIdentityProviders ?? []);
+  const limiter = new AuthorizationLimiter(options.rateLimits, options.store);
 
   const ctx: ServerContext = {
     issuer,
@@ -133,7 +134,9 @@ export async function authorizationServer(
     accessTokenTtl,
     refreshTokenTtlMs: (options.refreshTokenTtl ?? 30 * 24 * 3600) * 1000,
     urls,
-    async client(clientId) {
+    identityProviders,
+    limit: (kind, endpoint, who) => limiter.check(kind, endpoint, who),
+    async client(clientId, address) {
       const known = preregistered.get(clientId);
       if (known) return known;
       if (isMetadataDocumentId(clientId)) {
@@ -142,7 +145,12 @@ export async function authorizationServer(
             'invalid_client',
             `client ${clientId} is a metadata document URL, and this server does not accept those`,
           );
-        return metadataDocumentClient(clientId, store, cimd);
+        return metadataDocumentClient(
+          clientId,
+          store,
+          cimd,
+          address === undefined ? undefined : () => limiter.check('cimd', 'fetch', address),
+        );
       }
       const text = clientId.length <= 100 ? await store.get(`client:${clientId}`) : undefined;
       if (text) return JSON.parse(text) as KnownClient;
@@ -151,9 +159,12 @@ export async function authorizationServer(
         `client ${clientId} is unknown: ${cimd ? 'use a Client ID Metadata Document URL as client_id' : ''}${cimd && registration ? ', or ' : ''}${registration ? `register at ${urls.register}` : ''}${!cimd && !registration ? 'ask the operator to register it' : ''}`,
       );
     },
-    sign: (family, familyId, scopes) =>
-      tokens.sign(family, familyId, scopes, upstream.provider.name),
+    sign: (family, familyId, scopes, idp) =>
+      tokens.sign(family, familyId, scopes, idp ?? upstream.provider.name),
   };
+  const known = [...preregistered.values()];
+  const machineClients = known.some((c) => c.grantTypes?.includes(CLIENT_CREDENTIALS));
+  const keyClients = known.some((c) => c.authMethod === 'private_key_jwt');
 
   const metadata = {
     issuer,
@@ -165,12 +176,26 @@ export async function authorizationServer(
     scopes_supported: [...options.scopes],
     response_types_supported: ['code'],
     response_modes_supported: ['query'],
-    grant_types_supported: ['authorization_code', 'refresh_token'],
-    token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
+    grant_types_supported: [
+      'authorization_code',
+      'refresh_token',
+      ...(machineClients ? [CLIENT_CREDENTIALS] : []),
+      ...(identityProviders.size > 0 ? [JWT_BEARER] : []),
+    ],
+    token_endpoint_auth_methods_supported: [
+      'none',
+      'client_secret_basic',
+      'client_secret_post',
+      ...(keyClients ? ['private_key_jwt'] : []),
+    ],
+    ...(keyClients
+      ? { token_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGORITHMS }
+      : {}),
     revocation_endpoint_auth_methods_supported: [
       'none',
       'client_secret_basic',
       'client_secret_post',
+      ...(keyClients ? ['private_key_jwt'] : []),
     ],
     code_challenge_methods_supported: ['S256'],
     authorization_response_iss_parameter_supported: true,
@@ -189,6 +214,8 @@ export async function authorizationServer(
     if (!(await store.get(`family:${payload.gid}`)))
       throw new InvalidTokenError('the access token has been revoked; sign in again');
     const info: AuthInfo = authInfoOf(payload);
+    // A machine grant (client credentials, ID-JAG) signed no one in upstream: nothing to lend.
+    if (payload.idp !== upstream.provider.name) return info;
     return Object.defineProperty(info, 'upstream', {
       value: upstreamAccess(ctx, payload.gid, refreshing),
       enumerable: false,
@@ -210,6 +237,7 @@ export async function authorizationServer(
     try {
       return await route(req);
     } catch (error) {
+      if (error instanceof RateLimited) return tooMany(req.path, error);
       // The store (e.g. Redis) or the upstream failed: the client may retry, the operator must act.
       const reason = error instanceof Error ? error.message : String(error);
       console.error(
@@ -230,6 +258,14 @@ export async function authorizationServer(
           );
     }
   };
+  const tooMany = (path: string, error: RateLimited): HttpReply => {
+    const retryAfter = String(Math.max(1, Math.ceil(error.retryAfterMs / 1000)));
+    const page = ['/authorize', '/callback', '/consent'].includes(path.slice(PREFIX.length));
+    const reply = page
+      ? errorPage(429, 'temporarily_unavailable', error.message)
+      : json(429, { error: 'temporarily_unavailable', error_description: error.message });
+    return { ...reply, headers: { ...reply.headers, 'retry-after': retryAfter } };
+  };
   const route = async (req: HttpRequestView): Promise<HttpReply | undefined> => {
     const path = req.path;
     const machine =
@@ -237,6 +273,18 @@ export async function authorizationServer(
       [urls.token, urls.register, urls.revoke, urls.jwks].some((u) => new URL(u).pathname === path);
     if (!wellKnown.has(path) && !path.startsWith(`${PREFIX}/`)) return undefined;
     if (req.method === 'OPTIONS' && machine) return { status: 204, headers: cors };
+    const address = req.remoteAddress ?? 'unknown';
+    const endpoint = path.slice(PREFIX.length);
+    if (endpoint === '/register' && req.method === 'POST')
+      await limiter.check('register', path, address);
+    else if (
+      ['/authorize', '/callback', '/token', '/revoke'].includes(endpoint) ||
+      (endpoint === '/consent' && req.method === 'POST')
+    ) {
+      await limiter.check('address', path, address);
+      const clientId = endpoint === '/authorize' ? req.url.searchParams.get('client_id') : null;
+      if (clientId) await limiter.check('client', path, clientId.slice(0, 200));
+    }
     if (wellKnown.has(path))
       return {
         status: 200,
@@ -293,5 +341,67 @@ export async function authorizationServer(
         routes: async (req) => (await routes(req)) ?? resource.routes(req),
       } as OAuthResourceHttpOptions;
     },
+  };
+}
+
+/** A `clients` entry as the server knows it, checked: what cannot work fails at startup. */
+async function preregisteredClient(
+  c: PreRegisteredClient,
+  serverScopes: readonly string[],
+): Promise<KnownClient> {
+  const where = `authorizationServer: client ${c.clientId}`;
+  const grantTypes = c.grantTypes ?? ['authorization_code', 'refresh_token'];
+  const machine = grantTypes.includes(CLIENT_CREDENTIALS) || grantTypes.includes(JWT_BEARER);
+  if (c.jwks && c.jwksUri)
+    throw new TypeError(`${where}: give its keys as jwks or jwksUri, not both`);
+  const keys = c.jwks !== undefined || c.jwksUri !== undefined;
+  if (keys && c.clientSecret !== undefined)
+    throw new TypeError(
+      `${where}: give it a clientSecret or keys (jwks/jwksUri for private_key_jwt), not both`,
+    );
+  if (c.jwks && (!Array.isArray(c.jwks.keys) || c.jwks.keys.length === 0))
+    throw new TypeError(`${where}: jwks must be a JWK Set with at least one key ({ keys: [...] })`);
+  if (c.jwks?.keys.some((k) => 'd' in k))
+    throw new TypeError(`${where}: jwks holds a private key (d); give only the public keys`);
+  if (c.jwksUri !== undefined) {
+    let url: URL | undefined;
+    try {
+      url = new URL(c.jwksUri);
+    } catch {}
+    if (
+      !url ||
+      (url.protocol !== 'https:' && url.hostname !== '127.0.0.1' && url.hostname !== 'localhost')
+    )
+      throw new TypeError(`${where}: jwksUri ${c.jwksUri} must be an https URL`);
+  }
+  if (machine && !keys && c.clientSecret === undefined)
+    throw new TypeError(
+      `${where} uses ${grantTypes.filter((g) => g === CLIENT_CREDENTIALS || g === JWT_BEARER).join(' and ')}, which need a confidential client: give it a clientSecret or keys (jwks or jwksUri)`,
+    );
+  if (machine && c.clientSecret !== undefined && c.clientSecret.length < 32)
+    throw new TypeError(
+      `${where}: a machine client's secret must be at least 32 characters (e.g. \`openssl rand -base64 32\`)`,
+    );
+  const redirectUris = [...(c.redirectUris ?? [])];
+  if (grantTypes.includes('authorization_code') && redirectUris.length === 0)
+    throw new TypeError(
+      `${where} uses authorization_code: list its redirectUris (or give a machine client grantTypes: ['client_credentials'])`,
+    );
+  const unknown = (c.scopes ?? []).filter((s) => !serverScopes.includes(s));
+  if (unknown.length)
+    throw new TypeError(
+      `${where}: scopes ${unknown.join(' ')} are not among the server's scopes (${serverScopes.join(' ')})`,
+    );
+  return {
+    clientId: c.clientId,
+    redirectUris,
+    clientName: c.name,
+    authMethod: keys ? 'private_key_jwt' : c.clientSecret ? 'client_secret_basic' : 'none',
+    secretHash: c.clientSecret ? await sha256(c.clientSecret) : undefined,
+    kind: 'preregistered',
+    ...(c.grantTypes ? { grantTypes: [...c.grantTypes] } : {}),
+    ...(c.scopes ? { scopes: [...c.scopes] } : {}),
+    ...(c.jwks ? { jwks: c.jwks } : {}),
+    ...(c.jwksUri ? { jwksUri: c.jwksUri } : {}),
   };
 }

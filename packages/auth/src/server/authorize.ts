@@ -58,11 +58,17 @@ export async function authorize(ctx: ServerContext, req: HttpRequestView): Promi
   if (!clientId) return errorPage(400, 'invalid_request', 'the request names no client_id');
   let client: KnownClient;
   try {
-    client = await ctx.client(clientId);
+    client = await ctx.client(clientId, req.remoteAddress ?? 'unknown');
   } catch (error) {
     if (error instanceof ClientError) return errorPage(400, error.error, error.message);
     throw error;
   }
+  if (client.grantTypes && !client.grantTypes.includes('authorization_code'))
+    return errorPage(
+      400,
+      'unauthorized_client',
+      `the client ${clientId} is a machine client; it may not ask a person to sign in`,
+    );
   // Until the redirect URI is proven the client's, errors go to the person, never to it.
   const asked =
     p.get('redirect_uri') ??

@@ -1,3 +1,4 @@
+import type { JWK } from 'jose';
 import { fetchJson, SafeFetchError, type SafeFetchOptions } from './safe-fetch.js';
 import type { AuthorizationStore } from './store.js';
 
@@ -7,23 +8,70 @@ export interface KnownClient {
   readonly redirectUris: readonly string[];
   readonly clientName?: string;
   /** How the client authenticates at the token endpoint. */
-  readonly authMethod: 'none' | 'client_secret_basic' | 'client_secret_post';
+  readonly authMethod: 'none' | 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt';
   /** SHA-256 (base64url) of its secret, for confidential clients. */
   readonly secretHash?: string;
+  /** The grants it may use (default: authorization code and refresh token). */
+  readonly grantTypes?: readonly GrantType[];
+  /** The most it may be granted by a machine grant (client credentials, ID-JAG). */
+  readonly scopes?: readonly string[];
+  /** For `private_key_jwt`: its public keys, or where they are published. */
+  readonly jwks?: { readonly keys: readonly JWK[] };
+  readonly jwksUri?: string;
   /** `preregistered`, `metadata-document` (CIMD) or `dynamic` (RFC 7591). */
   readonly kind: 'preregistered' | 'metadata-document' | 'dynamic';
   /** For a metadata-document client: the host its client_id URL proved it controls. */
   readonly verifiedDomain?: string;
 }
 
-/** A client known from the start (the `clients` option of `authorizationServer`). */
+/** The client-credentials grant (RFC 6749 §4.4). */
+export const CLIENT_CREDENTIALS = 'client_credentials';
+/** The JWT bearer grant (RFC 7523 §2.1), which carries an ID-JAG. */
+export const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+
+/** A grant a pre-registered client may use. */
+export type GrantType =
+  | 'authorization_code'
+  | 'refresh_token'
+  | 'client_credentials'
+  | 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+
+/**
+ * A client known from the start (the `clients` option of `authorizationServer`): a person's
+ * app (authorization code, public with PKCE or confidential), or a machine client of the
+ * `oauth-client-credentials` and enterprise-managed authorization (ID-JAG) extensions.
+ *
+ * @example
+ * ```ts
+ * import type { PreRegisteredClient } from '@mcp-fw/auth/server';
+ * const reporting: PreRegisteredClient = {
+ *   clientId: 'reporting',
+ *   clientSecret: process.env.REPORTING_SECRET, // or jwksUri / jwks for private_key_jwt
+ *   grantTypes: ['client_credentials'],
+ *   scopes: ['notes:read'],
+ * };
+ * ```
+ */
 export interface PreRegisteredClient {
   readonly clientId: string;
-  readonly redirectUris: readonly string[];
+  /** Where a person's sign-in returns (required for `authorization_code`; none for machines). */
+  readonly redirectUris?: readonly string[];
   /** Shown on the consent page. */
   readonly name?: string;
-  /** A confidential client's secret; none: a public client (PKCE only). */
+  /** A confidential client's secret (`client_secret_basic` or `client_secret_post`); at least 32 characters for machine grants. */
   readonly clientSecret?: string;
+  /** For `private_key_jwt` (RFC 7523 §2.2): the client's public keys (a JWK Set). */
+  readonly jwks?: { readonly keys: readonly JWK[] };
+  /** For `private_key_jwt`: where the client publishes its JWK Set (fetched, cached). */
+  readonly jwksUri?: string;
+  /**
+   * The grants it may use (default `authorization_code` and `refresh_token`). Machine clients
+   * list `client_credentials` and/or `urn:ietf:params:oauth:grant-type:jwt-bearer` (ID-JAG);
+   * both need a secret or keys.
+   */
+  readonly grantTypes?: readonly GrantType[];
+  /** The most a machine grant may give it (default: every scope of the server). */
+  readonly scopes?: readonly string[];
 }
 
 /** A client's request refused: `error` is the OAuth error code, the message names cause and fix. */
@@ -127,10 +175,12 @@ export async function metadataDocumentClient(
   clientId: string,
   store: AuthorizationStore,
   options: ClientMetadataDocumentOptions,
+  beforeFetch?: () => Promise<void>,
 ): Promise<KnownClient> {
   const cacheKey = `cimd:${clientId}`;
   const cached = await store.get(cacheKey);
   if (cached) return JSON.parse(cached) as KnownClient;
+  await beforeFetch?.();
   const fetchOptions: SafeFetchOptions = {
     allowPrivateAddresses: options.allowPrivateAddresses,
     maxBytes: options.maxBytes ?? 5120,

@@ -2,6 +2,8 @@ import type { HttpReply, HttpRequestView } from '@mcp-fw/core/http';
 import type { JWK } from 'jose';
 import type { ClientMetadataDocumentOptions, KnownClient, PreRegisteredClient } from './clients.js';
 import type { Sealer } from './crypto.js';
+import type { remoteKeySet } from '../remote-keys.js';
+import type { AuthorizationRateLimits } from './rate-limits.js';
 import type { AuthorizationStore } from './store.js';
 import type { UpstreamClient, UpstreamProvider } from './upstream.js';
 
@@ -15,8 +17,21 @@ export interface AuthorizationServerOptions {
   readonly upstream: UpstreamProvider;
   /** The scopes this server grants for the resource (a request for another is `invalid_scope`). */
   readonly scopes: readonly string[];
-  /** Clients known in advance (public with PKCE, or confidential with a secret). */
+  /**
+   * Clients known in advance: public with PKCE, confidential with a secret, and machine clients
+   * (client credentials, ID-JAG) with a secret or keys (`private_key_jwt`).
+   */
   readonly clients?: readonly PreRegisteredClient[];
+  /**
+   * Identity providers whose ID-JAGs (enterprise-managed authorization) are exchanged here for
+   * access tokens, with the jwt-bearer grant, by pre-registered clients that list it.
+   */
+  readonly trustedIdentityProviders?: readonly TrustedIdentityProvider[];
+  /**
+   * Rate limits of the endpoints, per client address and per client_id (on by default; see
+   * {@link AuthorizationRateLimits}); false turns them off.
+   */
+  readonly rateLimits?: AuthorizationRateLimits | false;
   /** Dynamic client registration (RFC 7591) for clients without a metadata document (default true). */
   readonly registration?: boolean;
   /** Client ID Metadata Documents (on by default): how they are fetched; false turns them off. */
@@ -45,6 +60,30 @@ export interface AuthorizationServerOptions {
   readonly requireVerifiedEmail?: boolean;
 }
 
+/**
+ * An identity provider whose Identity Assertion JWT Authorization Grants (ID-JAG, the
+ * enterprise-managed authorization extension) this server accepts: the `trustedIdentityProviders`
+ * option of `authorizationServer`.
+ *
+ * @example
+ * ```ts
+ * import type { TrustedIdentityProvider } from '@mcp-fw/auth/server';
+ * const okta: TrustedIdentityProvider = {
+ *   issuer: 'https://acme.okta.com',
+ *   jwksUri: 'https://acme.okta.com/oauth2/v1/keys',
+ * };
+ * ```
+ */
+export interface TrustedIdentityProvider {
+  /** Its issuer identifier: the `iss` of its ID-JAGs, exactly. */
+  readonly issuer: string;
+  /** Where its signing keys are published (fetched, cached, refetched for an unknown `kid`). */
+  readonly jwksUri: string;
+}
+
+/** The signing-key lookup of a trusted identity provider. */
+export type IdentityProviderKeys = ReturnType<typeof remoteKeySet>;
+
 /** What each endpoint module needs of the server. */
 export interface ServerContext {
   readonly issuer: string;
@@ -56,10 +95,26 @@ export interface ServerContext {
   readonly options: AuthorizationServerOptions;
   readonly accessTokenTtl: number;
   readonly refreshTokenTtlMs: number;
-  /** Finds the client of a request, or throws `ClientError`. */
-  client(clientId: string): Promise<KnownClient>;
-  /** Signs an access token for a token family. */
-  sign(family: TokenFamily, familyId: string, scopes: readonly string[]): Promise<string>;
+  /**
+   * Finds the client of a request, or throws `ClientError`; with the request's `address`, a
+   * metadata document fetch counts against that address's budget (throws `RateLimited`).
+   */
+  client(clientId: string, address?: string): Promise<KnownClient>;
+  /** Counts a request against a rate-limit budget; throws `RateLimited` when it is spent. */
+  limit(
+    kind: 'address' | 'register' | 'client' | 'cimd',
+    endpoint: string,
+    who: string,
+  ): Promise<void>;
+  /** Signs an access token for a token family (`idp`: where its subject comes from; default the upstream). */
+  sign(
+    family: TokenFamily,
+    familyId: string,
+    scopes: readonly string[],
+    idp?: string,
+  ): Promise<string>;
+  /** The key lookups of the trusted identity providers (ID-JAG), by issuer. */
+  readonly identityProviders: ReadonlyMap<string, IdentityProviderKeys>;
   /** The endpoint URLs. */
   readonly urls: Readonly<
     Record<'authorize' | 'token' | 'register' | 'revoke' | 'jwks' | 'consent' | 'callback', string>
@@ -73,7 +128,7 @@ export interface TokenFamily {
   readonly claims: Record<string, unknown>;
   readonly scopes: readonly string[];
   readonly resource: string;
-  /** The upstream tokens, sealed. */
+  /** The upstream tokens, sealed; empty for a machine grant (no upstream sign-in). */
   readonly upstream: string;
   /** Hash of the refresh token currently valid. */
   readonly refresh?: string;

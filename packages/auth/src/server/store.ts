@@ -24,6 +24,12 @@ export interface AuthorizationStore {
   take(key: string): Promise<string | undefined>;
   /** Deletes `key` (no error when absent). */
   delete(key: string): Promise<void>;
+  /**
+   * Stores `value` under `key` only when absent; true when stored. Optional: without it a
+   * replayed assertion (`jti`) is caught by a read then a write, which two instances racing on
+   * the same replay could both pass.
+   */
+  setIfAbsent?(key: string, value: string, ttlMs: number): Promise<boolean>;
 }
 
 /**
@@ -69,6 +75,12 @@ export class MemoryAuthorizationStore implements AuthorizationStore {
 
   async delete(key: string): Promise<void> {
     this.#entries.delete(key);
+  }
+
+  async setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean> {
+    if ((await this.get(key)) !== undefined) return false;
+    await this.set(key, value, ttlMs);
+    return true;
   }
 
   /** Drops expired entries, then the oldest ones until a tenth of the room is free. */

@@ -1,8 +1,10 @@
 import type { HttpReply, HttpRequestView } from '@mcp-fw/core/http';
 import type { CodeGrant } from './authorize.js';
-import { ClientError, type KnownClient } from './clients.js';
+import { authenticateClient } from './client-auth.js';
+import { CLIENT_CREDENTIALS, ClientError, JWT_BEARER, type KnownClient } from './clients.js';
 import { json, oauthError, type ServerContext, type TokenFamily } from './context.js';
-import { pkceMatches, randomToken, same, sha256 } from './crypto.js';
+import { pkceMatches, randomToken, sha256 } from './crypto.js';
+import { clientCredentials, identityAssertionGrant } from './machine-grants.js';
 
 const MAX_FORM = 16 * 1024;
 
@@ -12,39 +14,7 @@ async function form(req: HttpRequestView): Promise<URLSearchParams | undefined> 
   return body === undefined ? undefined : new URLSearchParams(body);
 }
 
-/**
- * The client a token or revocation request comes from: `client_secret_basic`, or the
- * `client_id` (and `client_secret`) of the body. A confidential client must prove its secret.
- */
-async function authenticateClient(
-  ctx: ServerContext,
-  req: HttpRequestView,
-  f: URLSearchParams,
-): Promise<KnownClient> {
-  let id = f.get('client_id') ?? undefined;
-  let secret = f.get('client_secret') ?? undefined;
-  const basic = /^Basic +([A-Za-z0-9+/=]+)$/i.exec(req.header('authorization') ?? '');
-  if (basic) {
-    const decoded = atob(basic[1]);
-    const colon = decoded.indexOf(':');
-    id = decodeURIComponent(decoded.slice(0, colon));
-    secret = decodeURIComponent(decoded.slice(colon + 1));
-  }
-  if (!id) throw new ClientError('invalid_client', 'the request names no client (client_id)');
-  const client = await ctx.client(id);
-  if (client.secretHash) {
-    if (!secret || !same(await sha256(secret), client.secretHash))
-      throw new ClientError('invalid_client', `client ${id} must authenticate with its secret`);
-  } else if (secret !== undefined) {
-    throw new ClientError(
-      'invalid_client',
-      `client ${id} is a public client; it has no secret to send`,
-    );
-  }
-  return client;
-}
-
-/** POST `/token`: the authorization code and refresh token grants. */
+/** POST `/token`: authorization code, refresh token, client credentials and jwt-bearer (ID-JAG). */
 export async function token(ctx: ServerContext, req: HttpRequestView): Promise<HttpReply> {
   if (req.method !== 'POST')
     return oauthError(405, 'invalid_request', 'the token endpoint takes POST');
@@ -58,13 +28,22 @@ export async function token(ctx: ServerContext, req: HttpRequestView): Promise<H
     throw error;
   }
   const grantType = f.get('grant_type');
+  if (grantType === CLIENT_CREDENTIALS) return clientCredentials(ctx, client, f);
+  if (grantType === JWT_BEARER) return identityAssertionGrant(ctx, client, f);
+  if (grantType !== 'authorization_code' && grantType !== 'refresh_token')
+    return oauthError(
+      400,
+      'unsupported_grant_type',
+      `grant_type ${grantType ?? '(none)'} is not supported; use authorization_code, refresh_token, client_credentials or ${JWT_BEARER}`,
+    );
+  if (client.grantTypes && !client.grantTypes.includes(grantType))
+    return oauthError(
+      400,
+      'unauthorized_client',
+      `client ${client.clientId} may not use ${grantType} (its grantTypes: ${client.grantTypes.join(' ')})`,
+    );
   if (grantType === 'authorization_code') return exchangeCode(ctx, client, f);
-  if (grantType === 'refresh_token') return refresh(ctx, client, f);
-  return oauthError(
-    400,
-    'unsupported_grant_type',
-    `grant_type ${grantType ?? '(none)'} is not supported; use authorization_code or refresh_token`,
-  );
+  return refresh(ctx, client, f);
 }
 
 async function exchangeCode(

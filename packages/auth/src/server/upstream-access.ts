@@ -30,6 +30,10 @@ export function upstreamAccess(
       const text = await ctx.store.get(`family:${familyId}`);
       if (!text) throw new Error('the sign-in was revoked; the caller must sign in again');
       const family = JSON.parse(text) as TokenFamily;
+      if (!family.upstream)
+        throw new Error(
+          `this caller was authorized by a machine grant (client credentials or an ID-JAG), not a sign-in at ${name}: there is no ${name} token to use`,
+        );
       const tokens = JSON.parse(await ctx.sealer.open(family.upstream)) as UpstreamTokens;
       if (tokens.expiresAt === undefined || tokens.expiresAt - 30 > Date.now() / 1000)
         return tokens.accessToken;

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { createServer, Scopes, Tool, type Context } from '@mcp-fw/core';
-import { serveHttp, type HttpServerHandle } from '@mcp-fw/core/node';
+import { serveHttp, type HttpServerHandle, type ServeHttpOptions } from '@mcp-fw/core/node';
 import { authInfo } from '@mcp-fw/auth';
 import { devUpstreamProvider, type DevUpstreamProvider } from '@mcp-fw/auth/dev';
 import {
@@ -31,6 +31,7 @@ class Notes {
       clientId: auth.clientId,
       scopes: auth.scopes,
       claims: auth.claims,
+      upstream: auth.upstream?.provider,
     });
   }
 
@@ -66,6 +67,8 @@ export async function ownAuthorizationServer(
     accessTokenTtl?: number;
     /** The upstream as the authorization server sees it (default: OIDC discovery of the IdP). */
     upstream?: (idp: DevUpstreamProvider) => UpstreamProvider;
+    /** More `serveHttp` options (e.g. `trustedProxies`). */
+    serve?: Partial<ServeHttpOptions>;
   } = {},
 ): Promise<OwnAuthorizationServer> {
   const port = await freePort();
@@ -92,6 +95,7 @@ export async function ownAuthorizationServer(
   const server = createServer({ name: 'notes', version: '1.0.0', providers: [Notes] });
   const handle: HttpServerHandle = await serveHttp(server, {
     port,
+    ...idpOptions.serve,
     ...as.protect({ scopesSupported: SCOPES, challengeScopes: ['notes:read'] }),
   });
   return {
