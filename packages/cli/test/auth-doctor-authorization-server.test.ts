@@ -519,6 +519,58 @@ describe('mcp-fw auth doctor on our authorization server with a misconfigured up
     }
   });
 
+  it('sign-in and upstream IdP: with registration off, a pre-registered client (--client-id) lets the doctor check the sign-in and the upstream', async () => {
+    const port = await freePort();
+    const origin = `http://127.0.0.1:${port}`;
+    const idp = await devUpstreamProvider({ redirectUri: `${origin}/oauth/callback` });
+    const as = await authorizationServer({
+      resource: `${origin}/mcp`,
+      scopes: ['notes:read'],
+      upstream: oidcUpstream({ issuer: idp.issuer, clientId: idp.clientId }),
+      registration: false,
+      clients: [{ clientId: 'desk', redirectUris: ['http://127.0.0.1:9/desk'] }],
+    });
+    const handle = await serveHttp(
+      createServer({ name: 'notes', version: '1.0.0', providers: [Open] }),
+      { port, ...as.protect() },
+    );
+    try {
+      const without = await authDoctor(handle.url);
+      const skipped = check(without, 'sign-in and upstream IdP');
+      expect(skipped).toMatchObject({ ok: false, warning: true });
+      expect(skipped.fix).toContain('--client-id <id> --redirect-uri <uri>');
+      expect(without.some((c) => c.name.startsWith('upstream accepts the callback'))).toBe(false);
+
+      const checks = await authDoctor(handle.url, fetch, {
+        client: { id: 'desk', redirectUri: 'http://127.0.0.1:9/desk' },
+      });
+      expect(checks.some((c) => c.name.startsWith('sign-in and upstream IdP'))).toBe(false);
+      expect(check(checks, 'PKCE enforced at the authorization endpoint').ok).toBe(true);
+      expect(check(checks, 'iss in authorization responses').detail).toBe(
+        `advertised, and the error redirect carries iss=${origin}`,
+      );
+      expect(check(checks, 'a sign-in request is accepted').ok).toBe(true);
+      expect(check(checks, 'upstream accepts the callback').ok).toBe(true);
+      expect(check(checks, 'the token endpoint refuses an invalid grant precisely').detail).toMatch(
+        /^HTTP 400, invalid_grant/,
+      );
+    } finally {
+      await handle.close();
+      await idp.close();
+    }
+  });
+
+  it('--client-id without --redirect-uri is refused, naming the missing one', async () => {
+    const run = await runCli(
+      ['auth', 'doctor', 'http://127.0.0.1:9/mcp', '--client-id', 'desk'],
+      cwd,
+    );
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      '--client-id and --redirect-uri go together: --client-id was given alone.',
+    );
+  });
+
   it('client ID metadata documents and dynamic registration: both off on our server fail', async () => {
     const port = await freePort();
     const origin = `http://127.0.0.1:${port}`;

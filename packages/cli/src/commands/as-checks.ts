@@ -15,6 +15,17 @@ export interface AuthorizationServerUnderTest {
   readonly resource: string;
   /** The scopes the resource's protected-resource metadata names, if any. */
   readonly resourceScopes?: readonly string[];
+  /**
+   * A client registered there to start sign-ins with (`--client-id`, `--redirect-uri`), instead
+   * of registering a probe client: for servers without dynamic registration.
+   */
+  readonly client?: ProbeClient;
+}
+
+/** A client the doctor starts sign-ins as: its id, and a redirect URI registered for it. */
+export interface ProbeClient {
+  readonly id: string;
+  readonly redirectUri: string;
 }
 
 /**
@@ -82,8 +93,16 @@ export async function authorizationServerChecks(
 
   // Registration: working when offered; when not, a deliberate choice only if clients have another way in.
   const registrationEndpoint = stringOf(metadata.registration_endpoint);
-  let clientId: string | undefined;
-  if (registrationEndpoint) {
+  let clientId: string | undefined = as.client?.id;
+  const redirectUri = as.client?.redirectUri ?? PROBE_REDIRECT;
+  if (registrationEndpoint && as.client) {
+    add(
+      'dynamic registration',
+      true,
+      `${registrationEndpoint} advertised (not tried: the sign-ins use the client ${as.client.id})`,
+      '',
+    );
+  } else if (registrationEndpoint) {
     const registered = await register(registrationEndpoint, fetchFn);
     clientId = registered.clientId;
     add(
@@ -107,10 +126,22 @@ export async function authorizationServerChecks(
   }
 
   const tokenEndpoint = stringOf(metadata.token_endpoint);
-  if (tokenEndpoint) checks.push(await invalidGrantCheck(issuer, tokenEndpoint, clientId, fetchFn));
+  if (tokenEndpoint)
+    checks.push(
+      await invalidGrantCheck(issuer, tokenEndpoint, clientId, redirectUri, !!as.client, fetchFn),
+    );
 
   const authorizationEndpoint = stringOf(metadata.authorization_endpoint);
   if (!clientId || !authorizationEndpoint) {
+    if (authorizationEndpoint)
+      checks.push({
+        name: `sign-in and upstream IdP (${issuer})`,
+        ok: false,
+        warning: true,
+        detail:
+          'not checked: no client to start a sign-in with (dynamic registration is off or failed)',
+        fix: 'Pass a client registered there, public or not, and one of its redirect URIs: mcp-fw auth doctor <url> --client-id <id> --redirect-uri <uri> (nothing is sent to that URI).',
+      });
     add(
       'iss in authorization responses',
       issAdvertised,
@@ -122,7 +153,7 @@ export async function authorizationServerChecks(
   }
 
   const request = (extra: Record<string, string>) =>
-    authorize(authorizationEndpoint, clientId!, as.resource, extra, fetchFn);
+    authorize(authorizationEndpoint, clientId!, redirectUri, as.resource, extra, fetchFn);
   const plain = randomBytes(32).toString('base64url');
   const [withPlain, withoutPkce] = [
     await request({ code_challenge: plain, code_challenge_method: 'plain' }),
@@ -200,6 +231,7 @@ function describe(outcome: Authorization): string {
 async function authorize(
   endpoint: string,
   clientId: string,
+  redirectUri: string,
   resource: string,
   extra: Record<string, string>,
   fetchFn: typeof fetch,
@@ -207,7 +239,7 @@ async function authorize(
   const url = new URL(endpoint);
   url.searchParams.set('response_type', 'code');
   url.searchParams.set('client_id', clientId);
-  url.searchParams.set('redirect_uri', PROBE_REDIRECT);
+  url.searchParams.set('redirect_uri', redirectUri);
   url.searchParams.set('state', randomBytes(8).toString('hex'));
   url.searchParams.set('resource', resource);
   for (const [k, v] of Object.entries(extra)) url.searchParams.set(k, v);
@@ -222,7 +254,11 @@ async function authorize(
   if (response.status >= 300 && response.status < 400 && location) {
     const next = new URL(location, url);
     // Back at the probe client: with an error, or with a code (an AS that signs no one in).
-    if (`${next.origin}${next.pathname}` === PROBE_REDIRECT && next.searchParams.has('error'))
+    const back = new URL(redirectUri);
+    if (
+      `${next.origin}${next.pathname}` === `${back.origin}${back.pathname}` &&
+      next.searchParams.has('error')
+    )
       return {
         kind: 'error',
         error: next.searchParams.get('error')!,
@@ -277,6 +313,8 @@ async function invalidGrantCheck(
   issuer: string,
   endpoint: string,
   clientId: string | undefined,
+  redirectUri: string,
+  given: boolean,
   fetchFn: typeof fetch,
 ): Promise<DoctorCheck> {
   const name = `the token endpoint refuses an invalid grant precisely (${issuer})`;
@@ -290,7 +328,7 @@ async function invalidGrantCheck(
       body: new URLSearchParams({
         grant_type: 'authorization_code',
         code: 'mcp-fw-auth-doctor-not-a-code',
-        redirect_uri: PROBE_REDIRECT,
+        redirect_uri: redirectUri,
         code_verifier: randomBytes(32).toString('base64url'),
         client_id: clientId ?? PROBE_CLIENT,
       }).toString(),
@@ -303,10 +341,11 @@ async function invalidGrantCheck(
   const json = parse(body);
   const error = typeof json?.error === 'string' ? json.error : undefined;
   const isJson = /^application\/json\b/i.test(response.headers.get('content-type') ?? '');
-  // With the probe client registered the answer must be invalid_grant; without it, invalid_client is precise too.
+  // With the probe client registered the answer must be invalid_grant; without it (or with a
+  // given client, perhaps confidential, whose secret the doctor lacks) invalid_client is precise too.
   const precise =
     (response.status === 400 && error === 'invalid_grant') ||
-    (clientId === undefined && response.status === 401 && error === 'invalid_client');
+    ((clientId === undefined || given) && response.status === 401 && error === 'invalid_client');
   const ok = precise && isJson;
   const said = error
     ? `${error}${typeof json?.error_description === 'string' ? ` (${json.error_description})` : ''}`

@@ -3,7 +3,7 @@ import { CliError } from '../output/cli-error.js';
 import { takeStdout } from '../output/stdout.js';
 import { styleFor } from '../output/style.js';
 import { found, getJson, initializeRequest, type DoctorCheck, type Json } from './doctor-http.js';
-import { authorizationServerChecks } from './as-checks.js';
+import { authorizationServerChecks, type ProbeClient } from './as-checks.js';
 import { examples } from './options.js';
 import { tokenCheckProbe, verificationEndpointChecks } from './token-checks.js';
 import { tokenKeyChecks } from './token-key-check.js';
@@ -36,6 +36,11 @@ export interface AuthDoctorOptions {
    * the published keys, issuer and audience, here only; never sent anywhere.
    */
   readonly token?: string;
+  /**
+   * A client registered at the authorization server to start the probe sign-ins with, instead
+   * of registering one: for a server without dynamic registration.
+   */
+  readonly client?: ProbeClient;
 }
 
 /**
@@ -190,6 +195,7 @@ export async function authDoctor(
           issuer,
           metadata: asMetadata,
           resource: `${url.origin}${path}`,
+          client: options.client,
           resourceScopes: Array.isArray(metadata.scopes_supported)
             ? metadata.scopes_supported.filter((s): s is string => typeof s === 'string')
             : undefined,
@@ -270,6 +276,14 @@ export function authCommand(program: Command): void {
     )
     .argument('<url>', 'the MCP endpoint, e.g. http://127.0.0.1:3000/mcp')
     .option(
+      '--client-id <id>',
+      'a client registered at the authorization server to start the probe sign-ins with (default: register one, when dynamic registration is on)',
+    )
+    .option(
+      '--redirect-uri <uri>',
+      'a redirect URI registered for --client-id (nothing is ever sent there)',
+    )
+    .option(
       '--token <jwt>',
       'an access token from the server\'s authorization server, checked here against its published keys, issuer and audience (never sent); "-" reads it from stdin',
     )
@@ -286,38 +300,52 @@ export function authCommand(program: Command): void {
         ],
       ]),
     )
-    .action(async (target: string, flags: { token?: string }) => {
-      try {
-        const parsed = new URL(target);
-        if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
-          throw new Error('not http(s)');
-      } catch {
-        throw new CliError(
-          `${target} is not an http(s) URL.`,
-          'Pass the MCP endpoint, e.g. mcp-fw auth doctor http://127.0.0.1:3000/mcp',
-        );
-      }
-      const write = takeStdout();
-      const style = styleFor(process.stdout);
-      let token = flags.token;
-      if (token === '-') {
-        const chunks: Buffer[] = [];
-        for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-        token = Buffer.concat(chunks).toString('utf8').trim();
-      }
-      const checks = await authDoctor(target, fetch, { token });
-      for (const check of checks) {
+    .action(
+      async (
+        target: string,
+        flags: { token?: string; clientId?: string; redirectUri?: string },
+      ) => {
+        try {
+          const parsed = new URL(target);
+          if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+            throw new Error('not http(s)');
+        } catch {
+          throw new CliError(
+            `${target} is not an http(s) URL.`,
+            'Pass the MCP endpoint, e.g. mcp-fw auth doctor http://127.0.0.1:3000/mcp',
+          );
+        }
+        const write = takeStdout();
+        const style = styleFor(process.stdout);
+        let token = flags.token;
+        if (token === '-') {
+          const chunks: Buffer[] = [];
+          for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+          token = Buffer.concat(chunks).toString('utf8').trim();
+        }
+        if ((flags.clientId === undefined) !== (flags.redirectUri === undefined))
+          throw new CliError(
+            `--client-id and --redirect-uri go together: ${flags.clientId === undefined ? '--redirect-uri' : '--client-id'} was given alone.`,
+            'Pass the id of a client registered at the authorization server and one of its registered redirect URIs.',
+          );
+        const client =
+          flags.clientId !== undefined
+            ? { id: flags.clientId, redirectUri: flags.redirectUri! }
+            : undefined;
+        const checks = await authDoctor(target, fetch, { token, client });
+        for (const check of checks) {
+          write(
+            `${check.ok ? style.green('✓') : check.warning ? style.yellow('!') : style.red('✗')} ${check.name}: ${check.detail}\n`,
+          );
+          if (check.fix) write(`  ${style.yellow('fix:')} ${check.fix}\n`);
+        }
+        const failed = checks.filter((c) => !c.ok && !c.warning).length;
         write(
-          `${check.ok ? style.green('✓') : check.warning ? style.yellow('!') : style.red('✗')} ${check.name}: ${check.detail}\n`,
+          failed === 0
+            ? `${style.green('All checks passed.')}\n`
+            : `${style.red(`${failed} check${failed === 1 ? '' : 's'} failed.`)}\n`,
         );
-        if (check.fix) write(`  ${style.yellow('fix:')} ${check.fix}\n`);
-      }
-      const failed = checks.filter((c) => !c.ok && !c.warning).length;
-      write(
-        failed === 0
-          ? `${style.green('All checks passed.')}\n`
-          : `${style.red(`${failed} check${failed === 1 ? '' : 's'} failed.`)}\n`,
-      );
-      process.exitCode = failed === 0 ? 0 : 1;
-    });
+        process.exitCode = failed === 0 ? 0 : 1;
+      },
+    );
 }
