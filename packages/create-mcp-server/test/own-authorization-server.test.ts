@@ -48,6 +48,10 @@ describe('--auth oauth --idp <preset>', () => {
     expect(stdout).toContain(
       '(template http, http, OAuth: its own authorization server, sign-in at Google)',
     );
+    expect(stdout).toContain(
+      'It is its own OAuth 2.1 authorization server; people sign in at Google.',
+    );
+    expect(stdout).toContain('In production, register <your origin>/oauth/callback at Google');
     expect(files['src/idp.ts']).toBe(idpSource('google'));
     expect(files['src/idp.ts']).toContain('upstreams.google({');
     expect(files['src/idp.ts']).toContain("clientId: v('GOOGLE_CLIENT_ID')");
