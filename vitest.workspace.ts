@@ -26,6 +26,7 @@ export default [
   'templates/basic',
   'templates/http',
   'templates/http-oauth',
+  'templates/http-oauth-idp',
   'templates/full',
   'templates/apps',
   'templates/workers',

@@ -38,6 +38,7 @@ export const GUIDE: readonly NavGroup[] = [
       { text: 'Transports and serving options', link: '/guide/transports' },
       { text: 'Protocol eras', link: '/guide/protocol-eras' },
       { text: 'Authorization', link: '/guide/authorization' },
+      { text: 'Sign-in setups and identity providers', link: '/guide/identity-providers' },
       { text: 'Guardrails and security limits', link: '/guide/guardrails' },
       { text: 'Deployment and scale-out', link: '/guide/deployment' },
       { text: 'Middleware and telemetry', link: '/guide/middleware' },

@@ -30,7 +30,7 @@ afterEach(async () => {
 /**
  * A real authorization server's discovery side on 127.0.0.1: metadata naming `/jwks` (a key
  * set with one key) and `/introspect` (answers 401 without client credentials), each of which
- * `broken` can turn into a 404.
+ * `broken` can turn into a 404, and a token endpoint that refuses every grant.
  */
 async function authorizationServer(broken: { jwks?: boolean; introspection?: boolean } = {}) {
   const server = createHttpServer((req, res) => {
@@ -47,6 +47,10 @@ async function authorizationServer(broken: { jwks?: boolean; introspection?: boo
         code_challenge_methods_supported: ['S256'],
       });
     if (req.url === '/jwks' && !broken.jwks) return json({ keys: [PUBLIC_JWK] });
+    if (req.url === '/token')
+      return res
+        .writeHead(400, { 'content-type': 'application/json' })
+        .end('{"error":"invalid_grant"}');
     if (req.url === '/introspect' && !broken.introspection)
       return res
         .writeHead(401, { 'content-type': 'application/json' })

@@ -6,6 +6,8 @@ export interface Flags {
   template?: string;
   transport?: string;
   auth?: string;
+  /** Who signs people in with `--auth oauth`: `external` or an identity provider preset. */
+  idp?: string;
   install?: boolean;
   git?: boolean;
   published: boolean;
@@ -34,6 +36,12 @@ Options:
       --auth <name>         none (default) or oauth: the http template as an OAuth 2.1
                             protected resource (bearer tokens, scopes per tool, a local
                             authorization server for development); implies --template http
+      --idp <name>          with --auth oauth, who signs people in: external (default: your
+                            authorization server issues the tokens) or github, google, entra,
+                            auth0, okta, keycloak, workos, oidc: the server is its own
+                            authorization server and people sign in at that identity provider
+                            (src/idp.ts, .env.example, and the README says what to register
+                            there); implies --auth oauth
       --no-install          do not install the dependencies
       --no-git              do not initialize a git repository
       --published           depend on the published @mcp-fw packages; by default, run from a
@@ -56,6 +64,7 @@ export function parseFlags(argv: readonly string[]): Flags {
         template: { type: 'string', short: 't' },
         transport: { type: 'string' },
         auth: { type: 'string' },
+        idp: { type: 'string' },
         'no-install': { type: 'boolean' },
         'no-git': { type: 'boolean' },
         published: { type: 'boolean' },
@@ -83,6 +92,7 @@ export function parseFlags(argv: readonly string[]): Flags {
     template: values.template,
     transport: values.transport,
     auth: values.auth,
+    idp: values.idp,
     install: values['no-install'] ? false : undefined,
     git: values['no-git'] ? false : undefined,
     published: values.published ?? false,

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { USAGE, UsageError, parseFlags } from './args.js';
+import { PRESETS } from './idp-presets.js';
 import { nextSteps } from './next-steps.js';
 import {
   copyPackedFramework,
@@ -14,7 +15,12 @@ import { CancelledError, InputEndedError, Prompter } from './prompt.js';
 import { scaffold } from './scaffold.js';
 import { initGit, install } from './setup.js';
 import type { StepResult } from './run-command.js';
-import { OAUTH_OVERLAY, REPO_ROOT, templatesDir } from './templates.js';
+import {
+  OAUTH_OVERLAY,
+  OWN_AUTHORIZATION_SERVER_OVERLAY,
+  REPO_ROOT,
+  templatesDir,
+} from './templates.js';
 
 /** Where the command reads and writes; the process's own streams unless a caller says otherwise. */
 export interface Io {
@@ -79,7 +85,7 @@ async function create(plan: Plan, io: Io): Promise<number> {
   const say = (line: string) => io.stdout.write(`${line}\n`);
   const pm = detectPackageManager(io.env.npm_config_user_agent);
   say(
-    `\nCreating ${plan.packageName} in ${plan.dir} (template ${plan.template.name}, ${plan.transport}${plan.auth === 'oauth' ? ', OAuth' : ''})`,
+    `\nCreating ${plan.packageName} in ${plan.dir} (template ${plan.template.name}, ${plan.transport}${plan.auth === 'oauth' ? (plan.idp === 'external' ? ', OAuth' : `, OAuth: its own authorization server, sign-in at ${PRESETS[plan.idp].label}`) : ''})`,
   );
   try {
     scaffold({
@@ -88,7 +94,14 @@ async function create(plan: Plan, io: Io): Promise<number> {
       packageName: plan.packageName,
       transport: plan.transport,
       auth: plan.auth,
-      overlay: plan.auth === 'oauth' ? join(templatesDir(), OAUTH_OVERLAY) : undefined,
+      idp: plan.idp,
+      overlay:
+        plan.auth !== 'oauth'
+          ? undefined
+          : join(
+              templatesDir(),
+              plan.idp === 'external' ? OAUTH_OVERLAY : OWN_AUTHORIZATION_SERVER_OVERLAY,
+            ),
     });
   } catch (error) {
     io.stderr.write(

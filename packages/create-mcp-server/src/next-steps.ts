@@ -3,6 +3,7 @@ import { runScript, type PackageManager } from './package-manager.js';
 import type { Plan } from './plan.js';
 import { frameworkPackages, listed } from './project-packages.js';
 import { HTTP_PORT } from './scaffold.js';
+import { PRESETS, type Idp } from './idp-presets.js';
 
 /** The Claude Desktop `claude_desktop_config.json` entry that connects to the new server. */
 export function claudeDesktopConfig(plan: Plan): string {
@@ -22,11 +23,14 @@ export function nextSteps(plan: Plan, pm: PackageManager, cwd: string, installed
   if (where !== '') commands.push([`cd ${/\s/.test(where) ? JSON.stringify(where) : where}`, '']);
   if (!installed) commands.push([`${pm} install`, 'install the dependencies']);
   const oauth = plan.auth === 'oauth';
+  const own = oauth && plan.idp !== 'external';
   commands.push(
     oauth
       ? [
           run('dev'),
-          'serve it from src/, restarting on every change, beside a local authorization server',
+          own
+            ? 'serve it from src/, restarting on every change, signing people in at a development identity provider'
+            : 'serve it from src/, restarting on every change, beside a local authorization server',
         ]
       : [run('dev'), 'serve it from src/, restarting on every change'],
     [run('test'), 'run its tests'],
@@ -54,13 +58,26 @@ export function nextSteps(plan: Plan, pm: PackageManager, cwd: string, installed
     '',
     ...lines,
     '',
-    ...(oauth ? [...oauthSteps(run), ''] : []),
+    ...(own ? [...ownServerSteps(plan, run), ''] : oauth ? [...oauthSteps(run), ''] : []),
     connect,
     '',
     claudeDesktopConfig(plan),
     ...vendored,
     '',
   ].join('\n');
+}
+
+/** How to try the variant that is its own authorization server, and what to register at the identity provider. */
+function ownServerSteps(plan: Plan, run: (script: string) => string): string[] {
+  const preset = PRESETS[plan.idp as Exclude<Idp, 'external'>];
+  return [
+    `It is its own OAuth 2.1 authorization server; people sign in at ${preset.label}. ${run('dev')} signs them in at a`,
+    'development identity provider instead (any login, any password); with it running,',
+    `  npx mcp-fw auth doctor http://127.0.0.1:${HTTP_PORT}/mcp`,
+    'checks the metadata, the authorization server, the identity provider and its callback.',
+    `In production, register <your origin>/oauth/callback at ${preset.label} and set the variables of .env.example`,
+    '(README.md says exactly what to create there), then start it.',
+  ];
 }
 
 /** How to try the OAuth variant, and what it needs in production. */

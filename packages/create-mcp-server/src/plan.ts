@@ -1,6 +1,7 @@
 import { UsageError, type Flags } from './args.js';
 import { defaultPackagesSource, type PackagesSource } from './framework-packages.js';
 import { packageNameProblem } from './package-name.js';
+import { IDPS, type Idp } from './idp-presets.js';
 import type { Prompter } from './prompt.js';
 import { occupant, targetOf, type Target } from './target.js';
 import {
@@ -19,6 +20,8 @@ export interface Plan extends Target {
   transport: Transport;
   /** `oauth` only with a template that offers it (then the transport is http). */
   auth: Auth;
+  /** With `oauth`: who signs people in (`external`, or a preset: the server is its own authorization server). */
+  idp: Idp;
   install: boolean;
   git: boolean;
   /** Where `@mcp-fw/*` come from: packed from this clone or tarball, or the registry. */
@@ -35,11 +38,19 @@ export const DEFAULT_NAME = 'my-mcp-server';
 export function checkFlags(flags: Flags, cwd: string): void {
   if (flags.template !== undefined) checkTransport(templateNamed(flags.template), flags.transport);
   if (flags.transport !== undefined) transportNamed(flags.transport);
-  if (flags.auth !== undefined)
+  if (flags.idp !== undefined) {
+    idpNamed(flags.idp);
+    if (flags.auth !== undefined && flags.auth !== 'oauth')
+      throw new UsageError(
+        `--idp ${flags.idp} chooses who signs people in to an OAuth-protected server; drop --auth ${flags.auth}, or pass --auth oauth`,
+      );
+  }
+  const auth = flags.auth ?? (flags.idp !== undefined ? 'oauth' : undefined);
+  if (auth !== undefined)
     checkAuth(
       flags.template === undefined ? undefined : templateNamed(flags.template),
       flags.transport,
-      authNamed(flags.auth),
+      authNamed(auth),
     );
   if (flags.target !== undefined) {
     const problem = targetProblem(targetOf(flags.target, cwd), flags.force);
@@ -61,12 +72,20 @@ export async function makePlan(
   checkTransport(template, flags.transport);
   const transport = await chooseTransport(flags, template, prompter);
   const auth = await chooseAuth(flags, template, prompter);
+  const idp =
+    auth !== 'oauth'
+      ? 'external'
+      : flags.idp !== undefined
+        ? idpNamed(flags.idp)
+        : prompter
+          ? idpNamed(await prompter.select('Who signs people in?', IDPS, 'external'))
+          : 'external';
   const install =
     flags.install ?? (prompter ? await prompter.confirm('Install the dependencies?', true) : true);
   const git =
     flags.git ?? (prompter ? await prompter.confirm('Initialize a git repository?', true) : true);
   const packages = flags.published ? 'registry' : defaultPackagesSource();
-  return { ...target, template, transport, auth, install, git, packages };
+  return { ...target, template, transport, auth, idp, install, git, packages };
 }
 
 async function chooseTarget(
@@ -84,8 +103,8 @@ async function chooseTarget(
 
 async function chooseTemplate(flags: Flags, prompter: Prompter | undefined): Promise<TemplateInfo> {
   if (flags.template !== undefined) return templateNamed(flags.template);
-  // OAuth protects an HTTP server: only the templates that offer it are left to choose from.
-  if (flags.auth === 'oauth') return TEMPLATES.find((t) => t.auth)!;
+  // OAuth (which --idp implies) protects an HTTP server: only the templates that offer it are left to choose from.
+  if (flags.auth === 'oauth' || flags.idp !== undefined) return TEMPLATES.find((t) => t.auth)!;
   if (!prompter) return TEMPLATES[0];
   return templateNamed(await prompter.select('Template:', TEMPLATES, TEMPLATES[0].name));
 }
@@ -106,24 +125,27 @@ async function chooseAuth(
   prompter: Prompter | undefined,
 ): Promise<Auth> {
   if (flags.auth !== undefined) return authNamed(flags.auth);
+  if (flags.idp !== undefined) return 'oauth';
   if (!prompter || !template.auth) return 'none';
   return prompter.select('Protect it with OAuth?', AUTHS, 'none');
 }
 
 /** Whether anything is left to ask. */
 export function needsAnswers(flags: Flags): boolean {
-  // `--auth oauth` alone chooses the template that offers it.
+  // `--auth oauth` (or `--idp`) alone chooses the template that offers it.
+  const oauth = flags.auth === 'oauth' || flags.idp !== undefined;
   const template =
     flags.template !== undefined
       ? findTemplate(flags.template)
-      : flags.auth === 'oauth'
+      : oauth
         ? TEMPLATES.find((t) => t.auth)
         : undefined;
   return (
     flags.target === undefined ||
     template === undefined ||
     (flags.transport === undefined && !template.fixedTransport) ||
-    (flags.auth === undefined && template.auth === true) ||
+    (flags.auth === undefined && flags.idp === undefined && template.auth === true) ||
+    (oauth && flags.idp === undefined) ||
     flags.install === undefined ||
     flags.git === undefined
   );
@@ -191,6 +213,15 @@ function authNamed(name: string): Auth {
       `unknown auth "${name}"; choose one of ${AUTHS.map((a) => a.name).join(', ')}`,
     );
   return auth.name;
+}
+
+function idpNamed(name: string): Idp {
+  const idp = IDPS.find((i) => i.name === name);
+  if (!idp)
+    throw new UsageError(
+      `unknown identity provider "${name}"; choose one of ${IDPS.map((i) => i.name).join(', ')}`,
+    );
+  return idp.name;
 }
 
 function transportNamed(name: string): Transport {

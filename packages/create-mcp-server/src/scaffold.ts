@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { envExample, idpSource, registrationSteps, type Idp } from './idp-presets.js';
 import { projectPath, templateFiles } from './template-files.js';
 import type { Auth, Transport } from './templates.js';
 
@@ -13,6 +14,12 @@ export interface ScaffoldOptions {
   transport: Transport;
   /** Which `<!-- auth:NAME -->` sections of the READMEs to keep (default `none`). */
   auth?: Auth;
+  /**
+   * With `oauth`, who signs people in: `external` (default), or a preset whose `src/idp.ts` and
+   * `.env.example` are written, and whose registration steps fill the README's
+   * `<!-- idp:register -->` line. Keeps the `<!-- idp:external -->` or `<!-- idp:own -->` sections.
+   */
+  idp?: Idp;
   /**
    * A folder laid over `from`: its files replace or join the template's, and its
    * `package.overlay.json` is merged into package.json (each field's keys over the template's).
@@ -45,7 +52,13 @@ export function scaffold(options: ScaffoldOptions): string[] {
       .filter((file) => file !== PACKAGE_OVERLAY)
       .map((file) => ({ file, dir: options.overlay! })),
   ];
+  const idp = options.auth === 'oauth' ? (options.idp ?? 'external') : 'external';
   const written: string[] = [];
+  const write = (path: string, text: string) => {
+    mkdirSync(dirname(join(options.to, path)), { recursive: true });
+    writeFileSync(join(options.to, path), text);
+    written.push(path);
+  };
   for (const { file, dir } of sources) {
     let text = readFileSync(join(dir, file), 'utf8').replaceAll(placeholder, options.packageName);
     if (file === 'package.json') {
@@ -55,15 +68,19 @@ export function scaffold(options: ScaffoldOptions): string[] {
     }
     if (file.endsWith('.md'))
       text = keepSections(
-        keepSections(text, 'transport', options.transport),
-        'auth',
-        options.auth ?? 'none',
-      );
-    const path = projectPath(file);
-    mkdirSync(dirname(join(options.to, path)), { recursive: true });
-    writeFileSync(join(options.to, path), text);
-    written.push(path);
+        keepSections(
+          keepSections(text, 'transport', options.transport),
+          'auth',
+          options.auth ?? 'none',
+        ),
+        'idp',
+        idp === 'external' ? 'external' : 'own',
+      ).replace('<!-- idp:register -->\n', idp === 'external' ? '' : registrationSteps(idp));
+    // The identity provider's own file replaces the overlay's (GitHub's).
+    if (file === 'src/idp.ts' && idp !== 'external') text = idpSource(idp);
+    write(projectPath(file), text);
   }
+  if (idp !== 'external') write('.env.example', envExample(idp));
   return written.sort();
 }
 
@@ -106,10 +123,14 @@ function withTransportScripts(packageJson: string, transport: Transport): string
 }
 
 /**
- * Keeps the `<!-- KIND:NAME -->` … `<!-- /KIND:NAME -->` sections (KIND `transport` or `auth`)
+ * Keeps the `<!-- KIND:NAME -->` … `<!-- /KIND:NAME -->` sections (KIND `transport`, `auth` or `idp`)
  * of the chosen NAME, without their markers, and drops the others.
  */
-function keepSections(markdown: string, kind: 'transport' | 'auth', chosen: string): string {
+function keepSections(
+  markdown: string,
+  kind: 'transport' | 'auth' | 'idp',
+  chosen: string,
+): string {
   return markdown.replace(
     new RegExp(`<!-- ${kind}:(\\w+) -->\\n([\\s\\S]*?)<!-- \\/${kind}:\\1 -->\\n`, 'g'),
     (_section, name: string, body: string) => (name === chosen ? body : ''),

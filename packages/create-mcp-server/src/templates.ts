@@ -45,6 +45,13 @@ export const AUTHS: readonly { name: Auth; hint: string }[] = [
  */
 export const OAUTH_OVERLAY = 'http-oauth';
 
+/**
+ * The folder laid over the `http` template instead of {@link OAUTH_OVERLAY} when an identity
+ * provider is chosen (`--idp`): the server is its own authorization server, people sign in at
+ * that provider. Its `src/idp.ts` is the GitHub one; the scaffolder writes the chosen one.
+ */
+export const OWN_AUTHORIZATION_SERVER_OVERLAY = 'http-oauth-idp';
+
 /** The templates, in the order they are offered; each is a folder of `templates/` ({@link OAUTH_OVERLAY} aside). */
 export const TEMPLATES: readonly TemplateInfo[] = [
   // Its schemas are read from its TypeScript types by @mcp-fw/typescript.

@@ -149,19 +149,25 @@ describe('with the answers piped, one per line', () => {
     expect(tree(join(cwd, 'weather'))).toEqual(tree(join(options, 'weather')));
   });
 
-  it('asks whether to protect the http template with OAuth, and writes what --auth oauth writes', async () => {
+  it('asks whether to protect the http template with OAuth and who signs people in, and writes what --auth oauth --idp external writes', async () => {
     const cwd = folder('piped');
     const result = await runCli(
       ['secure', '--template', 'http', '--no-install', '--no-git', PUBLISHED],
       {
         cwd,
-        input: 'oauth\n',
+        input: 'oauth\n\n',
       },
     );
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(
       /^Protect it with OAuth\?\n {2}1\) none +anyone who can reach the server may call it/,
+    );
+    expect(result.stdout).toMatch(
+      /\nWho signs people in\?\n {2}1\) external +your own authorization server issues the tokens/,
+    );
+    expect(result.stdout).toContain(
+      '  2) github    this server is the authorization server; people sign in with GitHub',
     );
     expect(result.stdout).toContain('(template http, http, OAuth)');
 
@@ -171,9 +177,30 @@ describe('with the answers piped, one per line', () => {
       'http',
       '--auth',
       'oauth',
+      '--idp',
+      'external',
       '--no-install',
       '--no-git',
     ]);
     expect(tree(join(cwd, 'secure'))).toEqual(tree(join(options, 'secure')));
   });
+});
+
+it('offers its own authorization server with an identity provider when OAuth is chosen, and writes what --idp writes', async () => {
+  const cwd = folder('piped-idp');
+  const result = await runCli(
+    ['secure', '--template', 'http', '--no-install', '--no-git', PUBLISHED],
+    {
+      cwd,
+      input: 'oauth\nentra\n',
+    },
+  );
+  expect(result.stderr).toBe('');
+  expect(result.status).toBe(0);
+  expect(result.stdout).toContain(
+    '(template http, http, OAuth: its own authorization server, sign-in at Microsoft Entra ID)',
+  );
+  const options = await withOptions(['secure', '--idp', 'entra', '--no-install', '--no-git']);
+  expect(tree(join(cwd, 'secure'))).toEqual(tree(join(options, 'secure')));
+  expect(tree(join(cwd, 'secure'))['src/idp.ts']).toContain('upstreams.entra({');
 });

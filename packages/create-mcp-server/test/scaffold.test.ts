@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { REPO_ROOT, runCli, tempDir, tree } from './support/cli.ts';
-import { OAUTH_OVERLAY, TEMPLATES } from '../src/templates.ts';
+import { OAUTH_OVERLAY, OWN_AUTHORIZATION_SERVER_OVERLAY, TEMPLATES } from '../src/templates.ts';
 import { FRAMEWORK_PACKAGES, OPTIONAL_FRAMEWORK_PACKAGES } from '../src/framework-packages.ts';
 
 let cwd: string;
@@ -33,10 +33,10 @@ const COMMON = [
   'vitest.config.ts',
 ];
 
-it('offers exactly the folders of the root templates/, the OAuth overlay aside', () => {
-  expect([...TEMPLATES.map((t) => t.name), OAUTH_OVERLAY].sort()).toEqual(
-    readdirSync(join(REPO_ROOT, 'templates')).sort(),
-  );
+it('offers exactly the folders of the root templates/, the OAuth overlays aside', () => {
+  expect(
+    [...TEMPLATES.map((t) => t.name), OAUTH_OVERLAY, OWN_AUTHORIZATION_SERVER_OVERLAY].sort(),
+  ).toEqual(readdirSync(join(REPO_ROOT, 'templates')).sort());
 });
 
 describe.each([

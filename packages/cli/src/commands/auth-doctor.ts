@@ -3,8 +3,10 @@ import { CliError } from '../output/cli-error.js';
 import { takeStdout } from '../output/stdout.js';
 import { styleFor } from '../output/style.js';
 import { found, getJson, initializeRequest, type DoctorCheck, type Json } from './doctor-http.js';
+import { authorizationServerChecks, type ProbeClient } from './as-checks.js';
 import { examples } from './options.js';
 import { tokenCheckProbe, verificationEndpointChecks } from './token-checks.js';
+import { tokenKeyChecks } from './token-key-check.js';
 
 export type { DoctorCheck };
 
@@ -27,13 +29,35 @@ function authorizationServerMetadataUrls(issuer: string): string[] {
   ];
 }
 
+/** What `mcp-fw auth doctor` checks beyond what it discovers. */
+export interface AuthDoctorOptions {
+  /**
+   * An access token (JWT) the user got from the server's authorization server: checked against
+   * the published keys, issuer and audience, here only; never sent anywhere.
+   */
+  readonly token?: string;
+  /**
+   * A client registered at the authorization server to start the probe sign-ins with, instead
+   * of registering one: for a server without dynamic registration.
+   */
+  readonly client?: ProbeClient;
+}
+
 /**
  * Checks a running MCP server's OAuth setup the way a client discovers it: protected resource
  * metadata (RFC 9728) at both well-known URLs, its `resource` matching the URL, the
  * authorization server's metadata with PKCE S256 and the endpoints a client needs, the signing
  * keys and introspection endpoint it publishes (fetched), the 401 challenge, that the server can
  * check a token now (a JWT signed by no one must get 401, not 503), and CORS for browser
- * clients. Never sends credentials.
+ * clients. Of each authorization server it also checks what a client needs beyond discovery
+ * (PKCE S256 only, client ID metadata documents, registration, `iss` in responses, the token
+ * endpoint's errors, and the upstream identity provider it signs people in at: see
+ * `authorizationServerChecks`); with `options.token`, that the published keys verify a real
+ * token. Never sends credentials.
+ *
+ * Side effects on the authorization server are those of a client starting to sign in: when
+ * dynamic registration is offered it registers one public client named "mcp-fw auth doctor",
+ * and it starts sign-ins it never finishes.
  *
  * @example
  * ```ts
@@ -44,6 +68,7 @@ function authorizationServerMetadataUrls(issuer: string): string[] {
 export async function authDoctor(
   target: string,
   fetchFn: typeof fetch = fetch,
+  options: AuthDoctorOptions = {},
 ): Promise<DoctorCheck[]> {
   const checks: DoctorCheck[] = [];
   const add = (name: string, ok: boolean, detail: string, fix?: string) =>
@@ -106,6 +131,7 @@ export async function authDoctor(
     );
   }
 
+  const issuers = new Map<string, Json>();
   for (const issuer of servers) {
     let asMetadata: Json | undefined;
     let tried: string[] = [];
@@ -118,11 +144,19 @@ export async function authDoctor(
         break;
       }
     }
+    // A common slip for an issuer with a path: the well-known segment appended, not inserted.
+    const appended = `${issuer.replace(/\/$/, '')}/.well-known/oauth-authorization-server`;
+    const misplaced =
+      !asMetadata &&
+      !authorizationServerMetadataUrls(issuer).includes(appended) &&
+      !!(await getJson(appended, fetchFn)).json;
     add(
       `authorization server metadata (${issuer})`,
       !!asMetadata,
-      tried.join('; '),
-      `Make ${issuer} serve RFC 8414 (/.well-known/oauth-authorization-server) or OpenID Connect discovery metadata.`,
+      misplaced ? `${tried.join('; ')}; but found at ${appended}` : tried.join('; '),
+      misplaced
+        ? `Serve the metadata at ${authorizationServerMetadataUrls(issuer)[0]}: for an issuer with a path, RFC 8414 §3.1 inserts /.well-known/oauth-authorization-server between the host and the path, and MCP clients look only there (and at the OpenID Connect locations), never at ${appended}.`
+        : `Make ${issuer} serve RFC 8414 (/.well-known/oauth-authorization-server) or OpenID Connect discovery metadata.`,
     );
     if (!asMetadata) continue;
     add(
@@ -153,8 +187,26 @@ export async function authDoctor(
         : `${asMetadata.authorization_endpoint}, ${asMetadata.token_endpoint}`,
       'Publish authorization_endpoint and token_endpoint in the authorization server metadata.',
     );
+    if (asMetadata.issuer === issuer) issuers.set(issuer, asMetadata);
     checks.push(...(await verificationEndpointChecks(issuer, asMetadata, fetchFn)));
+    checks.push(
+      ...(await authorizationServerChecks(
+        {
+          issuer,
+          metadata: asMetadata,
+          resource: `${url.origin}${path}`,
+          client: options.client,
+          resourceScopes: Array.isArray(metadata.scopes_supported)
+            ? metadata.scopes_supported.filter((s): s is string => typeof s === 'string')
+            : undefined,
+        },
+        fetchFn,
+      )),
+    );
   }
+
+  if (options.token !== undefined)
+    checks.push(...(await tokenKeyChecks(options.token, `${url.origin}${path}`, issuers, fetchFn)));
 
   let challenge: Response | undefined;
   let challengeError: string | undefined;
@@ -223,41 +275,77 @@ export function authCommand(program: Command): void {
       "Check a running server's OAuth setup the way a client discovers it, with the fix for each failure",
     )
     .argument('<url>', 'the MCP endpoint, e.g. http://127.0.0.1:3000/mcp')
+    .option(
+      '--client-id <id>',
+      'a client registered at the authorization server to start the probe sign-ins with (default: register one, when dynamic registration is on)',
+    )
+    .option(
+      '--redirect-uri <uri>',
+      'a redirect URI registered for --client-id (nothing is ever sent there)',
+    )
+    .option(
+      '--token <jwt>',
+      'an access token from the server\'s authorization server, checked here against its published keys, issuer and audience (never sent); "-" reads it from stdin',
+    )
     .addHelpText(
       'after',
       examples([
         [
           'mcp-fw auth doctor http://127.0.0.1:3000/mcp',
-          'metadata, authorization server, its keys, 401 challenge, token checks, CORS',
+          'metadata, authorization server (and its upstream IdP), its keys, 401 challenge, token checks, CORS',
+        ],
+        [
+          'pbpaste | mcp-fw auth doctor https://mcp.example.com/mcp --token -',
+          'also: the published key set verifies this token, which is for this resource',
         ],
       ]),
     )
-    .action(async (target: string) => {
-      try {
-        const parsed = new URL(target);
-        if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
-          throw new Error('not http(s)');
-      } catch {
-        throw new CliError(
-          `${target} is not an http(s) URL.`,
-          'Pass the MCP endpoint, e.g. mcp-fw auth doctor http://127.0.0.1:3000/mcp',
-        );
-      }
-      const write = takeStdout();
-      const style = styleFor(process.stdout);
-      const checks = await authDoctor(target);
-      for (const check of checks) {
+    .action(
+      async (
+        target: string,
+        flags: { token?: string; clientId?: string; redirectUri?: string },
+      ) => {
+        try {
+          const parsed = new URL(target);
+          if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+            throw new Error('not http(s)');
+        } catch {
+          throw new CliError(
+            `${target} is not an http(s) URL.`,
+            'Pass the MCP endpoint, e.g. mcp-fw auth doctor http://127.0.0.1:3000/mcp',
+          );
+        }
+        const write = takeStdout();
+        const style = styleFor(process.stdout);
+        let token = flags.token;
+        if (token === '-') {
+          const chunks: Buffer[] = [];
+          for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+          token = Buffer.concat(chunks).toString('utf8').trim();
+        }
+        if ((flags.clientId === undefined) !== (flags.redirectUri === undefined))
+          throw new CliError(
+            `--client-id and --redirect-uri go together: ${flags.clientId === undefined ? '--redirect-uri' : '--client-id'} was given alone.`,
+            'Pass the id of a client registered at the authorization server and one of its registered redirect URIs.',
+          );
+        const client =
+          flags.clientId !== undefined
+            ? { id: flags.clientId, redirectUri: flags.redirectUri! }
+            : undefined;
+        const checks = await authDoctor(target, fetch, { token, client });
+        for (const check of checks) {
+          write(
+            `${check.ok ? style.green('✓') : check.warning ? style.yellow('!') : style.red('✗')} ${check.name}: ${check.detail}\n`,
+          );
+          if (check.fix) write(`  ${style.yellow('fix:')} ${check.fix}\n`);
+        }
+        const failed = checks.filter((c) => !c.ok && !c.warning).length;
         write(
-          `${check.ok ? style.green('✓') : check.warning ? style.yellow('!') : style.red('✗')} ${check.name}: ${check.detail}\n`,
+          failed === 0
+            ? `${style.green('All checks passed.')}\n`
+            : `${style.red(`${failed} check${failed === 1 ? '' : 's'} failed.`)}\n`,
         );
-        if (check.fix) write(`  ${style.yellow('fix:')} ${check.fix}\n`);
-      }
-      const failed = checks.filter((c) => !c.ok && !c.warning).length;
-      write(
-        failed === 0
-          ? `${style.green('All checks passed.')}\n`
-          : `${style.red(`${failed} check${failed === 1 ? '' : 's'} failed.`)}\n`,
-      );
-      process.exitCode = failed === 0 ? 0 : 1;
-    });
+        process.exitCode = failed === 0 ? 0 : 1;
+      },
+    );
 }

@@ -19,19 +19,40 @@ export async function verificationEndpointChecks(
     typeof metadata.introspection_endpoint === 'string'
       ? metadata.introspection_endpoint
       : undefined;
+  let keys: unknown[] | undefined;
   if (jwksUri) {
     const result = await getJson(jwksUri, fetchFn);
-    const keys = Array.isArray(result.json?.keys) ? (result.json.keys as unknown[]) : undefined;
+    keys = Array.isArray(result.json?.keys) ? (result.json.keys as unknown[]) : undefined;
     const ok = keys !== undefined && keys.length > 0;
     checks.push({
       name: `signing keys (${issuer})`,
       ok,
       detail: ok
-        ? `${jwksUri}: ${keys.length} key${keys.length === 1 ? '' : 's'}`
+        ? `${jwksUri}: ${keys!.length} key${keys!.length === 1 ? '' : 's'}`
         : `${jwksUri}: ${result.json ? 'no "keys" in the key set' : found(result)}`,
       fix: ok
         ? undefined
         : `Make ${issuer} serve its signing keys at ${jwksUri} (its metadata's jwks_uri), or correct jwks_uri: a server verifying JWTs with these keys answers 503 to every request while they cannot be fetched.`,
+    });
+  }
+  const privateParts = (keys ?? []).filter(
+    (k) =>
+      typeof k === 'object' &&
+      k !== null &&
+      ['d', 'p', 'q', 'dp', 'dq', 'qi', 'k'].some((field) => field in k),
+  ).length;
+  if (keys?.length) {
+    checks.push({
+      name: `signing keys are public (${issuer})`,
+      ok: privateParts === 0,
+      detail:
+        privateParts === 0
+          ? 'no private or secret key material in the key set'
+          : `${privateParts} key${privateParts === 1 ? '' : 's'} at ${jwksUri} carr${privateParts === 1 ? 'ies' : 'y'} private or secret parts (d, p, q… or k)`,
+      fix:
+        privateParts === 0
+          ? undefined
+          : `Anyone can read ${jwksUri}, so anyone can now sign tokens: publish only the public parts (kty, crv, x, y / n, e, kid, alg, use), and replace the leaked key at once.`,
     });
   }
   if (introspection) {
