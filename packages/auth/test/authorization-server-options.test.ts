@@ -312,6 +312,39 @@ describe('authorizationServer() options', () => {
     expect(ok.issuer).toBe('http://127.0.0.1:1');
   });
 
+  it('an issuer with a path serves its endpoints under that path (RFC 8414 metadata names them, and they answer)', async () => {
+    const as = await authorizationServer({
+      resource: 'http://127.0.0.1:1/mcp',
+      issuer: 'http://127.0.0.1:1/tenant',
+      scopes: ['a'],
+      upstream,
+    });
+    const view = (method: string, path: string, body = '') => ({
+      method,
+      url: new URL(`http://127.0.0.1:1${path}`),
+      path,
+      header: () => undefined,
+      text: async () => body,
+      signal: new AbortController().signal,
+      onAbort: () => {},
+    });
+    const metadata = await as.routes(view('GET', '/.well-known/oauth-authorization-server/tenant'));
+    const document = JSON.parse(metadata!.body!) as Record<string, string>;
+    expect(document.token_endpoint).toBe('http://127.0.0.1:1/tenant/oauth/token');
+    expect(document.jwks_uri).toBe('http://127.0.0.1:1/tenant/oauth/jwks');
+    const jwks = await as.routes(view('GET', '/tenant/oauth/jwks'));
+    expect(jwks?.status).toBe(200);
+    expect(JSON.parse(jwks!.body!).keys).toHaveLength(1);
+    const token = await as.routes(
+      view('POST', '/tenant/oauth/token', 'grant_type=authorization_code&code=nope&client_id=x'),
+    );
+    // An unknown client: the token endpoint itself answers, with the OAuth error.
+    expect(token?.status).toBe(401);
+    expect(JSON.parse(token!.body!)).toMatchObject({ error: 'invalid_client' });
+    // The endpoints are not also served at the origin's root.
+    expect(await as.routes(view('GET', '/oauth/jwks'))).toBeUndefined();
+  });
+
   it('a store that fails answers 503 temporarily_unavailable with Retry-After, never a crash or a hang', async () => {
     const failing: AuthorizationStore = {
       get: async () => {

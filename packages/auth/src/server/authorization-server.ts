@@ -105,6 +105,9 @@ export async function authorizationServer(
     signingKey: options.signingKey,
   });
 
+  // The endpoints live under the issuer's own path (RFC 8414 §2: an issuer may have one), so an
+  // issuer `https://host/tenant` serves `/tenant/oauth/*`.
+  const base = `${new URL(issuer).pathname.replace(/\/$/, '')}${PREFIX}`;
   const urls = {
     authorize: `${issuer}${PREFIX}/authorize`,
     token: `${issuer}${PREFIX}/token`,
@@ -260,7 +263,7 @@ export async function authorizationServer(
   };
   const tooMany = (path: string, error: RateLimited): HttpReply => {
     const retryAfter = String(Math.max(1, Math.ceil(error.retryAfterMs / 1000)));
-    const page = ['/authorize', '/callback', '/consent'].includes(path.slice(PREFIX.length));
+    const page = ['/authorize', '/callback', '/consent'].includes(path.slice(base.length));
     const reply = page
       ? errorPage(429, 'temporarily_unavailable', error.message)
       : json(429, { error: 'temporarily_unavailable', error_description: error.message });
@@ -271,10 +274,10 @@ export async function authorizationServer(
     const machine =
       wellKnown.has(path) ||
       [urls.token, urls.register, urls.revoke, urls.jwks].some((u) => new URL(u).pathname === path);
-    if (!wellKnown.has(path) && !path.startsWith(`${PREFIX}/`)) return undefined;
+    if (!wellKnown.has(path) && !path.startsWith(`${base}/`)) return undefined;
     if (req.method === 'OPTIONS' && machine) return { status: 204, headers: cors };
     const address = req.remoteAddress ?? 'unknown';
-    const endpoint = path.slice(PREFIX.length);
+    const endpoint = path.slice(base.length);
     if (endpoint === '/register' && req.method === 'POST')
       await limiter.check('register', path, address);
     else if (
@@ -291,7 +294,7 @@ export async function authorizationServer(
         headers: { ...cors, 'content-type': 'application/json', 'cache-control': 'max-age=300' },
         body: metadataText,
       };
-    switch (path.slice(PREFIX.length)) {
+    switch (path.slice(base.length)) {
       case '/authorize':
         return authorize(ctx, req);
       case '/callback':
