@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { connect } from '@mcp-fw/client';
+import { connect, TransportError } from '@mcp-fw/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 // On Node the Streamable HTTP transport's default fetch is node:http with keep-alive agents
@@ -89,5 +89,44 @@ describe('the HTTP transport on Node', () => {
     await client.callTool('add', { a: 1, b: 2 });
     await client.close();
     expect(used).toBeGreaterThanOrEqual(2);
+  });
+
+  it('a JSON body cut off mid-way fails its call with a TransportError, and the client goes on', async () => {
+    let cut = true;
+    server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk) => (body += chunk));
+      req.on('end', () => {
+        const message = JSON.parse(body) as { id: number; method: string };
+        const text = JSON.stringify({
+          jsonrpc: '2.0',
+          id: message.id,
+          result:
+            message.method === 'server/discover'
+              ? { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: {} }
+              : { resultType: 'complete', content: [{ type: 'text', text: 'whole' }] },
+        });
+        res.writeHead(200, {
+          'content-type': 'application/json',
+          'content-length': String(text.length),
+        });
+        if (message.method === 'tools/call' && cut) {
+          cut = false;
+          res.write(text.slice(0, 20));
+          setTimeout(() => res.socket?.destroy(), 20);
+          return;
+        }
+        res.end(text);
+      });
+    });
+    await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+    const client = await connect(url, { onWarning: () => {}, validateOutput: false });
+    const failure = await client.callTool('x', {}).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(TransportError);
+    expect((failure as Error).message).toContain(`Cannot reach ${url}: terminated`);
+    // The next call, on a new connection, is answered.
+    expect((await client.callTool('x', {})).content[0]).toEqual({ type: 'text', text: 'whole' });
+    await client.close();
   });
 });

@@ -79,7 +79,8 @@ function nodeFetch(input: string | URL, init: RequestInit): Promise<Response> {
       finish(reason);
     };
     signal?.addEventListener('abort', onAbort, { once: true });
-    req.once('error', (error) => {
+    // `on`, not `once`: a second 'error' without a listener would be thrown.
+    req.on('error', (error) => {
       if (response !== undefined || settled) return;
       settled = true;
       signal?.removeEventListener('abort', onAbort);
@@ -90,6 +91,7 @@ function nodeFetch(input: string | URL, init: RequestInit): Promise<Response> {
       const status = res.statusCode ?? 0;
       if (REDIRECT.has(status) && res.headers.location !== undefined) {
         // Rare for an MCP endpoint: the global fetch follows it as fetch does.
+        res.on('error', () => {});
         res.resume();
         finish();
         resolve(globalThis.fetch(input, init));
@@ -100,6 +102,7 @@ function nodeFetch(input: string | URL, init: RequestInit): Promise<Response> {
         pairs.push([res.rawHeaders[i], res.rawHeaders[i + 1]]);
       const empty = NULL_BODY.has(status) || method === 'HEAD';
       if (empty) {
+        res.on('error', () => {});
         res.resume();
         finish();
       }
@@ -114,6 +117,7 @@ function nodeFetch(input: string | URL, init: RequestInit): Promise<Response> {
                 if ((controller.desiredSize ?? 1) <= 0) res.pause();
               });
               res.once('end', () => finish());
+              res.on('error', (error) => finish(new TypeError('terminated', { cause: error })));
               // A connection that closes before the end: the body fails, as fetch's does.
               res.once('close', () => finish(new TypeError('terminated')));
             },
