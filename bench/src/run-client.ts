@@ -19,12 +19,15 @@ const BARE_STDIO = here('./bare-server.js');
 const BARE_HTTP = here('./http-bare-server.js');
 const CLIENTS = (process.env.BENCH_CLIENTS ?? 'bare,mcp-fw,sdk-v2').split(',');
 const ROUNDS = envInt('BENCH_ROUNDS', 3);
-const PHASES = [
-  { transport: 'stdio', inFlight: 1, calls: envInt('BENCH_STDIO_CALLS', 5_000) },
-  { transport: 'stdio', inFlight: 16, calls: envInt('BENCH_STDIO_CALLS', 5_000) * 2 },
-  { transport: 'http', inFlight: 1, calls: envInt('BENCH_HTTP_CALLS', 1_000) },
-  { transport: 'http', inFlight: 16, calls: envInt('BENCH_HTTP_CALLS', 1_000) * 2 },
-] as const;
+const TRANSPORTS = (process.env.BENCH_CLIENT_TRANSPORTS ?? 'stdio,http').split(',');
+const PHASES = (
+  [
+    { transport: 'stdio', inFlight: 1, calls: envInt('BENCH_STDIO_CALLS', 5_000) },
+    { transport: 'stdio', inFlight: 16, calls: envInt('BENCH_STDIO_CALLS', 5_000) * 2 },
+    { transport: 'http', inFlight: 1, calls: envInt('BENCH_HTTP_CALLS', 1_000) },
+    { transport: 'http', inFlight: 16, calls: envInt('BENCH_HTTP_CALLS', 1_000) * 2 },
+  ] as const
+).filter((phase) => TRANSPORTS.includes(phase.transport));
 
 interface Sample {
   readonly cpuUs: number;

@@ -1,7 +1,7 @@
 // The proxy's own CPU per forwarded call against the CPU our server spends on a local call, in
 // one run: the bench's mcp-fw server (stdio) called directly, and the same server behind
-// @mcp-fw/proxy (src/proxy-server.ts, stdio in and out), pipelined `add` calls, rounds taking
-// turns. Usage: `npm run bench:proxy` (builds first). Not a test: it only reports.
+// @mcp-fw/proxy (src/proxy-server.ts, stdio in and out), and the same server behind the floor
+// of a forwarding proxy (src/bare-proxy.ts), pipelined `add` calls, rounds taking turns. Usage: `npm run bench:proxy` (builds first). Not a test: it only reports.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { killAll } from './client.js';
@@ -19,6 +19,7 @@ const config = {
 const ticksPerSecond = clockTicksPerSecond();
 const server = fileURLToPath(new URL('./mcp-fw-server.js', import.meta.url));
 const proxyServer = fileURLToPath(new URL('./proxy-server.js', import.meta.url));
+const bareProxy = fileURLToPath(new URL('./bare-proxy.js', import.meta.url));
 
 /** The proxy's upstream: its one child that is still running. */
 function childrenOf(pid: number): number[] {
@@ -34,11 +35,14 @@ async function main(): Promise<void> {
     proxyServer,
     profile ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profile}`] } : {},
   );
+  const floor = await connect(bareProxy);
   await pipelined(direct.client, config.warmupCalls, config.inFlight, ticksPerSecond);
   await pipelined(proxied.client, config.warmupCalls, config.inFlight, ticksPerSecond);
+  await pipelined(floor.client, config.warmupCalls, config.inFlight, ticksPerSecond);
   const local: number[] = [];
   const proxy: number[] = [];
   const behind: number[] = [];
+  const forwarder: number[] = [];
   for (let round = 0; round < config.rounds; round++) {
     local.push(
       (await pipelined(direct.client, config.calls, config.inFlight, ticksPerSecond)).cpuUsPerCall,
@@ -52,8 +56,11 @@ async function main(): Promise<void> {
     );
     const spent = upstreams.reduce((sum, pid, i) => sum + cpuTicks(pid) - before[i], 0);
     behind.push((spent * 1e6) / ticksPerSecond / config.calls);
+    forwarder.push(
+      (await pipelined(floor.client, config.calls, config.inFlight, ticksPerSecond)).cpuUsPerCall,
+    );
     process.stderr.write(
-      `  round ${round + 1}: local ${local[round].toFixed(1)} µs, proxy ${proxy[round].toFixed(1)} µs, upstream behind it ${behind[round].toFixed(1)} µs\n`,
+      `  round ${round + 1}: local ${local[round].toFixed(1)} µs, proxy ${proxy[round].toFixed(1)} µs, upstream behind it ${behind[round].toFixed(1)} µs, bare forwarder ${forwarder[round].toFixed(1)} µs\n`,
     );
   }
   const median = (values: number[]) => quantile(values, 0.5);
@@ -64,12 +71,15 @@ async function main(): Promise<void> {
     localCpuUsPerCall: median(local),
     proxyCpuUsPerCall: median(proxy),
     upstreamBehindProxyCpuUsPerCall: median(behind),
+    bareForwarderCpuUsPerCall: median(forwarder),
     ratio: median(proxy) / median(local),
+    bareForwarderRatio: median(forwarder) / median(local),
     target: 1.5,
   };
   console.log(JSON.stringify(report, null, 2));
   await direct.client.close();
   await proxied.client.close();
+  await floor.client.close();
 }
 
 main().then(

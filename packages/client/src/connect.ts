@@ -6,6 +6,7 @@ import { TransportError } from './errors.js';
 import { inputCapabilities } from './input.js';
 import { negotiate, type DiscoverResult, type NegotiationSettings } from './negotiate.js';
 import { Session } from './session.js';
+import { httpFetch } from '#http-fetch';
 import { HttpSseTransport } from './transports/http-sse.js';
 import { openInMemory } from './transports/in-memory.js';
 import {
@@ -101,7 +102,7 @@ export async function connect(
   if (isCommand(target)) return open(openStdio(target, options.stdio), options);
   const url = toUrl(target);
   if (options.auth)
-    options = { ...options, fetch: options.auth.fetchFor(url, options.fetch ?? globalThis.fetch) };
+    options = { ...options, fetch: options.auth.fetchFor(url, options.fetch ?? httpFetch) };
   if (options.transport === 'http+sse') return open(await openSse(url, options), options);
   try {
     return await open(new StreamableHttpTransport(url, options), options);

@@ -65,13 +65,18 @@ describe('@mcp-fw/client is runtime-neutral but for stdio', () => {
     expect(files.client).toContain('transports/streamable-http.ts');
     expect(files.client).toContain('transports/stdio-unavailable.ts');
     expect(files.client).not.toContain('transports/stdio-node.ts');
+    expect(files.client).toContain('transports/fetch-web.ts');
+    expect(files.client).not.toContain('transports/fetch-node.ts');
     expect(files.core.length).toBeGreaterThan(5);
     expect(nodeUsesOf(files)).toEqual({});
   });
 
-  it('on Node, the only Node-only code is the stdio transport and core’s Node variants', () => {
+  it('on Node, the only Node-only code is the stdio transport, the node:http fetch and core’s Node variants', () => {
     const uses = nodeUsesOf(loaded('index.ts', 'node'));
     const clientFiles = Object.keys(uses).filter((f) => f.startsWith('client/'));
-    expect(clientFiles).toEqual(['client/transports/stdio-node.ts']);
+    expect(clientFiles.sort()).toEqual([
+      'client/transports/fetch-node.ts',
+      'client/transports/stdio-node.ts',
+    ]);
   });
 });

@@ -1,4 +1,5 @@
 import type { Channel, ChannelSink, JsonRpcId } from '@mcp-fw/core/transport';
+import { httpFetch } from '#http-fetch';
 import { AuthorizationError } from '../auth/errors.js';
 import { failureResponse, TransportError } from '../errors.js';
 import { modernHeaders } from './http-headers.js';
@@ -10,7 +11,10 @@ import { answers, excerpt, peek, type ClientTransport, type Peeked } from './tra
 export interface HttpTransportOptions {
   /** Headers sent on every HTTP request (e.g. `Authorization`). */
   readonly headers?: Readonly<Record<string, string>>;
-  /** The fetch to use (default: the global one). */
+  /**
+   * The fetch to use. Default: on Node, a fetch over node:http with keep-alive connections (a
+   * third of the CPU of Node's own fetch per request); elsewhere the global one.
+   */
   readonly fetch?: typeof fetch;
   /** How many times a legacy response stream that broke off is resumed with `Last-Event-ID` (default 3). */
   readonly maxReconnects?: number;
@@ -54,7 +58,7 @@ export class StreamableHttpTransport implements ClientTransport {
   constructor(url: URL, options: HttpTransportOptions = {}) {
     this.#url = url;
     this.#options = options;
-    this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+    this.#fetch = options.fetch ?? httpFetch;
     this.channel = {
       start: (sink) => void (this.#sink = sink),
       send: (frame) => void this.#post(frame),
