@@ -14,6 +14,8 @@ export default [
   'examples/conformance/test/skills-suite.test.ts',
   'examples/conformance/test/deep-nesting.test.ts',
   'packages/redis/test/conformance-cluster.test.ts',
+  // serverlessHandler with a fresh node process per request: about 13 process starts.
+  'packages/redis/test/serverless.test.ts',
   'packages/create-mcp-server/test/packed.test.ts',
   'packages/create-mcp-server/test/packed-oauth.test.ts',
   // Third-party servers from npm behind mcp-fw proxy: each client session starts two of them.
