@@ -36,7 +36,7 @@ export function buildCommand(program: Command): void {
     )
     .option(
       '--entry <file>',
-      'with --bundle: the module to bundle (default: package.json bin or main, else dist/server.js)',
+      'with --bundle or --target workers: the module to bundle (default: package.json bin or main, else dist/server.js; for workers first the wrangler main, then dist/worker.js)',
     )
     .option('--external <packages...>', 'with --bundle: packages to leave in node_modules')
     .option(
