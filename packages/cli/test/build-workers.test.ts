@@ -44,6 +44,25 @@ describe('mcp-fw build --target workers', () => {
     expect(run.stderr).toContain('export const server = createServer(...)');
   }, 60_000);
 
+  it('a module worker that does not export the Durable Object class its wrangler.jsonc binds fails the build naming the class, and the config is kept', async () => {
+    const project = workersTemplate();
+    const config = `// the project's own
+{
+  "name": "temperatures",
+  "main": "src/worker.ts",
+  "durable_objects": { "bindings": [{ "name": "MCP_SESSIONS", "class_name": "Sessions" }] },
+}
+`;
+    project.write('wrangler.jsonc', config);
+    const run = await runCli(['build', '--target', 'workers'], project.dir);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      'dist/worker.js does not export Sessions, the Durable Object class the wrangler config binds',
+    );
+    expect(run.stderr).toContain('export const Sessions = worker.SessionObject;');
+    expect(project.read('wrangler.jsonc')).toBe(config);
+  }, 60_000);
+
   it('an unknown --target is refused before anything is built', async () => {
     const project = workersTemplate();
     const run = await runCli(['build', '--target', 'lambda'], project.dir);
