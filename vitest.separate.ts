@@ -14,6 +14,8 @@ export default [
   'examples/conformance/test/skills-suite.test.ts',
   'examples/conformance/test/deep-nesting.test.ts',
   'packages/redis/test/conformance-cluster.test.ts',
+  // serverlessHandler with a fresh node process per request: about 13 process starts.
+  'packages/redis/test/serverless.test.ts',
   'packages/create-mcp-server/test/packed.test.ts',
   'packages/create-mcp-server/test/packed-oauth.test.ts',
   // Third-party servers from npm behind mcp-fw proxy: each client session starts two of them.
@@ -26,6 +28,8 @@ export default [
   'packages/auth/test/authorization-conformance.test.ts',
   // An interactive sign-in in Chromium (oidc-provider's login and consent pages).
   'packages/client/test/chromium-sign-in.test.ts',
+  // mcp-fw build --target workers: two builds, each bundle served in workerd to both clients.
+  'packages/cli/test/build-workers-workerd.test.ts',
   // The MCP Apps preview host driven in Chromium (the view bundle built by Vite first).
   'packages/cli/test/dev-preview.test.ts',
   // GitHub's REST description (13 MB, 1,223 operations) through fromOpenAPI: ~25 s of CPU.

@@ -5,7 +5,10 @@ export declare const COMPATIBILITY_DATE: string;
 
 /** What to serve: a module worker entry and the Durable Object classes it exports. */
 export interface WorkerdSpec {
-  readonly entry: string;
+  /** The module to bundle (ignored when `module` is given). */
+  readonly entry?: string;
+  /** A module worker bundled already (one ES module), served as it is. */
+  readonly module?: string;
   readonly port?: number;
   readonly durableObjects?: readonly { readonly className: string; readonly binding: string }[];
   readonly vars?: Readonly<Record<string, string>>;

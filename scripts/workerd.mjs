@@ -7,7 +7,7 @@
 //
 // Used by examples/conformance's start:workers and by the tests (packages/core/test/support).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -62,12 +62,17 @@ const worker :Workerd.Worker = (
 }
 
 /**
- * Bundles `spec.entry` and serves it on 127.0.0.1:`spec.port` (0: a port workerd picks).
+ * Bundles `spec.entry` (or takes `spec.module`, a module worker bundled already, e.g. by
+ * `mcp-fw build --target workers`, as it is) and serves it on 127.0.0.1:`spec.port` (0: a port
+ * workerd picks).
  * Resolves once workerd listens, with its origin, its output so far, and `stop()`.
  */
 export async function startWorkerd(spec) {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-fw-workerd-'));
-  writeFileSync(join(dir, 'worker.js'), await bundleWorker(spec.entry));
+  writeFileSync(
+    join(dir, 'worker.js'),
+    spec.module ? readFileSync(spec.module) : await bundleWorker(spec.entry),
+  );
   writeFileSync(join(dir, 'config.capnp'), workerdConfig({ port: spec.port ?? 0, ...spec }));
   const child = spawn(WORKERD, ['serve', 'config.capnp', '--control-fd=3'], {
     cwd: dir,

@@ -5,6 +5,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWorker } from '../../core/test/support/workerd.ts';
 import { runCli, tempDir, type Finished } from './support/cli.ts';
 import { npm, packScaffolder, projectFiles, startHttpServer } from './support/packed.ts';
 import { listed as listPackages } from '../src/project-packages.ts';
@@ -14,6 +15,7 @@ import { listed as listPackages } from '../src/project-packages.ts';
 // framework packed into its vendor/ folder and installs it; the project's own test, build and
 // inspect scripts pass; then an official SDK client connects the way the printed Claude
 // Desktop configuration says (stdio) or at the server's URL (HTTP) and lists its tools.
+// The workers template's bundle is served in real workerd instead.
 // Sequential on purpose: six installs in parallel would only fight over two cores.
 
 const TEMPLATES = [
@@ -44,6 +46,14 @@ const TEMPLATES = [
     transport: 'stdio',
     tools: ['roll_dice'],
     framework: ['@mcp-fw/core', '@mcp-fw/cli'],
+  },
+  // Its build is mcp-fw build --target workers: the module worker its wrangler.jsonc deploys,
+  // served here as it is in real workerd (an SDK 1.x session, held by a Durable Object).
+  {
+    template: 'workers',
+    transport: 'workers',
+    tools: ['to_fahrenheit'],
+    framework: ['@mcp-fw/core', '@mcp-fw/cli', '@mcp-fw/cloudflare'],
   },
 ] as const;
 
@@ -151,6 +161,22 @@ describe.each(['checkout', 'tarball'] as const)('scaffolded from the %s', (sourc
         command: 'npx',
         args: ['-y', 'mcp-remote', 'http://127.0.0.1:3000/mcp'],
       });
+      if (transport === 'workers') {
+        expect(built.stderr).toContain('Bundled dist/worker.js into dist/worker.bundle.mjs');
+        expect(built.stderr).toContain('Deploy it with: npx wrangler deploy (');
+        const worker = await startWorker({
+          module: join(dir, 'dist', 'worker.bundle.mjs'),
+          durableObjects: [{ className: 'McpSessions', binding: 'MCP_SESSIONS' }],
+        });
+        try {
+          expect(
+            await toolsOver(new StreamableHTTPClientTransport(new URL('/mcp', worker.origin))),
+          ).toEqual(tools);
+        } finally {
+          await worker.stop();
+        }
+        return;
+      }
       expect(built.stderr).toContain('Start it with: node dist/server.launch.cjs --http');
       // Every way to start it honours PORT (here 0, a free port rather than 3000).
       for (const [command, args] of [

@@ -1,4 +1,9 @@
 export { redisStore, type RedisStoreOptions } from './redis-store.js';
+export {
+  serverlessHandler,
+  type ServerlessHandler,
+  type ServerlessHandlerOptions,
+} from './serverless.js';
 export { RedisEventStore, type RedisEventStoreOptions } from './event-store.js';
 export { RedisSessionRecords } from './session-records.js';
 export { RedisBus } from './bus.js';

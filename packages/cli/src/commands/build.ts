@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { dirname, relative } from 'node:path';
+import { existsSync } from 'node:fs';
+import { basename, dirname, join, relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Command } from 'commander';
 import { CliError } from '../output/cli-error.js';
@@ -7,6 +8,13 @@ import { styleFor } from '../output/style.js';
 import { bundleEntry } from '../bundle/bundle-entry.js';
 import { bundleServer, type BundleResult } from '../bundle/bundle-server.js';
 import { writeMcpb } from '../bundle/mcpb.js';
+import { bundleWorker, workerBundleFile } from '../bundle/worker-bundle.js';
+import {
+  readWranglerConfig,
+  type WranglerConfig,
+  writeWranglerConfig,
+} from '../bundle/wrangler-config.js';
+import { builtFile } from '../project/built-file.js';
 import { projectIn, type Project } from '../project/project.js';
 import { decoratorFix } from '../project/decorator-errors.js';
 import { readConfig } from '../project/ts-config.js';
@@ -28,9 +36,14 @@ export function buildCommand(program: Command): void {
     )
     .option(
       '--entry <file>',
-      'with --bundle: the module to bundle (default: package.json bin or main, else dist/server.js)',
+      'with --bundle or --target workers: the module to bundle (default: package.json bin or main, else dist/server.js; for workers first the wrangler main, then dist/worker.js)',
     )
     .option('--external <packages...>', 'with --bundle: packages to leave in node_modules')
+    .option(
+      '--target <target>',
+      'node (default) or workers: also bundle a Cloudflare module worker (dist/worker.bundle.mjs) and write wrangler.jsonc if absent',
+      'node',
+    )
     .option(
       '--mcpb',
       'also pack the bundle into <name>-<version>.mcpb, an MCP bundle for one-click install in hosts (implies --bundle)',
@@ -45,9 +58,25 @@ export function buildCommand(program: Command): void {
           'also dist/server.bundle.cjs, started by node dist/server.launch.cjs',
         ],
         ['mcp-fw build --mcpb', 'also calculator-0.1.0.mcpb: manifest.json and the bundled server'],
+        [
+          'mcp-fw build --target workers',
+          'also dist/worker.bundle.mjs for Cloudflare Workers; then: npx wrangler deploy',
+        ],
       ])}\nProjects with references are built with tsc -b; type errors fail the build.\n`,
     )
     .action(async (options: BuildOptions) => {
+      if (options.target !== 'node' && options.target !== 'workers')
+        throw new CliError(
+          `--target ${options.target} is not a target mcp-fw build knows.`,
+          'Use --target node (the default) or --target workers (Cloudflare Workers).',
+          2,
+        );
+      if (options.target === 'workers' && (options.bundle || options.mcpb))
+        throw new CliError(
+          `--target workers with ${options.mcpb ? '--mcpb' : '--bundle'}: those build a Node launcher, and the Workers bundle is a module worker of its own.`,
+          'Run them as two builds: mcp-fw build --target workers, and mcp-fw build --bundle.',
+          2,
+        );
       // Checked before compiling: a bundle's server runs without node_modules.
       if (options.mcpb && options.external?.length)
         throw new CliError(
@@ -103,6 +132,7 @@ export function buildCommand(program: Command): void {
           `${style.green('Bundled')} view ${view.name} into ${relative(process.cwd(), view.file)} (${kb} KB).\n`,
         );
       }
+      if (options.target === 'workers') await workersStep(project, config.outDir, options);
       if (options.bundle || options.mcpb) {
         const bundled = await bundleStep(project, config.outDir, options);
         if (options.mcpb) await mcpbStep(project, bundled);
@@ -116,6 +146,71 @@ interface BuildOptions {
   entry?: string;
   external?: string[];
   mcpb?: boolean;
+  target: string;
+}
+
+/** `--target workers`: the module worker, and wrangler.jsonc when the project has no config. */
+async function workersStep(
+  project: Project,
+  outDir: string | undefined,
+  options: BuildOptions,
+): Promise<void> {
+  const started = performance.now();
+  const existing = readWranglerConfig(project.dir);
+  const entry = await workerEntry(project, outDir, options.entry, existing);
+  const sessions = existing?.durableObjects[0] ?? {
+    name: 'MCP_SESSIONS',
+    className: 'McpSessions',
+  };
+  const result = await bundleWorker({
+    entry,
+    outFile: workerBundleFile(entry),
+    projectDir: project.dir,
+    sessions,
+    durableObjectClasses: existing?.durableObjects.map((o) => o.className),
+  });
+  const shown = (file: string) => relative(process.cwd(), file) || file;
+  const style = styleFor(process.stderr);
+  const kb = (result.bytes / 1024).toFixed(0);
+  const ms = (performance.now() - started).toFixed(0);
+  let deploy = 'npx wrangler deploy';
+  let config = '';
+  if (!existing) {
+    const name = String(project.packageJson?.data.name ?? basename(project.dir))
+      .replace(/^@[^/]+\//, '')
+      .replace(/[^a-z0-9-]/gi, '-')
+      .toLowerCase();
+    // A module worker without the sessions class serves 2026-07-28 only: no binding for it.
+    const held = result.exports.includes(sessions.className) ? sessions : undefined;
+    const file = writeWranglerConfig(project.dir, { name, main: result.file, sessions: held });
+    config = `${style.green('Wrote')} ${shown(file)} (${held ? `legacy sessions in Durable Objects: ${held.name} → ${held.className}` : `2026-07-28 only: the worker exports no ${sessions.className} class for legacy sessions`}).\n`;
+  } else if (existing.main !== result.file) {
+    deploy = `npx wrangler deploy ${shown(result.file)} --no-bundle`;
+    config = `${shown(existing.file)} is kept as it is${existing.main ? ` (its main is ${shown(existing.main)})` : ''}.\n`;
+  }
+  process.stderr.write(
+    `${style.green('Bundled')} ${shown(entry)} into ${shown(result.file)} (${kb} KB, a module worker${result.kind === 'server' ? ' serving the exported server' : ''}) in ${ms} ms.\n` +
+      config +
+      `Deploy it with: ${deploy} (wrangler needs Node 22 or later).\n`,
+  );
+}
+
+/**
+ * The module to bundle for Workers: --entry, else the wrangler config's main (its build output),
+ * else worker.js in the build output, else what --bundle would take (a module exporting a server).
+ */
+async function workerEntry(
+  project: Project,
+  outDir: string | undefined,
+  entry: string | undefined,
+  config: WranglerConfig | undefined,
+): Promise<string> {
+  if (entry !== undefined) return bundleEntry(project, outDir, entry);
+  if (config?.main && existsSync(config.main) && !/\.bundle\.mjs$/.test(config.main))
+    return builtFile(config.main);
+  const worker = outDir && join(outDir, 'worker.js');
+  if (worker && existsSync(worker)) return worker;
+  return bundleEntry(project, outDir, undefined);
 }
 
 async function bundleStep(

@@ -109,7 +109,10 @@ export class SharedSessions {
       for (const change of changes)
         this.#publish(id, { k: 'replay', f: frameOf(change), n: this.nodeId });
     } else if (!carriesRequest) {
-      this.#publish(id, { k: 'in', f: text, n: this.nodeId });
+      // Awaited, before the 202: an answer to a question another instance asked (ctx.elicit),
+      // or a cancel, must be out before this instance may stop, as a serverless function is
+      // frozen as soon as its response is sent.
+      await this.#publishNow(id, { k: 'in', f: text, n: this.nodeId });
     }
     return undefined;
   }
@@ -202,10 +205,16 @@ export class SharedSessions {
 
   #publish(id: string, message: SessionMessage): void {
     void Promise.resolve()
-      .then(() => this.store.bus.publish(topicOf(id), JSON.stringify(message)))
-      .catch(() => {
-        // At most once, as pub/sub is: a holder that misses it finds out on its next request.
-      });
+      .then(() => this.#publishNow(id, message))
+      .catch(() => undefined);
+  }
+
+  async #publishNow(id: string, message: SessionMessage): Promise<void> {
+    try {
+      await this.store.bus.publish(topicOf(id), JSON.stringify(message));
+    } catch {
+      // At most once, as pub/sub is: a holder that misses it finds out on its next request.
+    }
   }
 }
 
