@@ -166,6 +166,72 @@ describe('mcp-fw openapi: generated classes', () => {
     );
   });
 
+  it('the generated files are written as biome formats them (long unions, quotes, nullable objects)', async () => {
+    const spec = storeSpec({
+      '/reports': {
+        get: {
+          operationId: 'listReports',
+          tags: ['reports'],
+          parameters: [
+            {
+              name: 'state',
+              in: 'query',
+              schema: {
+                type: 'string',
+                enum: [
+                  'open',
+                  'closed',
+                  "won't fix",
+                  'duplicate',
+                  'needs-triage',
+                  'in-progress',
+                  'blocked',
+                ],
+              },
+            },
+          ],
+          responses: {
+            '200': {
+              description: 'ok',
+              content: json({
+                type: 'array',
+                items: {
+                  anyOf: [
+                    { type: 'string' },
+                    {
+                      type: 'object',
+                      properties: {
+                        id: { type: 'integer' },
+                        owner: {
+                          type: ['object', 'null'],
+                          properties: { login: { type: 'string' } },
+                        },
+                      },
+                    },
+                  ],
+                },
+              }),
+            },
+          },
+        },
+      },
+    });
+    const biome = join(import.meta.dirname, '../../../node_modules/@biomejs/biome/bin/biome');
+    for (const file of await generateClasses(spec)) {
+      const run = spawnSync(
+        process.execPath,
+        [biome, 'format', `--stdin-file-path=${file.path.replace('.gen.ts', '-gen.ts')}`],
+        {
+          cwd: join(import.meta.dirname, '../../..'),
+          input: file.text,
+          encoding: 'utf8',
+        },
+      );
+      expect(run.status, run.stderr).toBe(0);
+      expect(run.stdout, file.path).toBe(file.text);
+    }
+  });
+
   it('a spec change regenerating keeps a user edit', async () => {
     const dir = project();
     const first = writeClasses(dir, await generateClasses(storeSpec()));

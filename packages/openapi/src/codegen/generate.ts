@@ -307,12 +307,13 @@ function typesFile(
     );
     const plainObject =
       types.isObject(schema) &&
+      Object.keys((resolved.properties ?? {}) as object).length > 0 &&
       !Array.isArray(resolved.allOf) &&
       typeof (schema as { $ref?: unknown }).$ref !== 'string';
     if (plainObject) {
       body += `\n${doc}export interface ${name} {\n${types.members(resolved, '  ')}}\n`;
     } else {
-      body += `\n${doc}export type ${name} = ${types.type(resolved, '')};\n`;
+      body += `\n${doc}${types.alias(name, resolved)}`;
     }
   }
   for (const p of planned) {
@@ -322,7 +323,7 @@ function typesFile(
         [`What ${p.tool} answers (\`${p.op.method.toUpperCase()} ${p.op.path}\`).`],
         '',
       );
-      body += `\n${doc}export type ${r.type} = ${types.type(r.schema, '')};\n`;
+      body += `\n${doc}${types.alias(r.type, r.schema)}`;
     }
   }
   for (const p of planned) {
@@ -343,11 +344,19 @@ function typesFile(
   return head + body;
 }
 
-function placementText(p: ArgPlacement): string {
+function placementParts(p: ArgPlacement): string[] {
   const parts = [`arg: ${quote(p.arg)}`, `name: ${quote(p.name)}`, `in: ${quote(p.in)}`];
   if (p.delimiter !== undefined) parts.push(`delimiter: ${quote(p.delimiter)}`);
   if (p.file) parts.push(`file: { contentType: ${quote(p.file.contentType)} }`);
-  return `{ ${parts.join(', ')} }`;
+  return parts;
+}
+
+/** One placement as an array item at `indent`: on one line when it fits, else a key a line. */
+function placementItem(p: ArgPlacement, indent: string): string {
+  const parts = placementParts(p);
+  const one = `${indent}{ ${parts.join(', ')} },`;
+  if (one.length <= 100) return one;
+  return `${indent}{\n${parts.map((x) => `${indent}  ${x},`).join('\n')}\n${indent}},`;
 }
 
 function specText(p: PlannedOperation): string {
@@ -356,11 +365,13 @@ function specText(p: PlannedOperation): string {
     `    method: ${quote(p.op.method)},`,
     `    path: ${quote(p.op.path)},`,
   ];
-  const items = p.plan.placements.map(placementText);
-  const one = `    placements: [${items.join(', ')}],`;
-  if (items.length === 0) lines.push('    placements: [],');
-  else if (items.length === 1 && one.length <= 100) lines.push(one);
-  else lines.push('    placements: [', ...items.map((i) => `      ${i},`), '    ],');
+  const placements = p.plan.placements;
+  const first = placements[0];
+  const one = first ? `    placements: [{ ${placementParts(first).join(', ')} }],` : '';
+  if (!first) lines.push('    placements: [],');
+  else if (placements.length === 1 && one.length <= 100) lines.push(one);
+  else
+    lines.push('    placements: [', ...placements.map((x) => placementItem(x, '      ')), '    ],');
   if (p.plan.bodyType !== undefined) lines.push(`    bodyType: ${quote(p.plan.bodyType)},`);
   lines.push('  },');
   return lines.join('\n');
@@ -400,7 +411,11 @@ function clientFile(about: string, title: string, planned: readonly PlannedOpera
       [`args: ${p.argsType}`, 'ctx?: CallContext'],
       `Promise<${ret}>`,
     );
-    out += `    return this.#client.call(OPERATIONS.${p.method}, args, ctx) as Promise<${ret}>;\n  }\n`;
+    const call = `    return this.#client.call(OPERATIONS.${p.method}, args, ctx) as Promise<${ret}>;`;
+    out +=
+      call.length <= 100
+        ? `${call}\n  }\n`
+        : `    return this.#client.call(\n      OPERATIONS.${p.method},\n      args,\n      ctx,\n    ) as Promise<${ret}>;\n  }\n`;
   }
   return `${out}}\n`;
 }
@@ -424,7 +439,7 @@ function classFile(
     `Change these tools in ${file}.ts (yours: written once, never overwritten).`,
   );
   out += usesFile
-    ? "\nimport {\n  type Context,\n  type EmbeddedResource,\n  embeddedResource,\n  Tool,\n} from '@mcp-fw/core';\n"
+    ? "\nimport { type Context, type EmbeddedResource, embeddedResource, Tool } from '@mcp-fw/core';\n"
     : "\nimport { type Context, Tool } from '@mcp-fw/core';\n";
   out += "import type { ApiClient } from './client.gen.js';\n";
   out += importTypes([...typeNames]);
@@ -453,7 +468,11 @@ function classFile(
       case 'json':
         out += p.result.object
           ? `    return ${call};\n`
-          : `    return { result: await ${call} };\n`;
+          : `    return { result: await ${call} };`.length <= 100
+            ? `    return { result: await ${call} };\n`
+            : `      result: await ${call},`.length <= 100
+              ? `    return {\n      result: await ${call},\n    };\n`
+              : `    return {\n      result: await this.api.${p.method}(\n        args,\n        ctx,\n      ),\n    };\n`;
         break;
       case 'text':
         out += `    return ${call};\n`;

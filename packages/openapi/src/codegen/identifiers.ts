@@ -32,6 +32,9 @@ export function propertyKey(name: string): string {
 
 /** A single-quoted TypeScript string literal. */
 export function quote(text: string): string {
+  // Biome's choice: double quotes when that escapes fewer characters.
+  if (text.includes("'") && !text.includes('"'))
+    return `"${text.replaceAll('\\', '\\\\').replaceAll('\n', '\\n').replaceAll('\r', '\\r')}"`;
   return `'${text.replaceAll('\\', '\\\\').replaceAll("'", "\\'").replaceAll('\n', '\\n').replaceAll('\r', '\\r')}'`;
 }
 

@@ -75,7 +75,12 @@ export class TypeWriter {
     let out = '';
     for (const [name, sub] of Object.entries(props)) {
       out += jsdoc(this.docLines(sub), indent);
-      out += `${indent}${propertyKey(name)}${required.has(name) ? '' : '?'}: ${this.write(sub, indent, [])};\n`;
+      out += this.declare(
+        `${indent}${propertyKey(name)}${required.has(name) ? '' : '?'}`,
+        sub,
+        indent,
+        [],
+      );
     }
     return out;
   }
@@ -102,40 +107,83 @@ export class TypeWriter {
     return typeof s === 'object' && s !== null ? (s as Schema) : undefined;
   }
 
+  /** Set while re-laying out a too-long line: an array of a union breaks its union too. */
+  private breakArrays = false;
+
   private write(node: unknown, indent: string, stack: readonly string[]): string {
-    if (node === true || node === undefined) return this.json();
-    if (node === false) return 'never';
-    if (typeof node !== 'object' || node === null) return this.json();
+    return joinUnion(this.parts(node, indent, stack));
+  }
+
+  /** The members of the type's top-level union (one part when it is none), deduplicated. */
+  private parts(node: unknown, indent: string, stack: readonly string[]): string[] {
+    if (node === true || node === undefined) return [this.json()];
+    if (node === false) return ['never'];
+    if (typeof node !== 'object' || node === null) return [this.json()];
     const s = node as Schema;
     if (typeof s.$ref === 'string') {
       const name = this.named.get(s.$ref);
-      if (name) return name;
-      if (stack.includes(s.$ref)) return this.json();
-      return this.write(resolvePointer(this.doc, s.$ref), indent, [...stack, s.$ref]);
+      if (name) return [name];
+      if (stack.includes(s.$ref)) return [this.json()];
+      return this.parts(resolvePointer(this.doc, s.$ref), indent, [...stack, s.$ref]);
     }
-    const nullable = this.v30 && s.nullable === true;
-    const base = this.core(s, indent, stack);
-    return nullable && base !== 'null' ? union([base, 'null']) : base;
+    const base = this.coreParts(s, indent, stack);
+    return this.v30 && s.nullable === true ? unique([...base, 'null']) : base;
   }
 
-  private core(s: Schema, indent: string, stack: readonly string[]): string {
-    if ('const' in s) return literal(s.const) ?? this.json();
+  private coreParts(s: Schema, indent: string, stack: readonly string[]): string[] {
+    if ('const' in s) return [literal(s.const) ?? this.json()];
     if (Array.isArray(s.enum) && s.enum.length > 0) {
       const literals = s.enum.map(literal);
-      if (literals.every((l) => l !== undefined)) return union(literals as string[]);
+      if (literals.every((l) => l !== undefined)) return unique(literals as string[]);
     }
     if (Array.isArray(s.allOf) && s.allOf.length > 0) {
       const parts = s.allOf.map((p) => this.write(p, indent, stack));
       const own = this.ownObject(s, indent, stack);
-      return [...parts, ...(own ? [own] : [])]
-        .map((p) => (p.includes(' | ') && !p.startsWith('{') ? `(${p})` : p))
-        .join(' & ');
+      return [
+        [...parts, ...(own ? [own] : [])]
+          .map((p) => (p.includes(' | ') && !p.startsWith('{') ? `(${p})` : p))
+          .join(' & '),
+      ];
     }
     const alternatives = (s.oneOf ?? s.anyOf) as unknown[] | undefined;
     if (Array.isArray(alternatives) && alternatives.length > 0)
-      return union(alternatives.map((p) => this.write(p, indent, stack)));
+      return unique(alternatives.flatMap((p) => this.parts(p, indent, stack)));
     if (Array.isArray(s.type))
-      return union(s.type.map((t) => this.core({ ...s, type: t }, indent, stack)));
+      return unique(s.type.flatMap((t) => this.coreParts({ ...s, type: t }, indent, stack)));
+    return [this.core(s, indent, stack)];
+  }
+
+  /**
+   * `key: T;` (or `export type Name = T;`), laid out as biome formats it: a union that does not
+   * fit in 100 columns, or holds a multi-line object, gets one `| member` a line.
+   */
+  private declare(head: string, node: unknown, indent: string, stack: readonly string[]): string {
+    const parts = this.parts(node, indent, stack);
+    const single = joinUnion(parts);
+    const separator = head.endsWith('=') ? ' ' : ': ';
+    // One object type with only `null` beside it is kept around the object (biome "hugs" it).
+    const hugged = isHugged(parts);
+    const long = single.includes('\n') || `${head}${separator}${single};`.length > 100;
+    if (parts.length > 1 && !hugged && long) {
+      const inner = head.endsWith('=') ? '  ' : `${indent}  `;
+      const broken = this.parts(node, `${inner}  `, stack);
+      return `${head}${separator.trimEnd()}\n${broken.map((p) => `${inner}| ${unionMember(p, true)}`).join('\n')};\n`;
+    }
+    if (parts.length === 1 && long && !single.includes('\n')) {
+      this.breakArrays = true;
+      const again = this.parts(node, indent, stack)[0] as string;
+      this.breakArrays = false;
+      return `${head}${separator}${again};\n`;
+    }
+    return `${head}${separator}${single};\n`;
+  }
+
+  /** `export type Name = …;` for a schema. */
+  alias(name: string, schema: unknown): string {
+    return this.declare(`export type ${name} =`, schema, '', []);
+  }
+
+  private core(s: Schema, indent: string, stack: readonly string[]): string {
     switch (s.type) {
       case 'string':
         return 'string';
@@ -149,8 +197,16 @@ export class TypeWriter {
       case 'null':
         return 'null';
       case 'array': {
-        const item = s.items === undefined ? this.json() : this.write(s.items, indent, stack);
-        return /[|&]/.test(item) && !item.startsWith('{') ? `(${item})[]` : `${item}[]`;
+        if (s.items === undefined) return `${this.json()}[]`;
+        const parts = this.parts(s.items, indent, stack);
+        const long = this.breakArrays || parts.some((p) => p.includes('\n'));
+        if (parts.length > 1 && !isHugged(parts) && long) {
+          // As biome lays out a union inside `( … )[]` that does not fit on its line.
+          const broken = this.parts(s.items, `${indent}    `, stack);
+          return `(\n${broken.map((p) => `${indent}  | ${unionMember(p, true)}`).join('\n')}\n${indent})[]`;
+        }
+        const item = joinUnion(parts);
+        return parts.length > 1 || isIntersection(item) ? `(${item})[]` : `${item}[]`;
       }
       case 'object':
         return this.ownObject(s, indent, stack) ?? this.record(s, indent, stack);
@@ -170,20 +226,24 @@ export class TypeWriter {
     let out = '{\n';
     for (const [name, sub] of Object.entries(props)) {
       out += jsdoc(this.docLines(sub), inner);
-      out += `${inner}${propertyKey(name)}${required.has(name) ? '' : '?'}: ${this.write(sub, inner, stack)};\n`;
+      out += this.declare(
+        `${inner}${propertyKey(name)}${required.has(name) ? '' : '?'}`,
+        sub,
+        inner,
+        stack,
+      );
     }
     return `${out}${indent}}`;
   }
 
   private record(s: Schema, indent: string, stack: readonly string[]): string {
     const extra = s.additionalProperties;
-    const value =
-      typeof extra === 'object' && extra !== null
-        ? this.write(extra, indent, stack)
-        : extra === false
-          ? 'never'
-          : this.json();
-    return `Record<string, ${value}>`;
+    if (typeof extra !== 'object' || extra === null)
+      return `Record<string, ${extra === false ? 'never' : this.json()}>`;
+    const value = this.write(extra, indent, stack);
+    if (!value.includes('\n')) return `Record<string, ${value}>`;
+    // As biome lays out a multi-line type argument: one argument a line.
+    return `Record<\n${indent}  string,\n${indent}  ${this.write(extra, `${indent}  `, stack)}\n${indent}>`;
   }
 
   private json(): string {
@@ -204,6 +264,26 @@ function literal(value: unknown): string | undefined {
   return undefined;
 }
 
-function union(parts: readonly string[]): string {
-  return [...new Set(parts)].join(' | ');
+/** One object type with only `null` beside it: biome keeps the union around the object. */
+function isHugged(parts: readonly string[]): boolean {
+  const object = (p: string) => p.startsWith('{') && p.endsWith('}');
+  return parts.filter(object).length === 1 && parts.every((p) => p === 'null' || object(p));
+}
+
+/** An intersection at the top level (not one inside an object literal or parentheses). */
+function isIntersection(type: string): boolean {
+  return type.includes(' & ') && !type.startsWith('{') && !type.startsWith('(');
+}
+
+/** A union member: an intersection among others is parenthesised, as biome writes it. */
+function unionMember(part: string, many: boolean): string {
+  return many && isIntersection(part) ? `(${part})` : part;
+}
+
+function joinUnion(parts: readonly string[]): string {
+  return parts.map((p) => unionMember(p, parts.length > 1)).join(' | ');
+}
+
+function unique(parts: readonly string[]): string[] {
+  return [...new Set(parts)];
 }
