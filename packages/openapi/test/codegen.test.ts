@@ -88,6 +88,7 @@ function storeSpec(extra: Record<string, unknown> = {}): Record<string, unknown>
           properties: {
             name: { type: 'string', description: 'What the pet answers to', minLength: 1 },
             tag: { type: ['string', 'null'] },
+            category: { $ref: '#/components/schemas/Category' },
           },
         },
         Pet: {
@@ -97,6 +98,14 @@ function storeSpec(extra: Record<string, unknown> = {}): Record<string, unknown>
           ],
         },
         Error: { type: 'object', properties: { message: { type: 'string' } } },
+        // A cyclic schema: a named type that refers to itself.
+        Category: {
+          type: 'object',
+          properties: {
+            name: { type: 'string' },
+            parent: { $ref: '#/components/schemas/Category' },
+          },
+        },
       },
     },
   };
@@ -267,7 +276,7 @@ describe('mcp-fw openapi: generated classes', () => {
     expect(readFileSync(join(dir, 'pets.gen.ts'), 'utf8')).toContain('async uploadPhoto(');
   });
 
-  it('the generated project type-checks, its schemas derive from the types, and every operation serves end to end', async () => {
+  it('the generated project type-checks, its schemas derive from the types (a cyclic schema included), and every operation serves end to end', async () => {
     const root = project();
     const dir = join(root, 'src', 'api');
     writeClasses(dir, await generateClasses(storeSpec()));
@@ -330,7 +339,16 @@ describe('mcp-fw openapi: generated classes', () => {
         expect((await client.callTool('listPets', { limit: 1 })).structuredContent).toEqual({
           result: [{ id: 1, name: 'Rex', tag: 'dog' }],
         });
-        const added = await client.callTool('addPet', { name: 'Kit', tag: null });
+        const added = await client.callTool('addPet', {
+          name: 'Kit',
+          tag: null,
+          // Category refers to itself; in the arguments, as at runtime, the recursion is left open
+          // (JsonValue) past the first level, which is checked.
+          category: { name: 'cats', parent: { name: 'animals' } },
+        });
+        expect(
+          (await client.callTool('addPet', { name: 'X', category: { name: 1 } })).isError,
+        ).toBe(true);
         expect(added.structuredContent).toEqual({ id: 3, name: 'Kit', tag: null });
         expect((await client.callTool('find_pet', { id: 3 })).structuredContent).toMatchObject({
           name: 'Kit',

@@ -255,7 +255,13 @@ export class TypeWriter {
 /** The declaration of `JsonValue`, the type of a value a schema does not constrain. */
 export const JSON_VALUE_DECLARATION =
   '/** Any JSON value: where the document does not say what a value is. */\n' +
-  'export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };\n';
+  'export type JsonValue =\n' +
+  '  | string\n' +
+  '  | number\n' +
+  '  | boolean\n' +
+  '  | null\n' +
+  '  | JsonValue[]\n' +
+  '  | { [key: string]: JsonValue };\n';
 
 function literal(value: unknown): string | undefined {
   if (typeof value === 'string') return quote(value);
