@@ -67,6 +67,35 @@ function storeSpec(extra: Record<string, unknown> = {}): Record<string, unknown>
           responses: { '204': { description: 'gone' } },
         },
       },
+      '/pets/{id}/photo': {
+        // A binary answer, and a multipart upload with a file part.
+        get: {
+          operationId: 'getPhoto',
+          tags: ['pets'],
+          parameters: [idParam],
+          responses: { '200': { description: 'ok', content: { 'image/png': {} } } },
+        },
+        put: {
+          operationId: 'putPhoto',
+          tags: ['pets'],
+          parameters: [idParam],
+          requestBody: {
+            content: {
+              'multipart/form-data': {
+                schema: {
+                  type: 'object',
+                  properties: {
+                    caption: { type: 'string' },
+                    photo: { type: 'string', format: 'binary' },
+                  },
+                },
+                encoding: { photo: { contentType: 'image/png' } },
+              },
+            },
+          },
+          responses: { '204': { description: 'stored' } },
+        },
+      },
       '/store/inventory': {
         get: {
           operationId: 'get-inventory',
@@ -143,7 +172,14 @@ describe('mcp-fw openapi: generated classes', () => {
     expect(text('pets.ts')).toContain('export class Pets extends PetsGenerated {}');
     const methods = (path: string) =>
       [...text(path).matchAll(/^ {2}async (\w+)\(/gm)].map((m) => m[1]);
-    expect(methods('pets.gen.ts')).toEqual(['listPets', 'addPet', 'find_pet', 'find_pet_2']);
+    expect(methods('pets.gen.ts')).toEqual([
+      'listPets',
+      'addPet',
+      'find_pet',
+      'find_pet_2',
+      'getPhoto',
+      'putPhoto',
+    ]);
     expect(methods('pet-store.gen.ts')).toEqual(['get_inventory']);
     expect(methods('health.gen.ts')).toEqual(['health']);
     // A global's name is not shadowed: the document's Error is ErrorType.
@@ -317,6 +353,13 @@ describe('mcp-fw openapi: generated classes', () => {
         res.writeHead(200, { 'content-type': 'text/plain' });
         res.end('3 dogs');
       },
+      'GET /api/pets/1/photo': (_req, res) => {
+        res.writeHead(200, { 'content-type': 'image/png' });
+        res.end(Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+      },
+      'PUT /api/pets/1/photo': (_req, res) => {
+        res.writeHead(204).end();
+      },
       'GET /api/health': (_req, res) => {
         res.writeHead(204).end();
       },
@@ -334,7 +377,16 @@ describe('mcp-fw openapi: generated classes', () => {
       try {
         const { tools } = await client.listTools();
         expect(tools.map((t) => t.name).sort()).toEqual(
-          ['addPet', 'find_pet', 'find_pet_2', 'get-inventory', 'health', 'listPets'].sort(),
+          [
+            'addPet',
+            'find_pet',
+            'find_pet_2',
+            'getPhoto',
+            'putPhoto',
+            'get-inventory',
+            'health',
+            'listPets',
+          ].sort(),
         );
         expect((await client.callTool('listPets', { limit: 1 })).structuredContent).toEqual({
           result: [{ id: 1, name: 'Rex', tag: 'dog' }],
@@ -361,6 +413,20 @@ describe('mcp-fw openapi: generated classes', () => {
           text: '3 dogs',
         });
         expect((await client.callTool('health', {})).isError).toBeFalsy();
+        const photo = await client.callTool('getPhoto', { id: 1 });
+        expect(photo.content[0]).toEqual({
+          type: 'resource',
+          resource: {
+            uri: `${upstream.url}/pets/1/photo`,
+            mimeType: 'image/png',
+            blob: 'iVBORw==',
+          },
+        });
+        const put = await client.callTool('putPhoto', { id: 1, caption: 'Rex', photo: 'iVBORw==' });
+        expect(put.isError).toBeFalsy();
+        const sent = upstream.seen.at(-1);
+        expect(sent?.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+        expect(sent?.raw.includes(Buffer.from([0x89, 0x50, 0x4e, 0x47]))).toBe(true);
         // Bad input is refused by the schema derived from the types, before any request.
         const before = upstream.seen.length;
         expect((await client.callTool('listPets', { limit: 500 })).isError).toBe(true);
