@@ -277,6 +277,32 @@ describe('mcp-fw openapi: generated classes', () => {
     }
   });
 
+  it('the Petstore in OpenAPI 3.0, 3.1 and Swagger 2.0 generates the same classes, up to what each document says differently', async () => {
+    const fixture = (name: string) => join(import.meta.dirname, 'fixtures', name);
+    const generate = async (name: string) =>
+      Object.fromEntries(
+        (await generateClasses(fixture(name), { sourceName: 'petstore' })).map((f) => [
+          f.path,
+          f.text,
+        ]),
+      );
+    const v30 = await generate('petstore-expanded.yaml');
+    const v31 = await generate('petstore-expanded-3.1.json');
+    const v20 = await generate('petstore-expanded-swagger-2.0.yaml');
+    expect(Object.keys(v31)).toEqual(Object.keys(v30));
+    expect(Object.keys(v20)).toEqual(Object.keys(v30));
+    expect(v31['client.gen.ts']).toBe(v30['client.gen.ts']);
+    expect(v31['pets.gen.ts']).toBe(v30['pets.gen.ts']);
+    // 3.1's Pet.tag is nullable; Swagger 2.0's tags are csv and findPets has a shorter description.
+    expect(v31['types.gen.ts']).toBe(
+      v30['types.gen.ts']?.replaceAll('tag?: string;', 'tag?: string | null;'),
+    );
+    expect(v20['client.gen.ts']).toBe(
+      v30['client.gen.ts']?.replace("in: 'query' },", "in: 'query', delimiter: ',' },"),
+    );
+    expect(v20['types.gen.ts']).toBe(v30['types.gen.ts']);
+  });
+
   it('a spec change regenerating keeps a user edit', async () => {
     const dir = project();
     const first = writeClasses(dir, await generateClasses(storeSpec()));
