@@ -3,7 +3,7 @@ import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { main } from '@mcp-fw/typescript';
+import { schemasFreshness } from '@mcp-fw/typescript/freshness';
 import { afterAll, expect, it } from 'vitest';
 
 const EXAMPLE = fileURLToPath(new URL('..', import.meta.url));
@@ -76,10 +76,9 @@ it('the generated files are biome-formatted as they are written', () => {
   }
 });
 
-it('src/schemas.gen.ts matches the generated classes (mcp-fw-schemas --check)', () => {
-  const messages: string[] = [];
-  expect(
-    main(['--project', join(EXAMPLE, 'tsconfig.json'), '--check'], (t) => messages.push(t)),
-  ).toBe(0);
-  expect(messages).toEqual([]);
+// The stamp check (hashes of the sources the module was read from), not a fresh extraction: the
+// compiler run costs half a minute on a loaded machine, and the official-clients test already
+// serves these schemas; packages/openapi/test/codegen.test.ts extracts generated classes afresh.
+it('src/schemas.gen.ts was read from the current classes (its source stamp is fresh)', () => {
+  expect(schemasFreshness(join(EXAMPLE, 'src/schemas.gen.ts'))).toEqual({ state: 'fresh' });
 });
