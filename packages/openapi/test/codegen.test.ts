@@ -367,6 +367,9 @@ describe('mcp-fw openapi: generated classes', () => {
 
     const schemas = extractSchemas({ tsconfig: join(root, 'tsconfig.json') });
     expect(Object.keys(schemas)).toEqual(['HealthGenerated', 'PetStoreGenerated', 'PetsGenerated']);
+    expect(readFileSync(join(dir, 'types.gen.ts'), 'utf8')).toMatch(
+      /export interface AddPetArgs \{[^}]*\n {2}category\?: Category;\n/,
+    );
     expect(schemas.PetsGenerated?.listPets?.input).toEqual({
       type: 'object',
       properties: {
@@ -420,12 +423,12 @@ describe('mcp-fw openapi: generated classes', () => {
         const added = await client.callTool('addPet', {
           name: 'Kit',
           tag: null,
-          // Category refers to itself; in the arguments, as at runtime, the recursion is left open
-          // (JsonValue) past the first level, which is checked.
+          // Category refers to itself: the argument is typed by name, so every level is checked.
           category: { name: 'cats', parent: { name: 'animals' } },
         });
         expect(
-          (await client.callTool('addPet', { name: 'X', category: { name: 1 } })).isError,
+          (await client.callTool('addPet', { name: 'X', category: { parent: { name: 1 } } }))
+            .isError,
         ).toBe(true);
         expect(added.structuredContent).toEqual({ id: 3, name: 'Kit', tag: null });
         expect((await client.callTool('find_pet', { id: 3 })).structuredContent).toMatchObject({

@@ -159,7 +159,7 @@ export async function generateClasses(
   const files: GeneratedFile[] = [
     {
       path: 'types.gen.ts',
-      text: typesFile(about, schemas, named, planned, types),
+      text: typesFile(doc, about, schemas, named, planned, types),
       owner: 'generated',
     },
     { path: 'client.gen.ts', text: clientFile(about, title, planned), owner: 'generated' },
@@ -289,6 +289,7 @@ function toolReturn(r: Result): string {
 }
 
 function typesFile(
+  doc_: Record<string, unknown>,
   about: string,
   schemas: Record<string, unknown>,
   named: ReadonlyMap<string, string>,
@@ -335,7 +336,8 @@ function typesFile(
     if (Object.keys(props).length === 0) {
       body += `\n${doc}export type ${p.argsType} = Record<never, never>;\n`;
     } else {
-      body += `\n${doc}export interface ${p.argsType} {\n${types.members(p.plan.schema, '  ')}}\n`;
+      const direct = namedArgTypes(doc_, p, named);
+      body += `\n${doc}export interface ${p.argsType} {\n${types.members(p.plan.schema, '  ', direct)}}\n`;
     }
   }
   let head = header(about, 'The document’s schemas and each operation’s arguments as plain types.');
@@ -548,4 +550,47 @@ function importTypes(names: readonly string[]): string {
   const one = `import type { ${sorted.join(', ')} } from './types.gen.js';\n`;
   if (one.length <= 101) return one;
   return `import type {\n${sorted.map((n) => `  ${n},\n`).join('')}} from './types.gen.js';\n`;
+}
+
+/**
+ * The arguments whose document schema is a named schema (or an array of one), by argument: their
+ * type is written by name (`category?: Category`) rather than inlined as the request plan has
+ * it, which also keeps a recursive one typed all the way down. Files keep the plan's base64 form.
+ */
+function namedArgTypes(
+  doc: Record<string, unknown>,
+  p: PlannedOperation,
+  named: ReadonlyMap<string, string>,
+): Record<string, unknown> {
+  const isNamed = (schema: unknown): boolean => {
+    const s = schema as { $ref?: unknown; type?: unknown; items?: unknown } | undefined;
+    if (typeof s?.$ref === 'string') return named.has(s.$ref);
+    return (
+      s?.type === 'array' &&
+      isNamed(s.items) &&
+      Object.keys(s).every((k) => k === 'type' || k === 'items')
+    );
+  };
+  const raw: Record<string, unknown> = {};
+  const params = p.op.parameters.map((x) => follow(doc, x) as Record<string, unknown> | undefined);
+  const body = follow(doc, p.op.requestBody) as
+    | { content?: Record<string, { schema?: unknown }> }
+    | undefined;
+  let bodySchema = p.plan.bodyType ? body?.content?.[p.plan.bodyType]?.schema : undefined;
+  for (let i = 0; i < 10 && typeof (bodySchema as { $ref?: unknown })?.$ref === 'string'; i++)
+    bodySchema = follow(doc, { $ref: (bodySchema as { $ref: string }).$ref });
+  const bodyProps = (bodySchema as { properties?: Record<string, unknown> } | undefined)
+    ?.properties;
+  for (const place of p.plan.placements) {
+    if (place.file) continue;
+    let schema: unknown;
+    if (place.in === 'body') schema = bodyProps?.[place.name];
+    else if (place.in === 'whole-body')
+      schema = p.plan.bodyType?.includes('json')
+        ? body?.content?.[p.plan.bodyType]?.schema
+        : undefined;
+    else schema = params.findLast((x) => x?.name === place.name && x?.in === place.in)?.schema;
+    if (isNamed(schema)) raw[place.arg] = schema;
+  }
+  return raw;
 }

@@ -69,7 +69,12 @@ export class TypeWriter {
   }
 
   /** An object type's body: one member per property, each with its JSDoc. */
-  members(schema: Schema, indent: string): string {
+  members(
+    schema: Schema,
+    indent: string,
+    /** A schema to write a property's type from instead (its JSDoc still comes from `schema`). */
+    typeOf: Readonly<Record<string, unknown>> = {},
+  ): string {
     const props = (schema.properties ?? {}) as Record<string, unknown>;
     const required = new Set(Array.isArray(schema.required) ? schema.required.map(String) : []);
     let out = '';
@@ -77,7 +82,7 @@ export class TypeWriter {
       out += jsdoc(this.docLines(sub), indent);
       out += this.declare(
         `${indent}${propertyKey(name)}${required.has(name) ? '' : '?'}`,
-        sub,
+        Object.hasOwn(typeOf, name) ? typeOf[name] : sub,
         indent,
         [],
       );
