@@ -338,10 +338,27 @@ describe('mcp-fw openapi: generated classes', () => {
     expect(readFileSync(join(dir, 'pets.gen.ts'), 'utf8')).toContain('async uploadPhoto(');
   });
 
-  it('the generated project type-checks, its schemas derive from the types (a cyclic schema included), and every operation serves end to end', async () => {
+  it('the generated project type-checks, its schemas derive from the types (a cyclic schema included), an override in the user subclass takes effect, and every operation serves end to end', async () => {
     const root = project();
     const dir = join(root, 'src', 'api');
     writeClasses(dir, await generateClasses(storeSpec()));
+    // The person's edit: an override (undecorated: the generated tool, schemas and all, now runs it).
+    writeFileSync(
+      join(dir, 'pets.ts'),
+      [
+        "import type { Context } from '@mcp-fw/core';",
+        "import { PetsGenerated } from './pets.gen.js';",
+        "import type { ListPetsArgs, ListPetsResult } from './types.gen.js';",
+        '',
+        'export class Pets extends PetsGenerated {',
+        '  async listPets(args: ListPetsArgs, ctx: Context): Promise<{ result: ListPetsResult }> {',
+        '    const { result } = await super.listPets(args, ctx);',
+        '    return { result: result.map((pet) => ({ ...pet, name: pet.name.toUpperCase() })) };',
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+    );
     writeFileSync(
       join(root, 'tsconfig.json'),
       JSON.stringify({
@@ -418,7 +435,7 @@ describe('mcp-fw openapi: generated classes', () => {
           ].sort(),
         );
         expect((await client.callTool('listPets', { limit: 1 })).structuredContent).toEqual({
-          result: [{ id: 1, name: 'Rex', tag: 'dog' }],
+          result: [{ id: 1, name: 'REX', tag: 'dog' }],
         });
         const added = await client.callTool('addPet', {
           name: 'Kit',
