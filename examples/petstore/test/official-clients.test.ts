@@ -11,21 +11,49 @@ import {
 } from '../../../packages/core/test/support/official-clients.ts';
 import { checkServerLines } from '../../../packages/core/test/support/wire-log.ts';
 
-// The example as users start it (`npm start -w examples/petstore`): fromOpenAPI over
-// petstore.yaml, calling the small Petstore API the example starts on loopback. Every operation
-// through both official clients, in every legacy revision over stdio and at 2026-07-28 over HTTP.
+// The example as users start it (`npm start -w examples/petstore`), in both of its modes: the
+// classes `mcp-fw openapi` generated into src/api (the default), and fromOpenAPI reading
+// petstore.yaml at runtime (`--runtime`), each calling the small Petstore API the example starts
+// on loopback. Every operation through both official clients, in every legacy revision over
+// stdio and at 2026-07-28 over HTTP.
 const connect = officialClientPerTest();
 const REX = { id: 1, name: 'Rex', tag: 'dog' };
 
-describe.each(OFFICIAL_CLIENTS)('petstore with %s over stdio', (kind) => {
-  it.each(LEGACY_REVISIONS)(
-    'every Petstore operation is callable end to end at %s; every server message is schema-valid',
-    async (revision) => {
-      const client = await connect(kind, revision, 'examples/petstore');
+const MODES = [
+  {
+    mode: 'generated classes',
+    args: [] as string[],
+    // The generated get_pet tool stays; src/api/pets.ts adds the template as an edit.
+    tools: ['list_pets', 'add_pet', 'get_pet', 'delete_pet'],
+    deleted: 'Done: the API answered with no body.',
+  },
+  {
+    mode: 'runtime',
+    args: ['--runtime'],
+    tools: ['list_pets', 'add_pet', 'delete_pet'],
+    deleted: 'HTTP 204 (no body)',
+  },
+];
+
+// Each revision once per mode, alternating the two clients (each then meets both modes and two
+// revisions): the full matrix doubled this file's time without reaching a new code path.
+const STDIO_CASES = MODES.flatMap((m) =>
+  LEGACY_REVISIONS.map((revision, i) => ({
+    ...m,
+    revision,
+    kind: OFFICIAL_CLIENTS[i % OFFICIAL_CLIENTS.length] as (typeof OFFICIAL_CLIENTS)[number],
+  })),
+);
+
+describe('petstore over stdio', () => {
+  it.each(STDIO_CASES)(
+    'every Petstore operation is callable end to end ($mode) at $revision with $kind; every server message is schema-valid',
+    async ({ kind, revision, args, tools: names, deleted }) => {
+      const client = await connect(kind, revision, 'examples/petstore', { args });
       const structured = revision >= '2025-06-18';
 
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name)).toEqual(['list_pets', 'add_pet', 'delete_pet']);
+      expect(tools.map((t) => t.name)).toEqual(names);
       const { resourceTemplates } = await client.raw.listResourceTemplates();
       expect(resourceTemplates.map((t: { uriTemplate: string }) => t.uriTemplate)).toEqual([
         'openapi://get_pet/{id}',
@@ -43,8 +71,13 @@ describe.each(OFFICIAL_CLIENTS)('petstore with %s over stdio', (kind) => {
       expect(kit.contents[0].mimeType).toBe('application/json');
       expect(JSON.parse(kit.contents[0].text)).toEqual({ id: 3, name: 'Kit', tag: 'cat' });
 
+      if (names.includes('get_pet')) {
+        const tool = await client.callTool('get_pet', { id: 3 });
+        expect(JSON.parse(tool.content[0].text)).toEqual({ id: 3, name: 'Kit', tag: 'cat' });
+      }
+
       const gone = await client.callTool('delete_pet', { id: 3 });
-      expect(gone).toMatchObject({ content: [{ type: 'text', text: 'HTTP 204 (no body)' }] });
+      expect(gone).toMatchObject({ content: [{ type: 'text', text: deleted }] });
       const again = await client.callTool('delete_pet', { id: 3 });
       expect(again.isError).toBe(true);
       expect(again.content[0].text).toContain('HTTP 404');
@@ -63,12 +96,12 @@ afterEach(() => {
   child = undefined;
 });
 
-describe('petstore over Streamable HTTP', () => {
+describe.each(MODES)('petstore ($mode) over Streamable HTTP', ({ args }) => {
   it('every Petstore operation is callable end to end at 2026-07-28 with the official client 2.x', async () => {
     const port = await freePort();
     child = spawn(
       process.execPath,
-      [join(import.meta.dirname, '../dist/main.js'), '--http', '--port', String(port)],
+      [join(import.meta.dirname, '../dist/main.js'), ...args, '--http', '--port', String(port)],
       { stdio: ['ignore', 'ignore', 'pipe'] },
     );
     const url = new URL(`http://127.0.0.1:${port}/mcp`);

@@ -7,6 +7,7 @@ import { devCommand } from './commands/dev.js';
 import { examples } from './commands/options.js';
 import { inspectCommand } from './commands/inspect.js';
 import { installCommand } from './commands/install.js';
+import { openapiCommand } from './commands/openapi.js';
 import { proxyCommand } from './commands/proxy.js';
 import { publishCommand } from './commands/publish.js';
 import { startCommand } from './commands/start.js';
@@ -55,6 +56,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     publishCommand,
     authCommand,
     surfaceCommand,
+    openapiCommand,
   ]) {
     register(program);
   }

@@ -7,7 +7,7 @@ import { cliEnv, runCli } from './support/cli-process.ts';
 import { BIN } from './support/paths.ts';
 
 const cwd = mkdtempSync(join(tmpdir(), 'mcp-fw-cli-conventions-'));
-const COMMANDS = ['dev', 'inspect', 'call', 'build', 'start', 'install', 'proxy'];
+const COMMANDS = ['dev', 'inspect', 'call', 'build', 'start', 'install', 'proxy', 'openapi'];
 
 /** Runs the CLI on a terminal (`script` from util-linux allocates one) and returns what it showed. */
 function onTerminal(args: string, env: Record<string, string>): string {

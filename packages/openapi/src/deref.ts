@@ -2,7 +2,7 @@
 // turns OpenAPI 3.0 schema dialect into JSON Schema (2020-12, what the core validator reads).
 
 /** Formats the core validator (ajv-formats) knows; others are dropped (validated by type only). */
-const KNOWN_FORMATS = new Set([
+export const KNOWN_FORMATS = new Set([
   'date',
   'time',
   'date-time',

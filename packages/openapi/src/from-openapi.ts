@@ -11,6 +11,7 @@ import { OpenAPIError } from './errors.js';
 import { planInput, type InputPlan } from './input.js';
 import { loadSpec, type OpenAPISource } from './load.js';
 import {
+  annotationsOf,
   collectOperations,
   describe,
   nameOperations,
@@ -19,34 +20,16 @@ import {
   type RouteMap,
 } from './operations.js';
 import { send, type Upstream, type UpstreamResponse } from './request.js';
-import { credentialsOf, type UpstreamAuth } from './upstream-auth.js';
+import { excerpt, failure, isText } from './response.js';
+import { checkLimit, upstreamOf, type UpstreamOptions } from './upstream.js';
 import { UpstreamError } from './upstream-error.js';
 
 /** Options of {@link fromOpenAPI}. Only `baseUrl` is required. */
-export interface FromOpenAPIOptions {
-  /**
-   * Where the API is (`https://api.example.com/v1`); paths are appended to it. Required: the
-   * document's own `servers` are never used on their own, so a document cannot send requests
-   * (and your credentials) to an address you did not choose.
-   */
-  baseUrl: string | URL;
-  /** The fetch used for every request (default `globalThis.fetch`): a proxy, retries, a test double. */
-  fetch?: typeof fetch;
+export interface FromOpenAPIOptions extends UpstreamOptions {
   /** What each operation becomes; first match wins, unmatched operations are tools. See {@link RouteMap}. */
   routeMaps?: readonly RouteMap[];
   /** Member names by operationId or by `'METHOD /path'` (`{ 'GET /pets': 'list_pets' }`). */
   names?: Readonly<Record<string, string>>;
-  /**
-   * Credentials sent upstream with every request: a bearer token, basic, an API key, OAuth 2
-   * client credentials (token fetched and cached), or the caller's own token where you allow it.
-   */
-  auth?: UpstreamAuth;
-  /** Headers sent with every request (a User-Agent, an API version). */
-  headers?: Readonly<Record<string, string>>;
-  /** How long one upstream request may take, redirects included (default 30 000 ms). */
-  timeoutMs?: number;
-  /** The largest upstream answer read (default 10 MiB); a larger one is an error result. */
-  maxResponseBytes?: number;
   /**
    * The largest response schema declared as a tool's `outputSchema`, in bytes of JSON (default
    * 16 KiB). A larger one is left out (the answer comes back as JSON text): it would swell every
@@ -58,8 +41,6 @@ export interface FromOpenAPIOptions {
   /** Server options (`name` and `version` default to the document's `info.title` and `info.version`). */
   server?: Partial<Omit<ServerOptions, 'providers'>>;
 }
-
-const EXCERPT_CHARS = 500;
 
 /** What a member's handler reads of its context: the cancellation signal and the caller. */
 type Caller = { readonly signal?: AbortSignal; readonly auth?: unknown };
@@ -88,6 +69,7 @@ export async function fromOpenAPI(
   options: FromOpenAPIOptions,
 ): Promise<McpFwServer> {
   const upstream = upstreamOf(options);
+  checkLimit('maxOutputSchemaBytes', options.maxOutputSchemaBytes, 0);
   const doc = await loadSpec(source);
   const v30 = String(doc.openapi).startsWith('3.0');
   const ops = collectOperations(doc);
@@ -162,7 +144,7 @@ export async function fromOpenAPI(
       const args = type === 'template' ? (variables ?? {}) : {};
       const response = await call(upstream, op, plan, args, ctx);
       if (response.status < 200 || response.status > 299)
-        throw new UserError(failure(response, op));
+        throw new UserError(failure(response, op.method, op.path));
       return isText(response.contentType) ? new TextDecoder().decode(response.body) : response.body;
     };
     Resource(uri, {
@@ -180,52 +162,6 @@ export async function fromOpenAPI(
     ...options.server,
     providers: routed.length > 0 ? [new Operations()] : [],
   });
-}
-
-function upstreamOf(options: FromOpenAPIOptions): Upstream {
-  let baseUrl: URL;
-  try {
-    baseUrl = new URL(String(options.baseUrl ?? ''));
-  } catch {
-    throw new OpenAPIError(
-      'CONFLICTING_OPTIONS',
-      '#/servers',
-      `baseUrl ${JSON.stringify(options.baseUrl)} is not an absolute URL. Fix: pass where the API is, e.g. { baseUrl: 'https://api.example.com/v1' } (the document's servers are not used on their own).`,
-    );
-  }
-  if (baseUrl.protocol !== 'http:' && baseUrl.protocol !== 'https:') {
-    throw new OpenAPIError(
-      'CONFLICTING_OPTIONS',
-      '#/servers',
-      `baseUrl must be http(s), not ${baseUrl.protocol}. Fix: pass the API's http(s) address.`,
-    );
-  }
-  for (const [key, value] of [
-    ['timeoutMs', options.timeoutMs],
-    ['maxResponseBytes', options.maxResponseBytes],
-    ['maxOutputSchemaBytes', options.maxOutputSchemaBytes],
-  ] as const) {
-    const floor = key === 'maxOutputSchemaBytes' ? 0 : 1;
-    if (value !== undefined && !(Number.isInteger(value) && value >= floor)) {
-      throw new OpenAPIError(
-        'INVALID_LIMIT',
-        '#',
-        `${key} must be an integer of at least ${floor}, not ${String(value)}. Fix: pass a number like 30000.`,
-      );
-    }
-  }
-  return {
-    baseUrl,
-    fetch: options.fetch ?? globalThis.fetch.bind(globalThis),
-    credentials: credentialsOf(
-      options.auth,
-      options.fetch ?? globalThis.fetch.bind(globalThis),
-      options.timeoutMs ?? 30_000,
-    ),
-    headers: options.headers ?? {},
-    timeoutMs: options.timeoutMs ?? 30_000,
-    maxResponseBytes: options.maxResponseBytes ?? 10 * 1024 * 1024,
-  };
 }
 
 async function call(
@@ -297,32 +233,12 @@ function outputOf(
   };
 }
 
-function annotationsOf(method: string) {
-  const safe = method === 'get' || method === 'head' || method === 'options';
-  return {
-    readOnlyHint: safe,
-    destructiveHint: method === 'delete',
-    idempotentHint: safe || method === 'put' || method === 'delete',
-    openWorldHint: true,
-  };
-}
-
-function isText(contentType: string): boolean {
-  return /^text\/|json|xml|yaml|javascript|x-www-form-urlencoded/i.test(contentType);
-}
-
-function failure(response: UpstreamResponse, op: Operation): string {
-  const text =
-    isText(response.contentType) || response.contentType === ''
-      ? new TextDecoder().decode(response.body)
-      : `(${response.body.byteLength} bytes of ${response.contentType})`;
-  const excerpt = text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS)}…` : text;
-  return `${op.method.toUpperCase()} ${op.path} failed: HTTP ${response.status} from ${response.url}${excerpt ? `: ${excerpt}` : ''}`;
-}
-
 function toolResult(response: UpstreamResponse, op: Operation, wrapped: boolean | undefined) {
   if (response.status < 200 || response.status > 299) {
-    return { content: [{ type: 'text' as const, text: failure(response, op) }], isError: true };
+    return {
+      content: [{ type: 'text' as const, text: failure(response, op.method, op.path) }],
+      isError: true,
+    };
   }
   if (response.body.byteLength === 0) {
     return { content: [{ type: 'text' as const, text: `HTTP ${response.status} (no body)` }] };
@@ -352,7 +268,7 @@ function toolResult(response: UpstreamResponse, op: Operation, wrapped: boolean 
         content: [
           {
             type: 'text' as const,
-            text: `${op.method.toUpperCase()} ${op.path}: the API answered invalid JSON: ${text.slice(0, EXCERPT_CHARS)}`,
+            text: `${op.method.toUpperCase()} ${op.path}: the API answered invalid JSON: ${excerpt(text)}`,
           },
         ],
         isError: true,

@@ -180,3 +180,14 @@ export function describe(op: Operation): string | undefined {
   if (parts.length === 2 && parts[0] === parts[1]) parts.pop();
   return parts.length > 0 ? parts.join('\n\n') : undefined;
 }
+
+/** MCP tool annotations from the HTTP method's semantics (RFC 9110 safe and idempotent methods). */
+export function annotationsOf(method: string) {
+  const safe = method === 'get' || method === 'head' || method === 'options';
+  return {
+    readOnlyHint: safe,
+    destructiveHint: method === 'delete',
+    idempotentHint: safe || method === 'put' || method === 'delete',
+    openWorldHint: true,
+  };
+}

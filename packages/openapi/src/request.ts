@@ -29,7 +29,7 @@ export async function send(
   upstream: Upstream,
   method: string,
   path: string,
-  plan: InputPlan,
+  plan: Pick<InputPlan, 'placements' | 'bodyType'>,
   args: Record<string, unknown>,
   signal: AbortSignal | undefined,
   caller?: unknown,

@@ -1,0 +1,7 @@
+export {
+  generateClasses,
+  GENERATED_MARK,
+  type GenerateOptions,
+  type GeneratedFile,
+} from './generate.js';
+export { writeClasses, type WriteReport } from './write.js';
