@@ -47,14 +47,31 @@ const BARE = here('./http-bare-server.js');
 const WORKER_ENTRY = here('./worker-subject.js');
 const OUT = here('./bundled-runtimes/');
 const WORKER_DIR = `${OUT}workerd/`;
+const BARE_WORKER = here('./worker-bare.js');
+const BARE_WORKER_DIR = `${OUT}workerd-bare/`;
 
 type Era = 'legacy' | '2026-07-28';
 const ERAS: Era[] = ['legacy', '2026-07-28'];
 /** How many calls a window of `subject` takes (see `config.calls`). */
 const callsOf = (subject: Subject, calls: number) =>
-  subject === 'workerd' ? Math.ceil(calls / 4) : calls;
+  subject.startsWith('workerd') ? Math.ceil(calls / 4) : calls;
 /** The subjects of the call rounds: the floor first, then mcp-fw on each runtime. */
-type Subject = 'floor (node:http)' | 'node' | 'bun' | 'deno' | 'workerd';
+type Subject = 'floor (node:http)' | 'node' | 'bun' | 'deno' | 'workerd floor' | 'workerd';
+const SUBJECTS: Subject[] = [
+  'floor (node:http)',
+  'node',
+  'bun',
+  'deno',
+  'workerd floor',
+  'workerd',
+];
+/**
+ * `BENCH_RUNTIMES_SUBJECTS=node,workerd` measures a subset (the node:http floor always runs);
+ * `BENCH_RUNTIMES_PARTS=calls` (or `cold`) one part of the run.
+ */
+const selected = (process.env.BENCH_RUNTIMES_SUBJECTS?.split(',').filter(Boolean) ??
+  SUBJECTS) as Subject[];
+const parts = process.env.BENCH_RUNTIMES_PARTS?.split(',') ?? ['cold', 'calls'];
 
 /** What one subject's server measured, per era, round by round. */
 interface Measured {
@@ -70,9 +87,11 @@ async function startSubject(subject: Subject): Promise<Measured> {
   const server: HttpServerProcess =
     subject === 'workerd'
       ? await startWorkerd(WORKER_DIR)
-      : subject === 'floor (node:http)'
-        ? await startHttpServer(BARE)
-        : await startHttpServer(SERVER, [], RUNTIMES[subject].args, RUNTIMES[subject].command);
+      : subject === 'workerd floor'
+        ? await startWorkerd(BARE_WORKER_DIR)
+        : subject === 'floor (node:http)'
+          ? await startHttpServer(BARE)
+          : await startHttpServer(SERVER, [], RUNTIMES[subject].args, RUNTIMES[subject].command);
   const connections: Connection[] = [];
   const workers = {} as Measured['workers'];
   const sessions: LegacySession[] = [];
@@ -167,6 +186,8 @@ interface CallResult {
   cpuRatio: Spread;
   /** Calls per second over the floor's in the same round. */
   rateRatio: Spread;
+  /** workerd: server CPU per call over the workerd floor's in the same round, when it ran. */
+  cpuRatioToWorkerdFloor?: Spread;
 }
 
 function summarise(measured: Record<Subject, Measured>): Record<string, CallResult> {
@@ -183,6 +204,11 @@ function summarise(measured: Record<Subject, Measured>): Record<string, CallResu
         cpuRatio: spread(rounds.map((l, i) => l.cpuUsPerCall / floorRounds[i].cpuUsPerCall)),
         rateRatio: spread(rounds.map((l, i) => l.callsPerSecond / floorRounds[i].callsPerSecond)),
       };
+      const workerdFloor = measured['workerd floor']?.rounds[era];
+      if (subject === 'workerd' && workerdFloor)
+        results[`${subject}, ${era}`].cpuRatioToWorkerdFloor = spread(
+          rounds.map((l, i) => l.cpuUsPerCall / workerdFloor[i].cpuUsPerCall),
+        );
     }
   }
   return results;
@@ -264,7 +290,7 @@ function callsTable(results: Record<string, CallResult>): string {
   ];
   for (const [name, r] of Object.entries(results))
     lines.push(
-      `| ${name} | ${range(r.cpuUsPerCall)} | ${range(r.cpuRatio, 2, '×')} | ${f(r.cpuUsPerCallSchedstat.median)} | ${range(r.callsPerSecond, 0)} | ${range(r.rateRatio, 2, '×')} |`,
+      `| ${name} | ${range(r.cpuUsPerCall)} | ${range(r.cpuRatio, 2, '×')}${r.cpuRatioToWorkerdFloor ? `; × workerd floor ${range(r.cpuRatioToWorkerdFloor, 2, '×')}` : ''} | ${f(r.cpuUsPerCallSchedstat.median)} | ${range(r.callsPerSecond, 0)} | ${range(r.rateRatio, 2, '×')} |`,
     );
   return lines.join('\n');
 }
@@ -306,6 +332,7 @@ async function main(): Promise<void> {
   rmSync(OUT, { recursive: true, force: true });
   const nodeBundle = await bundleServer({ entry: SERVER, outDir: OUT, name: 'mcp-fw-http' });
   await prepareWorker(WORKER_ENTRY, WORKER_DIR);
+  await prepareWorker(BARE_WORKER, BARE_WORKER_DIR, false);
   const sizes = {
     'Node (mcp-fw build --bundle: whitespace and syntax minified)': sizeOf(nodeBundle.bundleFile),
     'Workers (esbuild as wrangler deploy: not minified)': sizeOf(`${WORKER_DIR}worker.js`),
@@ -319,21 +346,24 @@ async function main(): Promise<void> {
     (runtime: RuntimeCommand, file = SERVER) =>
     () =>
       startScript(runtime, file);
-  const cold = await coldStarts({
-    'node, bundle (launcher)': script(node, nodeBundle.launcherFile),
-    'node, dist (unbundled)': script(node),
-    'bun, dist': script(RUNTIMES.bun),
-    'deno, dist': script(RUNTIMES.deno),
-    'workerd, Worker bundle': () => startWorkerd(WORKER_DIR),
-    'floor: node, bare node:http server': script(node, BARE),
-  });
+  const cold = !parts.includes('cold')
+    ? {}
+    : await coldStarts({
+        'node, bundle (launcher)': script(node, nodeBundle.launcherFile),
+        'node, dist (unbundled)': script(node),
+        'bun, dist': script(RUNTIMES.bun),
+        'deno, dist': script(RUNTIMES.deno),
+        'workerd, Worker bundle': () => startWorkerd(WORKER_DIR),
+        'floor: node, bare node:http server': script(node, BARE),
+      });
   // Printed at once: the call rounds take many minutes on a busy machine.
-  console.log(`\n${coldTable(cold, 'node, bundle (launcher)')}\n\n${sizeTable(sizes)}\n`);
-  const subjects: Subject[] = ['floor (node:http)', 'node', 'bun', 'deno', 'workerd'];
-  const calls = summarise(await callRounds(subjects));
+  if (parts.includes('cold')) console.log(`\n${coldTable(cold, 'node, bundle (launcher)')}`);
+  console.log(`\n${sizeTable(sizes)}\n`);
+  const subjects = SUBJECTS.filter((s) => s === 'floor (node:http)' || selected.includes(s));
+  const calls = parts.includes('calls') ? summarise(await callRounds(subjects)) : {};
   const otherCpuShare = interference.share();
 
-  console.log(`\n${callsTable(calls)}\n`);
+  if (parts.includes('calls')) console.log(`\n${callsTable(calls)}\n`);
   console.log(
     `other processes used ${(100 * otherCpuShare).toFixed(1)}% of the machine's CPU during the run`,
   );

@@ -44,9 +44,10 @@ export async function workerdTools(): Promise<WorkerdModule> {
 
 /**
  * Bundles `entry` for Workers into `dir` with a workerd config serving it on a port workerd
- * picks, legacy sessions in the `McpSessions` Durable Object class. Returns the bundle's text.
+ * picks, legacy sessions in the `McpSessions` Durable Object class (unless `sessions` is false).
+ * Returns the bundle's text.
  */
-export async function prepareWorker(entry: string, dir: string): Promise<string> {
+export async function prepareWorker(entry: string, dir: string, sessions = true): Promise<string> {
   const { bundleWorker, workerdConfig } = await workerdTools();
   mkdirSync(dir, { recursive: true });
   const bundle = await bundleWorker(entry);
@@ -55,7 +56,7 @@ export async function prepareWorker(entry: string, dir: string): Promise<string>
     join(dir, 'config.capnp'),
     workerdConfig({
       port: 0,
-      durableObjects: [{ className: 'McpSessions', binding: 'MCP_SESSIONS' }],
+      durableObjects: sessions ? [{ className: 'McpSessions', binding: 'MCP_SESSIONS' }] : [],
     }),
   );
   return bundle;
