@@ -76,11 +76,11 @@ const parts = process.env.BENCH_RUNTIMES_PARTS?.split(',') ?? ['cold', 'calls'];
 /** What one subject's server measured, per era, round by round. */
 interface Measured {
   readonly server: HttpServerProcess;
-  readonly connections: Connection[];
+  readonly connections: () => Connection[];
   readonly workers: Record<Era, (() => Promise<void>)[]>;
   readonly rounds: Record<Era, Load[]>;
-  /** Opens the legacy sessions again before a window, where idle sessions do not survive. */
-  readonly reopenSessions: () => Promise<void>;
+  /** Opens new connections (and legacy sessions) before a window. */
+  readonly reconnect: () => Promise<void>;
 }
 
 async function startSubject(subject: Subject): Promise<Measured> {
@@ -92,24 +92,27 @@ async function startSubject(subject: Subject): Promise<Measured> {
         : subject === 'floor (node:http)'
           ? await startHttpServer(BARE)
           : await startHttpServer(SERVER, [], RUNTIMES[subject].args, RUNTIMES[subject].command);
-  const connections: Connection[] = [];
-  const workers = {} as Measured['workers'];
+  const connections = {} as Record<Era, Connection[]>;
   const sessions: LegacySession[] = [];
-  let reopen = async () => {};
-  const deep = (calls: (() => Promise<void>)[]) =>
-    calls.flatMap((call) => Array.from({ length: config.depth }, () => call));
+  const open = async (era: Era) => {
+    for (const c of connections[era] ?? []) c.close();
+    connections[era] = Array.from({ length: config.connections }, () => openConnection(server.url));
+    if (era === 'legacy')
+      for (const [i, c] of connections[era].entries())
+        sessions[i] = (await LegacySession.open(c)).session;
+  };
+  // The workers read the current connections and sessions, which `reconnect` replaces.
+  const slots = Array.from({ length: config.connections * config.depth }, (_, k) =>
+    Math.floor(k / config.depth),
+  );
+  const workers = {
+    legacy: slots.map((i) => () => sessions[i].add()),
+    '2026-07-28': slots.map((i) => () => modernAdd(connections['2026-07-28'][i])),
+  };
   // Each era's connections are opened just before their warm-up: Node answers a connection that
   // sent nothing for a minute (headersTimeout) with a 408, as it may while the others warm up.
   for (const era of ERAS) {
-    const opened = Array.from({ length: config.connections }, () => openConnection(server.url));
-    connections.push(...opened);
-    if (era === 'legacy') {
-      reopen = async () => {
-        for (const [i, c] of opened.entries()) sessions[i] = (await LegacySession.open(c)).session;
-      };
-      await reopen();
-      workers[era] = deep(opened.map((_, i) => () => sessions[i].add()));
-    } else workers[era] = deep(opened.map((c) => () => modernAdd(c)));
+    await open(era);
     const calls = callsOf(subject, config.warmupCalls);
     step(`${subject}: warm-up, ${era} (${calls} calls)`);
     await withTimeout(
@@ -120,11 +123,15 @@ async function startSubject(subject: Subject): Promise<Measured> {
   }
   return {
     server,
-    connections,
+    connections: () => [...connections.legacy, ...connections['2026-07-28']],
     workers,
-    // workerd evicts a Durable Object left idle for a while, as Cloudflare does, and the
-    // sessions it held with it: idle while the others are measured, they are opened anew.
-    reopenSessions: subject === 'workerd' ? reopen : async () => {},
+    // Idle while the others are measured, a subject's connections and sessions may be gone:
+    // servers close idle connections (a write can then race the close, EPIPE) and workerd
+    // evicts an idle Durable Object with its sessions, as Cloudflare does. So each window
+    // starts on new ones.
+    reconnect: async () => {
+      for (const era of ERAS) await open(era);
+    },
     rounds: { legacy: [], '2026-07-28': [] },
   };
 }
@@ -145,7 +152,7 @@ async function callRounds(subjects: Subject[]): Promise<Record<Subject, Measured
     );
     for (const subject of order) {
       const m = measured[subject];
-      await m.reopenSessions();
+      await m.reconnect();
       // A few unmeasured calls first: a server idle while the others ran has shrunk its heap.
       await load(m.server.pid, m.workers[eras[0]], callsOf(subject, 2_000), ticksPerSecond);
       for (const era of eras) {
@@ -160,7 +167,7 @@ async function callRounds(subjects: Subject[]): Promise<Record<Subject, Measured
     }
   }
   for (const m of Object.values(measured)) {
-    for (const c of m.connections) c.close();
+    for (const c of m.connections()) c.close();
     await m.server.close();
   }
   return measured;
