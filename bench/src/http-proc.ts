@@ -16,12 +16,17 @@ export interface HttpServerProcess {
   close(): Promise<void>;
 }
 
+/**
+ * Starts `script` on `runtime` (by default the harness's node, or BENCH_NODE) with `nodeArgs`
+ * before it: another runtime's binary and its own arguments (`deno`, `run --allow-net …`) work too.
+ */
 export async function startHttpServer(
   script: string,
   args: readonly string[] = [],
   nodeArgs: readonly string[] = [],
+  runtime: string = serverRuntime,
 ): Promise<HttpServerProcess> {
-  const child = spawn(serverRuntime, [...nodeArgs, script, ...args], {
+  const child = spawn(runtime, [...nodeArgs, script, ...args], {
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   live.add(child);

@@ -17,6 +17,8 @@ export interface DurableObjectStubLike {
 export interface DurableObjectNamespaceLike {
   /** A new object's id (the object exists once a request reaches it). */
   newUniqueId(): DurableObjectIdLike;
+  /** The id of the one object called `name` (every isolate gets the same id for it). */
+  idFromName(name: string): DurableObjectIdLike;
   /** Throws on a string this namespace did not mint. */
   idFromString(id: string): DurableObjectIdLike;
   /** The stub that sends requests to the object `id`. */

@@ -12,15 +12,24 @@ export function namedSession(request: Request, url: URL, messagesPath: string): 
   return undefined;
 }
 
-/** Whether a JSON-RPC body opens a legacy session: one `initialize` with no 2026-07-28 envelope. */
-export function opensSession(body: string): boolean {
+/** A parsed JSON-RPC request body, or undefined for anything else (a batch, bad JSON). */
+export function messageOf(body: string): Record<string, unknown> | undefined {
   let message: unknown;
   try {
     message = JSON.parse(body);
   } catch {
-    return false;
+    return undefined;
   }
-  if (typeof message !== 'object' || message === null || Array.isArray(message)) return false;
+  return typeof message === 'object' && message !== null && !Array.isArray(message)
+    ? (message as Record<string, unknown>)
+    : undefined;
+}
+
+/**
+ * Whether a JSON-RPC request (a body's parsed object) opens a legacy session: an `initialize`
+ * with no 2026-07-28 envelope.
+ */
+export function opensSession(message: Record<string, unknown>): boolean {
   const { method, params } = message as { method?: unknown; params?: { _meta?: unknown } };
   if (method !== 'initialize') return false;
   const meta = params?._meta;

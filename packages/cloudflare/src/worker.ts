@@ -6,7 +6,8 @@ import type {
   DurableObjectStateLike,
   DurableObjectStubLike,
 } from './bindings.js';
-import { namedSession, objectIdOf, opensSession, sessionIdIn } from './route.js';
+import { messageOf, namedSession, objectIdOf, opensSession, sessionIdIn } from './route.js';
+import { belongsToTasks, TASKS_OBJECT } from './task-route.js';
 
 /**
  * Options of {@link mcpWorker}.
@@ -28,8 +29,9 @@ export interface McpWorkerOptions<Env = Record<string, unknown>> {
   /**
    * The name of the Durable Object namespace binding that holds legacy (2024-11-05 …
    * 2025-11-25) sessions, e.g. `'MCP_SESSIONS'`, whose class is this worker's `SessionObject`
-   * (exported from the module under the binding's `class_name`). Without it the Worker serves
-   * 2026-07-28 only and refuses `initialize` with a message naming this option.
+   * (exported from the module under the binding's `class_name`). 2026-07-28 tasks run in one
+   * object of it too, named `mcp-fw:tasks`. Without it the Worker serves 2026-07-28 only and
+   * refuses `initialize`, and calls that would start a task, with a message naming this option.
    */
   readonly sessions?: string;
   /** The HTTP endpoint's options (path, allowedOrigins, authenticate, limits, …). */
@@ -81,12 +83,11 @@ export function mcpWorker<Env = Record<string, unknown>>(
   };
   const maxBodyBytes = http.maxBodyBytes ?? 4 * 1024 * 1024;
   // Built on the first request: Workers refuse timers and random values at module scope.
+  let servable: Servable | undefined;
   let stateless: McpHttpHandler | undefined;
+  const serverOf = (env: Env) => (servable ??= options.server(env, {}));
   const local = (request: Request, env: Env) =>
-    (stateless ??= createHttpHandler(options.server(env, {}), http)).fetch(
-      request,
-      peerOf(request),
-    );
+    (stateless ??= createHttpHandler(serverOf(env), http)).fetch(request, peerOf(request));
 
   const namespace = (env: Env): DurableObjectNamespaceLike | undefined => {
     if (options.sessions === undefined) return undefined;
@@ -121,9 +122,18 @@ export function mcpWorker<Env = Record<string, unknown>>(
     ) {
       const body = await request.text();
       const copy = new Request(request, { body });
-      if (!opensSession(body)) return local(copy, env);
-      if (!objects) return noSessions(idOf(body));
-      return objects.get(objects.newUniqueId()).fetch(copy);
+      const message = messageOf(body);
+      if (message && opensSession(message)) {
+        if (!objects) return noSessions(idOf(body));
+        return objects.get(objects.newUniqueId()).fetch(copy);
+      }
+      // Tasks run in one Durable Object, where their work survives the request (task-route.ts).
+      if (message && belongsToTasks(message, serverOf(env).registry)) {
+        if (objects) return objects.get(objects.idFromName(TASKS_OBJECT)).fetch(copy);
+        // Started here, a task would stop with this request and never end.
+        if (message.method === 'tools/call') return noTasks(idOf(body));
+      }
+      return local(copy, env);
     }
     // Larger bodies, GET and DELETE without a session, other paths: the endpoint's own answers.
     return local(request, env);
@@ -177,16 +187,26 @@ function idOf(body: string): string | number | null {
   }
 }
 
+function noTasks(id: string | number | null): Response {
+  return refusal(
+    id,
+    'Bad Request: this tool runs as a task under the tasks extension, and a Worker runs tasks in a Durable Object, which this one has none of. Fix: bind a Durable Object namespace and pass its name as the sessions option of mcpWorker (tasks share it), or call without declaring the io.modelcontextprotocol/tasks extension',
+  );
+}
+
 function noSessions(id: string | number | null): Response {
+  return refusal(
+    id,
+    'Bad Request: this Worker serves the stateless 2026-07-28 revision only, so legacy sessions (initialize, 2024-11-05 to 2025-11-25) are not available. Fix: bind a Durable Object namespace and pass its name as the sessions option of mcpWorker, or use a 2026-07-28 client',
+  );
+}
+
+function refusal(id: string | number | null, message: string): Response {
   return Response.json(
     {
       jsonrpc: '2.0',
       id,
-      error: {
-        code: ErrorCode.InvalidRequest,
-        message:
-          'Bad Request: this Worker serves the stateless 2026-07-28 revision only, so legacy sessions (initialize, 2024-11-05 to 2025-11-25) are not available. Fix: bind a Durable Object namespace and pass its name as the sessions option of mcpWorker, or use a 2026-07-28 client',
-      },
+      error: { code: ErrorCode.InvalidRequest, message },
     },
     { status: 400 },
   );

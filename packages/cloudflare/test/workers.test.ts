@@ -29,6 +29,56 @@ async function legacyClient(origin: string) {
   return { client, transport };
 }
 
+const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+let nextId = 1;
+/** One stateless 2026-07-28 request that declares the tasks extension (and form elicitation). */
+function modernRequest(origin: string, method: string, params: Record<string, unknown>) {
+  const name = (params.name ?? params.taskId) as string | undefined;
+  return fetch(new URL('/mcp', origin), {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': method,
+      ...(name ? { 'mcp-name': name } : {}),
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: nextId++,
+      method,
+      params: {
+        ...params,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientCapabilities': {
+            elicitation: { form: {} },
+            extensions: { [TASKS_EXTENSION]: {} },
+          },
+        },
+      },
+    }),
+  });
+}
+
+/** The result of {@link modernRequest}; throws on an error. */
+async function modern(origin: string, method: string, params: Record<string, unknown>) {
+  const response = await modernRequest(origin, method, params);
+  const body = (await response.json()) as any;
+  if (!body.result) throw new Error(`${method}: HTTP ${response.status} ${JSON.stringify(body)}`);
+  return body.result;
+}
+
+/** Polls tasks/get (each poll a request of its own) until the task leaves `status`. */
+async function pollWhile(origin: string, taskId: string, status: string) {
+  for (let i = 0; i < 100; i++) {
+    const task = await modern(origin, 'tasks/get', { taskId });
+    if (task.status !== status) return task;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`task ${taskId} stayed ${status} for 100 polls`);
+}
+
 describe('a Worker on workerd', () => {
   let worker: RunningWorker;
   beforeAll(async () => {
@@ -45,6 +95,8 @@ describe('a Worker on workerd', () => {
         'add',
         'count',
         'where',
+        'slow',
+        'confirm',
       ]);
       expect(text(await client.callTool({ name: 'add', arguments: { a: 2 } }))).toBe('3');
       expect(text(await client.callTool({ name: 'where', arguments: {} }))).toBe('worker');
@@ -105,6 +157,41 @@ describe('a Worker on workerd', () => {
     }
   }, 20_000);
 
+  it('a 2026-07-28 task completes after the request that started it, polled from later requests', async () => {
+    const started = await modern(worker.origin, 'tools/call', { name: 'slow', arguments: {} });
+    expect(started).toMatchObject({ resultType: 'task', status: 'working' });
+    const done = await pollWhile(worker.origin, started.taskId, 'working');
+    expect(done.status).toBe('completed');
+    // Run by the tasks' Durable Object: a Worker isolate cancels a request's timers with it.
+    expect(done.result.content[0].text).toMatch(/^slept, in object [0-9a-f]{64}$/);
+  }, 20_000);
+
+  it("a task's question is answered by a later tasks/update, and a later tasks/cancel ends another", async () => {
+    const asked = await modern(worker.origin, 'tools/call', { name: 'confirm', arguments: {} });
+    const waiting = await pollWhile(worker.origin, asked.taskId, 'working');
+    expect(waiting.status).toBe('input_required');
+    const [key] = Object.keys(waiting.inputRequests);
+    await modern(worker.origin, 'tasks/update', {
+      taskId: asked.taskId,
+      inputResponses: { [key]: { action: 'accept', content: { ok: true } } },
+    });
+    const done = await pollWhile(worker.origin, asked.taskId, 'working');
+    expect(done.status).toBe('completed');
+    expect(done.result.content[0].text).toMatch(/^accept \{"ok":true\}, in object [0-9a-f]{64}$/);
+
+    const other = await modern(worker.origin, 'tools/call', { name: 'confirm', arguments: {} });
+    await pollWhile(worker.origin, other.taskId, 'working');
+    await modern(worker.origin, 'tasks/cancel', { taskId: other.taskId });
+    expect((await modern(worker.origin, 'tasks/get', { taskId: other.taskId })).status).toBe(
+      'cancelled',
+    );
+  }, 20_000);
+
+  it('a call of a tool that never runs as a task stays in the Worker, the extension declared or not', async () => {
+    const result = await modern(worker.origin, 'tools/call', { name: 'where', arguments: {} });
+    expect(result.content[0].text).toBe('worker');
+  });
+
   it('a session id no object minted is an unknown session (404), not a crash', async () => {
     for (const id of ['nope', `${'a'.repeat(64)}.00000000-0000-0000-0000-000000000000`]) {
       const response = await fetch(new URL('/mcp', worker.origin), {
@@ -161,6 +248,24 @@ describe('a Worker without a sessions binding', () => {
     const client = modernClient();
     await client.connect(new StreamableV2(new URL('/mcp', worker.origin)));
     expect(text(await client.callTool({ name: 'where', arguments: {} }))).toBe('worker');
+    await client.close();
+  }, 20_000);
+
+  it('refuses a call that would run as a task with a 400 naming the sessions option, instead of a task that never ends', async () => {
+    const response = await modernRequest(worker.origin, 'tools/call', {
+      name: 'slow',
+      arguments: {},
+    });
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as any;
+    expect(body.error.code).toBe(-32600);
+    expect(body.error.message).toMatch(
+      /runs tasks in a Durable Object.*sessions option of mcpWorker/,
+    );
+    // Without the extension the same tool answers in the request, as any call.
+    const client = modernClient();
+    await client.connect(new StreamableV2(new URL('/mcp', worker.origin)));
+    expect(text(await client.callTool({ name: 'slow', arguments: {} }))).toBe('slept, in worker');
     await client.close();
   }, 20_000);
 });
