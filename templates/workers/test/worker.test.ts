@@ -30,6 +30,11 @@ function sessionsNamespace() {
       if (!/^[0-9a-f]{64}$/.test(id)) throw new TypeError('not an id of this namespace');
       return { toString: () => id };
     },
+    // The object a name maps to (the Worker sends its tasks to one named object).
+    idFromName(name: string) {
+      const id = Buffer.from(name).toString('hex').padStart(64, '0').slice(-64);
+      return { toString: () => id };
+    },
     get(id: { toString(): string }) {
       const key = id.toString();
       if (!objects.has(key)) objects.set(key, new McpSessions({ id }, env));
