@@ -1,11 +1,15 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Command, Help } from 'commander';
+import { promisify } from 'node:util';
+import { execFile } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../src/commands/catalog.ts';
 import { cliEnv, runCli } from './support/cli-process.ts';
 import { REPO_ROOT } from './support/paths.ts';
+import { nodeEntry } from '../../../test-support/node-entry.ts';
+
+const run = promisify(execFile);
 
 const RECORD_LOADS = join(REPO_ROOT, 'packages/cli/test/support/record-loads.mjs');
 
@@ -34,15 +38,14 @@ async function cliModulesLoaded(args: string[]): Promise<string[]> {
 
 describe('the CLI loads only the command typed', () => {
   it('each line of the command catalog matches the command its module registers', async () => {
-    const help = new Help();
-    for (const entry of COMMANDS) {
-      const program = new Command('mcp-fw');
-      (await entry.load())(program);
-      const command = program.commands.find((c) => c.name() === entry.name);
-      expect(command, entry.name).toBeDefined();
-      expect(help.subcommandTerm(command!)).toBe(entry.term);
-      expect(command!.description()).toBe(entry.description);
-    }
+    const { args, env } = nodeEntry(join(REPO_ROOT, 'packages/cli/test/support/catalog-lines.ts'));
+    const { stdout } = await run(process.execPath, args, {
+      cwd: REPO_ROOT,
+      env: { ...process.env, ...env },
+    });
+    expect(JSON.parse(stdout)).toEqual(
+      COMMANDS.map(({ name, term, description }) => ({ name, term, description })),
+    );
   });
 
   it('mcp-fw --help loads no command module, and lists every command', async () => {
