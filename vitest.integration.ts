@@ -23,6 +23,10 @@ export default [
   'packages/core/test/issue-16-dropped-decorators.test.ts',
   'packages/core/test/views-wire.test.ts',
   'packages/core/test/security-http-cors.test.ts',
+  // Node processes that allocate ~200 MB each to watch V8's young generation grow.
+  'packages/core/test/young-generation.test.ts',
+  // The same server in two processes, with and without Node's variants of core's imports.
+  'packages/core/test/runtime-neutral.test.ts',
   // auth: the authorization server as a process; floods of thousands of bad tokens over HTTP.
   'packages/auth/test/authorization-server-attacks.test.ts',
   'packages/auth/test/authorization-server-clients.test.ts',
@@ -52,6 +56,7 @@ export default [
   'packages/cli/test/call.test.ts',
   'packages/cli/test/client-types.test.ts',
   'packages/cli/test/conventions.test.ts',
+  'packages/cli/test/decorator-errors.test.ts',
   'packages/cli/test/dev-http.test.ts',
   'packages/cli/test/dev-inspector.test.ts',
   'packages/cli/test/dev-reload.test.ts',
