@@ -4,20 +4,43 @@ import { basename, join } from 'node:path';
 import { defaultServerConditions } from 'vite';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { QUIET_TEST_TIMEOUT_MS } from './test-support/patience.ts';
+import integration from './vitest.integration.ts';
 import separate from './vitest.separate.ts';
 import workspace from './vitest.workspace.ts';
 
-// `npm test` runs every file but those of vitest.separate.ts; `npm run test:separate` sets
-// MCP_FW_TESTS=separate and runs only those.
-const onlySeparate = process.env.MCP_FW_TESTS === 'separate';
-for (const file of separate) {
-  if (
-    !existsSync(join(import.meta.dirname, file)) ||
-    !workspace.some((r) => file.startsWith(`${r}/`))
-  ) {
-    throw new Error(`vitest.separate.ts lists ${file}, which is no test file of a project`);
+/**
+ * Which files a run takes (MCP_FW_TESTS): `npm test` leaves out the files of
+ * vitest.integration.ts and vitest.separate.ts; `npm run test:integration` sets `integration` and
+ * `npm run test:separate` sets `separate`, each for only its list; `all` takes every file (the
+ * runs that pick files by name: scripts/test-under-load.mjs, scripts/node-matrix.mjs).
+ */
+const LISTS = { integration, separate } as const;
+const mode = process.env.MCP_FW_TESTS ?? '';
+if (mode !== '' && mode !== 'all' && !Object.hasOwn(LISTS, mode)) {
+  throw new Error(
+    `MCP_FW_TESTS=${mode} is no set of test files: use integration, separate or all, or leave it unset for npm test's`,
+  );
+}
+for (const [name, list] of Object.entries(LISTS)) {
+  for (const file of list) {
+    if (
+      !existsSync(join(import.meta.dirname, file)) ||
+      !workspace.some((r) => file.startsWith(`${r}/`))
+    ) {
+      throw new Error(`vitest.${name}.ts lists ${file}, which is no test file of a project`);
+    }
   }
 }
+const twice = integration.filter((file) => separate.includes(file));
+if (twice.length > 0) {
+  throw new Error(
+    `${twice.join(', ')}: on both vitest.integration.ts and vitest.separate.ts; keep one`,
+  );
+}
+/** The files this run takes, or undefined for npm test's (every file on neither list). */
+const only: readonly string[] | undefined =
+  mode === 'integration' || mode === 'separate' ? LISTS[mode] : undefined;
+const leftOut: readonly string[] = mode === '' ? [...integration, ...separate] : [];
 
 // Projects whose files share a worker process, one file after another, instead of a fresh
 // process per file: vitest, the official clients and our packages are imported once per worker,
@@ -29,19 +52,22 @@ for (const file of separate) {
 // and leaves process.env and the working directory alone.
 const SHARED_WORKERS = ['packages/core', 'packages/auth', 'packages/client', 'packages/cli'];
 
-/** One project per folder of vitest.workspace.ts, with its separate files in or out. */
+/** One project per folder of vitest.workspace.ts, with the files of this run in or out. */
 function project(root: string) {
-  const own = separate.filter((file) => file.startsWith(`${root}/`));
-  const files = own.map((file) => file.slice(root.length + 1));
+  const mine = (files: readonly string[]) =>
+    files.filter((file) => file.startsWith(`${root}/`)).map((file) => file.slice(root.length + 1));
   const tests = readdirSync(join(import.meta.dirname, root, 'test'), { recursive: true })
     .map(String)
     .filter((file) => file.endsWith('.test.ts'));
-  if (own.length > 0 && tests.length <= own.length) {
-    throw new Error(`vitest.separate.ts lists every test of ${root}: npm test must keep some`);
+  const listed = mine([...integration, ...separate]);
+  if (listed.length > 0 && tests.length <= listed.length) {
+    throw new Error(
+      `vitest.integration.ts and vitest.separate.ts list every test of ${root}: npm test must keep some`,
+    );
   }
-  const test = onlySeparate
-    ? { include: files }
-    : { exclude: [...configDefaults.exclude, ...files] };
+  const test = only
+    ? { include: mine(only) }
+    : { exclude: [...configDefaults.exclude, ...mine(leftOut)] };
   const isolate = !SHARED_WORKERS.includes(root);
   return { extends: true as const, test: { root, name: basename(root), isolate, ...test } };
 }
@@ -58,10 +84,8 @@ export default defineConfig({
     },
   },
   test: {
-    projects: onlySeparate
-      ? workspace
-          .filter((root) => separate.some((file) => file.startsWith(`${root}/`)))
-          .map(project)
+    projects: only
+      ? workspace.filter((root) => only.some((file) => file.startsWith(`${root}/`))).map(project)
       : workspace.map(project),
     // Files run one per worker. vitest's default, one worker fewer than the cores, is a single
     // worker on 2 cores, which idles a core while a test waits for its child processes.

@@ -94,7 +94,13 @@ for (const { major, binary } of nodes) {
       cwd: ROOT,
       stdio: 'inherit',
       // Spawned `node` processes (examples, CLIs, servers) run on this Node too, not the machine's.
-      env: { ...process.env, PATH: `${dirname(binary)}${delimiter}${process.env.PATH ?? ''}` },
+      // MCP_FW_TESTS=all: the files named above wherever they are listed (some of the CLI's and
+      // core's are in vitest.integration.ts, which npm test's selection leaves out).
+      env: {
+        ...process.env,
+        MCP_FW_TESTS: 'all',
+        PATH: `${dirname(binary)}${delimiter}${process.env.PATH ?? ''}`,
+      },
     },
   );
   const counts = countsOf(results);

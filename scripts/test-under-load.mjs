@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// Runs npm test's timing-sensitive files (those that wait for child processes to start, reload
-// and answer) beside a CPU hog: busy-loop processes are added until the machine's load is the
-// target (8 by default; on 2 cores, four processes wanting each core), the 1-minute load average
-// is let climb to it, and vitest runs the files. They must pass as on a quiet machine: their
-// waits watch for the event and stretch their deadlines with the load (test-support/patience.ts).
+// Runs the timing-sensitive test files (those that wait for child processes to start, reload
+// and answer; some in npm test, most in npm run test:integration) beside a CPU hog: busy-loop
+// processes are added until the machine's load is the target (8 by default; on 2 cores, four
+// processes wanting each core), the 1-minute load average is let climb to it, and vitest runs
+// the files. They must pass as on a quiet machine: their waits watch for the event and stretch
+// their deadlines with the load (test-support/patience.ts).
 // Builds nothing: `npm test` (or `npx tsc -b`) first.
 //
 //   node scripts/test-under-load.mjs [--load 8] [vitest filters…]
@@ -100,7 +101,9 @@ const vitest = spawn(
     '--reporter=json',
     `--outputFile.json=${RESULTS}`,
   ],
-  { cwd: ROOT, stdio: 'inherit' },
+  // Every file, wherever it is listed: most of these are in vitest.integration.ts, which npm
+  // test's own selection leaves out.
+  { cwd: ROOT, stdio: 'inherit', env: { ...process.env, MCP_FW_TESTS: 'all' } },
 );
 const code = await new Promise((done) => vitest.once('close', (status) => done(status ?? 1)));
 clearInterval(sampler);

@@ -1,17 +1,6 @@
-import { Command, CommanderError } from 'commander';
-import { authCommand } from './commands/auth-doctor.js';
-import { buildCommand } from './commands/build.js';
-import { callCommand } from './commands/call.js';
-import { clientTypesCommand } from './commands/client-types.js';
-import { devCommand } from './commands/dev.js';
+import { Command, CommanderError, Help } from 'commander';
+import { COMMANDS, invokedCommand } from './commands/catalog.js';
 import { examples } from './commands/options.js';
-import { inspectCommand } from './commands/inspect.js';
-import { installCommand } from './commands/install.js';
-import { openapiCommand } from './commands/openapi.js';
-import { proxyCommand } from './commands/proxy.js';
-import { publishCommand } from './commands/publish.js';
-import { startCommand } from './commands/start.js';
-import { surfaceCommand } from './commands/surface.js';
 import { reportError } from './output/report-error.js';
 import { styleFor } from './output/style.js';
 import { VERSION } from './version.js';
@@ -28,12 +17,24 @@ import { VERSION } from './version.js';
  */
 export async function main(argv: readonly string[]): Promise<number> {
   const style = styleFor(process.stderr);
+  // Only the typed command's module is loaded (see commands/catalog.ts); the others are listed
+  // from the catalog, by stand-ins that carry their name and description.
+  const invoked = invokedCommand(argv);
+  const standIns = new WeakSet<Command>();
   const program = new Command('mcp-fw')
     .description('Develop, inspect, build, run and install MCP servers written with mcp-fw')
     .version(VERSION, '-v, --version')
     .exitOverride()
     .showHelpAfterError('(run mcp-fw <command> --help for usage and examples)')
     .configureOutput({ outputError: (text, write) => write(style.red(text)) })
+    .configureHelp({
+      subcommandTerm(this: Help, command: Command) {
+        const entry = standIns.has(command)
+          ? COMMANDS.find((c) => c.name === command.name())
+          : undefined;
+        return entry ? entry.term : Help.prototype.subcommandTerm.call(this, command);
+      },
+    })
     .addHelpText(
       'after',
       `${examples([
@@ -44,24 +45,12 @@ export async function main(argv: readonly string[]): Promise<number> {
         ['mcp-fw install claude src/server.ts', 'add it to Claude Desktop'],
       ])}\nRun mcp-fw <command> --help for each command’s options and examples.\n`,
     );
-  for (const register of [
-    devCommand,
-    inspectCommand,
-    callCommand,
-    clientTypesCommand,
-    buildCommand,
-    startCommand,
-    installCommand,
-    proxyCommand,
-    publishCommand,
-    authCommand,
-    surfaceCommand,
-    openapiCommand,
-  ]) {
-    register(program);
-  }
-  for (const command of program.commands) command.exitOverride();
   try {
+    for (const entry of COMMANDS) {
+      if (entry === invoked) (await entry.load())(program);
+      else standIns.add(program.command(entry.name).description(entry.description));
+    }
+    for (const command of program.commands) command.exitOverride();
     await program.parseAsync([...argv], { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (error) {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SharedStore } from '@mcp-fw/core/http';
 import { type RedisEventStore, redisStore } from '@mcp-fw/redis';
+import { patience } from '../../../test-support/patience.ts';
 import { freePort, REDIS_SERVER, RedisProcess } from './support/processes.ts';
 
 // Each store against a real redis-server of its own: what it keeps, its bounds, and that two
@@ -254,6 +255,14 @@ describe.skipIf(REDIS_SERVER === undefined)('@mcp-fw/redis stores', () => {
       );
     } finally {
       await Promise.all([a.close(), b.close(), c.close()]);
+      // The FLUSHALL and the key set above reached this file's shared stores too: each takes
+      // Redis's key at its next check (every 2 s). Wait for both, or the next test could see one
+      // switched and the other not yet.
+      const until = Date.now() + patience(10_000);
+      const key = () => redis.cli('GET', 'mcp:request-state-key');
+      while (Date.now() < until && (one.requestStateKey !== key() || two.requestStateKey !== key()))
+        await new Promise((r) => setTimeout(r, 50));
+      expect([one.requestStateKey, two.requestStateKey]).toEqual([key(), key()]);
     }
   });
 

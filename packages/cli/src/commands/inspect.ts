@@ -14,8 +14,6 @@ import { runToExit } from '../output/report-error.js';
 import { takeStdout } from '../output/stdout.js';
 import { styleFor } from '../output/style.js';
 import { loadEntry } from '../project/load-entry.js';
-import { eraFootprints, footprintReport } from '../tokens/era-footprints.js';
-import { TOKENIZER } from '../tokens/footprint.js';
 import { examples } from './options.js';
 
 /** `mcp-fw inspect [entry]`: what a server offers, with its schemas. */
@@ -74,6 +72,9 @@ export function inspectCommand(program: Command): void {
                 2,
               );
             const out = takeStdout();
+            // Imported here: the tokenizer's tables cost every other inspect half its start.
+            const { eraFootprints, footprintReport } = await import('../tokens/era-footprints.js');
+            const { TOKENIZER } = await import('../tokens/footprint.js');
             const eras = await eraFootprints(await loadEntry(entry, 'inspect'));
             out(
               options.json
