@@ -86,6 +86,7 @@ export default [
   'packages/create-mcp-server/test/oauth-dev-reload.test.ts',
   'packages/create-mcp-server/test/bad-input.test.ts',
   'packages/create-mcp-server/test/setup-failures.test.ts',
+  'packages/create-mcp-server/test/own-authorization-server.test.ts',
   // examples: each started and driven by both official clients over stdio and HTTP.
   'examples/logistics/test/official-clients.test.ts',
   'examples/logistics/test/readme-command.test.ts',
@@ -95,6 +96,16 @@ export default [
   'examples/release/test/client-features.test.ts',
   'examples/secure-notes/test/auth-server.test.ts',
   'examples/telemetry/test/short-session.test.ts',
+  'examples/petstore/test/official-clients.test.ts',
+  // cli: the authorization-server doctor against secure-notes processes; the openapi and workers
+  // builds as CLI processes.
+  'packages/cli/test/auth-doctor-authorization-server.test.ts',
+  'packages/cli/test/openapi.test.ts',
+  'packages/cli/test/build-workers.test.ts',
+  // openapi: generated projects type-checked and served; auth: machine clients with the official
+  // clients over HTTP.
+  'packages/openapi/test/codegen.test.ts',
+  'packages/auth/test/authorization-server-machine.test.ts',
   // docs: every page's TypeScript compiled, and the whole programs run.
   'docs/test/code-samples.test.ts',
 ];
