@@ -36,6 +36,17 @@ async function result(response: Response): Promise<{ text: string; isError?: boo
   return { text: body.result.content[0].text, isError: body.result.isError };
 }
 
+/** A request as the authorization server's routes see it, for calling them without a server. */
+const view = (method: string, path: string, body = '') => ({
+  method,
+  url: new URL(`http://127.0.0.1:1${path}`),
+  path,
+  header: () => undefined,
+  text: async () => body,
+  signal: new AbortController().signal,
+  onAbort: () => {},
+});
+
 const written: string[] = [];
 /** A memory store that records every value written (to check what is kept in clear). */
 class Recording extends MemoryAuthorizationStore {
@@ -319,15 +330,6 @@ describe('authorizationServer() options', () => {
       scopes: ['a'],
       upstream,
     });
-    const view = (method: string, path: string, body = '') => ({
-      method,
-      url: new URL(`http://127.0.0.1:1${path}`),
-      path,
-      header: () => undefined,
-      text: async () => body,
-      signal: new AbortController().signal,
-      onAbort: () => {},
-    });
     const metadata = await as.routes(view('GET', '/.well-known/oauth-authorization-server/tenant'));
     const document = JSON.parse(metadata!.body!) as Record<string, string>;
     expect(document.token_endpoint).toBe('http://127.0.0.1:1/tenant/oauth/token');
@@ -370,26 +372,17 @@ describe('authorizationServer() options', () => {
         (await generateKeyPair('ES256', { extractable: true })).privateKey,
       ),
     });
-    const view = (path: string, body = '') => ({
-      method: 'POST',
-      url: new URL(`http://127.0.0.1:1${path}`),
-      path,
-      header: () => undefined,
-      text: async () => body,
-      signal: new AbortController().signal,
-      onAbort: () => {},
-    });
     const errors: string[] = [];
     const original = console.error;
     console.error = (line: string) => errors.push(line);
     try {
       const token = await as.routes(
-        view('/oauth/token', 'grant_type=refresh_token&refresh_token=x&client_id=dyn_x'),
+        view('POST', '/oauth/token', 'grant_type=refresh_token&refresh_token=x&client_id=dyn_x'),
       );
       expect(token?.status).toBe(503);
       expect(token?.headers?.['retry-after']).toBe('5');
       expect(JSON.parse(token!.body!)).toMatchObject({ error: 'temporarily_unavailable' });
-      const page = await as.routes(view('/oauth/authorize', 'client_id=dyn_x'));
+      const page = await as.routes(view('POST', '/oauth/authorize', 'client_id=dyn_x'));
       expect(page?.status).toBe(503);
       expect(page?.body).toContain('store down');
     } finally {
