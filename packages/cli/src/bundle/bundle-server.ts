@@ -113,7 +113,11 @@ export async function bundleServer(request: BundleRequest): Promise<BundleResult
   return { format, bundleFile, launcherFile, bundleBytes: statSync(bundleFile).size, serves };
 }
 
-async function entryExports(esbuild: typeof import('esbuild'), entry: string): Promise<string[]> {
+/** The names an entry module exports, read by esbuild without bundling it. */
+export async function entryExports(
+  esbuild: typeof import('esbuild'),
+  entry: string,
+): Promise<string[]> {
   const result = await esbuild.build({
     entryPoints: [entry],
     bundle: false,

@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { CliError } from '../output/cli-error.js';
+import { entryExports } from './bundle-server.js';
 import { type UnservedImport, workersBuiltinsPlugin } from './workers-builtins.js';
 import type { DurableObjectBinding } from './wrangler-config.js';
 
@@ -106,19 +107,6 @@ export async function bundleWorker(request: WorkerBundleRequest): Promise<Worker
     kind,
     exports: kind === 'server' ? ['default', request.sessions.className] : names,
   };
-}
-
-async function entryExports(esbuild: typeof import('esbuild'), entry: string): Promise<string[]> {
-  const result = await esbuild.build({
-    entryPoints: [entry],
-    bundle: false,
-    write: false,
-    metafile: true,
-    format: 'esm',
-    logLevel: 'silent',
-    outdir: 'out',
-  });
-  return Object.values(result.metafile.outputs).flatMap((output) => output.exports);
 }
 
 /**
