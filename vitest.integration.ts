@@ -106,6 +106,11 @@ export default [
   // clients over HTTP.
   'packages/openapi/test/codegen.test.ts',
   'packages/auth/test/authorization-server-machine.test.ts',
-  // docs: every page's TypeScript compiled, and the whole programs run.
+  // docs: every page's TypeScript compiled, and the whole programs run; TypeDoc over every entry
+  // point for the API reference.
   'docs/test/code-samples.test.ts',
+  'docs/test/api-reference.test.ts',
+  // auth and client: whole OAuth flows against oidc-provider and protected server processes.
+  'packages/auth/test/oauth-flows.test.ts',
+  'packages/client/test/auth-oidc-provider.test.ts',
 ];
