@@ -28,6 +28,8 @@ export default [
   'packages/auth/test/authorization-conformance.test.ts',
   // An interactive sign-in in Chromium (oidc-provider's login and consent pages).
   'packages/client/test/chromium-sign-in.test.ts',
+  // A sign-in through our own authorization server in Chromium (the IdP's login, our consent page).
+  'packages/auth/test/chromium-own-authorization-server.test.ts',
   // mcp-fw build --target workers: two builds, each bundle served in workerd to both clients.
   'packages/cli/test/build-workers-workerd.test.ts',
   // The MCP Apps preview host driven in Chromium (the view bundle built by Vite first).
