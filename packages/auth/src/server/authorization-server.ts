@@ -51,6 +51,8 @@ export interface AuthorizationServer {
 }
 
 const PREFIX = '/oauth';
+/** The endpoints other origins' code calls (CORS preflight answered), under the prefix. */
+const MACHINE_ENDPOINTS = new Set(['/token', '/register', '/revoke', '/jwks']);
 
 /**
  * An OAuth 2.1 authorization server for this MCP server, mounted on its own origin, where
@@ -270,14 +272,14 @@ export async function authorizationServer(
     return { ...reply, headers: { ...reply.headers, 'retry-after': retryAfter } };
   };
   const route = async (req: HttpRequestView): Promise<HttpReply | undefined> => {
+    // Every request to the server passes here (MCP calls included): the prefix check comes first.
     const path = req.path;
-    const machine =
-      wellKnown.has(path) ||
-      [urls.token, urls.register, urls.revoke, urls.jwks].some((u) => new URL(u).pathname === path);
-    if (!wellKnown.has(path) && !path.startsWith(`${base}/`)) return undefined;
-    if (req.method === 'OPTIONS' && machine) return { status: 204, headers: cors };
+    const known = wellKnown.has(path);
+    if (!known && !path.startsWith(`${base}/`)) return undefined;
+    const endpoint = known ? '' : path.slice(base.length);
+    if (req.method === 'OPTIONS' && (known || MACHINE_ENDPOINTS.has(endpoint)))
+      return { status: 204, headers: cors };
     const address = req.remoteAddress ?? 'unknown';
-    const endpoint = path.slice(base.length);
     if (endpoint === '/register' && req.method === 'POST')
       await limiter.check('register', path, address);
     else if (
@@ -288,13 +290,13 @@ export async function authorizationServer(
       const clientId = endpoint === '/authorize' ? req.url.searchParams.get('client_id') : null;
       if (clientId) await limiter.check('client', path, clientId.slice(0, 200));
     }
-    if (wellKnown.has(path))
+    if (known)
       return {
         status: 200,
         headers: { ...cors, 'content-type': 'application/json', 'cache-control': 'max-age=300' },
         body: metadataText,
       };
-    switch (path.slice(base.length)) {
+    switch (endpoint) {
       case '/authorize':
         return authorize(ctx, req);
       case '/callback':
