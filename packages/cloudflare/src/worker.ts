@@ -124,14 +124,14 @@ export function mcpWorker<Env = Record<string, unknown>>(
       const copy = new Request(request, { body });
       const message = messageOf(body);
       if (message && opensSession(message)) {
-        if (!objects) return noSessions(idOf(body));
+        if (!objects) return noSessions(idOf(message));
         return objects.get(objects.newUniqueId()).fetch(copy);
       }
       // Tasks run in one Durable Object, where their work survives the request (task-route.ts).
       if (message && belongsToTasks(message, serverOf(env).registry)) {
         if (objects) return objects.get(objects.idFromName(TASKS_OBJECT)).fetch(copy);
         // Started here, a task would stop with this request and never end.
-        if (message.method === 'tools/call') return noTasks(idOf(body));
+        if (message.method === 'tools/call') return noTasks(idOf(message));
       }
       return local(copy, env);
     }
@@ -178,13 +178,9 @@ function tryIdFromString(objects: DurableObjectNamespaceLike, id: string) {
   }
 }
 
-function idOf(body: string): string | number | null {
-  try {
-    const id = (JSON.parse(body) as { id?: unknown }).id;
-    return typeof id === 'string' || typeof id === 'number' ? id : null;
-  } catch {
-    return null;
-  }
+function idOf(message: Record<string, unknown>): string | number | null {
+  const { id } = message;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
 
 function noTasks(id: string | number | null): Response {
