@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { generateClasses, writeClasses } from '../src/codegen/index.ts';
 import { OpenAPIError } from '../src/index.ts';
 import { startUpstream } from './support/petstore-upstream.ts';
+import { typeCheckProject } from './support/type-check.ts';
 
 // A project folder inside the package, so the generated files resolve @mcp-fw/core and
 // @mcp-fw/openapi as a user's project would (a folder under /tmp has no node_modules).
@@ -359,27 +360,8 @@ describe('mcp-fw openapi: generated classes', () => {
         '',
       ].join('\n'),
     );
-    writeFileSync(
-      join(root, 'tsconfig.json'),
-      JSON.stringify({
-        extends: '../../../../../tsconfig.base.json',
-        compilerOptions: {
-          // As a user's project sees the packages: their built types, not their sources.
-          customConditions: [],
-          noEmit: true,
-          composite: false,
-          declaration: false,
-          declarationMap: false,
-        },
-        include: ['src'],
-      }),
-    );
-    const tsc = spawnSync(
-      process.execPath,
-      [join(import.meta.dirname, '../../../node_modules/typescript/bin/tsc'), '-p', root],
-      { encoding: 'utf8' },
-    );
-    expect(tsc.stdout + tsc.stderr).toBe('');
+    const tsc = typeCheckProject(root);
+    expect(tsc.output).toBe('');
     expect(tsc.status).toBe(0);
 
     const schemas = extractSchemas({ tsconfig: join(root, 'tsconfig.json') });

@@ -1,11 +1,11 @@
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { connectTestClient } from '@mcp-fw/core/testing';
 import { describe, expect, it } from 'vitest';
 import { generateClasses, writeClasses } from '../src/codegen/index.ts';
 import { fromOpenAPI } from '../src/index.ts';
+import { typeCheckProject } from './support/type-check.ts';
 
 // GitHub's REST description from npm (@octokit/openapi 23.0.2, api.github.com.json: 13 MB,
 // 1,223 operations) at scale, at runtime and generated (tsc over ~5.7 MB of generated code).
@@ -54,26 +54,8 @@ describe("GitHub's REST OpenAPI description", () => {
       // One ApiClient method per operation, each sending through the shared request layer.
       expect(client.split('this.#client.call(').length - 1).toBeGreaterThan(1000);
       mkdirSync(root, { recursive: true });
-      writeFileSync(
-        join(root, 'tsconfig.json'),
-        JSON.stringify({
-          extends: '../../../../tsconfig.base.json',
-          compilerOptions: {
-            customConditions: [],
-            noEmit: true,
-            composite: false,
-            declaration: false,
-            declarationMap: false,
-          },
-          include: ['src'],
-        }),
-      );
-      const tsc = spawnSync(
-        process.execPath,
-        [join(import.meta.dirname, '../../../node_modules/typescript/bin/tsc'), '-p', root],
-        { encoding: 'utf8' },
-      );
-      expect(tsc.stdout + tsc.stderr).toBe('');
+      const tsc = typeCheckProject(root);
+      expect(tsc.output).toBe('');
       expect(tsc.status).toBe(0);
     } finally {
       rmSync(root, { recursive: true, force: true });
