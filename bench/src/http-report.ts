@@ -98,6 +98,7 @@ const TITLES: Record<HttpServerName, string> = {
   'mcp-fw-jwt': 'mcp-fw + JWT',
   'sdk-v2': 'sdk-v2',
   'sdk-v2-sse': 'sdk-v2 (SSE)',
+  fastmcp: 'fastmcp',
 };
 
 /**
@@ -112,7 +113,7 @@ export function httpTable(
   const pairs: [HttpServerName, HttpServerName][] = names
     .filter((n) => n !== 'bare' && results.bare)
     .map((n) => [n, 'bare']);
-  for (const sdk of ['sdk-v2', 'sdk-v2-sse'] as const)
+  for (const sdk of ['sdk-v2', 'sdk-v2-sse', 'fastmcp'] as const)
     if (results[sdk] && results['mcp-fw']) pairs.push([sdk, 'mcp-fw']);
   // What checking a JWT on every request costs, against the same server without it.
   if (results['mcp-fw-jwt'] && results['mcp-fw']) pairs.push(['mcp-fw-jwt', 'mcp-fw']);

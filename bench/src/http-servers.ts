@@ -17,6 +17,8 @@ export const HTTP_SERVERS = {
   'sdk-v2': { script: script('./http-sdk-v2-server.js'), args: ['--json'], era: 'legacy' },
   // The SDK's default: an SSE stream per POST.
   'sdk-v2-sse': { script: script('./http-sdk-v2-server.js'), args: [], era: 'legacy' },
+  // punkpeye's fastmcp, sessionful with JSON answers (`src/http-fastmcp-server.ts`).
+  fastmcp: { script: script('./http-fastmcp-server.js'), args: [], era: 'legacy' },
 } as const;
 
 export type HttpServerName = keyof typeof HTTP_SERVERS;

@@ -4,7 +4,7 @@ import type { ColdStart } from './cold-start.js';
 import { config } from './config.js';
 import type { ServerResult } from './run.js';
 
-export const SERVERS = ['bare', 'mcp-fw', 'sdk-v2'] as const;
+export const SERVERS = ['bare', 'mcp-fw', 'sdk-v2', 'fastmcp'] as const;
 export type ServerName = (typeof SERVERS)[number];
 
 /** Each server's stdio program, as tsc emits it. */
@@ -12,7 +12,11 @@ export const SCRIPTS: Record<ServerName, string> = {
   bare: fileURLToPath(new URL('./bare-server.js', import.meta.url)),
   'mcp-fw': fileURLToPath(new URL('./mcp-fw-server.js', import.meta.url)),
   'sdk-v2': fileURLToPath(new URL('./sdk-v2-server.js', import.meta.url)),
+  fastmcp: fileURLToPath(new URL('./fastmcp-server.js', import.meta.url)),
 };
+
+/** The frameworks compared with mcp-fw: each gets a column "/ mcp-fw" beside "/ bare". */
+const PEERS = ['sdk-v2', 'fastmcp'] as const;
 
 interface Row {
   label: string;
@@ -73,23 +77,23 @@ function ratio(a: number | undefined, b: number | undefined): string {
   return a === undefined || b === undefined || b === 0 ? '-' : `${(a / b).toFixed(2)}×`;
 }
 
-/** The side-by-side table as Markdown, so it can be pasted into the README as printed. */
+/**
+ * The side-by-side table as Markdown, so it can be pasted into the README as printed: a column
+ * per server measured, each against the bare floor, and each peer framework against mcp-fw.
+ */
 export function table(results: Partial<Record<ServerName, ServerResult>>): string {
-  const head = [
-    'metric',
-    'bare',
-    'mcp-fw',
-    'sdk-v2',
-    'mcp-fw / bare',
-    'sdk / bare',
-    'sdk / mcp-fw',
-  ];
+  const names = SERVERS.filter((s) => results[s]);
+  const pairs: [ServerName, ServerName][] = names
+    .filter((n) => n !== 'bare' && results.bare)
+    .map((n) => [n, 'bare']);
+  for (const peer of PEERS) if (results[peer] && results['mcp-fw']) pairs.push([peer, 'mcp-fw']);
+  const head = ['metric', ...names, ...pairs.map(([a, b]) => `${a} / ${b}`)];
   const rule = head.map((_, i) => (i === 0 ? '---' : '---:')).join('|');
   const lines = [`| ${head.join(' | ')} |`, `|${rule}|`];
   for (const row of ROWS) {
-    const [bare, ours, sdk] = SERVERS.map((s) => (results[s] ? row.value(results[s]) : undefined));
-    const cells = [row.label, fmt(bare, row.digits), fmt(ours, row.digits), fmt(sdk, row.digits)];
-    cells.push(ratio(ours, bare), ratio(sdk, bare), ratio(sdk, ours));
+    const value = (s: ServerName) => row.value(results[s]!);
+    const cells = [row.label, ...names.map((s) => fmt(value(s), row.digits))];
+    for (const [a, b] of pairs) cells.push(ratio(value(a), value(b)));
     lines.push(`| ${cells.join(' | ')} |`);
   }
   return lines.join('\n');
