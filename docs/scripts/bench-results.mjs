@@ -143,33 +143,23 @@ function run(command, report) {
   };
 }
 
-function stdioMetrics(report) {
-  const servers = Object.keys(report.results);
-  return METRICS.map(([id, title, unit, better, value, digits]) => ({
-    id,
-    title,
-    unit,
-    better,
-    values: servers.map((name) => ({
-      subject: LABELS[name] ?? name,
-      value: round(value(report.results[name]), digits),
-    })),
-  }));
-}
-
-function httpMetrics(report) {
-  const subjects = Object.keys(report.results);
-  return HTTP_METRICS.map(([id, title, unit, better, value, digits]) => ({
+/** One chart per metric, a bar per subject of `results`. */
+function charts(metrics, results, labels) {
+  const subjects = Object.keys(results);
+  return metrics.map(([id, title, unit, better, value, digits]) => ({
     id,
     title,
     unit,
     better,
     values: subjects.map((name) => ({
-      subject: HTTP_LABELS[name] ?? name,
-      value: round(value(report.results[name]), digits),
+      subject: labels[name] ?? name,
+      value: round(value(results[name]), digits),
     })),
   }));
 }
+
+const stdioMetrics = (report) => charts(METRICS, report.results, LABELS);
+const httpMetrics = (report) => charts(HTTP_METRICS, report.results, HTTP_LABELS);
 
 function streamMetrics(report) {
   const perStream = (m, key) => (m.after[key] - m.before[key]) / 1024 / report.streams;
