@@ -66,10 +66,11 @@ function codeGenerationAllowed(): boolean {
 
 /**
  * Makes validators, checking each schema when it is given (an invalid one throws then) and
- * generating a JSON Schema's code on its first validation. A Standard Schema validates through its own
- * `~standard.validate` (so defaults and transforms apply); JSON Schema through Ajv, picking the
- * class that matches the schema's dialect (toolchain.md §6: each class rejects the other's), or
- * through the interpreter where code generation is forbidden (see {@link ValidationEngine}).
+ * generating a JSON Schema's code on its first validation. A Standard Schema validates through
+ * its own `~standard.validate` (so defaults and transforms apply); JSON Schema through Ajv,
+ * picking the class that matches the schema's dialect (toolchain.md §6: each class rejects the
+ * other's), or through the interpreter where code generation is forbidden (see
+ * {@link ValidationEngine}).
  */
 export class ValidatorCompiler {
   #ajv2020?: Ajv2020;
@@ -90,7 +91,9 @@ export class ValidatorCompiler {
 
   /**
    * The validator of a schema: `source` when it is a Standard Schema (zod, valibot, …),
-   * otherwise `json` compiled with Ajv (or interpreted, see {@link ValidationEngine}).
+   * otherwise `json` compiled with Ajv (or interpreted, see {@link ValidationEngine}). Throws
+   * now if Ajv would refuse `json`; Ajv generates its code on the validator's first call. `json`
+   * must not change afterwards.
    */
   compile(source: unknown, json: JsonSchema): Validator {
     if (isStandardSchema(source)) {
@@ -139,10 +142,11 @@ export class ValidatorCompiler {
  * Whether compiling `schema` may wait for its first use: only when nothing but the meta-schema
  * check (already passed) could make Ajv refuse it. What that check misses is compiled at once,
  * so its error (or Ajv's warning) still comes at startup: a `$ref` that is not a JSON pointer
- * into this schema reaching a schema, an `$id`, anchor or dynamic reference (ids must be unique
- * across one Ajv instance), a `pattern` or `patternProperties` key that is no valid `u`-flag RegExp (Ajv
- * compiles them so; the meta-schemas do not check them), a `format` Ajv does not know (it warns).
- * A false alarm (a vendor keyword whose value holds a `$ref`) only compiles early.
+ * into this schema reaching a schema, an `$id`, anchor or dynamic reference (ids must be
+ * unique across one Ajv instance), a `pattern` or `patternProperties` key that is no valid
+ * `u`-flag RegExp (Ajv compiles them so; the meta-schemas do not check them), a `format` Ajv
+ * does not know (it warns). A false alarm (a vendor keyword whose value holds a `$ref`) only
+ * compiles early.
  */
 function deferrable(schema: JsonSchema, ajv: Ajv | Ajv2020): boolean {
   const root: unknown = schema;
