@@ -65,10 +65,12 @@ function codeGenerationAllowed(): boolean {
 }
 
 /**
- * Compiles validators once, at registry build. A Standard Schema validates through its own
- * `~standard.validate` (so defaults and transforms apply); JSON Schema through Ajv, picking the
- * class that matches the schema's dialect (toolchain.md §6: each class rejects the other's), or
- * through the interpreter where code generation is forbidden (see {@link ValidationEngine}).
+ * Makes validators, checking each schema when it is given (an invalid one throws then) and
+ * generating a JSON Schema's code on its first validation. A Standard Schema validates through
+ * its own `~standard.validate` (so defaults and transforms apply); JSON Schema through Ajv,
+ * picking the class that matches the schema's dialect (toolchain.md §6: each class rejects the
+ * other's), or through the interpreter where code generation is forbidden (see
+ * {@link ValidationEngine}).
  */
 export class ValidatorCompiler {
   #ajv2020?: Ajv2020;
@@ -89,7 +91,9 @@ export class ValidatorCompiler {
 
   /**
    * The validator of a schema: `source` when it is a Standard Schema (zod, valibot, …),
-   * otherwise `json` compiled with Ajv (or interpreted, see {@link ValidationEngine}).
+   * otherwise `json` compiled with Ajv (or interpreted, see {@link ValidationEngine}). Throws
+   * now if Ajv would refuse `json`; Ajv generates its code on the validator's first call. `json`
+   * must not change afterwards.
    */
   compile(source: unknown, json: JsonSchema): Validator {
     if (isStandardSchema(source)) {
@@ -108,8 +112,18 @@ export class ValidatorCompiler {
         return issues ? { ok: false, issues } : { ok: true, value };
       };
     }
-    const check = this.#ajvFor(json).compile(json);
-    return (value) => (check(value) ? { ok: true, value } : { ok: false, issues: fromAjv(check) });
+    const ajv = this.#ajvFor(json);
+    // The meta-schema check is what Ajv's compile starts with (same error, same message): a
+    // schema that breaks its dialect still fails here, at startup, naming the JSON pointer.
+    ajv.validateSchema(json, true);
+    let check = deferrable(json, ajv) ? undefined : ajv.compile(json);
+    // Generating a validator costs milliseconds per schema (minutes for an OpenAPI description
+    // of a thousand operations) and most tools are never called in a given process: the rest
+    // is compiled on first use. One thread runs the callers, so two first calls compile once.
+    return (value) => {
+      check ??= ajv.compile(json);
+      return check(value) ? { ok: true, value } : { ok: false, issues: fromAjv(check) };
+    };
   }
 
   #ajvFor(json: JsonSchema): Ajv | Ajv2020 {
@@ -122,6 +136,102 @@ export class ValidatorCompiler {
     const Draft2020 = libraries.ajvDraft2020();
     return (this.#ajv2020 ??= withFormats(new Draft2020(AJV_OPTIONS)));
   }
+}
+
+/**
+ * Whether compiling `schema` may wait for its first use: only when nothing but the meta-schema
+ * check (already passed) could make Ajv refuse it. What that check misses is compiled at once,
+ * so its error (or Ajv's warning) still comes at startup: a `$ref` that is not a JSON pointer
+ * into this schema reaching a schema, an `$id`, anchor or dynamic reference (ids must be
+ * unique across one Ajv instance), a `pattern` or `patternProperties` key that is no valid
+ * `u`-flag RegExp (Ajv compiles them so; the meta-schemas do not check them), a `format` Ajv
+ * does not know (it warns). A false alarm (a vendor keyword whose value holds a `$ref`) only
+ * compiles early.
+ */
+function deferrable(schema: JsonSchema, ajv: Ajv | Ajv2020): boolean {
+  const root: unknown = schema;
+  // [node, whether it is a keyword's map of schemas (`properties`) rather than a schema]
+  const stack: [unknown, boolean][] = [[root, false]];
+  while (stack.length > 0) {
+    const [node, isMap] = stack.pop()!;
+    if (typeof node !== 'object' || node === null) continue;
+    if (Array.isArray(node)) {
+      for (const item of node) stack.push([item, false]);
+      continue;
+    }
+    const record = node as Record<string, unknown>;
+    for (const key in record) {
+      const value = record[key];
+      if (isMap) {
+        stack.push([value, false]);
+        continue;
+      }
+      if (DATA_KEYWORDS.has(key)) continue;
+      switch (key) {
+        case '$ref':
+          if (typeof value === 'string' && !pointsIntoSchema(root, value)) return false;
+          break;
+        case '$id':
+        case '$anchor':
+        case '$dynamicAnchor':
+        case '$dynamicRef':
+        case '$recursiveRef':
+        case '$recursiveAnchor':
+          return false;
+        case 'pattern':
+          if (typeof value === 'string' && !validRegExp(value)) return false;
+          break;
+        case 'patternProperties':
+          if (typeof value === 'object' && value !== null)
+            for (const source of Object.keys(value)) if (!validRegExp(source)) return false;
+          break;
+        case 'format':
+          if (typeof value === 'string' && !(value in ajv.formats)) return false;
+          break;
+      }
+      stack.push([value, MAP_KEYWORDS.has(key)]);
+    }
+  }
+  return true;
+}
+
+// Keywords whose value is data, not schemas (Ajv resolves no $ref or id inside them), and those
+// whose value maps names to schemas (a property may be called `pattern` or `default`).
+const DATA_KEYWORDS = new Set(['default', 'const', 'enum', 'examples', 'example', 'required']);
+const MAP_KEYWORDS = new Set([
+  'properties',
+  'patternProperties',
+  '$defs',
+  'definitions',
+  'dependentSchemas',
+  'dependencies',
+]);
+
+function validRegExp(source: string): boolean {
+  try {
+    new RegExp(source, 'u');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// `#` or `#/a/b~1c`: a JSON pointer (RFC 6901, URI-fragment encoded) to an object or boolean.
+function pointsIntoSchema(root: unknown, ref: string): boolean {
+  if (ref === '#') return true;
+  if (!ref.startsWith('#/')) return false;
+  let node = root;
+  for (const raw of ref.slice(2).split('/')) {
+    let token: string;
+    try {
+      token = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~');
+    } catch {
+      return false;
+    }
+    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, token)) return false;
+    node = (node as Record<string, unknown>)[token];
+  }
+  return typeof node === 'boolean' || (typeof node === 'object' && node !== null);
 }
 
 // strict: false because user schemas legitimately carry annotations Ajv does not know

@@ -1,5 +1,6 @@
 import { isThenable } from '../../registry/index.js';
 import { baseSignal, describeCall, type GuardedCall } from './call.js';
+import { cpuMark, heldCpu } from './cpu-clock.js';
 import { LimitError } from './limit-error.js';
 
 /**
@@ -48,7 +49,8 @@ class Deadline {
 /**
  * A call stopped by its deadline (`timeoutMs`). `blockedMs` is set when the call held the event
  * loop past its deadline (how long it ran, the deadline unable to fire): a synchronous handler
- * cannot be pre-empted, so its late result is discarded instead.
+ * cannot be pre-empted, so its late result is discarded instead. Not set when the process was
+ * waiting for a CPU rather than running the handler (cpu-clock.ts): the call still timed out.
  */
 export class TimeoutError extends LimitError {
   constructor(
@@ -107,14 +109,18 @@ export function withTimeout<T>(
       reject(error);
     }, remaining);
     const started = Date.now();
+    const cpu = cpuMark(started, remaining);
     const at = started + remaining;
     const pending = work();
     const after = Date.now();
     if (after >= at) {
       // The deadline passed inside the handler's synchronous part: the timer never had a chance.
+      // The handler held the event loop, unless the process was waiting for a CPU meanwhile.
       clearTimeout(timer);
       pending.catch(ignore);
-      const error = overran(call, timeoutMs, after - started);
+      const error = heldCpu(cpu, remaining)
+        ? overran(call, timeoutMs, after - started)
+        : new TimeoutError(call, timeoutMs);
       deadline.expire(error);
       reject(error);
       return;
@@ -127,7 +133,7 @@ export function withTimeout<T>(
       // Past the deadline, and its timer has not run: answer the timeout, not the late outcome.
       if (now >= at)
         reject(
-          now - at > HELD_MS
+          now - at > HELD_MS && heldCpu(cpu, remaining)
             ? overran(call, timeoutMs, now - started)
             : new TimeoutError(call, timeoutMs),
         );
@@ -144,6 +150,8 @@ export function withTimeout<T>(
 class Tracked extends Deadline {
   /** When it expires (ms since the epoch). */
   at = 0;
+  /** The process's CPU time when it started ({@link cpuMark}). */
+  cpu = Number.NaN;
   resolve?: (value: unknown) => void;
   reject?: (error: unknown) => void;
   // Its neighbours in the queue of pending calls (a linked list: no hashing, no allocation).
@@ -225,6 +233,7 @@ export class SharedDeadline {
     this.#made = undefined;
     call.deadline = this.#lazy;
     const started = Date.now();
+    const cpu = cpuMark(started, this.timeoutMs);
     // Under 2026-07-28 the call's start is carried to later rounds (and replays): fix it now.
     call.run?.startAt(started);
     let value: unknown;
@@ -233,7 +242,7 @@ export class SharedDeadline {
       value = invoke();
     } catch (error) {
       made = this.#made;
-      this.#checkBlocked(call, made, started);
+      this.#checkBlocked(call, made, started, cpu);
       throw error;
     } finally {
       made ??= this.#made;
@@ -242,7 +251,7 @@ export class SharedDeadline {
       this.#current = outerCall;
       this.#made = outerMade;
     }
-    this.#checkBlocked(call, made, started, value);
+    this.#checkBlocked(call, made, started, cpu, value);
     if (!isThenable(value)) {
       made?.dispose();
       return step.apply(call, value);
@@ -250,6 +259,7 @@ export class SharedDeadline {
     const tracked = made ?? new Tracked(call);
     call.deadline = tracked;
     tracked.at = started + this.timeoutMs;
+    tracked.cpu = cpu;
     capturing = tracked;
     const outcome = new Promise(capture);
     this.#pending.push(tracked);
@@ -275,17 +285,23 @@ export class SharedDeadline {
     return (this.#made ??= new Tracked(this.#current!));
   }
 
-  /** Throws the timeout if the synchronous part of the call outlasted the deadline. */
+  /**
+   * Throws the timeout if the synchronous part of the call outlasted the deadline, reported as
+   * the handler holding the event loop unless the process was waiting for a CPU meanwhile.
+   */
   #checkBlocked(
     call: GuardedCall,
     made: Tracked | undefined,
     started: number,
+    cpu: number,
     value?: unknown,
   ): void {
     const blockedMs = Date.now() - started;
     if (blockedMs < this.timeoutMs) return;
     if (isThenable(value)) Promise.resolve(value).catch(ignore);
-    const error = this.overran(call, this.timeoutMs, blockedMs);
+    const error = heldCpu(cpu, this.timeoutMs)
+      ? this.overran(call, this.timeoutMs, blockedMs)
+      : new TimeoutError(call, this.timeoutMs);
     made?.expire(error);
     throw error;
   }
@@ -300,7 +316,7 @@ export class SharedDeadline {
     const { call } = tracked;
     const started = tracked.at - this.timeoutMs;
     tracked.reject!(
-      now - tracked.at > HELD_MS
+      now - tracked.at > HELD_MS && heldCpu(tracked.cpu, this.timeoutMs)
         ? this.overran(call, this.timeoutMs, now - started)
         : new TimeoutError(call, this.timeoutMs),
     );
