@@ -21,6 +21,21 @@ const { node: NODE22, suite: SUITE } = ensureConformanceSuite();
 const { createProxy } = await import('@mcp-fw/proxy');
 const { serveHttp } = await import('@mcp-fw/core/node');
 
+// The fixture's task tools, as a gateway's `tasks` setting declares them. A 2025-06-18 server
+// cannot say which of its tools are tasks (nor that failing_job must be one), so the proxy is
+// told and runs them as tasks of its own. Through a 2025-11-25 upstream only test_tool_with_task
+// needs saying: the 2025-11-25 wire has no "deferred" (ask in the request, then become a task).
+const DEFERRED = { test_tool_with_task: { mode: 'required', deferred: true } };
+const FIXTURE_TASKS = {
+  slow_compute: 'optional',
+  failing_job: 'required',
+  protocol_error_job: 'optional',
+  confirm_delete: 'optional',
+  multi_input: 'optional',
+  ...DEFERRED,
+};
+const TASKS = { '2025-06-18': FIXTURE_TASKS, '2025-11-25': DEFERRED };
+
 const RUNS = [
   {
     label: 'requirements 2026-07-28 → 2025-06-18',
@@ -48,6 +63,7 @@ try {
     if (process.env.UPSTREAM && run.upstream !== process.env.UPSTREAM) continue;
     const proxy = await createProxy(fixture.url, {
       connect: { protocolVersion: run.upstream },
+      tasks: TASKS[run.upstream],
       onWarning: (m) => process.stderr.write(`[proxy] ${m}\n`),
     });
     const front = await serveHttp(proxy, { port: 0 });
