@@ -23,7 +23,7 @@ import {
 } from '@mcp-fw/core';
 import { callerOf, fileBecomeTask, upstreamTaskCreated } from './caller.js';
 import { memberName } from './naming.js';
-import { checked } from './results.js';
+import { checked, withoutEnvelope } from './results.js';
 
 /** The 2026-07-28 tasks extension's identifier (capabilities.extensions). */
 const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
@@ -345,7 +345,7 @@ export class Mirror {
   ): Promise<T> {
     const upstream = this.#upstream;
     return upstream.forward(what, ctx, callerOf(args), async (client, call) =>
-      checked(upstream.settings.name, method, what, await send(client, call)),
+      withoutEnvelope(checked(upstream.settings.name, method, what, await send(client, call))),
     );
   }
 
