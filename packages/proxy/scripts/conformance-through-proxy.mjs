@@ -1,10 +1,9 @@
 #!/usr/bin/env node
 // Runs the official MCP conformance suite (server mode) THROUGH @mcp-fw/proxy against the
-// conformance fixture (examples/conformance), in the eras-bridging directions:
-//
-//   --requirements 2026-07-28  suite (2026-07-28) → proxy → fixture pinned to 2025-06-18
-//   --requirements 2026-07-28  suite (2026-07-28) → proxy → fixture pinned to 2025-11-25 (tasks)
-//   --requirements 2025-11-25  suite (2025-11-25) → proxy → fixture at 2026-07-28
+// conformance fixture (examples/conformance), in every direction: the suite as a 2026-07-28 or a
+// 2025-11-25 client (--requirements, the scored sets and the unscored scenarios they run), the
+// fixture pinned to 2025-06-18, 2025-11-25 or 2026-07-28 upstream. (The suite cannot be a
+// 2024-11-05 client: test/conformance-2024-11-05.test.ts covers that direction.)
 //
 // Builds nothing: `npx tsc -b` must have built dist/ first. RUN=2026-07-28 (or 2025-11-25)
 // and UPSTREAM=2025-06-18 (…) pick the runs; SCENARIO=<name> one scenario, verbose; OUT=<dir>
@@ -36,25 +35,14 @@ const FIXTURE_TASKS = {
 };
 const TASKS = { '2025-06-18': FIXTURE_TASKS, '2025-11-25': DEFERRED };
 
-const RUNS = [
-  {
-    label: 'requirements 2026-07-28 → 2025-06-18',
-    requirements: '2026-07-28',
-    upstream: '2025-06-18',
-  },
-  {
-    // Tasks through the bridge: a 2025-11-25 upstream has them (core tasks), so the tasks
-    // extension's scenarios run through too.
-    label: 'requirements 2026-07-28 → 2025-11-25',
-    requirements: '2026-07-28',
-    upstream: '2025-11-25',
-  },
-  {
-    label: 'requirements 2025-11-25 → 2026-07-28',
-    requirements: '2025-11-25',
-    upstream: '2026-07-28',
-  },
-];
+// Every caller era the suite speaks × every upstream revision the fixture can be pinned to.
+const RUNS = ['2026-07-28', '2025-11-25'].flatMap((requirements) =>
+  ['2025-06-18', '2025-11-25', '2026-07-28'].map((upstream) => ({
+    label: `requirements ${requirements} → ${upstream}`,
+    requirements,
+    upstream,
+  })),
+);
 
 const fixture = await startFixture();
 let failed = false;
@@ -92,8 +80,9 @@ try {
       const lines = output.replace(/\x1b\[[0-9;]*m/g, '').split('\n');
       const scored = lines.filter((l) => /^[✓✗] [\w./-]+: \d+ passed, \d+ failed/.test(l));
       const bad = scored.filter((l) => l.startsWith('✗') || !/ 0 failed/.test(l));
+      const passed = scored.filter((l) => !bad.includes(l)).map((l) => l.slice(2, l.indexOf(':')));
       process.stdout.write(
-        `\n[${run.label}] exit ${code}; scenarios: ${scored.length - bad.length} passed, ${bad.length} failed; ${lines.find((l) => l.startsWith('Total:')) ?? ''}\n${bad.map((l) => `  ${l}`).join('\n')}\n`,
+        `\n[${run.label}] exit ${code}; scenarios: ${scored.length - bad.length} passed, ${bad.length} failed; ${lines.find((l) => l.startsWith('Total:')) ?? ''}\n${bad.map((l) => `  ${l}`).join('\n')}\n[${run.label}] passed: ${passed.join(' ')}\n`,
       );
       if (code !== 0) failed = true;
     } finally {
@@ -129,7 +118,7 @@ function runSuite(args) {
     let output = '';
     child.stdout.setEncoding('utf8').on('data', (c) => (output += c));
     child.stderr.setEncoding('utf8').on('data', (c) => (output += c));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 180_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 300_000);
     child.once('close', (code) => {
       clearTimeout(timer);
       done({ code, output });
