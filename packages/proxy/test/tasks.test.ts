@@ -38,6 +38,13 @@ function upstreamServer(seen: Upstream, { tasks = true }: { tasks?: boolean } = 
       return `ran as an upstream task: ${asTask}`;
     }
 
+    @Tool({ description: 'Asks two questions at once', input: z.object({}), task })
+    async pair(_: object, ctx: Context) {
+      const ask = z.object({ name: z.string() });
+      const [a, b] = await Promise.all([ctx.elicit('First?', ask), ctx.elicit('Second?', ask)]);
+      return `${a.action} ${b.action}`;
+    }
+
     @Tool({ description: 'Asks for a name inside its task', input: z.object({}), task })
     async greet(_: object, ctx: Context) {
       const answer = await ctx.elicit('Your name?', z.object({ name: z.string() }));
@@ -285,5 +292,31 @@ describe('a deferred tool through the proxy (2026-07-28 caller)', () => {
 
   it('a 2025-11-25 upstream task tool declared deferred asks first, then becomes a task (tasks-mrtr-composition)', async () => {
     await rounds('2025-11-25', true);
+  });
+});
+
+describe('a 2026-07-28 client through the proxy to a 2026-07-28 server with tasks', () => {
+  it('two questions the upstream task asks together show on the proxy’s task together (tasks-mrtr-partial-fulfillment)', async () => {
+    const { client, task, _meta } = await through('2026-07-28', '2026-07-28');
+    const created = await client.rawRequest('tools/call', { name: 'pair', arguments: {}, _meta });
+    const taskId = created.taskId as string;
+    expect(created.resultType).toBe('task');
+    const asking = await until(
+      () => task('tasks/get', { taskId }),
+      (t) => Object.keys((t.inputRequests as object | undefined) ?? {}).length >= 2,
+    );
+    expect(asking.status).toBe('input_required');
+    const [first, second] = Object.keys(asking.inputRequests as object);
+    const answer = { action: 'accept', content: { name: 'Ada' } };
+    await task('tasks/update', { taskId, inputResponses: { [first]: answer } });
+    const partial = await task('tasks/get', { taskId });
+    expect(partial.status).toBe('input_required');
+    expect(Object.keys(partial.inputRequests as object)).toEqual([second]);
+    await task('tasks/update', { taskId, inputResponses: { [second]: answer } });
+    const done = await until(
+      () => task('tasks/get', { taskId }),
+      (t) => t.status === 'completed',
+    );
+    expect((done.result as { content: { text?: string }[] }).content[0].text).toBe('accept accept');
   });
 });
