@@ -66,6 +66,7 @@ export class Mirror {
   readonly #separator: string;
   readonly #listed: () => void;
   readonly #tasks: Readonly<Record<string, ProxyTask>>;
+  readonly #unknownTasks = new Set<string>();
   #served = new Map<string, Entry>();
   #running?: Promise<void>;
   #again = false;
@@ -157,6 +158,14 @@ export class Mirror {
     } catch {
       return;
     }
+    // A `tasks` entry naming no tool of the upstream is a typo, or a tool it dropped: say so once.
+    for (const tool of Object.keys(this.#tasks))
+      if (!this.#unknownTasks.has(tool) && !lists[0].some((t) => t.name === tool)) {
+        this.#unknownTasks.add(tool);
+        warn(
+          `upstream "${name}" has no tool "${tool}" (named in its tasks setting); its tools: ${lists[0].map((t) => t.name).join(', ') || 'none'}`,
+        );
+      }
     const completes = caps.completions !== undefined;
     const next = new Map<string, Entry>();
     const add = (entry: Entry) => next.set(`${entry.kind}\0${entry.key}`, entry);
@@ -210,7 +219,7 @@ export class Mirror {
   #tool(tool: UpstreamTool): Entry {
     const key = memberName(this.#namespace, tool.name, this.#separator);
     const what = `tools/call "${tool.name}"`;
-    const { task, call } = this.#taskOf(tool);
+    const { task, call: taskCall } = this.#taskOf(tool);
     const options = defined({
       name: key,
       title: tool.title,
@@ -226,11 +235,11 @@ export class Mirror {
       ToolDecorator(options) as Decorate,
       `tool ${key}`,
       (args: unknown, ctx: Context) =>
-        this.#forward('tools/call', what, ctx, args, async (client, call1) =>
+        this.#forward('tools/call', what, ctx, args, async (client, options) =>
           refusedFor(
             await client.callTool(tool.name, args as Record<string, unknown>, {
-              ...call1,
-              ...tasked(ctx, callerOf(args), call),
+              ...options,
+              ...tasked(ctx, callerOf(args), taskCall),
             }),
           ),
         ),

@@ -320,3 +320,29 @@ describe('a 2026-07-28 client through the proxy to a 2026-07-28 server with task
     expect((done.result as { content: { text?: string }[] }).content[0].text).toBe('accept accept');
   });
 });
+
+describe('the tasks setting', () => {
+  it('a tasks entry naming no tool of the upstream is a warning naming it and the tools there are', async () => {
+    const warnings: string[] = [];
+    const proxy = await createProxy(upstreamServer({ aborted: 0 }, { tasks: false }), {
+      connect: { protocolVersion: '2025-06-18' },
+      server: { logger: quiet },
+      onWarning: (message) => warnings.push(message),
+      tasks: { wiat: 'optional' },
+    });
+    closers.push(() => proxy.close());
+    expect(warnings).toEqual([
+      'upstream "upstream" has no tool "wiat" (named in its tasks setting); its tools: wait, pair, greet',
+    ]);
+  });
+
+  it('a malformed tasks entry fails at startup naming the tool and the fix', async () => {
+    await expect(
+      createProxy(upstreamServer({ aborted: 0 }), {
+        server: { logger: quiet },
+        onWarning: () => {},
+        tasks: { wait: { mode: 'sometimes' } as never },
+      }),
+    ).rejects.toThrow(/the task of the tool "wait" must be .*Fix: write "wait": "optional"/);
+  });
+});
