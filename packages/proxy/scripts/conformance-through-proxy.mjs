@@ -44,8 +44,38 @@ const RUNS = ['2026-07-28', '2025-11-25'].flatMap((requirements) =>
   })),
 );
 
-const fixture = await startFixture();
+// Against an official SDK v2 server (scripts/sdk-v2-fixture.mjs, sessionful, 2025-11-25): the
+// suite as a 2026-07-28 client, one scenario at a time, for the scenarios of the 2026-07-28
+// required set whose fixtures it serves or that the proxy itself answers.
+const SDK_V2_RUN = 'SDK v2 2026-07-28 → 2025-11-25';
+const SDK_V2_SCENARIOS = [
+  'completion-complete',
+  'tools-list',
+  'tools-call-simple-text',
+  'tools-call-image',
+  'tools-call-audio',
+  'tools-call-embedded-resource',
+  'tools-call-mixed-content',
+  'tools-call-error',
+  'tools-call-with-progress',
+  'server-sse-multiple-streams',
+  'resources-list',
+  'resources-read-text',
+  'resources-read-binary',
+  'resources-templates-read',
+  'sep-2164-resource-not-found',
+  'prompts-list',
+  'prompts-get-simple',
+  'prompts-get-with-args',
+  'prompts-get-embedded-resource',
+  'prompts-get-with-image',
+  'dns-rebinding-protection',
+  'caching',
+];
+
 let failed = false;
+if (!process.env.RUN || process.env.RUN === 'sdk-v2') await runSdkV2();
+const fixture = await startFixture();
 try {
   for (const run of RUNS.filter((r) => !process.env.RUN || r.requirements === process.env.RUN)) {
     if (process.env.UPSTREAM && run.upstream !== process.env.UPSTREAM) continue;
@@ -124,4 +154,45 @@ function runSuite(args) {
       done({ code, output });
     });
   });
+}
+
+async function runSdkV2() {
+  const { startSdkV2Fixture } = await import('./sdk-v2-fixture.mjs');
+  const sdk = await startSdkV2Fixture();
+  const proxy = await createProxy(sdk.url, {
+    onWarning: (m) => process.stderr.write(`[proxy] ${m}\n`),
+  });
+  const front = await serveHttp(proxy, { port: 0 });
+  const passed = [];
+  const bad = [];
+  try {
+    const only = process.env.SCENARIO;
+    for (const scenario of SDK_V2_SCENARIOS.filter((s) => !only || s === only)) {
+      const { code, output } = await runSuite([
+        'server',
+        '--url',
+        front.url,
+        '--scenario',
+        scenario,
+        '--spec-version',
+        '2026-07-28',
+        ...(process.env.OUT ? ['-o', join(process.env.OUT, 'sdk-v2')] : []),
+      ]);
+      process.stdout.write(`\n=== conformance run: ${SDK_V2_RUN}, ${scenario} ===\n${output}`);
+      // One scenario prints `Passed: P/T, F failed, W warnings`.
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: the suite colours its output
+      const plain = output.replace(/\x1b\[[0-9;]*m/g, '');
+      const m = /Passed: (\d+)\/(\d+), (\d+) failed/.exec(plain);
+      if (code === 0 && m && m[1] === m[2] && m[3] === '0') passed.push(scenario);
+      else bad.push(`✗ ${scenario}: exit ${code}, ${m ? m[0] : 'no result line'}`);
+    }
+  } finally {
+    await front.close();
+    await proxy.close();
+    await sdk.close();
+  }
+  if (bad.length > 0) failed = true;
+  process.stdout.write(
+    `\n[${SDK_V2_RUN}] exit ${bad.length > 0 ? 1 : 0}; scenarios: ${passed.length} passed, ${bad.length} failed\n${bad.map((l) => `  ${l}`).join('\n')}\n[${SDK_V2_RUN}] passed: ${passed.join(' ')}\n`,
+  );
 }
