@@ -8,7 +8,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 // The official conformance suite in server mode, run THROUGH the proxy against the conformance
 // fixture, in every direction the suite can drive (scripts/conformance-through-proxy.mjs): the
 // suite as a 2026-07-28 and as a 2025-11-25 client, the fixture at 2025-06-18, 2025-11-25 and
-// 2026-07-28 upstream. Slow (six suite runs, minutes each): listed in vitest.separate.ts.
+// 2026-07-28 upstream; and the suite as a 2026-07-28 client against an official SDK v2 server
+// (scripts/sdk-v2-fixture.mjs), one scenario at a time for the fixtures it serves. Slow (six
+// suite runs and 22 scenario runs): listed in vitest.separate.ts.
 // The 2024-11-05 direction, which the suite cannot drive: conformance-2024-11-05.test.ts.
 
 const RUNNER = fileURLToPath(new URL('../scripts/conformance-through-proxy.mjs', import.meta.url));
@@ -189,6 +191,28 @@ const LEGACY_SCENARIOS = [
 
 const sorted = (names: readonly string[]) => [...names].sort();
 
+/**
+ * The 2026-07-28 required scenarios run against the official SDK v2 server: those whose fixtures
+ * scripts/sdk-v2-fixture.mjs serves (content tools, resources, templates, prompts, completion)
+ * and those the proxy answers itself (its HTTP, caching, resource-not-found).
+ */
+const SDK_V2_SCENARIOS = [
+  'completion-complete',
+  'tools-list',
+  ...['simple-text', 'image', 'audio', 'embedded-resource', 'mixed-content', 'error'].map(
+    (name) => `tools-call-${name}`,
+  ),
+  'tools-call-with-progress',
+  'server-sse-multiple-streams',
+  ...['list', 'read-text', 'read-binary', 'templates-read'].map((name) => `resources-${name}`),
+  'sep-2164-resource-not-found',
+  ...['list', 'get-simple', 'get-with-args', 'get-embedded-resource', 'get-with-image'].map(
+    (name) => `prompts-${name}`,
+  ),
+  'dns-rebinding-protection',
+  'caching',
+];
+
 describe('the conformance suite through the proxy', () => {
   // Each caller era the suite speaks × each upstream revision. Upstream without tasks
   // (2025-06-18), the fixture's task tools are named in the proxy's `tasks` setting, and the
@@ -225,4 +249,11 @@ describe('the conformance suite through the proxy', () => {
       expect(sorted(passed)).toEqual(sorted(LEGACY_SCENARIOS));
     },
   );
+
+  it('a 2026-07-28 client through the proxy to an official SDK v2 server (2025-11-25, sessionful) passes the 22 scored scenarios its fixtures serve', () => {
+    const { header, failed, passed } = run('SDK v2 2026-07-28 → 2025-11-25');
+    expect(header).toMatch(/^exit 0;/);
+    expect(failed).toEqual([]);
+    expect(sorted(passed)).toEqual(sorted(SDK_V2_SCENARIOS));
+  });
 });
