@@ -160,6 +160,8 @@ async function tryModern(
   }
   session.era = undefined;
   session.envelope = undefined;
+  // The probe's task-free envelope too: a legacy session's calls carry no envelope at all.
+  session.taskFreeEnvelope = undefined;
   return undefined;
 }
 
@@ -189,6 +191,7 @@ async function legacy(
 ): Promise<Negotiated> {
   session.era = 'legacy';
   session.envelope = undefined;
+  session.taskFreeEnvelope = undefined;
   const result = (await session.raw(
     'initialize',
     {

@@ -78,16 +78,20 @@ async function followModern(
     >;
     const open = Object.entries(questions).filter(([key]) => !answered.has(key));
     if (task.status === 'input_required' && open.length > 0) {
-      const inputResponses: Record<string, unknown> = {};
-      for (const [key, question] of open) {
-        answered.add(key);
-        inputResponses[key] = await answerInput(
-          handlers,
-          String(question?.method),
-          question?.params as Record<string, unknown> | undefined,
-          { era: 'modern', signal: options.signal, key },
-        );
-      }
+      // Asked together, answered together: a handler that asks someone else (a proxy asking its
+      // own caller) shows every open question at once, not one after another.
+      for (const [key] of open) answered.add(key);
+      const answers = await Promise.all(
+        open.map(([key, question]) =>
+          answerInput(
+            handlers,
+            String(question?.method),
+            question?.params as Record<string, unknown> | undefined,
+            { era: 'modern', signal: options.signal, key },
+          ),
+        ),
+      );
+      const inputResponses = Object.fromEntries(open.map(([key], i) => [key, answers[i]]));
       await session.request('tasks/update', { taskId, inputResponses }, callOptions(options));
     } else await pause(pollMs(task.pollIntervalMs), options.signal);
     task = await session.request('tasks/get', { taskId }, callOptions(options));

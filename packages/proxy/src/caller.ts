@@ -33,19 +33,26 @@ export function bearerOf(ctx: MiddlewareContext | undefined): string | undefined
   return match?.[1];
 }
 
-// A call that may become a task (`ctx.runAsTask()`, once the upstream made a task of it), by
-// its handler's `Context`: a question the upstream's task asks first makes it one, so that the
-// question reaches the caller through the task rather than as an input round of a request that
-// is answered with the task meanwhile.
+// A call that may become a task (`ctx.runAsTask()`), by its handler's `Context`. Two ways:
+// - `follow` (the default): once the upstream made a task of it; a question the upstream's task
+//   asks first makes it one, so that the question reaches the caller through the task rather
+//   than as an input round of a request that is answered with the task meanwhile;
+// - `askFirst` (a deferred tool): the upstream's questions are input rounds of the request, and
+//   the call becomes a task once the caller answered one (a tool that gathers input, then works).
 interface Becoming {
   readonly become: () => Promise<unknown>;
+  readonly askFirst: boolean;
   started?: Promise<unknown>;
 }
 const becoming = new WeakMap<object, Becoming>();
 
 /** Files how `ctx`'s call becomes a task (done at most once, whoever asks first). */
-export function fileBecomeTask(ctx: object, become: () => Promise<unknown>): void {
-  becoming.set(ctx, { become });
+export function fileBecomeTask(
+  ctx: object,
+  become: () => Promise<unknown>,
+  { askFirst = false }: { readonly askFirst?: boolean } = {},
+): void {
+  becoming.set(ctx, { become, askFirst });
 }
 
 /** Makes `ctx`'s call a task, where it may become one; resolves once it is (or cannot be). */
@@ -55,7 +62,23 @@ export function becomeTask(ctx: object): Promise<unknown> | undefined {
   return entry?.started;
 }
 
-/** Resolves once `ctx`'s call became a task, when it started becoming one; else undefined. */
-export function becomingTask(ctx: object): Promise<unknown> | undefined {
-  return becoming.get(ctx)?.started;
+/** The upstream made a task of `ctx`'s call: it becomes one too, unless it asks first. */
+export function upstreamTaskCreated(ctx: object): void {
+  if (becoming.get(ctx)?.askFirst !== true) void becomeTask(ctx);
+}
+
+/**
+ * Before an upstream question is asked of `ctx`'s caller: resolves once the call is where the
+ * question should reach it (a task, or still its request). `inTask`: the upstream asked it from
+ * its own task.
+ */
+export function beforeQuestion(ctx: object, inTask: boolean): Promise<unknown> | undefined {
+  const entry = becoming.get(ctx);
+  if (entry?.askFirst === true && entry.started === undefined) return undefined;
+  return inTask ? becomeTask(ctx) : entry?.started;
+}
+
+/** The caller answered an upstream question of `ctx`'s call: an ask-first call becomes a task. */
+export function afterAnswer(ctx: object): Promise<unknown> | undefined {
+  return becoming.get(ctx)?.askFirst === true ? becomeTask(ctx) : undefined;
 }

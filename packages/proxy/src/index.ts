@@ -8,6 +8,7 @@ export {
   type ProxyOptions,
   type UpstreamOptions,
 } from './proxy.js';
+export type { ProxyTask } from './mirror.js';
 export type { McpServerEntry, ProxyTarget } from './target.js';
 export type { UpstreamHealth, UpstreamState } from './upstream.js';
 export { DEFAULT_SEPARATOR } from './naming.js';

@@ -17,17 +17,30 @@ import {
   type MiddlewareContext,
   type PromptOptions,
   type ResourceOptions,
+  type TaskMode,
+  type TaskOptions,
   type ToolOptions,
 } from '@mcp-fw/core';
-import { becomeTask, callerOf, fileBecomeTask } from './caller.js';
+import { callerOf, fileBecomeTask, upstreamTaskCreated } from './caller.js';
 import { memberName } from './naming.js';
-import { checked } from './results.js';
+import { checked, withoutEnvelope } from './results.js';
 
 /** The 2026-07-28 tasks extension's identifier (capabilities.extensions). */
 const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 import type { Upstream } from './upstream.js';
 
 type Kind = 'tool' | 'prompt' | 'resource';
+
+/** How the proxy runs one of an upstream's tools as a task (`UpstreamOptions.tasks`). */
+export type ProxyTask = TaskMode | TaskOptions;
+
+/** How one proxied call runs as a task, as its handler needs to know. */
+interface CallTask {
+  /** The upstream runs it as its task (the proxy's task follows it), else the proxy does. */
+  readonly upstream: boolean;
+  /** Questions before the task are input rounds of the request (a deferred tool). */
+  readonly askFirst: boolean;
+}
 
 /** One member served for the upstream: its key in the server, a fingerprint, its provider. */
 interface Entry {
@@ -52,6 +65,8 @@ export class Mirror {
   readonly #namespace: string | undefined;
   readonly #separator: string;
   readonly #listed: () => void;
+  readonly #tasks: Readonly<Record<string, ProxyTask>>;
+  readonly #unknownTasks = new Set<string>();
   #served = new Map<string, Entry>();
   #running?: Promise<void>;
   #again = false;
@@ -65,7 +80,9 @@ export class Mirror {
     namespace: string | undefined,
     separator: string,
     listed: () => void = () => {},
+    tasks: Readonly<Record<string, ProxyTask>> = {},
   ) {
+    this.#tasks = tasks;
     this.#server = server;
     this.#upstream = upstream;
     this.#namespace = namespace;
@@ -141,6 +158,14 @@ export class Mirror {
     } catch {
       return;
     }
+    // A `tasks` entry naming no tool of the upstream is a typo, or a tool it dropped: say so once.
+    for (const tool of Object.keys(this.#tasks))
+      if (!this.#unknownTasks.has(tool) && !lists[0].some((t) => t.name === tool)) {
+        this.#unknownTasks.add(tool);
+        warn(
+          `upstream "${name}" has no tool "${tool}" (named in its tasks setting); its tools: ${lists[0].map((t) => t.name).join(', ') || 'none'}`,
+        );
+      }
     const completes = caps.completions !== undefined;
     const next = new Map<string, Entry>();
     const add = (entry: Entry) => next.set(`${entry.kind}\0${entry.key}`, entry);
@@ -194,6 +219,7 @@ export class Mirror {
   #tool(tool: UpstreamTool): Entry {
     const key = memberName(this.#namespace, tool.name, this.#separator);
     const what = `tools/call "${tool.name}"`;
+    const { task, call: taskCall } = this.#taskOf(tool);
     const options = defined({
       name: key,
       title: tool.title,
@@ -203,31 +229,39 @@ export class Mirror {
       annotations: tool.annotations,
       icons: tool.icons,
       _meta: tool._meta,
-      task: this.#taskOf(tool),
+      task,
     }) as ToolOptions;
     const provider = member(
       ToolDecorator(options) as Decorate,
       `tool ${key}`,
       (args: unknown, ctx: Context) =>
-        this.#forward('tools/call', what, ctx, args, async (client, call) =>
+        this.#forward('tools/call', what, ctx, args, async (client, options) =>
           refusedFor(
             await client.callTool(tool.name, args as Record<string, unknown>, {
-              ...call,
-              ...tasked(ctx, callerOf(args)),
+              ...options,
+              ...tasked(ctx, callerOf(args), taskCall),
             }),
           ),
         ),
     );
-    return { kind: 'tool', key, fingerprint: JSON.stringify(tool), provider };
+    return {
+      kind: 'tool',
+      key,
+      fingerprint: JSON.stringify([tool, this.#tasks[tool.name]]),
+      provider,
+    };
   }
 
   /**
-   * How the proxy's tool may run as a task: as the upstream's, where it says (2025-11-25
-   * `execution.taskSupport`); `optional` for every tool of an upstream that offers the 2026-07-28
-   * tasks extension (its tools/list does not say which). Always deferred: the call becomes a
-   * task downstream when the upstream made one of it (see {@link tasked}).
+   * How the proxy's tool may run as a task. As the upstream's, where it says (2025-11-25
+   * `execution.taskSupport`; `optional` for every tool of an upstream that offers the 2026-07-28
+   * tasks extension, whose tools/list does not say which): always deferred in core's terms, the
+   * call becoming a task downstream when the upstream made one of it (see {@link tasked}).
+   * Else, where `tasks` names the tool, the proxy runs the upstream call as a task of its own
+   * (an upstream without tasks: a 2025-06-18 server, or one without the capability).
    */
-  #taskOf(tool: UpstreamTool): ToolOptions['task'] {
+  #taskOf(tool: UpstreamTool): { task: ToolOptions['task']; call: CallTask | undefined } {
+    const own = taskOptions(this.#tasks[tool.name]);
     const support = (tool.execution as { taskSupport?: unknown } | undefined)?.taskSupport;
     const caps = this.#upstream.capabilitiesNow();
     const extensions = caps?.extensions as Record<string, unknown> | undefined;
@@ -237,7 +271,14 @@ export class Mirror {
         : support === undefined && extensions?.[TASKS_EXTENSION] !== undefined
           ? 'optional'
           : undefined;
-    return mode === undefined ? undefined : { mode, deferred: true };
+    const askFirst = own?.deferred === true;
+    if (mode !== undefined)
+      return {
+        task: { ...own, mode, deferred: true },
+        call: { upstream: true, askFirst },
+      };
+    if (own === undefined || own.mode === 'forbidden') return { task: undefined, call: undefined };
+    return { task: own, call: { upstream: false, askFirst } };
   }
 
   #resource(resource: Resource): Entry {
@@ -313,7 +354,7 @@ export class Mirror {
   ): Promise<T> {
     const upstream = this.#upstream;
     return upstream.forward(what, ctx, callerOf(args), async (client, call) =>
-      checked(upstream.settings.name, method, what, await send(client, call)),
+      withoutEnvelope(checked(upstream.settings.name, method, what, await send(client, call))),
     );
   }
 
@@ -379,32 +420,48 @@ export class Mirror {
 }
 
 /**
- * The task options of a forwarded call: the upstream is asked for a task only when the caller
- * can take one (a 2026-07-28 request declaring the tasks extension, a 2025-11-25 call asking
- * with `params.task`), so that a `required` task tool refuses a caller who cannot, as it would
- * directly. When the upstream answers with a task, the caller's call becomes a task too
- * (`ctx.runAsTask()`), followed to the upstream's result; its status message is passed on.
+ * The task options of a forwarded call. Where the upstream runs the tool as a task, it is asked
+ * for one only when the caller can take one (a 2026-07-28 request declaring the tasks
+ * extension, a 2025-11-25 call asking with `params.task`), so that a `required` task tool
+ * refuses a caller who cannot, as it would directly; when the upstream answers with a task, the
+ * caller's call becomes a task too (`ctx.runAsTask()`), followed to the upstream's result, and
+ * its status message is passed on. Where the proxy runs the task itself, the upstream gets a
+ * plain call (core made the proxy's call a task already, or a deferred one becomes a task once
+ * the caller answered a question).
  */
 function tasked(
   ctx: Context,
   mctx: MiddlewareContext | undefined,
+  call: CallTask | undefined,
 ): Pick<CallOptions, 'task' | 'onTask'> {
+  if (call === undefined) return { task: false };
+  const become = () => ctx.runAsTask().catch(() => false);
+  if (!call.upstream) {
+    if (call.askFirst) fileBecomeTask(ctx, become, { askFirst: true });
+    return { task: false };
+  }
   const caps = ctx.client.capabilities as { extensions?: Record<string, unknown> };
   const takes =
     mctx?.era === 'modern'
       ? caps.extensions?.[TASKS_EXTENSION] !== undefined
       : (mctx?.params as { task?: unknown } | undefined)?.task !== undefined;
   if (!takes) return { task: false };
-  fileBecomeTask(ctx, () => ctx.runAsTask().catch(() => false));
+  fileBecomeTask(ctx, become, { askFirst: call.askFirst });
   let step = 0;
   return {
     onTask: (task) => {
-      void becomeTask(ctx);
+      upstreamTaskCreated(ctx);
       // Inside a task, progress sets the task's status message (what a polling client reads).
       if (task.statusMessage !== undefined && mctx?.meta?.progressToken === undefined)
         ctx.progress(++step, undefined, task.statusMessage);
     },
   };
+}
+
+/** A `tasks` entry as core's task options (a mode alone is `{ mode }`). */
+function taskOptions(value: ProxyTask | undefined): TaskOptions | undefined {
+  if (value === undefined) return undefined;
+  return typeof value === 'string' ? { mode: value } : { mode: 'optional', ...value };
 }
 
 /**

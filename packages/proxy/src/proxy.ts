@@ -7,7 +7,7 @@ import {
   type ToolTransform,
 } from '@mcp-fw/core';
 import { callerMiddleware } from './caller.js';
-import { Mirror } from './mirror.js';
+import { Mirror, type ProxyTask } from './mirror.js';
 import { DEFAULT_SEPARATOR } from './naming.js';
 import { applyShape, checkShape, type UpstreamShape } from './shape.js';
 import { openerOf, type McpServerEntry, type ProxyTarget } from './target.js';
@@ -53,6 +53,23 @@ export interface UpstreamOptions {
    * ```
    */
   readonly tools?: Readonly<Record<string, ToolTransform>>;
+  /**
+   * Tools the proxy runs as tasks, by the name the upstream gives them: `'optional'`,
+   * `'required'` or core's task options (`{ mode, deferred, ttlMs, pollIntervalMs }`). For a tool
+   * the upstream does not run as a task (a 2025-06-18 server has no tasks, nor does a server
+   * without the capability), the proxy runs the upstream call as a task of its own: tasks/get,
+   * result, cancel and list answer from the proxy, a cancel reaches the upstream as
+   * `notifications/cancelled`, and the upstream's questions reach the caller through the task.
+   * `deferred: true` asks first: the upstream's questions are input rounds of the request, and
+   * the call becomes a task once the caller answered one (the 2025-11-25 wire cannot say that
+   * of a task tool, so it applies to an upstream's task tools too).
+   *
+   * @example
+   * ```ts
+   * { tasks: { build_release: 'required', deploy: { mode: 'optional', deferred: true } } }
+   * ```
+   */
+  readonly tasks?: Readonly<Record<string, ProxyTask>>;
   /** Serve only these of the upstream's tools and prompts (its own names), via `server.filter`. */
   readonly include?: readonly string[];
   /** Do not serve these of the upstream's tools and prompts (its own names), via `server.filter`. */
@@ -163,7 +180,10 @@ export class ProxyServer extends McpFwServer {
     const shapes = new Map<string, UpstreamShape>();
     for (const [name, target] of wanted) {
       if (this.#served.has(name)) continue;
-      const shape = shapeOf(target, this.#options.upstreams?.[name]);
+      const shape = {
+        ...shapeOf(target, this.#options.upstreams?.[name]),
+        tasks: this.#options.upstreams?.[name]?.tasks ?? this.#options.tasks,
+      };
       // Checked before anything connects, so a typo fails at load.
       checkShape(name, shape);
       shapes.set(name, shape);
@@ -207,7 +227,7 @@ export class ProxyServer extends McpFwServer {
           else this.#warn((error as Error).message);
         }
       };
-      mirror = new Mirror(this, upstream, namespace, separator, listed);
+      mirror = new Mirror(this, upstream, namespace, separator, listed, shape.tasks);
       this.#served.set(name, { upstream, mirror, fingerprint: fingerprintOf(target) });
       const first = mirror;
       starting.push(

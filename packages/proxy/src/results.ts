@@ -1,4 +1,5 @@
 import { UserError } from '@mcp-fw/core';
+import { ENVELOPE_META } from '@mcp-fw/core/transport';
 
 // What an upstream answers is checked before it is passed on: the downstream client trusts the
 // proxy, so a malformed result becomes an error naming the upstream, not a confusing failure in
@@ -67,4 +68,22 @@ export function checked<T>(upstream: string, method: string, what: string, resul
       `Upstream "${upstream}" answered ${what} with an invalid result (${problem}); the proxy did not pass it on`,
     );
   return result;
+}
+
+/**
+ * The upstream's answer without the upstream era's envelope: a 2026-07-28 upstream's
+ * `resultType` and its `serverInfo` in `_meta` describe the proxy's connection, not the caller's
+ * (a 2024-11-05 caller must not see them; a 2026-07-28 caller gets the proxy's own). The rest of
+ * `_meta` is the member's and passes.
+ */
+export function withoutEnvelope<T>(result: T): T {
+  if (typeof result !== 'object' || result === null) return result;
+  const r = result as Record<string, unknown>;
+  const meta = r._meta as Record<string, unknown> | undefined;
+  const hasInfo = typeof meta === 'object' && meta !== null && ENVELOPE_META.serverInfo in meta;
+  if (!('resultType' in r) && !hasInfo) return result;
+  const { resultType: _type, _meta, ...rest } = r;
+  if (!hasInfo) return (_meta === undefined ? rest : { ...rest, _meta }) as T;
+  const { [ENVELOPE_META.serverInfo]: _info, ...ownMeta } = meta as Record<string, unknown>;
+  return (Object.keys(ownMeta).length > 0 ? { ...rest, _meta: ownMeta } : rest) as T;
 }

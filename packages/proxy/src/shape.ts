@@ -1,4 +1,5 @@
 import { type McpFwServer, StartupError, type ToolTransform } from '@mcp-fw/core';
+import type { ProxyTask } from './mirror.js';
 import { memberName } from './naming.js';
 
 /** What one upstream's settings say about how its members are served (see `UpstreamOptions`). */
@@ -6,9 +7,12 @@ export interface UpstreamShape {
   readonly tools?: Readonly<Record<string, ToolTransform>>;
   readonly include?: readonly string[];
   readonly exclude?: readonly string[];
+  readonly tasks?: Readonly<Record<string, ProxyTask>>;
 }
 
 const TOOL_KEYS = new Set(['name', 'title', 'description', 'args', 'output', 'wrap']);
+const TASK_KEYS = new Set(['mode', 'deferred', 'ttlMs', 'pollIntervalMs']);
+const TASK_MODES = new Set(['forbidden', 'optional', 'required']);
 const ARG_KEYS = new Set(['name', 'description', 'hide', 'value', 'default', 'type', 'required']);
 
 /**
@@ -54,6 +58,31 @@ export function checkShape(upstream: string, shape: UpstreamShape): void {
         if (argSpec.name !== undefined && (typeof argSpec.name !== 'string' || argSpec.name === ''))
           fail(`${at}: "name" must be a non-empty string`, 'write "name": "path"');
       }
+    }
+  }
+  if (shape.tasks !== undefined) {
+    if (typeof shape.tasks !== 'object' || shape.tasks === null || Array.isArray(shape.tasks))
+      fail(
+        '"tasks" must be an object of tool names',
+        `write "tasks": { "build": "required", "deploy": { "mode": "optional", "deferred": true } }`,
+      );
+    for (const [tool, task] of Object.entries(shape.tasks)) {
+      const spec = typeof task === 'string' ? { mode: task } : task;
+      const ok =
+        typeof spec === 'object' &&
+        spec !== null &&
+        !Array.isArray(spec) &&
+        Object.keys(spec).every((k) => TASK_KEYS.has(k)) &&
+        (spec.mode === undefined || TASK_MODES.has(spec.mode)) &&
+        (spec.deferred === undefined || typeof spec.deferred === 'boolean') &&
+        [spec.ttlMs, spec.pollIntervalMs].every(
+          (n) => n === undefined || (Number.isInteger(n) && n > 0),
+        );
+      if (!ok)
+        fail(
+          `the task of the tool "${tool}" must be 'forbidden', 'optional', 'required' or { mode, deferred, ttlMs, pollIntervalMs }; got ${JSON.stringify(task)}`,
+          `write "${tool}": "optional" or { "mode": "required", "deferred": true }`,
+        );
     }
   }
   for (const key of ['include', 'exclude'] as const) {

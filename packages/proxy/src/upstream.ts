@@ -18,7 +18,7 @@ import {
   type Context,
   type MiddlewareContext,
 } from '@mcp-fw/core';
-import { bearerOf, becomeTask, becomingTask } from './caller.js';
+import { afterAnswer, bearerOf, beforeQuestion } from './caller.js';
 import type { Opener } from './target.js';
 
 /**
@@ -421,10 +421,12 @@ export class Upstream {
       try {
         // A question of the upstream's task (2025-11-25 tags it, and it may come before the
         // task's id; a 2026-07-28 one comes while the client follows the task): the caller's
-        // call becomes a task first, where it can.
+        // call becomes a task first, where it can — unless its tool asks first (caller.ts).
         const meta = params?._meta as Record<string, unknown> | undefined;
-        await (meta?.[RELATED_TASK] !== undefined ? becomeTask(ctx) : becomingTask(ctx));
-        return await ask(ctx);
+        await beforeQuestion(ctx, meta?.[RELATED_TASK] !== undefined);
+        const answer = await ask(ctx);
+        await afterAnswer(ctx);
+        return answer;
       } catch (error) {
         // A caller without roots is not a failed call: the upstream hears the error and falls
         // back (server-filesystem serves its command-line folders), so only questions fail it.
