@@ -112,6 +112,7 @@ export class Session {
       return await this.engine.request(method, params, {
         timeoutMs,
         signal,
+        abortWith: options.abortWith,
         onId: (sent) => {
           id = sent;
           this.#timing.set(sent, { method, params, timeoutMs });
