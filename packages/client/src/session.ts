@@ -135,10 +135,22 @@ export class Session {
    * `_meta`; under 2026-07-28, each `input_required` result answered by the input handlers and
    * the request retried (a new id, that round's `inputResponses`, the `requestState` echoed).
    */
-  async request<T>(
+  request<T>(
     method: string,
     params: Record<string, unknown> = {},
     options: SessionCallOptions = {},
+  ): Promise<T> {
+    // A legacy request without progress is one request with nothing to clean up: no promise of
+    // its own around it (a forwarding proxy sends one per call it passes on).
+    if (this.era === 'legacy' && !options.onProgress)
+      return this.#send(method, params, undefined, options) as Promise<T>;
+    return this.#rounds(method, params, options);
+  }
+
+  async #rounds<T>(
+    method: string,
+    params: Record<string, unknown>,
+    options: SessionCallOptions,
   ): Promise<T> {
     let current = params;
     for (let round = 0; ; round++) {

@@ -227,7 +227,6 @@ export class Upstream {
     const signal = pass === undefined ? ctx.signal : undefined;
     const key: object = pass ?? (signal as AbortSignal);
     link.calls.set(key, ctx);
-    link.lastUsed = Date.now();
     const timeoutMs = this.settings.timeoutMs;
     try {
       const result = await call(
