@@ -181,7 +181,19 @@ export class Session {
    * Sends one request; a legacy HTTP session the server forgot (404) is replaced by a new one
    * and the request sent once more: the server refused it before serving it.
    */
-  async #send(
+  #send(
+    method: string,
+    params: Record<string, unknown>,
+    token: string | undefined,
+    options: SessionCallOptions,
+  ): Promise<unknown> {
+    // Only a legacy HTTP session can be forgotten: elsewhere one request, no frame around it.
+    if (this.era !== 'legacy' || this.transport.forgetSession === undefined)
+      return this.raw(method, this.#dress(params, token, options), options);
+    return this.#sendOrRenew(method, params, token, options);
+  }
+
+  async #sendOrRenew(
     method: string,
     params: Record<string, unknown>,
     token: string | undefined,

@@ -77,6 +77,27 @@ describe('pass-through', () => {
     expect(proxy.passedThrough - before).toBe(2);
   });
 
+  it("the upstream's questions and log messages reach the caller that passed the call on", async () => {
+    const proxy = await proxied();
+    const heard: string[] = [];
+    const client = await caller(proxy, {
+      logLevel: 'info',
+      onLog: (m) => heard.push(`log ${String(m.data)}`),
+      handlers: {
+        elicitation: (r) => {
+          heard.push(`asked ${r.message}`);
+          return { action: 'accept', content: { name: 'Ada' } };
+        },
+      },
+    });
+    const before = proxy.passedThrough;
+    expect(textOf(await client.callTool('greet', {}))).toBe('Hello Ada');
+    expect(textOf(await client.callTool('chatty', { n: 2 }))).toBe('logged');
+    expect(proxy.passedThrough - before).toBe(2);
+    await vi.waitFor(() => expect(heard).toHaveLength(3));
+    expect(heard).toEqual(['asked Your name?', 'log message 0', 'log message 1']);
+  });
+
   it('cancellation by a downstream cancels upstream', async () => {
     const seen: Seen = { aborted: [], calls: 0 };
     const proxy = await proxied(seen);

@@ -64,6 +64,36 @@ declare module './server-core.js' {
   }
 }
 
+/** A call as the hook sees it (a class: no closures built per call). */
+class OfferedCall implements PassThroughCall {
+  readonly era: EraName;
+  readonly protocolVersion: string;
+  readonly sessionId: string | undefined;
+  readonly ctx: Context;
+  readonly #record: RequestRecord;
+
+  constructor(
+    readonly method: PassThroughMethod,
+    readonly params: Readonly<Record<string, unknown>>,
+    record: RequestRecord,
+    scope: Scope,
+  ) {
+    this.era = record.era.name;
+    this.protocolVersion = record.protocolVersion;
+    this.sessionId = scope.sessionId;
+    this.ctx = new Context(record, scope);
+    this.#record = record;
+  }
+
+  header(name: string): string | undefined {
+    return this.#record.request.peer?.header?.(name);
+  }
+
+  onAbort(listener: (reason: unknown) => void): void {
+    this.#record.request.onAbort(listener);
+  }
+}
+
 /**
  * Offers `record`'s call to `hook`: undefined when it is not a member call or the hook leaves it
  * to dispatch; else its answer, a tool's failure made the `isError` result a handler's is.
@@ -79,16 +109,7 @@ export function offerPassThrough(
     return undefined;
   const params = request.params;
   if (params === undefined || Array.isArray(params)) return undefined;
-  const taken = hook.take({
-    method,
-    params,
-    era: record.era.name,
-    protocolVersion: record.protocolVersion,
-    sessionId: scope.sessionId,
-    header: (name) => request.peer?.header?.(name),
-    onAbort: (listener) => request.onAbort(listener),
-    ctx: new Context(record, scope),
-  });
+  const taken = hook.take(new OfferedCall(method, params, record, scope));
   if (taken === undefined || method !== 'tools/call') return taken;
   return taken.then(undefined, (error: unknown) => {
     // As a tool handler's throw, except that a JSON-RPC error stays one (a proxy passes on its
