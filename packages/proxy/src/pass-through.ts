@@ -66,15 +66,12 @@ export class ProxyPassThrough implements PassThrough {
     if (route === undefined) return undefined;
     const sent = route.rename === undefined ? params : { ...params, name: route.rename };
     const upstream = route.upstream;
-    const taking = upstream.passThrough(call, route.what, async (client, options) => {
-      const result = checked(
-        upstream.settings.name,
-        method,
-        route.what,
-        await client.request(method, sent as Record<string, unknown>, options),
-      );
-      return method === 'tools/call' ? refusedFor(result) : result;
-    });
+    const taking = upstream.passThrough(call, route.what, (client, options) =>
+      client.request(method, sent as Record<string, unknown>, options).then((answer) => {
+        const result = checked(upstream.settings.name, method, route.what, answer);
+        return method === 'tools/call' ? refusedFor(result) : result;
+      }),
+    );
     if (taking !== undefined) this.taken++;
     return taking;
   }

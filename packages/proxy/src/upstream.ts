@@ -198,10 +198,15 @@ export class Upstream {
       this.settings.credentials === 'forward'
         ? bearerOfHeader(pass.header('authorization'))
         : undefined;
-    const link = this.#linkFor(
-      { sessionId: pass.sessionId, stateless: false, token, revision: pass.protocolVersion },
-      pass.ctx,
-    );
+    let link: Link;
+    try {
+      link = this.#linkFor(
+        { sessionId: pass.sessionId, stateless: false, token, revision: pass.protocolVersion },
+        pass.ctx,
+      );
+    } catch {
+      return undefined; // no session can be opened now (maxSessions): the full path says so
+    }
     const client = link.client;
     if (client === undefined || client.protocolVersion !== pass.protocolVersion) return undefined;
     link.reserved++;
