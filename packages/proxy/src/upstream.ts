@@ -110,6 +110,11 @@ export class Upstream {
   readonly #primary: Link = newLink('proxy', false, false, undefined, undefined);
   #nextPooled = 0;
   readonly #links = new Map<string, Link>();
+  /** The link of each legacy caller's latest pass-through call, by its capabilities object. */
+  readonly #passLinks = new WeakMap<
+    object,
+    { readonly link: Link; readonly sessionId: string | undefined; readonly token?: string }
+  >();
   #retry?: ReturnType<typeof setTimeout>;
   #sweep?: ReturnType<typeof setInterval>;
   #closed = false;
@@ -171,7 +176,7 @@ export class Upstream {
     call: (client: McpClient, options: CallOptions) => Promise<T>,
   ): Promise<T> {
     const caller = callerOfMiddleware(mctx, ctx, this.settings.credentials);
-    const link = this.#linkFor(caller, ctx);
+    const link = this.#linkFor(caller, ctx.client.capabilities);
     link.reserved++;
     let client: McpClient;
     try {
@@ -198,14 +203,29 @@ export class Upstream {
       this.settings.credentials === 'forward'
         ? bearerOfHeader(pass.header('authorization'))
         : undefined;
+    // The link this caller's previous call took, while it serves the same session, token and
+    // revision and is still open: no key string built and looked up per call.
+    const caps = pass.clientCapabilities;
+    const last = this.#passLinks.get(caps);
     let link: Link;
-    try {
-      link = this.#linkFor(
-        { sessionId: pass.sessionId, stateless: false, token, revision: pass.protocolVersion },
-        pass.ctx,
-      );
-    } catch {
-      return undefined; // no session can be opened now (maxSessions): the full path says so
+    if (
+      last !== undefined &&
+      last.sessionId === pass.sessionId &&
+      last.token === token &&
+      last.link.revision === pass.protocolVersion &&
+      this.#links.get(last.link.key) === last.link
+    )
+      link = last.link;
+    else {
+      try {
+        link = this.#linkFor(
+          { sessionId: pass.sessionId, stateless: false, token, revision: pass.protocolVersion },
+          caps,
+        );
+      } catch {
+        return undefined; // no session can be opened now (maxSessions): the full path says so
+      }
+      this.#passLinks.set(caps, { link, sessionId: pass.sessionId, token });
     }
     const client = link.client;
     if (client === undefined || client.protocolVersion !== pass.protocolVersion) return undefined;
@@ -302,12 +322,12 @@ export class Upstream {
     await Promise.all(links.map((link) => this.#drop(link)));
   }
 
-  #linkFor(caller: Caller, ctx: Context): Link {
+  #linkFor(caller: Caller, capabilities: Readonly<Record<string, unknown>>): Link {
     if (this.opener.shared || this.settings.sessions === 'shared') return this.#primary;
     const { token, sessionId: session } = caller;
     // The upstream session declares what the caller can answer, no more: an upstream that reads
     // its client's capabilities (to choose a question, or to refuse) sees the caller's.
-    const asks = askable(ctx.client.capabilities as Record<string, unknown>);
+    const asks = askable(capabilities);
     if (session === undefined && caller.stateless) return this.#pooled(token, asks);
     const revision = caller.revision;
     return this.#newLink(`${session ?? '-'}|${token ?? ''}|${asks.key}|${revision ?? ''}`, asks, {

@@ -23,6 +23,8 @@ export interface PassThroughCall {
   readonly protocolVersion: string;
   /** The caller's connection or HTTP session; undefined on the shared stateless HTTP connection. */
   readonly sessionId: string | undefined;
+  /** What the caller declared it can do (a legacy session hands every call the same object). */
+  readonly clientCapabilities: Readonly<Record<string, unknown>>;
   /** A request header by lower-case name (HTTP), as middleware reads it. */
   header(name: string): string | undefined;
   /**
@@ -69,6 +71,7 @@ class OfferedCall implements PassThroughCall {
   readonly era: EraName;
   readonly protocolVersion: string;
   readonly sessionId: string | undefined;
+  readonly clientCapabilities: Readonly<Record<string, unknown>>;
   readonly ctx: Context;
   readonly #record: RequestRecord;
 
@@ -81,6 +84,7 @@ class OfferedCall implements PassThroughCall {
     this.era = record.era.name;
     this.protocolVersion = record.protocolVersion;
     this.sessionId = scope.sessionId;
+    this.clientCapabilities = record.clientCapabilities;
     this.ctx = new Context(record, scope);
     this.#record = record;
   }
