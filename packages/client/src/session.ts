@@ -112,6 +112,7 @@ export class Session {
       return await this.engine.request(method, params, {
         timeoutMs,
         signal,
+        abortWith: options.abortWith,
         onId: (sent) => {
           id = sent;
           this.#timing.set(sent, { method, params, timeoutMs });
@@ -134,10 +135,22 @@ export class Session {
    * `_meta`; under 2026-07-28, each `input_required` result answered by the input handlers and
    * the request retried (a new id, that round's `inputResponses`, the `requestState` echoed).
    */
-  async request<T>(
+  request<T>(
     method: string,
     params: Record<string, unknown> = {},
     options: SessionCallOptions = {},
+  ): Promise<T> {
+    // A legacy request without progress is one request with nothing to clean up: no promise of
+    // its own around it (a forwarding proxy sends one per call it passes on).
+    if (this.era === 'legacy' && !options.onProgress)
+      return this.#send(method, params, undefined, options) as Promise<T>;
+    return this.#rounds(method, params, options);
+  }
+
+  async #rounds<T>(
+    method: string,
+    params: Record<string, unknown>,
+    options: SessionCallOptions,
   ): Promise<T> {
     let current = params;
     for (let round = 0; ; round++) {
@@ -168,7 +181,19 @@ export class Session {
    * Sends one request; a legacy HTTP session the server forgot (404) is replaced by a new one
    * and the request sent once more: the server refused it before serving it.
    */
-  async #send(
+  #send(
+    method: string,
+    params: Record<string, unknown>,
+    token: string | undefined,
+    options: SessionCallOptions,
+  ): Promise<unknown> {
+    // Only a legacy HTTP session can be forgotten: elsewhere one request, no frame around it.
+    if (this.era !== 'legacy' || this.transport.forgetSession === undefined)
+      return this.raw(method, this.#dress(params, token, options), options);
+    return this.#sendOrRenew(method, params, token, options);
+  }
+
+  async #sendOrRenew(
     method: string,
     params: Record<string, unknown>,
     token: string | undefined,

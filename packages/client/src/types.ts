@@ -1,6 +1,8 @@
 // The shapes the client reads from servers and hands to its callers. Typed from the MCP schema
 // but open (`[member: string]: unknown`): a newer server may send more.
 
+import type { Abortable } from '@mcp-fw/core/transport';
+
 /** A JSON Schema as a server sent it. */
 export interface JsonSchemaObject {
   readonly type?: string | readonly string[];
@@ -193,6 +195,12 @@ export type Era = 'legacy' | 'modern';
 export interface CallOptions {
   /** Aborts the call: the client tells the server to stop, and the call rejects with the signal's reason. */
   readonly signal?: AbortSignal;
+  /**
+   * Aborts the call as `signal` does, when this says it is aborted (core's `InboundRequest`, a
+   * proxy's pass-through call): for a call made on behalf of another request, without an
+   * `AbortSignal` built for it.
+   */
+  readonly abortWith?: Abortable;
   /** This call's timeout in ms (default: the client's `timeoutMs`). */
   readonly timeoutMs?: number;
   /** Called for each `notifications/progress` of this call. */

@@ -14,6 +14,7 @@ import {
   type ListName,
   type Logger,
   type Middleware,
+  type PassThrough,
   type ServerCore,
   type ServerLimits,
 } from './protocol/index.js';
@@ -707,6 +708,21 @@ export class McpFwServer {
    */
   connect(channel: Channel, mode?: EraMode): ServerConnection {
     return new ServerConnection(this.#core, channel, mode);
+  }
+
+  /**
+   * Installs (or, with undefined, removes) the hook offered each member call before dispatch:
+   * what it takes skips this server's middleware, guardrails and argument checks, so install
+   * one only where none apply to those calls. `@mcp-fw/proxy` passes calls on with it.
+   *
+   * @example
+   * ```ts
+   * server.passThrough({ take: (call) => (call.method === 'tools/call' ? forward(call) : undefined) });
+   * ```
+   * @internal
+   */
+  passThrough(hook: PassThrough | undefined): void {
+    this.#core.passThrough = hook;
   }
 
   /**

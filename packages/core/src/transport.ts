@@ -46,6 +46,7 @@ export {
   JsonRpcError,
   JsonRpcCode,
   REQUEST_TIMEOUT_CODE,
+  type Abortable,
   type EngineHandlers,
   type EngineOptions,
   type OutboundOptions,

@@ -28,7 +28,11 @@ export function callerOf(args: unknown): MiddlewareContext | undefined {
 
 /** The caller's `Authorization: Bearer …` token (HTTP only). */
 export function bearerOf(ctx: MiddlewareContext | undefined): string | undefined {
-  const header = ctx?.header('authorization');
+  return bearerOfHeader(ctx?.header('authorization'));
+}
+
+/** The token of an `Authorization: Bearer …` header. */
+export function bearerOfHeader(header: string | undefined): string | undefined {
   const match = header === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(header);
   return match?.[1];
 }

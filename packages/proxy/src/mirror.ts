@@ -49,7 +49,14 @@ interface Entry {
   readonly key: string;
   readonly fingerprint: string;
   readonly provider: object;
+  /** The upstream's own name of the tool or prompt, or the resource's URI. */
+  readonly upstreamName: string;
+  /** `tools/call "name"`, for messages. */
+  readonly what: string;
 }
+
+/** A member the mirror serves, as the pass-through reads it (see pass-through.ts). */
+export type MirroredMember = Pick<Entry, 'kind' | 'key' | 'upstreamName' | 'what'>;
 
 type Decorate = (target: object, key: string, descriptor: PropertyDescriptor) => void;
 
@@ -120,6 +127,11 @@ export class Mirror {
     for (const entry of this.#served.values()) this.#remove(entry);
     this.#served.clear();
     clearTimeout(this.#timer);
+  }
+
+  /** The members served now (the latest list read that the server took). */
+  members(): Iterable<MirroredMember> {
+    return this.#served.values();
   }
 
   /** The served names of this upstream's members (tools and prompts) and URIs. */
@@ -249,6 +261,8 @@ export class Mirror {
       key,
       fingerprint: JSON.stringify([tool, this.#tasks[tool.name]]),
       provider,
+      upstreamName: tool.name,
+      what,
     };
   }
 
@@ -298,7 +312,14 @@ export class Mirror {
       `resource ${resource.uri}`,
       (args: unknown, ctx: Context) => this.#read1(resource.uri, what, ctx, args),
     );
-    return { kind: 'resource', key: resource.uri, fingerprint: JSON.stringify(resource), provider };
+    return {
+      kind: 'resource',
+      key: resource.uri,
+      fingerprint: JSON.stringify(resource),
+      provider,
+      upstreamName: resource.uri,
+      what,
+    };
   }
 
   #template(template: ResourceTemplate, completes: boolean): Entry {
@@ -335,6 +356,9 @@ export class Mirror {
       key: template.uriTemplate,
       fingerprint: JSON.stringify(template),
       provider,
+      // Never taken by the pass-through: a template is no resource of the server's.
+      upstreamName: template.uriTemplate,
+      what: `resources/read "${template.uriTemplate}"`,
     };
   }
 
@@ -393,7 +417,14 @@ export class Mirror {
           client.getPrompt(prompt.name, values as Record<string, string>, call),
         ),
     );
-    return { kind: 'prompt', key, fingerprint: JSON.stringify(prompt), provider };
+    return {
+      kind: 'prompt',
+      key,
+      fingerprint: JSON.stringify(prompt),
+      provider,
+      upstreamName: prompt.name,
+      what,
+    };
   }
 
   #completer(
@@ -468,7 +499,7 @@ function taskOptions(value: ProxyTask | undefined): TaskOptions | undefined {
  * An mcp-fw legacy upstream's "the client lacks a capability" result, as the refusal of the
  * caller's era (-32021 for a 2026-07-28 caller, the same `isError` result for a legacy one).
  */
-function refusedFor<T>(result: T): T {
+export function refusedFor<T>(result: T): T {
   const r = result as { isError?: unknown; _meta?: Record<string, unknown>; content?: unknown };
   const required = r?.isError === true ? r._meta?.[REQUIRED_CAPABILITIES_META] : undefined;
   if (typeof required !== 'object' || required === null || Array.isArray(required)) return result;

@@ -3,12 +3,14 @@ import {
   JsonRpcError,
   McpFwServer,
   UserError,
+  type Middleware,
   type ServerOptions,
   type ToolTransform,
 } from '@mcp-fw/core';
 import { callerMiddleware } from './caller.js';
 import { Mirror, type ProxyTask } from './mirror.js';
 import { DEFAULT_SEPARATOR } from './naming.js';
+import { ProxyPassThrough } from './pass-through.js';
 import { applyShape, checkShape, type UpstreamShape } from './shape.js';
 import { openerOf, type McpServerEntry, type ProxyTarget } from './target.js';
 import { Upstream, UpstreamRpcError, type UpstreamHealth } from './upstream.js';
@@ -121,6 +123,12 @@ export class ProxyServer extends McpFwServer {
   readonly #options: ProxyOptions;
   readonly #served = new Map<string, Served>();
   readonly #warn: (message: string) => void;
+  /**
+   * The fast path of forwarded calls (pass-through.ts): on while the server has no middleware,
+   * limits or audit log of the user's, which calls it takes would skip.
+   */
+  readonly #passThrough: ProxyPassThrough;
+  #plain: boolean;
 
   /** @internal Made by {@link createProxy}. */
   constructor(options: ProxyOptions) {
@@ -143,6 +151,33 @@ export class ProxyServer extends McpFwServer {
       readResource: (_ctx, next) => this.#explained(next),
       getPrompt: (_ctx, next) => this.#explained(next),
     });
+    const server = options.server;
+    this.#plain =
+      (server?.middleware === undefined || server.middleware.length === 0) &&
+      server?.limits === undefined &&
+      (server?.audit === undefined || server.audit === false);
+    this.#passThrough = new ProxyPassThrough(
+      this,
+      () => this.#served.values(),
+      () => this.#plain,
+    );
+    this.passThrough(this.#passThrough);
+  }
+
+  /**
+   * Adds middleware, as on any mcp-fw server; from then on every call takes the full path, so
+   * that the middleware sees it (see the composition guide, "Performance").
+   */
+  override use(...middleware: Middleware[]): this {
+    super.use(...middleware);
+    // The constructor's own use() runs before #passThrough exists: it does not count.
+    if (this.#passThrough !== undefined) this.#plain = false;
+    return this;
+  }
+
+  /** @internal Calls the fast path took (tests read it). */
+  get passedThrough(): number {
+    return this.#passThrough.taken;
   }
 
   /** Each upstream's state: up, down (and why), connecting, and its open sessions. */

@@ -17,8 +17,9 @@ const content: Check = (block) =>
 
 function each(list: unknown, name: string, check: Check): string | undefined {
   if (!Array.isArray(list)) return `"${name}" is not an array`;
-  for (const [i, item] of list.entries()) {
-    const problem = check(item);
+  // Indexed: every forwarded result comes through here (no iterator per call).
+  for (let i = 0; i < list.length; i++) {
+    const problem = check(list[i]);
     if (problem) return `${name}[${i}]: ${problem}`;
   }
   return undefined;

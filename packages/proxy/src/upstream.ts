@@ -17,8 +17,9 @@ import {
   UserError,
   type Context,
   type MiddlewareContext,
+  type PassThroughCall,
 } from '@mcp-fw/core';
-import { afterAnswer, bearerOf, beforeQuestion } from './caller.js';
+import { afterAnswer, bearerOf, bearerOfHeader, beforeQuestion } from './caller.js';
 import type { Opener } from './target.js';
 
 /**
@@ -69,9 +70,10 @@ interface Link {
   readonly isolated: boolean;
   client?: McpClient;
   opening?: Promise<McpClient>;
-  readonly calls: Map<AbortSignal, Context>;
+  /** By the call's signal (the full path), or its pass-through call (which has none). */
+  readonly calls: Map<object, Context>;
   /** A question the caller cannot answer (a capability it lacks), by call: the call's answer. */
-  readonly refusals: Map<AbortSignal, unknown>;
+  readonly refusals: Map<object, unknown>;
   /** Forwarded calls that chose this link and have not ended (some may still be opening it). */
   reserved: number;
   /** One of the links stateless callers take turns on, one call at a time (see `#pooled`). */
@@ -81,6 +83,12 @@ interface Link {
    * for the proxy's own connection, which declares everything (shared mode serves any caller).
    */
   readonly capabilities: Readonly<Record<string, unknown>> | undefined;
+  /**
+   * The legacy revision its caller speaks, which the link asks the upstream for first (unless
+   * `connect.protocolVersion` pins one): a caller and upstream that speak the same revision
+   * need no bridging, and their calls may take the fast path (pass-through.ts).
+   */
+  readonly revision: string | undefined;
   lastUsed: number;
   logWindow: number;
   logCount: number;
@@ -99,9 +107,14 @@ export class Upstream {
   #state: UpstreamState = 'connecting';
   #error?: string;
   #since = new Date();
-  readonly #primary: Link = newLink('proxy', false, false, undefined);
+  readonly #primary: Link = newLink('proxy', false, false, undefined, undefined);
   #nextPooled = 0;
   readonly #links = new Map<string, Link>();
+  /** The link of each legacy caller's latest pass-through call, by its capabilities object. */
+  readonly #passLinks = new WeakMap<
+    object,
+    { readonly link: Link; readonly sessionId: string | undefined; readonly token?: string }
+  >();
   #retry?: ReturnType<typeof setTimeout>;
   #sweep?: ReturnType<typeof setInterval>;
   #closed = false;
@@ -162,43 +175,109 @@ export class Upstream {
     mctx: MiddlewareContext | undefined,
     call: (client: McpClient, options: CallOptions) => Promise<T>,
   ): Promise<T> {
-    const link = this.#linkFor(mctx, ctx);
+    const caller = callerOfMiddleware(mctx, ctx, this.settings.credentials);
+    const link = this.#linkFor(caller, ctx.client.capabilities);
     link.reserved++;
     let client: McpClient;
     try {
-      client = await this.#open(link, this.#headersFor(mctx));
+      client = await this.#open(link, this.#headersFor(caller.token));
     } catch (error) {
       link.reserved--;
       throw error;
     }
+    return this.#run(link, client, what, ctx, mctx?.meta?.progressToken !== undefined, call);
+  }
+
+  /**
+   * The pass-through of one call (see pass-through.ts): sent at once on the caller's upstream
+   * connection when that is open and speaks the caller's revision of the legacy era; undefined
+   * otherwise (the full path opens the connection, or bridges the eras).
+   */
+  passThrough<T>(
+    pass: PassThroughCall,
+    what: string,
+    call: (client: McpClient, options: CallOptions) => Promise<T>,
+  ): Promise<T> | undefined {
+    if (this.#state !== 'up' || pass.era !== 'legacy') return undefined;
+    const token =
+      this.settings.credentials === 'forward'
+        ? bearerOfHeader(pass.header('authorization'))
+        : undefined;
+    // The link this caller's previous call took, while it serves the same session, token and
+    // revision and is still open: no key string built and looked up per call.
+    const caps = pass.clientCapabilities;
+    const last = this.#passLinks.get(caps);
+    let link: Link;
+    if (
+      last !== undefined &&
+      last.sessionId === pass.sessionId &&
+      last.token === token &&
+      last.link.revision === pass.protocolVersion &&
+      this.#links.get(last.link.key) === last.link
+    )
+      link = last.link;
+    else {
+      try {
+        link = this.#linkFor(
+          { sessionId: pass.sessionId, stateless: false, token, revision: pass.protocolVersion },
+          caps,
+        );
+      } catch {
+        return undefined; // no session can be opened now (maxSessions): the full path says so
+      }
+      this.#passLinks.set(caps, { link, sessionId: pass.sessionId, token });
+    }
+    const client = link.client;
+    if (client === undefined || client.protocolVersion !== pass.protocolVersion) return undefined;
+    link.reserved++;
+    const meta = pass.params._meta as { progressToken?: unknown } | undefined;
+    return this.#run(link, client, what, pass.ctx, meta?.progressToken !== undefined, call, pass);
+  }
+
+  /**
+   * Runs `call` on `link` (reserved by the caller) for the downstream call `ctx`; a pass-through
+   * call is cancelled through `pass` (no `AbortSignal` is built for it).
+   */
+  async #run<T>(
+    link: Link,
+    client: McpClient,
+    what: string,
+    ctx: Context,
+    progress: boolean,
+    call: (client: McpClient, options: CallOptions) => Promise<T>,
+    pass?: PassThroughCall,
+  ): Promise<T> {
     // The caller's signal cancels the upstream request, and identifies the call when a
     // 2026-07-28 upstream asks for input (the client hands it to the input handlers).
-    const signal = ctx.signal;
-    link.calls.set(signal, ctx);
-    link.lastUsed = Date.now();
+    const signal = pass === undefined ? ctx.signal : undefined;
+    const key: object = pass ?? (signal as AbortSignal);
+    link.calls.set(key, ctx);
+    const timeoutMs = this.settings.timeoutMs;
     try {
-      const result = await call(client, {
-        signal,
-        timeoutMs: this.settings.timeoutMs,
-        ...(mctx?.meta?.progressToken !== undefined
+      const result = await call(
+        client,
+        progress
           ? {
+              signal,
+              abortWith: pass,
+              timeoutMs,
               onProgress: (p: { progress: number; total?: number; message?: string }) =>
                 ctx.progress(p.progress, p.total, p.message),
             }
-          : {}),
-      });
+          : { signal, abortWith: pass, timeoutMs },
+      );
       // Even when the upstream made an answer of it (an isError result).
-      const refusal = link.refusals.get(signal);
+      const refusal = link.refusals.get(key);
       if (refusal) throw refusal;
       return result;
     } catch (error) {
       // The upstream failed because the caller lacks a capability its question needs: the
       // caller gets the refusal its own era defines (-32021 in 2026-07-28), not the upstream's.
-      throw link.refusals.get(signal) ?? this.#failure(link, what, error, signal);
+      throw link.refusals.get(key) ?? this.#failure(link, what, error, signal);
     } finally {
       link.reserved--;
-      link.refusals.delete(signal);
-      link.calls.delete(signal);
+      link.refusals.delete(key);
+      link.calls.delete(key);
       link.lastUsed = Date.now();
     }
   }
@@ -243,17 +322,18 @@ export class Upstream {
     await Promise.all(links.map((link) => this.#drop(link)));
   }
 
-  #linkFor(mctx: MiddlewareContext | undefined, ctx: Context): Link {
+  #linkFor(caller: Caller, capabilities: Readonly<Record<string, unknown>>): Link {
     if (this.opener.shared || this.settings.sessions === 'shared') return this.#primary;
-    const token = this.settings.credentials === 'forward' ? bearerOf(mctx) : undefined;
-    const session = mctx?.sessionId;
+    const { token, sessionId: session } = caller;
     // The upstream session declares what the caller can answer, no more: an upstream that reads
     // its client's capabilities (to choose a question, or to refuse) sees the caller's.
-    const asks = askable(ctx.client.capabilities as Record<string, unknown>);
-    if (session === undefined && mctx?.era === 'modern') return this.#pooled(token, asks);
-    return this.#newLink(`${session ?? '-'}|${token ?? ''}|${asks.key}`, asks, {
+    const asks = askable(capabilities);
+    if (session === undefined && caller.stateless) return this.#pooled(token, asks);
+    const revision = caller.revision;
+    return this.#newLink(`${session ?? '-'}|${token ?? ''}|${asks.key}|${revision ?? ''}`, asks, {
       isolated: session !== undefined,
       pooled: false,
+      revision,
     });
   }
 
@@ -271,19 +351,27 @@ export class Upstream {
         if (!best || link.lastUsed > best.lastUsed) best = link;
     return (
       best ??
-      this.#newLink(`${prefix}${this.#nextPooled++}`, asks, { isolated: true, pooled: true })
+      this.#newLink(`${prefix}${this.#nextPooled++}`, asks, {
+        isolated: true,
+        pooled: true,
+        revision: undefined,
+      })
     );
   }
 
   #newLink(
     key: string,
     asks: Askable,
-    { isolated, pooled }: { isolated: boolean; pooled: boolean },
+    {
+      isolated,
+      pooled,
+      revision,
+    }: { isolated: boolean; pooled: boolean; revision: string | undefined },
   ): Link {
     let link = this.#links.get(key);
     if (!link) {
       if (this.#links.size >= this.settings.maxSessions) this.#evict();
-      link = newLink(key, isolated, pooled, asks.capabilities);
+      link = newLink(key, isolated, pooled, asks.capabilities, revision);
       this.#links.set(key, link);
       this.#sweep ??= setInterval(
         () => this.#evictIdle(),
@@ -294,11 +382,9 @@ export class Upstream {
     return link;
   }
 
-  #headersFor(mctx: MiddlewareContext | undefined): Readonly<Record<string, string>> {
-    if (this.settings.credentials !== 'forward') return this.opener.headers;
-    const token = bearerOf(mctx);
-    // Only the upstream configured to receive it gets the caller's token; without one, the
-    // proxy's own (if any) is used.
+  #headersFor(token: string | undefined): Readonly<Record<string, string>> {
+    // Only the upstream configured to receive it gets the caller's token (see callerOfMiddleware);
+    // without one, the proxy's own (if any) is used.
     return token === undefined
       ? this.opener.headers
       : { ...this.opener.headers, authorization: `Bearer ${token}` };
@@ -307,31 +393,40 @@ export class Upstream {
   async #open(link: Link, headers: Readonly<Record<string, string>>): Promise<McpClient> {
     if (link.client) return link.client;
     if (this.#closed) throw new UserError(`Upstream "${this.settings.name}" is closed.`);
-    link.opening ??= this.opener
-      .open({
-        ...this.settings.connect,
-        timeoutMs: this.settings.timeoutMs,
-        probeTimeoutMs: Math.min(3000, this.settings.timeoutMs),
-        onWarning: this.settings.warn,
-        onLog: (message) => this.#log(link, message),
-        ...this.#asking(link),
-        ...(this.opener.http ? { headers } : {}),
-      })
-      .then(
-        (client) => {
-          link.client = client;
-          link.opening = undefined;
-          if (link === this.#primary) this.#up(client);
-          else if (this.#state !== 'up') void this.primary().catch(() => {});
-          return client;
-        },
-        (error: unknown) => {
-          link.opening = undefined;
-          if (link !== this.#primary) this.#links.delete(link.key);
-          this.#down(error);
-          throw new UserError(this.downMessage());
-        },
-      );
+    const options: ConnectOptions = {
+      ...this.settings.connect,
+      timeoutMs: this.settings.timeoutMs,
+      probeTimeoutMs: Math.min(3000, this.settings.timeoutMs),
+      onWarning: this.settings.warn,
+      onLog: (message) => this.#log(link, message),
+      ...this.#asking(link),
+      ...(this.opener.http ? { headers } : {}),
+    };
+    // The caller's own revision first, where nothing pins one; an upstream that does not speak
+    // it (a 2026-07-28-only server) is connected to as negotiation decides.
+    const revision =
+      this.settings.connect.protocolVersion === undefined ? link.revision : undefined;
+    link.opening ??= (
+      revision === undefined
+        ? this.opener.open(options)
+        : this.opener
+            .open({ ...options, protocolVersion: revision })
+            .catch(() => this.opener.open(options))
+    ).then(
+      (client) => {
+        link.client = client;
+        link.opening = undefined;
+        if (link === this.#primary) this.#up(client);
+        else if (this.#state !== 'up') void this.primary().catch(() => {});
+        return client;
+      },
+      (error: unknown) => {
+        link.opening = undefined;
+        if (link !== this.#primary) this.#links.delete(link.key);
+        this.#down(error);
+        throw new UserError(this.downMessage());
+      },
+    );
     return link.opening;
   }
 
@@ -502,8 +597,9 @@ export class Upstream {
     (typeof log[level] === 'function' ? log[level] : log.info)(message.data, message.logger);
   }
 
-  #failure(link: Link, what: string, error: unknown, signal: AbortSignal): unknown {
-    if (signal.aborted) return signal.reason ?? error;
+  #failure(link: Link, what: string, error: unknown, signal: AbortSignal | undefined): unknown {
+    // (A cancelled pass-through call is never answered: what it fails with does not matter.)
+    if (signal?.aborted) return signal.reason ?? error;
     const name = this.settings.name;
     // The upstream needs a capability the caller lacks (it was told the caller's): the caller
     // gets its own era's refusal (-32021 again, or an isError result naming it).
@@ -574,12 +670,14 @@ function newLink(
   isolated: boolean,
   pooled: boolean,
   capabilities: Readonly<Record<string, unknown>> | undefined,
+  revision: string | undefined,
 ): Link {
   return {
     key,
     isolated,
     pooled,
     capabilities,
+    revision,
     reserved: 0,
     calls: new Map(),
     refusals: new Map(),
@@ -587,6 +685,31 @@ function newLink(
     logWindow: 0,
     logCount: 0,
     dropped: 0,
+  };
+}
+
+/** Who a forwarded call is for, as far as choosing its upstream connection goes. */
+interface Caller {
+  /** The downstream session (undefined on the shared stateless HTTP connection). */
+  readonly sessionId: string | undefined;
+  /** The revision a legacy caller speaks (undefined for a 2026-07-28 caller). */
+  readonly revision: string | undefined;
+  /** A 2026-07-28 request: it keeps nothing between calls. */
+  readonly stateless: boolean;
+  /** The caller's bearer token, where the upstream is set to receive it (`credentials: 'forward'`). */
+  readonly token: string | undefined;
+}
+
+function callerOfMiddleware(
+  mctx: MiddlewareContext | undefined,
+  ctx: Context,
+  credentials: UpstreamSettings['credentials'],
+): Caller {
+  return {
+    sessionId: mctx?.sessionId,
+    revision: mctx?.era === 'legacy' ? ctx.protocolVersion : undefined,
+    stateless: mctx?.era === 'modern',
+    token: credentials === 'forward' ? bearerOf(mctx) : undefined,
   };
 }
 

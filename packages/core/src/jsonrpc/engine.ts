@@ -43,10 +43,21 @@ export interface EngineHandlers {
   outboundAbandoned?(id: JsonRpcId, reason: unknown): void;
 }
 
+/** Something that says once when it is aborted (an `InboundRequest`), without an `AbortSignal`. */
+export interface Abortable {
+  /** Calls `listener` once, when (or at once if) this is aborted. */
+  onAbort(listener: (reason: unknown) => void): void;
+}
+
 export interface OutboundOptions {
   /** Overrides the engine's `outboundTimeoutMs` for this request (`Infinity`: no timeout). */
   timeoutMs?: number;
   signal?: AbortSignal;
+  /**
+   * Gives the request up when this is aborted, as `signal` does: for a request sent on behalf
+   * of an inbound one (a proxy's), whose abort needs no signal built.
+   */
+  abortWith?: Abortable;
   /** The inbound request this one is sent on behalf of (it travels on that request's stream). */
   relatedTo?: InboundRequest;
   /**
@@ -137,6 +148,10 @@ export class Engine {
         done.then(unlink, unlink);
       }
     }
+    // Once the request settled, an abort finds nothing to abandon: nothing to unlink.
+    options.abortWith?.onAbort((reason) => {
+      if (this.#outbound.abandon(id, reason)) this.#handlers.outboundAbandoned?.(id, reason);
+    });
     options.onId?.(id);
     this.#send(JSON.stringify({ jsonrpc: '2.0', id, method, params }), related(options.relatedTo));
     return done;

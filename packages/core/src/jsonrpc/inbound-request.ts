@@ -9,6 +9,7 @@ export class InboundRequest {
   #controller?: AbortController;
   #aborted = false;
   #reason: unknown;
+  #onAbort?: (reason: unknown) => void;
 
   constructor(
     readonly id: JsonRpcId,
@@ -42,11 +43,30 @@ export class InboundRequest {
     return this.#aborted;
   }
 
+  /**
+   * Calls `listener` once, when the request is aborted (at once if it was): what reading
+   * {@link signal} offers, without building a signal (a forwarding proxy's hot path).
+   */
+  onAbort(listener: (reason: unknown) => void): void {
+    if (this.#aborted) {
+      listener(this.#reason);
+      return;
+    }
+    const before = this.#onAbort;
+    this.#onAbort = before
+      ? (reason) => {
+          before(reason);
+          listener(reason);
+        }
+      : listener;
+  }
+
   /** Aborts the request's signal with `reason` (a cancellation, a closed connection). */
   abort(reason: unknown): void {
     if (this.#aborted) return;
     this.#aborted = true;
     this.#reason = reason;
     this.#controller?.abort(reason);
+    this.#onAbort?.(reason);
   }
 }

@@ -1,5 +1,6 @@
 export {
   Engine,
+  type Abortable,
   type EngineHandlers,
   type EngineOptions,
   type OutboundOptions,

@@ -6,6 +6,7 @@ import { eraOfMode, selectEra, UNDECIDED, type EraMode } from './eras/select.js'
 import type { HubMember } from './hub.js';
 import { listChangedNotification, type ChangedMember, type ListName } from './list-changed.js';
 import { seesChange } from './list-visibility.js';
+import { offerPassThrough } from './pass-through.js';
 import { ownsTask, taskOwnerOf, type TaskSnapshot } from './tasks/index.js';
 import { unencodableResult } from './unencodable.js';
 import { connectionSessionKey } from './session-state/session-key.js';
@@ -157,6 +158,12 @@ export class ServerConnection implements HubMember {
     if (!this.#shared) {
       this.#caller ??= { auth: record.auth };
       this.#auth = record.auth;
+    }
+    // A proxy answers the calls it passes on before dispatch (see pass-through.ts).
+    const pass = this.#scope.core.passThrough;
+    if (pass !== undefined) {
+      const taken = offerPassThrough(pass, record, this.#scope);
+      if (taken !== undefined) return taken;
     }
     return method.handle(request.params, record, this.#scope);
   }

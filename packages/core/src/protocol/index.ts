@@ -2,6 +2,7 @@ export { ServerConnection } from './connection.js';
 export { modeOf, type EraMode } from './eras/select.js';
 export type { Era } from './eras/era.js';
 export { Context } from './context.js';
+export type { PassThrough, PassThroughCall, PassThroughMethod } from './pass-through.js';
 export {
   Pipeline,
   MiddlewareContext,
