@@ -7,8 +7,8 @@
 // and cancels the listen request itself as hung, since it waits on nothing of its own. In a
 // Durable Object every request shares the object's context, so a stream held there may be written
 // by any request the object serves. A list change raised in an isolate (where the stateless
-// `tools/call` ran) is told to the object by that request, as a notice the object turns into
-// `list_changed` for its listen streams.
+// `tools/call` ran) or in a legacy session's object is told to the shared object by that
+// request, as a notice the object turns into `list_changed` for its listen streams.
 
 import type { Servable } from '@mcp-fw/core/transport';
 

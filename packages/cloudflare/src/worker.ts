@@ -178,6 +178,8 @@ export function mcpWorker<Env = Record<string, unknown>>(
   class SessionObject {
     readonly #handler: McpHttpHandler;
     readonly #server: Servable;
+    // The shared object (tasks, listen streams), when this is a session's object instead.
+    readonly #shared?: DurableObjectStubLike;
     constructor(state: DurableObjectStateLike, env: Env) {
       const objectId = state.id.toString();
       this.#server = options.server(env, { sessionObject: objectId });
@@ -185,12 +187,22 @@ export function mcpWorker<Env = Record<string, unknown>>(
         ...http,
         sessionIds: () => sessionIdIn(objectId),
       });
+      const objects = namespace(env);
+      const shared = objects?.idFromName(TASKS_OBJECT);
+      if (objects && shared && shared.toString() !== objectId) this.#shared = objects.get(shared);
     }
     /** Serves a request of one of the sessions this object holds (or opens one). */
     async fetch(request: Request): Promise<Response> {
       const lists = await isListChangedNotice(request);
       if (lists) return tellListChanged(this.#server, lists);
-      return this.#handler.fetch(request, peerOf(request));
+      const before = this.#server.registry;
+      const response = await this.#handler.fetch(request, peerOf(request));
+      // A session's call changed the lists: the listen streams in the shared object hear of it.
+      if (this.#shared && this.#server.registry !== before) {
+        const changed = changedLists(before, this.#server.registry);
+        if (changed.length > 0) await this.#shared.fetch(listChangedNotice(changed));
+      }
+      return response;
     }
   }
 
