@@ -7,11 +7,14 @@
 //
 // - requests go to the instances round-robin, so consecutive requests of one session meet
 //   different instances;
-// - an instance is recycled after `recycleAfter` requests (and, with `recycleChance`, after any
-//   request at random): it takes no new request, is killed (SIGKILL, as a platform drops a
-//   frozen instance) once its responses in flight have ended (or after `maxDurationMs`, a
-//   platform's maximum duration), and a fresh cold instance takes its place, so cold instances
-//   serve mid-session.
+// - an instance is recycled after a number of requests drawn for it at random, `recycleAfter`
+//   on average (from 1 to twice that; with `recycleChance`, also after any request at random):
+//   a fresh cold instance is started, and once it listens the old one takes no new request and
+//   is killed (SIGKILL, as a platform drops a frozen instance) when its responses in flight have
+//   ended (or after `maxDurationMs`, a platform's maximum duration). So cold instances serve
+//   mid-session, and a request waits for a cold start only if no instance is warm, as on a
+//   platform (routing to none while all three start over at once, under load, made the suite's
+//   short waits time out).
 //
 // Used by examples/conformance's start:serverless (the official conformance suite against the
 // function) and by bench:runtimes (the function's cold start: `--instance` alone).
@@ -57,7 +60,8 @@ export async function startServerlessHost(spec) {
   let stopped = false;
 
   /** @typedef {{ id: number, child: import('node:child_process').ChildProcess, port: number,
-   *   ready: boolean, retired: boolean, served: number, inFlight: number,
+   *   ready: boolean, replaced: boolean, retired: boolean, served: number, budget: number,
+   *   inFlight: number,
    *   deadline?: NodeJS.Timeout }} Instance */
 
   function startInstance() {
@@ -67,7 +71,20 @@ export async function startServerlessHost(spec) {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     /** @type {Instance} */
-    const instance = { id, child, port: 0, ready: false, retired: false, served: 0, inFlight: 0 };
+    // Drawn per instance, so that instances started together (round-robin keeps them in step)
+    // are not all recycled at once, leaving none warm, as a platform's instances are not.
+    const budget = 1 + Math.floor(Math.random() * (2 * recycleAfter - 1));
+    const instance = {
+      id,
+      child,
+      port: 0,
+      ready: false,
+      replaced: false,
+      retired: false,
+      served: 0,
+      inFlight: 0,
+      budget,
+    };
     pool.push(instance);
     let out = '';
     const started = new Promise((done, fail) => {
@@ -101,11 +118,27 @@ export async function startServerlessHost(spec) {
     return started;
   }
 
+  /**
+   * Starts the instance that replaces `instance`, which serves on until its replacement listens
+   * (as a platform routes to a warm instance while another starts), then retires.
+   */
+  function replace(instance) {
+    if (instance.replaced) return;
+    instance.replaced = true;
+    if (stopped) return;
+    startInstance().then(
+      () => retire(instance),
+      (error) => {
+        log(`[host] ${error.message}`);
+        retire(instance);
+      },
+    );
+  }
+
   function retire(instance) {
     if (instance.retired) return;
     instance.retired = true;
     stats.recycled++;
-    if (!stopped) startInstance().catch((error) => log(`[host] ${error.message}`));
     if (instance.inFlight === 0) instance.child.kill('SIGKILL');
     else instance.deadline = setTimeout(() => instance.child.kill('SIGKILL'), maxDurationMs);
   }
@@ -130,7 +163,7 @@ export async function startServerlessHost(spec) {
       seen.add(instance.id);
       stats.sessions.set(session, seen);
     }
-    if (instance.served >= recycleAfter || Math.random() < recycleChance) retire(instance);
+    if (instance.served >= instance.budget || Math.random() < recycleChance) replace(instance);
     let done = false;
     const finish = () => {
       if (done) return;
@@ -138,6 +171,12 @@ export async function startServerlessHost(spec) {
       instance.inFlight--;
       if (instance.retired && instance.inFlight === 0) instance.child.kill('SIGKILL');
     };
+    const began = Date.now();
+    const trace = (what) =>
+      spec.trace &&
+      log(
+        `[host] ${req.method} ${req.headers['mcp-method'] ?? ''} → instance ${instance.id} (request ${instance.served}${instance.retired ? ', retired' : ''}): ${what} after ${Date.now() - began} ms`,
+      );
     const upstream = httpRequest(
       {
         host: '127.0.0.1',
@@ -148,6 +187,8 @@ export async function startServerlessHost(spec) {
         agent,
       },
       (answer) => {
+        trace(`${answer.statusCode}`);
+        answer.once('close', () => trace('ended'));
         res.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
         res.flushHeaders();
         answer.pipe(res);
@@ -155,6 +196,7 @@ export async function startServerlessHost(spec) {
       },
     );
     upstream.once('error', (error) => {
+      trace(`error ${error.message}`);
       finish();
       if (!res.headersSent) res.writeHead(502).end(`instance ${instance.id}: ${error.message}`);
       else res.destroy();
@@ -179,7 +221,7 @@ export async function startServerlessHost(spec) {
       const spread = [...stats.sessions.values()].filter((s) => s.size > 1).length;
       return (
         `${stats.requests} requests on ${stats.instancesStarted} instances ` +
-        `(${stats.recycled} recycled after at most ${recycleAfter} requests each); ` +
+        `(${stats.recycled} recycled, after ${recycleAfter} requests on average); ` +
         `${stats.coldRequests} requests were a cold instance's first; ` +
         `${spread} of ${stats.sessions.size} legacy sessions served by more than one instance`
       );
@@ -263,6 +305,10 @@ async function serveInstance(module, port) {
     }
     res.end();
   });
+  // The router keeps its connections to the instance open between requests; an instance that
+  // closed an idle one as the router sent the next request on it would lose that request
+  // ("socket hang up"). An instance lives only while the router routes to it anyway.
+  http.keepAliveTimeout = 0;
   http.listen(port, '127.0.0.1', () => {
     process.stdout.write(`listening http://127.0.0.1:${http.address().port}/\n`);
   });
@@ -289,6 +335,7 @@ if (process.argv[1] && resolve(process.argv[1]) === SELF) {
       port: option('--port', 3000),
       instances: option('--instances', 3),
       recycleAfter: option('--recycle-after', 10),
+      trace: argv.includes('--trace'),
       log: (line) => process.stderr.write(`${line}\n`),
     });
     process.stderr.write(`serverless host listening on ${host.origin}/\n`);

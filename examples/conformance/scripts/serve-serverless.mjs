@@ -3,7 +3,8 @@
 // (dist/serverless.js, a fetch-handler default export) on a local serverless platform
 // (scripts/serverless-host.mjs) on 127.0.0.1:N (0: a free port): a router in front of three
 // instances, requests round-robin, each instance recycled (killed, a cold one started) after 10
-// requests, so one session's requests meet different and cold instances. Legacy sessions live in
+// requests on average (`--recycle-after N`, drawn per instance), so one session's requests meet
+// different and cold instances; `--trace` logs each request's instance and timing. Legacy sessions live in
 // Redis: REDIS_URL, or else a redis-server of its own on a free loopback port (Debian's; bash
 // scripts/system-packages.sh installs it). Prints `listening on http://127.0.0.1:N/mcp` on stderr
 // like `npm start`, and on SIGTERM/SIGINT what the platform did (requests, instances, cold hits).
@@ -74,6 +75,7 @@ const host = await startServerlessHost({
   port,
   instances: option('--instances', 3),
   recycleAfter: option('--recycle-after', 10),
+  trace: argv.includes('--trace'),
   env: { REDIS_URL: redisUrl },
   log: (line) => console.error(line),
 });

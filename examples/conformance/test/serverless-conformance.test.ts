@@ -44,9 +44,6 @@ describe.skipIf(!installed('redis-server'))(
       expect(runs['requirements 2025-11-25']?.header).toBe(
         'exit 0; scored: 30 passed, 0 failed; not scored: 3 run, 0 failing; Total: 82 passed, 0 failed',
       );
-      expect(runs['requirements 2026-07-28']?.header).toMatch(
-        /^exit 0; scored: 37 passed, 0 failed; not scored: 13 run, \d+ failing; /,
-      );
       // The tasks extension (not scored) is the one exception: a task's work lives in the memory of
       // the instance that started it, and the platform may recycle that instance before the task
       // ends (a serverless function keeps nothing running once it has answered); another instance
@@ -58,6 +55,10 @@ describe.skipIf(!installed('redis-server'))(
         ),
       ).toEqual([]);
 
+      expect(runs['requirements 2026-07-28']?.header).toMatch(
+        /^exit 0; scored: 37 passed, 0 failed; not scored: 13 run, \d+ failing; /,
+      );
+
       // The platform did what makes it serverless: instances came and went during the runs, cold
       // ones took requests mid-session, and legacy sessions were served by several instances.
       const platform =
@@ -68,9 +69,12 @@ describe.skipIf(!installed('redis-server'))(
       const [requests, instances, recycled, cold, spread, sessions] = platform!
         .slice(1)
         .map(Number);
-      expect(instances).toBeGreaterThan(20);
-      expect(recycled).toBe(instances - 3);
-      expect(cold).toBeGreaterThan(20);
+      expect(instances).toBeGreaterThan(10);
+      // Every instance started replaced one recycled (none died), but for the three first and the
+      // replacements still starting when the platform stopped.
+      expect(instances - 3 - recycled).toBeGreaterThanOrEqual(0);
+      expect(instances - 3 - recycled).toBeLessThanOrEqual(3);
+      expect(cold).toBeGreaterThan(10);
       expect(requests).toBeGreaterThan(cold);
       // Most sessions (a session of one initialize and nothing else stays on one instance).
       expect(spread).toBeGreaterThan(sessions / 2);
