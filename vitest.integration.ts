@@ -90,6 +90,8 @@ export default [
   'packages/create-mcp-server/test/setup-failures.test.ts',
   'packages/create-mcp-server/test/own-authorization-server.test.ts',
   // examples: each started and driven by both official clients over stdio and HTTP.
+  // start:serverless: a redis-server, a router and three function instances recycled as it goes.
+  'examples/conformance/test/serverless.test.ts',
   'examples/logistics/test/official-clients.test.ts',
   'examples/logistics/test/readme-command.test.ts',
   'examples/files/test/official-clients.test.ts',

@@ -10,6 +10,9 @@ export default [
   'examples/conformance/test/runtimes-conformance.test.ts',
   // The official conformance suite against the fixture as a Cloudflare Worker in workerd: two suite runs.
   'examples/conformance/test/workers-conformance.test.ts',
+  // The official conformance suite against the fixture as a serverless function on a local
+  // serverless platform (instances recycled every few requests, Redis): dozens of cold starts.
+  'examples/conformance/test/serverless-conformance.test.ts',
   // The three Skills scenarios at both wires: six suite processes, about a minute on 2 cores.
   'examples/conformance/test/skills-suite.test.ts',
   'examples/conformance/test/deep-nesting.test.ts',

@@ -18,7 +18,9 @@ import {
   killRuntimeProcesses,
   prepareWorker,
   RUNTIMES,
+  startRedisServer,
   startScript,
+  startServerlessInstance,
   startWorkerd,
   type RuntimeCommand,
   type StartedServer,
@@ -49,6 +51,8 @@ const OUT = here('./bundled-runtimes/');
 const WORKER_DIR = `${OUT}workerd/`;
 const BARE_WORKER = here('./worker-bare.js');
 const BARE_WORKER_DIR = `${OUT}workerd-bare/`;
+const SERVERLESS = here('./serverless-subject.js');
+const SERVERLESS_BUNDLE = `${OUT}serverless/function.mjs`;
 
 type Era = 'legacy' | '2026-07-28';
 const ERAS: Era[] = ['legacy', '2026-07-28'];
@@ -272,6 +276,26 @@ function sizeOf(file: string): BundleSize {
   return { file, bytes: content.length, gzipBytes: gzipSync(content).length };
 }
 
+/**
+ * The serverless function bundled as Netlify's esbuild bundler does a function (one ES module for
+ * Node, the `node` conditions, not minified), with a `require` for its CommonJS dependencies.
+ */
+async function bundleServerless(): Promise<void> {
+  const esbuild = await import('esbuild');
+  await esbuild.build({
+    entryPoints: [SERVERLESS],
+    outfile: SERVERLESS_BUNDLE,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    logLevel: 'silent',
+    banner: {
+      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+    },
+  });
+}
+
 /** The Worker bundle as `wrangler deploy --minify` would upload it. */
 async function minified(file: string): Promise<BundleSize> {
   const esbuild = await import('esbuild');
@@ -280,7 +304,7 @@ async function minified(file: string): Promise<BundleSize> {
     format: 'esm',
     target: 'es2022',
   });
-  const out = file.replace(/\.js$/, '.min.js');
+  const out = file.replace(/(\.m?js)$/, '.min$1');
   writeFileSync(out, code);
   return sizeOf(out);
 }
@@ -340,10 +364,14 @@ async function main(): Promise<void> {
   const nodeBundle = await bundleServer({ entry: SERVER, outDir: OUT, name: 'mcp-fw-http' });
   await prepareWorker(WORKER_ENTRY, WORKER_DIR);
   await prepareWorker(BARE_WORKER, BARE_WORKER_DIR, false);
+  await bundleServerless();
   const sizes = {
     'Node (mcp-fw build --bundle: whitespace and syntax minified)': sizeOf(nodeBundle.bundleFile),
     'Workers (esbuild as wrangler deploy: not minified)': sizeOf(`${WORKER_DIR}worker.js`),
     'Workers, minified (wrangler deploy --minify)': await minified(`${WORKER_DIR}worker.js`),
+    'serverless function (esbuild as Netlify bundles a function: not minified)':
+      sizeOf(SERVERLESS_BUNDLE),
+    'serverless function, minified': await minified(SERVERLESS_BUNDLE),
   };
   for (const s of Object.values(sizes)) s.file = s.file.slice(s.file.indexOf('bench/'));
 
@@ -353,6 +381,11 @@ async function main(): Promise<void> {
     (runtime: RuntimeCommand, file = SERVER) =>
     () =>
       startScript(runtime, file);
+  // The serverless function's legacy sessions live in Redis, up before its instances start, as a
+  // platform's Redis is.
+  const redis = parts.includes('cold') ? await startRedisServer() : undefined;
+  const serverless = (module: string) => () =>
+    startServerlessInstance(module, { REDIS_URL: redis!.url });
   const cold = !parts.includes('cold')
     ? {}
     : await coldStarts({
@@ -361,8 +394,11 @@ async function main(): Promise<void> {
         'bun, dist': script(RUNTIMES.bun),
         'deno, dist': script(RUNTIMES.deno),
         'workerd, Worker bundle': () => startWorkerd(WORKER_DIR),
+        'serverless function (Node), dist (unbundled)': serverless(SERVERLESS),
+        'serverless function (Node), esbuild bundle': serverless(SERVERLESS_BUNDLE),
         'floor: node, bare node:http server': script(node, BARE),
       });
+  await redis?.close();
   // Printed at once: the call rounds take many minutes on a busy machine.
   if (parts.includes('cold')) console.log(`\n${coldTable(cold, 'node, bundle (launcher)')}`);
   console.log(`\n${sizeTable(sizes)}\n`);

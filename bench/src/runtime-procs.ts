@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -201,4 +202,62 @@ export function firstInitialize(
     req.once('error', reject);
     req.end(body);
   });
+}
+
+/**
+ * One instance of the serverless function `module` as the local serverless platform
+ * (scripts/serverless-host.mjs `--instance`) starts it: a fresh node process that imports the
+ * module (the function's cold start) and serves its default export; `env` carries REDIS_URL.
+ */
+export function startServerlessInstance(
+  module: string,
+  env: Record<string, string>,
+): Promise<StartedServer> {
+  const spawnedAt = performance.now();
+  const child = spawn(
+    process.execPath,
+    [join(ROOT, 'scripts/serverless-host.mjs'), '--instance', module, '--port', '0'],
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } },
+  );
+  return listening(
+    child,
+    spawnedAt,
+    (text) => {
+      const origin = /^listening (http:\/\/\S+)\/$/m.exec(text)?.[1];
+      return origin ? `${origin}/mcp` : undefined;
+    },
+    'stdout',
+  );
+}
+
+/** A redis-server of its own on a free loopback port (Debian's), for the serverless function. */
+export async function startRedisServer(): Promise<{ url: string; close: () => Promise<void> }> {
+  const port = await new Promise<number>((done) => {
+    const probe = createNetServer().listen(0, '127.0.0.1', () => {
+      const { port: free } = probe.address() as { port: number };
+      probe.close(() => done(free));
+    });
+  });
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  live.add(child);
+  await new Promise<void>((done, fail) => {
+    let text = '';
+    child.stdout?.on('data', (d: Buffer) => {
+      text += d;
+      if (/Ready to accept connections/.test(text)) done();
+    });
+    child.once('error', (error) =>
+      fail(
+        new Error(
+          `redis-server did not start (${error.message}); scripts/system-packages.sh installs it`,
+        ),
+      ),
+    );
+    child.once('exit', (code) => fail(new Error(`redis-server exited (${code}):\n${text}`)));
+  });
+  return { url: `redis://127.0.0.1:${port}`, close: closer(child, 'SIGKILL') };
 }

@@ -21,6 +21,10 @@
 //                          commands of package.json
 //   --runtime workers      serve dist/worker.js (a Cloudflare module worker) in workerd, legacy
 //                          sessions in Durable Objects; package.json's start:workers
+//   --runtime serverless   serve dist/serverless.js (a serverless function's default export) on a
+//                          local serverless platform (scripts/serverless-host.mjs: a router, three
+//                          instances recycled every few requests), legacy sessions in Redis;
+//                          package.json's start:serverless
 //   --requirements-only    runs 1 and 2 only
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -36,24 +40,26 @@ const BASELINE = join(EXAMPLE, 'conformance-baseline.yaml');
 // The suite needs Node >= 22 (it imports fs.globSync); the fixture runs on this Node (or --runtime). Both the
 // suite and its Node 22 live in .cache/, installed (and announced) on first use.
 const { node: NODE22, suite: SUITE } = ensureConformanceSuite();
-const RUN_TIMEOUT_MS = 120_000;
 
 const argv = process.argv.slice(2);
 const runtimeAt = argv.indexOf('--runtime');
 const RUNTIME = runtimeAt >= 0 ? argv[runtimeAt + 1] : 'node';
+// A serverless platform starts a cold instance every few requests (each imports the fixture and
+// connects to Redis): a run takes minutes on a loaded machine.
+const RUN_TIMEOUT_MS = RUNTIME === 'serverless' ? 600_000 : 120_000;
 const BIN = join(ROOT, 'node_modules/.bin');
 // The fixture runs as package.json's start / start:bun / start:deno script runs it (after its
 // `tsc -b &&`: this runner builds nothing), so the suite checks the documented command.
 const { scripts } = JSON.parse(readFileSync(join(EXAMPLE, 'package.json'), 'utf8'));
 const FIXTURE_COMMANDS = Object.fromEntries(
-  ['node', 'bun', 'deno', 'workers'].map((runtime) => {
+  ['node', 'bun', 'deno', 'workers', 'serverless'].map((runtime) => {
     const script = scripts[runtime === 'node' ? 'start' : `start:${runtime}`];
     const [command, ...args] = script.replace(/^tsc -b && /, '').split(' ');
     return [runtime, [command === 'node' ? process.execPath : join(BIN, command), args]];
   }),
 );
 if (!FIXTURE_COMMANDS[RUNTIME])
-  fail(`unknown --runtime ${RUNTIME}; use node, bun, deno or workers`);
+  fail(`unknown --runtime ${RUNTIME}; use node, bun, deno, workers or serverless`);
 
 const RUNS = [
   { label: 'requirements 2025-11-25', args: ['--requirements', '2025-11-25'] },

@@ -6,6 +6,14 @@ import type {
   DurableObjectStateLike,
   DurableObjectStubLike,
 } from './bindings.js';
+import {
+  changedLists,
+  INTERNAL_HEADER,
+  isListChangedNotice,
+  listChangedNotice,
+  tellListChanged,
+  withoutInternalHeader,
+} from './listen-route.js';
 import { messageOf, namedSession, objectIdOf, opensSession, sessionIdIn } from './route.js';
 import { belongsToTasks, TASKS_OBJECT } from './task-route.js';
 
@@ -100,6 +108,8 @@ export function mcpWorker<Env = Record<string, unknown>>(
   };
 
   async function fetch(request: Request, env: Env): Promise<Response> {
+    // Only the Worker itself tells the shared object of list changes (listen-route.ts).
+    if (request.headers.has(INTERNAL_HEADER)) request = withoutInternalHeader(request);
     const url = new URL(request.url);
     const objects = namespace(env);
     const session = namedSession(request, url, paths.messages);
@@ -127,30 +137,72 @@ export function mcpWorker<Env = Record<string, unknown>>(
         if (!objects) return noSessions(idOf(message));
         return objects.get(objects.newUniqueId()).fetch(copy);
       }
-      // Tasks run in one Durable Object, where their work survives the request (task-route.ts).
-      if (message && belongsToTasks(message, serverOf(env).registry)) {
+      // Tasks run in one Durable Object, where their work survives the request (task-route.ts),
+      // and listen streams are held there, where a later request may write to them
+      // (listen-route.ts).
+      if (
+        message &&
+        (message.method === 'subscriptions/listen' ||
+          belongsToTasks(message, serverOf(env).registry))
+      ) {
         if (objects) return objects.get(objects.idFromName(TASKS_OBJECT)).fetch(copy);
         // Started here, a task would stop with this request and never end.
         if (message.method === 'tools/call') return noTasks(idOf(message));
       }
-      return local(copy, env);
+      return objects ? servedHere(copy, env, objects) : local(copy, env);
     }
     // Larger bodies, GET and DELETE without a session, other paths: the endpoint's own answers.
     return local(request, env);
   }
 
+  /**
+   * A stateless request served in the isolate; when it changed the server's lists (a tool that
+   * adds a tool), the listen streams held in the shared object are told, from this request.
+   */
+  async function servedHere(
+    request: Request,
+    env: Env,
+    objects: DurableObjectNamespaceLike,
+  ): Promise<Response> {
+    const before = serverOf(env).registry;
+    const response = await local(request, env);
+    const after = serverOf(env).registry;
+    if (after !== before) {
+      const lists = changedLists(before, after);
+      if (lists.length > 0)
+        await objects.get(objects.idFromName(TASKS_OBJECT)).fetch(listChangedNotice(lists));
+    }
+    return response;
+  }
+
   class SessionObject {
     readonly #handler: McpHttpHandler;
+    readonly #server: Servable;
+    // The shared object (tasks, listen streams), when this is a session's object instead.
+    readonly #shared?: DurableObjectStubLike;
     constructor(state: DurableObjectStateLike, env: Env) {
       const objectId = state.id.toString();
-      this.#handler = createHttpHandler(options.server(env, { sessionObject: objectId }), {
+      this.#server = options.server(env, { sessionObject: objectId });
+      this.#handler = createHttpHandler(this.#server, {
         ...http,
         sessionIds: () => sessionIdIn(objectId),
       });
+      const objects = namespace(env);
+      const shared = objects?.idFromName(TASKS_OBJECT);
+      if (objects && shared && shared.toString() !== objectId) this.#shared = objects.get(shared);
     }
     /** Serves a request of one of the sessions this object holds (or opens one). */
-    fetch(request: Request): Promise<Response> {
-      return this.#handler.fetch(request, peerOf(request));
+    async fetch(request: Request): Promise<Response> {
+      const lists = await isListChangedNotice(request);
+      if (lists) return tellListChanged(this.#server, lists);
+      const before = this.#server.registry;
+      const response = await this.#handler.fetch(request, peerOf(request));
+      // A session's call changed the lists: the listen streams in the shared object hear of it.
+      if (this.#shared && this.#server.registry !== before) {
+        const changed = changedLists(before, this.#server.registry);
+        if (changed.length > 0) await this.#shared.fetch(listChangedNotice(changed));
+      }
+      return response;
     }
   }
 

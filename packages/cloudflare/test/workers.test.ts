@@ -79,6 +79,61 @@ async function pollWhile(origin: string, taskId: string, status: string) {
   throw new Error(`task ${taskId} stayed ${status} for 100 polls`);
 }
 
+/** A 2026-07-28 `subscriptions/listen` stream for tool list changes, read as it comes. */
+async function openListen(origin: string) {
+  const aborted = new AbortController();
+  const response = await fetch(new URL('/mcp', origin), {
+    method: 'POST',
+    signal: aborted.signal,
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'subscriptions/listen',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: nextId++,
+      method: 'subscriptions/listen',
+      params: {
+        notifications: { toolsListChanged: true },
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientCapabilities': {},
+        },
+      },
+    }),
+  });
+  expect(response.status).toBe(200);
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let stream = '';
+  const count = (what: string) => stream.split(what).length - 1;
+  return {
+    /** Reads until `what` has come `times` times (5 s at most). */
+    async until(what: string, times = 1) {
+      const deadline = Date.now() + 5_000;
+      while (count(what) < times) {
+        let timer: NodeJS.Timeout | undefined;
+        const timeout = new Promise<never>((_, fail) => {
+          timer = setTimeout(
+            () => fail(new Error(`no ${what} (×${times}) on the listen stream:\n${stream}`)),
+            deadline - Date.now(),
+          );
+        });
+        const { value, done } = await Promise.race([reader.read(), timeout]).finally(() =>
+          clearTimeout(timer),
+        );
+        if (done) throw new Error(`the listen stream ended before ${what}:\n${stream}`);
+        stream += value;
+      }
+    },
+    async close() {
+      aborted.abort();
+      await reader.cancel().catch(() => {});
+    },
+  };
+}
+
 describe('a Worker on workerd', () => {
   let worker: RunningWorker;
   beforeAll(async () => {
@@ -97,6 +152,7 @@ describe('a Worker on workerd', () => {
         'where',
         'slow',
         'confirm',
+        'toggle_extra',
       ]);
       expect(text(await client.callTool({ name: 'add', arguments: { a: 2 } }))).toBe('3');
       expect(text(await client.callTool({ name: 'where', arguments: {} }))).toBe('worker');
@@ -191,6 +247,51 @@ describe('a Worker on workerd', () => {
     const result = await modern(worker.origin, 'tools/call', { name: 'where', arguments: {} });
     expect(result.content[0].text).toBe('worker');
   });
+
+  it('a 2026-07-28 listen stream hears a list change made by another request, and workerd reports no cross-request I/O', async () => {
+    const listen = await openListen(worker.origin);
+    try {
+      await listen.until('notifications/subscriptions/acknowledged');
+      // Another request, served in the Worker itself, changes the tool list.
+      const added = await modern(worker.origin, 'tools/call', {
+        name: 'toggle_extra',
+        arguments: {},
+      });
+      expect(added.content[0].text).toBe('added extra');
+      await listen.until('notifications/tools/list_changed');
+      const removed = await modern(worker.origin, 'tools/call', {
+        name: 'toggle_extra',
+        arguments: {},
+      });
+      expect(removed.content[0].text).toBe('removed extra');
+      await listen.until('notifications/tools/list_changed', 2);
+    } finally {
+      await listen.close();
+    }
+    // The stream was written from the requests that changed the list, without workerd refusing it.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(worker.output()).not.toMatch(/different request|hung|canceled this request/i);
+  }, 20_000);
+
+  it("a list change made in a legacy session's object reaches 2026-07-28 listen streams too", async () => {
+    const listen = await openListen(worker.origin);
+    const { client } = await legacyClient(worker.origin);
+    try {
+      await listen.until('notifications/subscriptions/acknowledged');
+      expect(text(await client.callTool({ name: 'toggle_extra', arguments: {} }))).toBe(
+        'added extra',
+      );
+      await listen.until('notifications/tools/list_changed');
+      expect(text(await client.callTool({ name: 'toggle_extra', arguments: {} }))).toBe(
+        'removed extra',
+      );
+      await listen.until('notifications/tools/list_changed', 2);
+    } finally {
+      await client.close();
+      await listen.close();
+    }
+    expect(worker.output()).not.toMatch(/different request|hung|canceled this request/i);
+  }, 20_000);
 
   it('a session id no object minted is an unknown session (404), not a crash', async () => {
     for (const id of ['nope', `${'a'.repeat(64)}.00000000-0000-0000-0000-000000000000`]) {

@@ -9,8 +9,8 @@ const SCRIPTS: Record<string, string> = JSON.parse(
   readFileSync(join(EXAMPLE, 'package.json'), 'utf8'),
 ).scripts;
 
-/** The runtimes the fixture is served on: this Node, Bun and Deno from the root devDependencies, or workerd (start:workers). */
-export type FixtureRuntime = 'node' | 'bun' | 'deno' | 'workers';
+/** The runtimes the fixture is served on: this Node, Bun and Deno from the root devDependencies, workerd (start:workers), or the local serverless platform (start:serverless). */
+export type FixtureRuntime = 'node' | 'bun' | 'deno' | 'workers' | 'serverless';
 
 /**
  * The command of package.json's `start` (node), `start:bun` or `start:deno` script after its
