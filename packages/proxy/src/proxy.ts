@@ -92,7 +92,11 @@ export interface ProxyOptions extends UpstreamOptions {
   readonly namespace?: string;
   /** Between namespace and name (default `_`). */
   readonly separator?: string;
-  /** Settings of individual upstreams of an `mcpServers` target, by name. */
+  /**
+   * Settings of individual upstreams of an `mcpServers` target, by name; each wins over the
+   * top-level option of the same key (`tools`, `include`, `exclude`, `tasks`, `credentials`…),
+   * which applies to every upstream that has none of its own.
+   */
   readonly upstreams?: Readonly<Record<string, UpstreamOptions>>;
   /** Where warnings go (an upstream down, a member that cannot be served); default stderr. */
   readonly onWarning?: (message: string) => void;
@@ -216,7 +220,8 @@ export class ProxyServer extends McpFwServer {
     for (const [name, target] of wanted) {
       if (this.#served.has(name)) continue;
       const shape = {
-        ...shapeOf(target, this.#options.upstreams?.[name]),
+        // The top-level options are every upstream's defaults, as for credentials and tasks.
+        ...shapeOf(target, { ...this.#options, ...this.#options.upstreams?.[name] }),
         tasks: this.#options.upstreams?.[name]?.tasks ?? this.#options.tasks,
       };
       // Checked before anything connects, so a typo fails at load.
@@ -343,7 +348,10 @@ export async function createProxy(
   return proxy;
 }
 
-/** An upstream's `tools` / `include` / `exclude`: its entry's, else its upstream options'. */
+/**
+ * An upstream's `tools` / `include` / `exclude`: its entry's, else its upstream options' (its own
+ * in `upstreams`, else the proxy's top-level ones).
+ */
 function shapeOf(target: ProxyTarget, options: UpstreamOptions | undefined): UpstreamShape {
   // Only an mcpServers entry carries them (a server object has a `tools` of its own).
   const isEntry =

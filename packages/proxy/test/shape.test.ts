@@ -37,6 +37,22 @@ describe('transforms of proxied tools', () => {
     expect(result.structuredContent).toEqual({ sum: 15 });
   });
 
+  it('tools, include and exclude given at the top level shape a single upstream', async () => {
+    const proxy = await createProxy(upstreamServer(), {
+      server: { logger: quiet },
+      tools: { add: { name: 'plus', args: { b: { hide: true, value: 10 } } } },
+      include: ['add', 'count', 'explain'],
+      exclude: ['count'],
+    });
+    closers.push(() => proxy.close());
+    const client = await connect(proxy, { protocolVersion: '2025-11-25' });
+    closers.push(() => client.close());
+    const tools = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(['plus']);
+    expect((await client.listPrompts()).map((p) => p.name)).toEqual(['explain']);
+    expect((await client.callTool('plus', { a: 5 })).structuredContent).toEqual({ sum: 15 });
+  });
+
   it('a transform of a tool the upstream does not have fails at start naming the upstream and the tool', async () => {
     await expect(
       createProxy(
