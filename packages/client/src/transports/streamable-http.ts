@@ -14,8 +14,8 @@ export interface HttpTransportOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /**
    * The fetch to use. Default: on Node, node:http with keep-alive connections, a JSON answer
-   * read without building a web `Response` (a fifth of the CPU of Node's own fetch per
-   * request); elsewhere the global fetch.
+   * read without building a web `Response` (several times less CPU per request than Node's
+   * own fetch); elsewhere the global fetch.
    */
   readonly fetch?: typeof fetch;
   /** How many times a legacy response stream that broke off is resumed with `Last-Event-ID` (default 3). */
