@@ -162,7 +162,8 @@ export class McpClient {
     const result = task
       ? await followTask(this.#session, task, this.#settings.handlers, options)
       : answer;
-    if (this.#settings.validateOutput && tool) await this.#outputs.check(tool, result);
+    if (this.#settings.validateOutput && tool?.outputSchema)
+      await this.#outputs.check(tool, result);
     return result;
   }
 
