@@ -20,6 +20,19 @@ const BARE_HTTP = here('./http-bare-server.js');
 const CLIENTS = (process.env.BENCH_CLIENTS ?? 'bare,mcp-fw,sdk-v2').split(',');
 const ROUNDS = envInt('BENCH_ROUNDS', 3);
 const TRANSPORTS = (process.env.BENCH_CLIENT_TRANSPORTS ?? 'stdio,http').split(',');
+// A V8 CPU profile of every driver (`node --cpu-prof`) into this folder, for
+// `node bench/dist/profile-summary.js <file>`. Profiling costs CPU: figures of such a run are
+// for finding where the time goes, not for the report.
+const PROFILE_DIR = process.env.BENCH_CLIENT_PROFILE;
+const profileArgs = (name: string) =>
+  PROFILE_DIR
+    ? [
+        '--cpu-prof',
+        `--cpu-prof-dir=${PROFILE_DIR}`,
+        `--cpu-prof-name=${name}.cpuprofile`,
+        '--cpu-prof-interval=100',
+      ]
+    : [];
 const PHASES = (
   [
     { transport: 'stdio', inFlight: 1, calls: envInt('BENCH_STDIO_CALLS', 5_000) },
@@ -46,7 +59,15 @@ try {
       for (const client of CLIENTS) {
         const line = execFileSync(
           serverRuntime,
-          [DRIVER, client, phase.transport, target, String(phase.calls), String(phase.inFlight)],
+          [
+            ...profileArgs(`${client}-${phase.transport}-${phase.inFlight}-round${round}`),
+            DRIVER,
+            client,
+            phase.transport,
+            target,
+            String(phase.calls),
+            String(phase.inFlight),
+          ],
           { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 600_000 },
         );
         const sample = JSON.parse(line.trim().split('\n').pop() as string) as Sample;

@@ -127,42 +127,79 @@ export class McpClient {
    * console.log(result.content[0].text);
    * ```
    */
-  async callTool(
+  callTool(
     name: string,
     args?: Readonly<Record<string, unknown>>,
     options: CallOptions = {},
   ): Promise<CallToolResult> {
-    const mirrors = this.era === 'modern' && this.transport === 'streamable-http';
-    const legacyTasks = this.era === 'legacy' && options.task !== false && this.#legacyTasks();
-    if (
-      (this.#settings.validateOutput || mirrors || legacyTasks) &&
-      !this.#toolsListed &&
-      !this.#tools.has(name) &&
-      this.#server.capabilities.tools
-    )
-      // Knowing the schemas is worth a round trip, not a failed call: a listing that fails
-      // leaves the call unchecked (and unmirrored), with a warning.
-      await this.listTools({ signal: options.signal, timeoutMs: options.timeoutMs }).catch(
-        (error: unknown) => {
-          if (options.signal?.aborted) throw error;
-          this.#toolsListed = true;
-          this.#settings.onWarning(
-            `tools/list failed before calling "${name}", so its output is not checked: ${error instanceof Error ? error.message : String(error)}`,
-          );
-        },
-      );
+    // Promise callbacks rather than one async function: a call without a listing to make
+    // first, a task or an output schema allocates no async frame here.
+    try {
+      const mirrors = this.era === 'modern' && this.transport === 'streamable-http';
+      const legacyTasks = this.era === 'legacy' && options.task !== false && this.#legacyTasks();
+      if (
+        (this.#settings.validateOutput || mirrors || legacyTasks) &&
+        !this.#toolsListed &&
+        !this.#tools.has(name) &&
+        this.#server.capabilities.tools
+      )
+        return this.#listThenCall(name, args, options, legacyTasks);
+      return this.#call(name, args, options, legacyTasks);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  async #listThenCall(
+    name: string,
+    args: Readonly<Record<string, unknown>> | undefined,
+    options: CallOptions,
+    legacyTasks: boolean,
+  ): Promise<CallToolResult> {
+    // Knowing the schemas is worth a round trip, not a failed call: a listing that fails
+    // leaves the call unchecked (and unmirrored), with a warning.
+    await this.listTools({ signal: options.signal, timeoutMs: options.timeoutMs }).catch(
+      (error: unknown) => {
+        if (options.signal?.aborted) throw error;
+        this.#toolsListed = true;
+        this.#settings.onWarning(
+          `tools/list failed before calling "${name}", so its output is not checked: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      },
+    );
+    return this.#call(name, args, options, legacyTasks);
+  }
+
+  #call(
+    name: string,
+    args: Readonly<Record<string, unknown>> | undefined,
+    options: CallOptions,
+    legacyTasks: boolean,
+  ): Promise<CallToolResult> {
     const tool = this.#tools.get(name);
     const params: Record<string, unknown> =
       args === undefined ? { name } : { name, arguments: args };
     // 2025-11-25: the client asks for a task, where the tool allows one (2026-07-28: the server
     // decides, by the tasks extension the envelope declares).
     if (legacyTasks && taskSupport(tool) !== 'forbidden') params.task = {};
-    const answer = await this.#session.request<CallToolResult>('tools/call', params, options);
-    const task = createdTask(answer);
+    return this.#session.request<CallToolResult>('tools/call', params, options).then((answer) => {
+      const task = createdTask(answer);
+      const check = this.#settings.validateOutput && tool?.outputSchema !== undefined;
+      return task || check ? this.#finish(answer, task, check ? tool : undefined, options) : answer;
+    });
+  }
+
+  /** A created task followed to its result; the result checked against the tool's output schema. */
+  async #finish(
+    answer: CallToolResult,
+    task: ReturnType<typeof createdTask>,
+    checked: Tool | undefined,
+    options: CallOptions,
+  ): Promise<CallToolResult> {
     const result = task
       ? await followTask(this.#session, task, this.#settings.handlers, options)
       : answer;
-    if (this.#settings.validateOutput && tool) await this.#outputs.check(tool, result);
+    if (checked) await this.#outputs.check(checked, result);
     return result;
   }
 

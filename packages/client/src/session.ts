@@ -100,16 +100,19 @@ export class Session {
    * `options`. Rejects with the server's `JsonRpcError`, a `TransportError`, a
    * `RequestTimeoutError`, or the signal's reason.
    */
-  async raw(method: string, params: unknown, options: SessionCallOptions = {}): Promise<unknown> {
-    if (this.#ended !== undefined) throw new TransportError(this.#ended);
+  raw(method: string, params: unknown, options: SessionCallOptions = {}): Promise<unknown> {
+    if (this.#ended !== undefined) return Promise.reject(new TransportError(this.#ended));
     const signal = options.signal;
-    if (signal?.aborted) throw signal.reason;
+    if (signal?.aborted) return Promise.reject(signal.reason);
     const timeoutMs = options.timeoutMs ?? this.#options.timeoutMs;
     // The engine's own timer and the caller's signal, as they are: no AbortController, timer or
     // listener of the session's per request (a forwarding proxy makes one call per request).
+    // Promise callbacks rather than an async function: one call runs through several layers,
+    // and each async frame is an allocation and a turn of the microtask queue.
     let id: JsonRpcId | undefined;
+    let done: Promise<unknown>;
     try {
-      return await this.engine.request(method, params, {
+      done = this.engine.request(method, params, {
         timeoutMs,
         signal,
         abortWith: options.abortWith,
@@ -120,14 +123,26 @@ export class Session {
         },
       });
     } catch (error) {
-      const timedOut = id === undefined ? undefined : this.#timedOut.get(id);
-      throw timedOut ?? this.#translate(error);
-    } finally {
-      if (id !== undefined) {
-        this.#timing.delete(id);
-        this.#timedOut.delete(id);
-      }
+      this.#forget(id);
+      return Promise.reject(this.#translate(error));
     }
+    return done.then(
+      (result) => {
+        this.#forget(id);
+        return result;
+      },
+      (error: unknown) => {
+        const timedOut = id === undefined ? undefined : this.#timedOut.get(id);
+        this.#forget(id);
+        throw timedOut ?? this.#translate(error);
+      },
+    );
+  }
+
+  #forget(id: JsonRpcId | undefined): void {
+    if (id === undefined) return;
+    this.#timing.delete(id);
+    if (this.#timedOut.size > 0) this.#timedOut.delete(id);
   }
 
   /**
@@ -193,31 +208,41 @@ export class Session {
     return this.#sendOrRenew(method, params, token, options);
   }
 
-  async #sendOrRenew(
+  #sendOrRenew(
     method: string,
     params: Record<string, unknown>,
     token: string | undefined,
     options: SessionCallOptions,
   ): Promise<unknown> {
     const generation = this.#generation;
-    try {
-      return await this.raw(method, this.#dress(params, token, options), options);
-    } catch (error) {
-      if (!(error instanceof TransportError) || error.status !== 404 || this.era !== 'legacy')
-        throw error;
-      if (!this.reinitialize) throw error;
-      if (generation === this.#generation) {
-        if (!this.transport.forgetSession?.()) throw error;
-        this.#generation++;
-        const reinitialize = this.reinitialize;
-        this.#reinitializing = reinitialize().finally(() => (this.#reinitializing = undefined));
-      }
-      await this.#reinitializing;
-      this.#options.onWarning(
-        `The server forgot the session (HTTP 404); a new one was initialized and ${describeCall(method, params)} sent again`,
-      );
-      return this.raw(method, this.#dress(params, token, options), options);
+    return this.raw(method, this.#dress(params, token, options), options).catch((error: unknown) =>
+      this.#sendAgain(error, generation, method, params, token, options),
+    );
+  }
+
+  /** After `#send` failed: a new session and the request once more, or the error as it is. */
+  async #sendAgain(
+    error: unknown,
+    generation: number,
+    method: string,
+    params: Record<string, unknown>,
+    token: string | undefined,
+    options: SessionCallOptions,
+  ): Promise<unknown> {
+    if (!(error instanceof TransportError) || error.status !== 404 || this.era !== 'legacy')
+      throw error;
+    if (!this.reinitialize) throw error;
+    if (generation === this.#generation) {
+      if (!this.transport.forgetSession?.()) throw error;
+      this.#generation++;
+      const reinitialize = this.reinitialize;
+      this.#reinitializing = reinitialize().finally(() => (this.#reinitializing = undefined));
     }
+    await this.#reinitializing;
+    this.#options.onWarning(
+      `The server forgot the session (HTTP 404); a new one was initialized and ${describeCall(method, params)} sent again`,
+    );
+    return this.raw(method, this.#dress(params, token, options), options);
   }
 
   notify(method: string, params?: Record<string, unknown>): void {

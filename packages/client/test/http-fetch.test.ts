@@ -1,15 +1,18 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connect, TransportError } from '@mcp-fw/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-// On Node the Streamable HTTP transport's default fetch is node:http with keep-alive agents
-// (transports/fetch-node.ts: Node's fetch costs 3 to 4 times its CPU per request). Elsewhere,
-// and for what it does not cover, the global fetch serves.
+// On Node the Streamable HTTP transport's default exchange is node:http with keep-alive agents
+// (transports/fetch-node.ts: Node's fetch costs 3 to 4 times its CPU per request), a JSON answer
+// read from the IncomingMessage without a web Response. Elsewhere, and for what it does not
+// cover, the global fetch serves.
 
 let server: Server | undefined;
 afterEach(async () => {
   vi.unstubAllGlobals();
+  // A held response (a stream the test left open) would keep close() waiting for its socket.
+  server?.closeAllConnections();
   await new Promise((resolve) => server?.close(resolve));
   server = undefined;
 });
@@ -55,6 +58,13 @@ async function addServer(): Promise<{ url: string; connections: () => number }> 
     connections: () => connections,
   };
 }
+
+// The two exchanges the transport reads answers through: node:http's response itself (the
+// default on Node), and a web Response (a fetch given in the options, and every other runtime).
+const EXCHANGES: [string, typeof fetch | undefined][] = [
+  ['node:http', undefined],
+  ['a web fetch', (input, init) => globalThis.fetch(input, init)],
+];
 
 describe('the HTTP transport on Node', () => {
   it('sends over node:http on keep-alive connections, not through the global fetch', async () => {
@@ -129,4 +139,211 @@ describe('the HTTP transport on Node', () => {
     expect((await client.callTool('x', {})).content[0]).toEqual({ type: 'text', text: 'whole' });
     await client.close();
   });
+
+  it('a JSON answer is read from node:http directly: no web Response is built, the global fetch is not used', async () => {
+    const { url } = await addServer();
+    let built = 0;
+    const RealResponse = globalThis.Response;
+    // A subclass counts what is built while `instanceof Response` elsewhere still holds.
+    vi.stubGlobal(
+      'Response',
+      class extends RealResponse {
+        constructor(...args: ConstructorParameters<typeof Response>) {
+          super(...args);
+          built++;
+        }
+      },
+    );
+    vi.stubGlobal('fetch', () => Promise.reject(new TypeError('the global fetch was used')));
+    const client = await connect(url, { onWarning: () => {}, validateOutput: false });
+    expect((await client.callTool('add', { a: 2, b: 3 })).content[0]).toEqual({
+      type: 'text',
+      text: '5',
+    });
+    await client.close();
+    expect(built).toBe(0);
+  });
+
+  it('a call aborted while its answer is awaited over node:http rejects with the reason, and the client goes on', async () => {
+    const held: ServerResponse[] = [];
+    server = createServer((req, res) => {
+      readJson(req).then((message) => {
+        const name = (message.params as { name?: string } | undefined)?.name;
+        // 'slow' is never answered: only the client's abort ends it.
+        if (name === 'slow') return void held.push(res);
+        json(res, {
+          jsonrpc: '2.0',
+          id: message.id,
+          result:
+            message.method === 'server/discover'
+              ? { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: {} }
+              : { resultType: 'complete', content: [{ type: 'text', text: 'fast' }] },
+        });
+      });
+    });
+    const url = await listen();
+    const client = await connect(url, { onWarning: () => {}, validateOutput: false });
+    const controller = new AbortController();
+    const call = client.callTool('slow', {}, { signal: controller.signal });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    controller.abort(new Error('the user gave up'));
+    await expect(call).rejects.toThrow('the user gave up');
+    // The held request's connection was closed by the client: the server sees it go.
+    await vi.waitFor(() => expect(held[0]?.destroyed || held[0]?.req.destroyed).toBe(true));
+    expect((await client.callTool('fast', {})).content[0]).toEqual({ type: 'text', text: 'fast' });
+    await client.close();
+  });
+
+  it.each(EXCHANGES)(
+    'an oversize JSON body is refused with a TransportError naming maxMessageBytes, announced or not, and the client goes on (%s)',
+    async (_, fetch) => {
+      const big = 'x'.repeat(5000);
+      server = createServer((req, res) => {
+        readJson(req).then((message) => {
+          if (message.method === 'server/discover')
+            return json(res, {
+              jsonrpc: '2.0',
+              id: message.id,
+              result: {
+                resultType: 'complete',
+                supportedVersions: ['2026-07-28'],
+                capabilities: {},
+              },
+            });
+          const name = (message.params as { name: string }).name;
+          const text = JSON.stringify({
+            jsonrpc: '2.0',
+            id: message.id,
+            result: {
+              resultType: 'complete',
+              content: [{ type: 'text', text: name === 'small' ? 'ok' : big }],
+            },
+          });
+          if (name === 'chunked') {
+            // No Content-Length: the limit is found while reading.
+            res.writeHead(200, { 'content-type': 'application/json' });
+            res.write(text.slice(0, 2500));
+            res.end(text.slice(2500));
+            return;
+          }
+          json(res, text);
+        });
+      });
+      const url = await listen();
+      const client = await connect(url, {
+        onWarning: () => {},
+        validateOutput: false,
+        maxMessageBytes: 4096,
+        fetch,
+      });
+      for (const name of ['announced', 'chunked']) {
+        const failure = await client.callTool(name, {}).catch((e: unknown) => e);
+        expect(failure).toBeInstanceOf(TransportError);
+        expect((failure as Error).message).toMatch(
+          new RegExp(
+            `^The server answered tools/call "${name}" with a body (of \\d+ bytes, )?over 4096( bytes)? \\(maxMessageBytes\\)`,
+          ),
+        );
+      }
+      expect((await client.callTool('small', {})).content[0]).toEqual({ type: 'text', text: 'ok' });
+      await client.close();
+    },
+  );
+
+  it.each(EXCHANGES)(
+    'on Node, an SSE answer is read, and a legacy stream broken off before the answer is resumed with GET and Last-Event-ID (%s)',
+    async (_, fetch) => {
+      const gets: (string | undefined)[] = [];
+      server = createServer((req, res) => {
+        if (req.method === 'DELETE') return void res.writeHead(200).end();
+        if (req.method === 'GET') {
+          const last = req.headers['last-event-id'] as string | undefined;
+          gets.push(last);
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          if (last === 'call-1')
+            // The answer the broken stream owed.
+            return void res.end(
+              `id: call-2\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: pendingId, result: { content: [{ type: 'text', text: 'resumed' }] } })}\n\n`,
+            );
+          // The standalone stream: an event id, then it breaks off; resumed, it carries a notification.
+          if (last === undefined) return void res.end('id: standalone-1\nretry: 10\n\n');
+          setTimeout(
+            () =>
+              res.write(
+                `id: standalone-2\ndata: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' })}\n\n`,
+              ),
+            50,
+          );
+          return;
+        }
+        readJson(req).then((message) => {
+          if (message.id === undefined) return void res.writeHead(202).end();
+          if (message.method === 'initialize') {
+            res.setHeader('mcp-session-id', 'session-1');
+            return json(res, {
+              jsonrpc: '2.0',
+              id: message.id,
+              result: {
+                protocolVersion: '2025-11-25',
+                capabilities: { tools: { listChanged: true } },
+                serverInfo: { name: 'sse', version: '1' },
+              },
+            });
+          }
+          const name = (message.params as { name: string }).name;
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          if (name === 'streamed')
+            return void res.end(
+              `: a comment\nevent: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text: 'streamed' }] } })}\n\n`,
+            );
+          // Breaks off after an event id, before the answer.
+          pendingId = message.id;
+          res.end('id: call-1\nretry: 10\n\n');
+        });
+      });
+      let pendingId: unknown;
+      const url = await listen();
+      const client = await connect(url, {
+        onWarning: () => {},
+        validateOutput: false,
+        protocolVersion: '2025-11-25',
+        fetch,
+      });
+      const changed = new Promise<string>((resolve) => client.onNotification(resolve));
+      expect((await client.callTool('streamed', {})).content[0]).toEqual({
+        type: 'text',
+        text: 'streamed',
+      });
+      expect((await client.callTool('broken', {})).content[0]).toEqual({
+        type: 'text',
+        text: 'resumed',
+      });
+      expect(await changed).toBe('notifications/tools/list_changed');
+      expect(gets).toEqual(expect.arrayContaining([undefined, 'standalone-1', 'call-1']));
+      await client.close();
+    },
+  );
 });
+
+async function readJson(
+  req: IncomingMessage,
+): Promise<{ id?: number; method: string; params?: unknown }> {
+  let body = '';
+  for await (const chunk of req) body += chunk;
+  return JSON.parse(body);
+}
+
+function json(res: ServerResponse, value: unknown): void {
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  res.writeHead(200, {
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(text)),
+  });
+  res.end(text);
+}
+
+async function listen(): Promise<string> {
+  const listening = server as Server;
+  await new Promise<void>((resolve) => listening.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(listening.address() as AddressInfo).port}/mcp`;
+}
