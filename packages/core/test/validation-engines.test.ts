@@ -1,8 +1,10 @@
 // JSON Schema validation where code generation is forbidden (issue 38): Ajv compiles schemas to
 // JavaScript with `new Function`, which Cloudflare Workers refuse, so there core checks with an
 // interpreter (@cfworker/json-schema). Both must answer the golden corpus alike, on Node and in
-// real workerd.
+// real workerd; and Bun and Deno (Ajv, as on Node) must answer it as Node does.
+import { execFile } from 'node:child_process';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ValidatorCompiler, setValidationEngine, type Validation } from '@mcp-fw/core/validation';
 import { corpus } from './fixtures/validation/corpus.ts';
@@ -93,5 +95,32 @@ describe('validation without code generation', () => {
       expect(body.engine).toBe('interpreted');
       expect(comparable(body.results)).toEqual(comparable(await answers('compiled')));
     }, 30_000);
+  });
+
+  describe.each([
+    ['bun', ['RUNTIME_CORPUS']],
+    ['deno', ['run', '--allow-read', '--allow-env', 'RUNTIME_CORPUS']],
+  ] as const)('in %s', (runtime, args) => {
+    it(`validation results are identical under ${runtime}`, async () => {
+      const bin = fileURLToPath(new URL(`../../../node_modules/.bin/${runtime}`, import.meta.url));
+      const script = join(import.meta.dirname, 'fixtures/validation/runtime-corpus.ts');
+      const stdout = await new Promise<string>((resolve, reject) =>
+        execFile(
+          bin,
+          args.map((a) => (a === 'RUNTIME_CORPUS' ? script : a)),
+          { timeout: 60_000 },
+          (error, out, err) =>
+            error ? reject(new Error(`${error.message}\n${err}`)) : resolve(out),
+        ),
+      );
+      const body = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as {
+        runtime: string;
+        engine: string;
+        results: Validation[];
+      };
+      expect(body.runtime).toBe(runtime);
+      expect(body.engine).toBe('compiled');
+      expect(comparable(body.results)).toEqual(comparable(await answers('compiled')));
+    }, 60_000);
   });
 });
