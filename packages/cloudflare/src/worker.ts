@@ -178,8 +178,9 @@ export function mcpWorker<Env = Record<string, unknown>>(
   class SessionObject {
     readonly #handler: McpHttpHandler;
     readonly #server: Servable;
-    // The shared object (tasks, listen streams), when this is a session's object instead.
-    readonly #shared?: DurableObjectStubLike;
+    // The shared object (tasks, listen streams), when this is a session's object instead; its
+    // stub is made when a list change must reach it, not for every session object.
+    readonly #shared?: () => DurableObjectStubLike;
     constructor(state: DurableObjectStateLike, env: Env) {
       const objectId = state.id.toString();
       this.#server = options.server(env, { sessionObject: objectId });
@@ -189,7 +190,8 @@ export function mcpWorker<Env = Record<string, unknown>>(
       });
       const objects = namespace(env);
       const shared = objects?.idFromName(TASKS_OBJECT);
-      if (objects && shared && shared.toString() !== objectId) this.#shared = objects.get(shared);
+      if (objects && shared && shared.toString() !== objectId)
+        this.#shared = () => objects.get(shared);
     }
     /** Serves a request of one of the sessions this object holds (or opens one). */
     async fetch(request: Request): Promise<Response> {
@@ -200,7 +202,7 @@ export function mcpWorker<Env = Record<string, unknown>>(
       // A session's call changed the lists: the listen streams in the shared object hear of it.
       if (this.#shared && this.#server.registry !== before) {
         const changed = changedLists(before, this.#server.registry);
-        if (changed.length > 0) await this.#shared.fetch(listChangedNotice(changed));
+        if (changed.length > 0) await this.#shared().fetch(listChangedNotice(changed));
       }
       return response;
     }
