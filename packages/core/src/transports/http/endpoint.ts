@@ -331,7 +331,11 @@ export class HttpEndpoint {
     }
   }
 
-  async #handle(sent: HttpRequestView, res: HttpResponder): Promise<void> {
+  // The path of an unauthenticated MCP request is synchronous up to the transport's own await
+  // (the body): each async function it passed through returned a promise that the next one
+  // adopted, a few microtask jobs per request for nothing. The awaits live in #routed and
+  // #authenticated, taken only when a hook is configured.
+  #handle(sent: HttpRequestView, res: HttpResponder): Promise<void> | void {
     const req = this.#address.of(sent);
     const path = req.path;
     if (this.#health?.owns(path)) return this.#health.answer(req, res);
@@ -339,22 +343,35 @@ export class HttpEndpoint {
       // Public metadata for any page (CORS *): the Host is checked (DNS rebinding), not Origin.
       const badHost = checkOrigin(req, { ...this.options, allowedOrigins: '*' });
       if (badHost) return sendError(res, badHost.status, -32000, badHost.message);
-      return await this.#card.answer(req, res);
+      return this.#card.answer(req, res);
     }
-    if (this.options.routes && !this.#owns(path)) {
-      // Public documents (discovery metadata) are for any page: only the Host is checked, not
-      // the Origin, so browser clients on other sites can read them (the DNS-rebinding guard
-      // protects the MCP endpoints, which act).
-      const badHost = checkOrigin(req, { ...this.options, allowedOrigins: '*' });
-      if (badHost) return sendError(res, badHost.status, -32000, badHost.message);
-      const answer = await this.options.routes(req);
-      if (answer) return res.send(answer.status, { ...answer.headers }, answer.body);
-    }
+    if (this.options.routes && !this.#owns(path)) return this.#routed(req, res, path);
+    return this.#guarded(req, res, path);
+  }
+
+  async #routed(req: HttpRequestView, res: HttpResponder, path: string): Promise<void> {
+    // Public documents (discovery metadata) are for any page: only the Host is checked, not
+    // the Origin, so browser clients on other sites can read them (the DNS-rebinding guard
+    // protects the MCP endpoints, which act).
+    const badHost = checkOrigin(req, { ...this.options, allowedOrigins: '*' });
+    if (badHost) return sendError(res, badHost.status, -32000, badHost.message);
+    const answer = await this.options.routes!(req);
+    if (answer) return res.send(answer.status, { ...answer.headers }, answer.body);
+    return this.#guarded(req, res, path);
+  }
+
+  /** The Origin check and CORS, then authentication and admission when configured. */
+  #guarded(req: HttpRequestView, res: HttpResponder, path: string): Promise<void> | void {
     const refused = checkOrigin(req, this.options);
     if (refused) return sendError(res, refused.status, -32000, refused.message);
     const cors = corsHeaders(req, this.options.cors?.origins);
     if (req.method === 'OPTIONS' && cors) return res.send(204, cors);
     const reply = cors ? withHeaders(res, cors) : res;
+    if (this.#admit || this.options.authenticate) return this.#authenticated(req, reply, path);
+    return this.#route(req, reply, path, undefined);
+  }
+
+  async #authenticated(req: HttpRequestView, reply: HttpResponder, path: string): Promise<void> {
     const admit = this.#admit;
     if (admit?.beforeAuthentication && (await refusedAt(admit, req, undefined, reply))) return;
     let auth: unknown;
@@ -367,6 +384,15 @@ export class HttpEndpoint {
       auth = outcome.auth;
     }
     if (admit && !admit.beforeAuthentication && (await refusedAt(admit, req, auth, reply))) return;
+    return this.#route(req, reply, path, auth);
+  }
+
+  #route(
+    req: HttpRequestView,
+    reply: HttpResponder,
+    path: string,
+    auth: unknown,
+  ): Promise<void> | void {
     const principal = auth === undefined ? undefined : this.#principal?.(auth);
     const peer = {
       auth,

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EventStreamSink, HttpRequestView, HttpResponder } from './exchange.js';
+import { IdleWatch, Watched } from './idle-watch.js';
 import { BAD_REQUEST, sendError } from './responses.js';
 
 /** Limits the node:http front end enforces itself (the server's own timeouts cover the rest). */
@@ -164,6 +165,19 @@ function hostOf(req: IncomingMessage): string | undefined {
   return found;
 }
 
+/**
+ * One watch per idle limit: a server has one, so every body being received shares its timer.
+ * Kept for the process's life (a few entries at most: one per distinct limit).
+ */
+const idleWatches = new Map<number, IdleWatch>();
+
+function idleWatch(idleMs: number): IdleWatch | undefined {
+  if (idleMs <= 0) return undefined;
+  let watch = idleWatches.get(idleMs);
+  if (!watch) idleWatches.set(idleMs, (watch = new IdleWatch(idleMs)));
+  return watch;
+}
+
 function readBody(
   req: IncomingMessage,
   res: ServerResponse,
@@ -179,44 +193,40 @@ function readBody(
     const chunks: Buffer[] = [];
     let size = 0;
     let settled = false;
-    const socket = req.socket;
-    const onIdle = () => {
-      if (settled) return;
-      settled = true;
-      if (!res.headersSent) {
-        const body = JSON.stringify({
-          jsonrpc: '2.0',
-          id: null,
-          error: {
-            code: -32000,
-            message: `Request Timeout: no part of the body arrived for ${idleMs} ms`,
-          },
-        });
-        res.writeHead(408, {
-          'content-type': 'application/json',
-          connection: 'close',
-          'content-length': String(Buffer.byteLength(body)),
-        });
-        res.end(body);
-        // `connection: close` ends the socket once the answer is out; nothing more is read.
-        res.once('finish', () => socket.destroy());
-      } else {
-        socket.destroy();
-      }
-      reject(new BodyNotReceived('request body stalled'));
-    };
-    // The socket's own inactivity timer, only while the body is read: a response stream (SSE)
+    // A silence while the body is read, not the socket's inactivity: a response stream (SSE)
     // that follows must never be cut for being quiet.
-    if (idleMs > 0) {
-      req.setTimeout(idleMs, onIdle);
-    }
-    const done = () => {
-      if (idleMs > 0) {
-        req.removeListener('timeout', onIdle);
-        socket.setTimeout((socket as { server?: { timeout?: number } }).server?.timeout ?? 0);
-      }
-    };
+    const watch = idleWatch(idleMs);
+    const idle =
+      watch &&
+      new Watched(() => {
+        if (settled) return;
+        settled = true;
+        const socket = req.socket;
+        if (!res.headersSent) {
+          const body = JSON.stringify({
+            jsonrpc: '2.0',
+            id: null,
+            error: {
+              code: -32000,
+              message: `Request Timeout: no part of the body arrived for ${idleMs} ms`,
+            },
+          });
+          res.writeHead(408, {
+            'content-type': 'application/json',
+            connection: 'close',
+            'content-length': String(Buffer.byteLength(body)),
+          });
+          res.end(body);
+          // `connection: close` ends the socket once the answer is out; nothing more is read.
+          res.once('finish', () => socket.destroy());
+        } else {
+          socket.destroy();
+        }
+        reject(new BodyNotReceived('request body stalled'));
+      });
+    if (idle) watch!.add(idle);
     req.on('data', (chunk: Buffer) => {
+      if (idle) watch!.touch(idle);
       size += chunk.length;
       if (size > limit) {
         // Stop buffering; drain the rest so the socket can be reused for the 413.
@@ -224,7 +234,7 @@ function readBody(
         req.removeAllListeners('data');
         req.resume();
         settled = true;
-        done();
+        if (idle) watch!.remove(idle);
         resolve(undefined);
         return;
       }
@@ -233,17 +243,24 @@ function readBody(
     req.once('end', () => {
       if (settled) return;
       settled = true;
-      done();
-      resolve(size > limit ? undefined : Buffer.concat(chunks).toString('utf8'));
+      if (idle) watch!.remove(idle);
+      // A small body arrives as one chunk: decoded as it is, without Buffer.concat's copy.
+      resolve(
+        size > limit
+          ? undefined
+          : chunks.length === 1
+            ? chunks[0]!.toString('utf8')
+            : Buffer.concat(chunks).toString('utf8'),
+      );
     });
-    const gone = () => {
+    // An error (the client reset the connection) is always followed by 'close', and node:http
+    // emits it only to listeners: 'close' alone covers both.
+    req.once('close', () => {
       if (settled) return;
       settled = true;
-      done();
+      if (idle) watch!.remove(idle);
       reject(new BodyNotReceived('the client went away before its body arrived'));
-    };
-    req.once('error', gone);
-    req.once('close', gone);
+    });
   });
 }
 
