@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { EventStreamSink, HttpRequestView, HttpResponder } from './exchange.js';
+import type { EventStreamSink, HeaderMap, HttpRequestView, HttpResponder } from './exchange.js';
 import { IdleWatch, Watched } from './idle-watch.js';
 import { BAD_REQUEST, sendError } from './responses.js';
 
@@ -25,31 +25,14 @@ export function nodeExchange(
   handle: (req: HttpRequestView, res: HttpResponder) => Promise<void>,
   options: NodeExchangeOptions = {},
 ): Promise<void> {
+  // The view answers too: one object per request instead of a view and a responder of closures.
   const view = new NodeRequestView(req, res, options.bodyIdleTimeoutMs ?? 0);
-  const responder: HttpResponder = {
-    send: (status, headers, body) => {
-      // Already answered by the adapter itself (a 408 for a stalled body).
-      if (res.headersSent) return;
-      res.writeHead(
-        status,
-        body === undefined
-          ? headers
-          : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-      );
-      res.end(body);
-    },
-    stream: (headers) => {
-      res.writeHead(200, headers);
-      res.flushHeaders();
-      return new NodeStreamSink(res);
-    },
-  };
   const foreign = foreignTarget(req.url, view.header('host'));
   if (foreign !== undefined) {
-    sendError(responder, 400, BAD_REQUEST, foreign);
+    sendError(view, 400, BAD_REQUEST, foreign);
     return Promise.resolve();
   }
-  return handle(view, responder).catch((error) => {
+  return handle(view, view).catch((error) => {
     if (!res.headersSent) res.writeHead(500);
     res.end();
     // A body that never arrived is the client's doing and already answered; nothing to report.
@@ -94,7 +77,7 @@ const PLAIN_PATH = /^\/(?!\/)[A-Za-z0-9\-_~/]*$/;
  * listeners are built only when asked for: most requests need none of them, and a per-request
  * `AbortController` was a visible share of a small call's cost.
  */
-class NodeRequestView implements HttpRequestView {
+class NodeRequestView implements HttpRequestView, HttpResponder {
   readonly method: string;
   readonly remoteAddress: string | undefined;
   #url?: URL;
@@ -109,9 +92,29 @@ class NodeRequestView implements HttpRequestView {
   ) {
     this.method = req.method ?? 'GET';
     this.remoteAddress = req.socket.remoteAddress;
-    res.once('close', () => {
+    // 'close' comes once: `on` spares the wrapper `once` binds and removes per request.
+    res.on('close', () => {
       if (!res.writableFinished) this.#abort();
     });
+  }
+
+  send(status: number, headers: HeaderMap, body?: string): void {
+    const res = this.res;
+    // Already answered by the adapter itself (a 408 for a stalled body).
+    if (res.headersSent) return;
+    res.writeHead(
+      status,
+      body === undefined
+        ? headers
+        : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+    );
+    res.end(body);
+  }
+
+  stream(headers: HeaderMap): EventStreamSink {
+    this.res.writeHead(200, headers);
+    this.res.flushHeaders();
+    return new NodeStreamSink(this.res);
   }
 
   get url(): URL {
@@ -240,7 +243,8 @@ function readBody(
       }
       chunks.push(chunk);
     });
-    req.once('end', () => {
+    // 'end' and 'close' come once each: `on` spares the wrapper `once` binds per request.
+    req.on('end', () => {
       if (settled) return;
       settled = true;
       if (idle) watch!.remove(idle);
@@ -255,7 +259,7 @@ function readBody(
     });
     // An error (the client reset the connection) is always followed by 'close', and node:http
     // emits it only to listeners: 'close' alone covers both.
-    req.once('close', () => {
+    req.on('close', () => {
       if (settled) return;
       settled = true;
       if (idle) watch!.remove(idle);
