@@ -2,7 +2,7 @@ import { JsonRpcCode } from '../../jsonrpc/codes.js';
 import type { EventStore } from './event-store.js';
 import { MemoryEventStore } from './event-store.js';
 import { ClientAddress } from './client-address.js';
-import type { HttpRequestView, HttpResponder } from './exchange.js';
+import type { EventStreamSink, HeaderMap, HttpRequestView, HttpResponder } from './exchange.js';
 import { HealthEndpoint, type HealthOptions } from './health.js';
 import { ServerCardEndpoint, type ServerCardData, type ServerCardOptions } from './server-card.js';
 import { corsHeaders } from './cors.js';
@@ -305,30 +305,20 @@ export class HttpEndpoint {
    * gets a JSON-RPC error (500, -32603) instead of an empty response; the failure is rethrown
    * for the adapter to log.
    */
-  async handle(req: HttpRequestView, res: HttpResponder): Promise<void> {
-    let answered = false;
-    const tracked: HttpResponder = {
-      send: (status, headers, body) => {
-        answered = true;
-        res.send(status, headers, body);
-      },
-      stream: (headers) => {
-        answered = true;
-        return res.stream(headers);
-      },
-    };
+  handle(req: HttpRequestView, res: HttpResponder): Promise<void> {
+    const tracked = new TrackedResponder(res);
+    let pending: Promise<void> | void;
     try {
-      await this.#handle(req, tracked);
+      pending = this.#handle(req, tracked);
     } catch (error) {
-      if (!answered)
-        sendError(
-          res,
-          500,
-          JsonRpcCode.InternalError,
-          'Internal error: the server failed while handling this request',
-        );
-      throw error;
+      tracked.failed();
+      return Promise.reject(error);
     }
+    if (pending === undefined) return Promise.resolve();
+    return pending.then(undefined, (error: unknown) => {
+      tracked.failed();
+      throw error;
+    });
   }
 
   // The path of an unauthenticated MCP request is synchronous up to the transport's own await
@@ -451,6 +441,37 @@ function accessCheck(
     }
     return undefined;
   };
+}
+
+/**
+ * A responder that knows whether it answered, so a failure after the answer is not answered
+ * twice. A class rather than an object of two closures: one allocation per request.
+ */
+class TrackedResponder implements HttpResponder {
+  #answered = false;
+
+  constructor(private readonly res: HttpResponder) {}
+
+  send(status: number, headers: HeaderMap, body?: string): void {
+    this.#answered = true;
+    this.res.send(status, headers, body);
+  }
+
+  stream(headers: HeaderMap): EventStreamSink {
+    this.#answered = true;
+    return this.res.stream(headers);
+  }
+
+  /** Serving failed: the client still gets a JSON-RPC error unless something was answered. */
+  failed(): void {
+    if (!this.#answered)
+      sendError(
+        this.res,
+        500,
+        JsonRpcCode.InternalError,
+        'Internal error: the server failed while handling this request',
+      );
+  }
 }
 
 function withHeaders(res: HttpResponder, extra: Record<string, string>): HttpResponder {
