@@ -2,7 +2,7 @@ import { JsonRpcCode } from '../../jsonrpc/codes.js';
 import type { EventStore } from './event-store.js';
 import { MemoryEventStore } from './event-store.js';
 import { ClientAddress } from './client-address.js';
-import type { HttpRequestView, HttpResponder } from './exchange.js';
+import type { EventStreamSink, HeaderMap, HttpRequestView, HttpResponder } from './exchange.js';
 import { HealthEndpoint, type HealthOptions } from './health.js';
 import { ServerCardEndpoint, type ServerCardData, type ServerCardOptions } from './server-card.js';
 import { corsHeaders } from './cors.js';
@@ -305,33 +305,27 @@ export class HttpEndpoint {
    * gets a JSON-RPC error (500, -32603) instead of an empty response; the failure is rethrown
    * for the adapter to log.
    */
-  async handle(req: HttpRequestView, res: HttpResponder): Promise<void> {
-    let answered = false;
-    const tracked: HttpResponder = {
-      send: (status, headers, body) => {
-        answered = true;
-        res.send(status, headers, body);
-      },
-      stream: (headers) => {
-        answered = true;
-        return res.stream(headers);
-      },
-    };
+  handle(req: HttpRequestView, res: HttpResponder): Promise<void> {
+    const tracked = new TrackedResponder(res);
+    let pending: Promise<void> | void;
     try {
-      await this.#handle(req, tracked);
+      pending = this.#handle(req, tracked);
     } catch (error) {
-      if (!answered)
-        sendError(
-          res,
-          500,
-          JsonRpcCode.InternalError,
-          'Internal error: the server failed while handling this request',
-        );
-      throw error;
+      tracked.failed();
+      return Promise.reject(error);
     }
+    if (pending === undefined) return Promise.resolve();
+    return pending.then(undefined, (error: unknown) => {
+      tracked.failed();
+      throw error;
+    });
   }
 
-  async #handle(sent: HttpRequestView, res: HttpResponder): Promise<void> {
+  // The path of an unauthenticated MCP request is synchronous up to the transport's own await
+  // (the body): each async function it passed through returned a promise that the next one
+  // adopted, a few microtask jobs per request for nothing. The awaits live in #routed and
+  // #authenticated, taken only when a hook is configured.
+  #handle(sent: HttpRequestView, res: HttpResponder): Promise<void> | void {
     const req = this.#address.of(sent);
     const path = req.path;
     if (this.#health?.owns(path)) return this.#health.answer(req, res);
@@ -339,22 +333,35 @@ export class HttpEndpoint {
       // Public metadata for any page (CORS *): the Host is checked (DNS rebinding), not Origin.
       const badHost = checkOrigin(req, { ...this.options, allowedOrigins: '*' });
       if (badHost) return sendError(res, badHost.status, -32000, badHost.message);
-      return await this.#card.answer(req, res);
+      return this.#card.answer(req, res);
     }
-    if (this.options.routes && !this.#owns(path)) {
-      // Public documents (discovery metadata) are for any page: only the Host is checked, not
-      // the Origin, so browser clients on other sites can read them (the DNS-rebinding guard
-      // protects the MCP endpoints, which act).
-      const badHost = checkOrigin(req, { ...this.options, allowedOrigins: '*' });
-      if (badHost) return sendError(res, badHost.status, -32000, badHost.message);
-      const answer = await this.options.routes(req);
-      if (answer) return res.send(answer.status, { ...answer.headers }, answer.body);
-    }
+    if (this.options.routes && !this.#owns(path)) return this.#routed(req, res, path);
+    return this.#guarded(req, res, path);
+  }
+
+  async #routed(req: HttpRequestView, res: HttpResponder, path: string): Promise<void> {
+    // Public documents (discovery metadata) are for any page: only the Host is checked, not
+    // the Origin, so browser clients on other sites can read them (the DNS-rebinding guard
+    // protects the MCP endpoints, which act).
+    const badHost = checkOrigin(req, { ...this.options, allowedOrigins: '*' });
+    if (badHost) return sendError(res, badHost.status, -32000, badHost.message);
+    const answer = await this.options.routes!(req);
+    if (answer) return res.send(answer.status, { ...answer.headers }, answer.body);
+    return this.#guarded(req, res, path);
+  }
+
+  /** The Origin check and CORS, then authentication and admission when configured. */
+  #guarded(req: HttpRequestView, res: HttpResponder, path: string): Promise<void> | void {
     const refused = checkOrigin(req, this.options);
     if (refused) return sendError(res, refused.status, -32000, refused.message);
     const cors = corsHeaders(req, this.options.cors?.origins);
     if (req.method === 'OPTIONS' && cors) return res.send(204, cors);
     const reply = cors ? withHeaders(res, cors) : res;
+    if (this.#admit || this.options.authenticate) return this.#authenticated(req, reply, path);
+    return this.#route(req, reply, path, undefined);
+  }
+
+  async #authenticated(req: HttpRequestView, reply: HttpResponder, path: string): Promise<void> {
     const admit = this.#admit;
     if (admit?.beforeAuthentication && (await refusedAt(admit, req, undefined, reply))) return;
     let auth: unknown;
@@ -367,6 +374,15 @@ export class HttpEndpoint {
       auth = outcome.auth;
     }
     if (admit && !admit.beforeAuthentication && (await refusedAt(admit, req, auth, reply))) return;
+    return this.#route(req, reply, path, auth);
+  }
+
+  #route(
+    req: HttpRequestView,
+    reply: HttpResponder,
+    path: string,
+    auth: unknown,
+  ): Promise<void> | void {
     const principal = auth === undefined ? undefined : this.#principal?.(auth);
     const peer = {
       auth,
@@ -425,6 +441,37 @@ function accessCheck(
     }
     return undefined;
   };
+}
+
+/**
+ * A responder that knows whether it answered, so a failure after the answer is not answered
+ * twice. A class rather than an object of two closures: one allocation per request.
+ */
+class TrackedResponder implements HttpResponder {
+  #answered = false;
+
+  constructor(private readonly res: HttpResponder) {}
+
+  send(status: number, headers: HeaderMap, body?: string): void {
+    this.#answered = true;
+    this.res.send(status, headers, body);
+  }
+
+  stream(headers: HeaderMap): EventStreamSink {
+    this.#answered = true;
+    return this.res.stream(headers);
+  }
+
+  /** Serving failed: the client still gets a JSON-RPC error unless something was answered. */
+  failed(): void {
+    if (!this.#answered)
+      sendError(
+        this.res,
+        500,
+        JsonRpcCode.InternalError,
+        'Internal error: the server failed while handling this request',
+      );
+  }
 }
 
 function withHeaders(res: HttpResponder, extra: Record<string, string>): HttpResponder {

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { EventStreamSink, HttpRequestView, HttpResponder } from './exchange.js';
+import type { EventStreamSink, HeaderMap, HttpRequestView, HttpResponder } from './exchange.js';
+import { IdleWatch, Watched } from './idle-watch.js';
 import { BAD_REQUEST, sendError } from './responses.js';
 
 /** Limits the node:http front end enforces itself (the server's own timeouts cover the rest). */
@@ -24,31 +25,14 @@ export function nodeExchange(
   handle: (req: HttpRequestView, res: HttpResponder) => Promise<void>,
   options: NodeExchangeOptions = {},
 ): Promise<void> {
+  // The view answers too: one object per request instead of a view and a responder of closures.
   const view = new NodeRequestView(req, res, options.bodyIdleTimeoutMs ?? 0);
-  const responder: HttpResponder = {
-    send: (status, headers, body) => {
-      // Already answered by the adapter itself (a 408 for a stalled body).
-      if (res.headersSent) return;
-      res.writeHead(
-        status,
-        body === undefined
-          ? headers
-          : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-      );
-      res.end(body);
-    },
-    stream: (headers) => {
-      res.writeHead(200, headers);
-      res.flushHeaders();
-      return new NodeStreamSink(res);
-    },
-  };
   const foreign = foreignTarget(req.url, view.header('host'));
   if (foreign !== undefined) {
-    sendError(responder, 400, BAD_REQUEST, foreign);
+    sendError(view, 400, BAD_REQUEST, foreign);
     return Promise.resolve();
   }
-  return handle(view, responder).catch((error) => {
+  return handle(view, view).catch((error) => {
     if (!res.headersSent) res.writeHead(500);
     res.end();
     // A body that never arrived is the client's doing and already answered; nothing to report.
@@ -93,7 +77,7 @@ const PLAIN_PATH = /^\/(?!\/)[A-Za-z0-9\-_~/]*$/;
  * listeners are built only when asked for: most requests need none of them, and a per-request
  * `AbortController` was a visible share of a small call's cost.
  */
-class NodeRequestView implements HttpRequestView {
+class NodeRequestView implements HttpRequestView, HttpResponder {
   readonly method: string;
   readonly remoteAddress: string | undefined;
   #url?: URL;
@@ -108,9 +92,29 @@ class NodeRequestView implements HttpRequestView {
   ) {
     this.method = req.method ?? 'GET';
     this.remoteAddress = req.socket.remoteAddress;
-    res.once('close', () => {
+    // 'close' comes once: `on` spares the wrapper `once` binds and removes per request.
+    res.on('close', () => {
       if (!res.writableFinished) this.#abort();
     });
+  }
+
+  send(status: number, headers: HeaderMap, body?: string): void {
+    const res = this.res;
+    // Already answered by the adapter itself (a 408 for a stalled body).
+    if (res.headersSent) return;
+    res.writeHead(
+      status,
+      body === undefined
+        ? headers
+        : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+    );
+    res.end(body);
+  }
+
+  stream(headers: HeaderMap): EventStreamSink {
+    this.res.writeHead(200, headers);
+    this.res.flushHeaders();
+    return new NodeStreamSink(this.res);
   }
 
   get url(): URL {
@@ -164,6 +168,19 @@ function hostOf(req: IncomingMessage): string | undefined {
   return found;
 }
 
+/**
+ * One watch per idle limit: a server has one, so every body being received shares its timer.
+ * Kept for the process's life (a few entries at most: one per distinct limit).
+ */
+const idleWatches = new Map<number, IdleWatch>();
+
+function idleWatch(idleMs: number): IdleWatch | undefined {
+  if (idleMs <= 0) return undefined;
+  let watch = idleWatches.get(idleMs);
+  if (!watch) idleWatches.set(idleMs, (watch = new IdleWatch(idleMs)));
+  return watch;
+}
+
 function readBody(
   req: IncomingMessage,
   res: ServerResponse,
@@ -179,44 +196,40 @@ function readBody(
     const chunks: Buffer[] = [];
     let size = 0;
     let settled = false;
-    const socket = req.socket;
-    const onIdle = () => {
-      if (settled) return;
-      settled = true;
-      if (!res.headersSent) {
-        const body = JSON.stringify({
-          jsonrpc: '2.0',
-          id: null,
-          error: {
-            code: -32000,
-            message: `Request Timeout: no part of the body arrived for ${idleMs} ms`,
-          },
-        });
-        res.writeHead(408, {
-          'content-type': 'application/json',
-          connection: 'close',
-          'content-length': String(Buffer.byteLength(body)),
-        });
-        res.end(body);
-        // `connection: close` ends the socket once the answer is out; nothing more is read.
-        res.once('finish', () => socket.destroy());
-      } else {
-        socket.destroy();
-      }
-      reject(new BodyNotReceived('request body stalled'));
-    };
-    // The socket's own inactivity timer, only while the body is read: a response stream (SSE)
+    // A silence while the body is read, not the socket's inactivity: a response stream (SSE)
     // that follows must never be cut for being quiet.
-    if (idleMs > 0) {
-      req.setTimeout(idleMs, onIdle);
-    }
-    const done = () => {
-      if (idleMs > 0) {
-        req.removeListener('timeout', onIdle);
-        socket.setTimeout((socket as { server?: { timeout?: number } }).server?.timeout ?? 0);
-      }
-    };
+    const watch = idleWatch(idleMs);
+    const idle =
+      watch &&
+      new Watched(() => {
+        if (settled) return;
+        settled = true;
+        const socket = req.socket;
+        if (!res.headersSent) {
+          const body = JSON.stringify({
+            jsonrpc: '2.0',
+            id: null,
+            error: {
+              code: -32000,
+              message: `Request Timeout: no part of the body arrived for ${idleMs} ms`,
+            },
+          });
+          res.writeHead(408, {
+            'content-type': 'application/json',
+            connection: 'close',
+            'content-length': String(Buffer.byteLength(body)),
+          });
+          res.end(body);
+          // `connection: close` ends the socket once the answer is out; nothing more is read.
+          res.once('finish', () => socket.destroy());
+        } else {
+          socket.destroy();
+        }
+        reject(new BodyNotReceived('request body stalled'));
+      });
+    if (idle) watch!.add(idle);
     req.on('data', (chunk: Buffer) => {
+      if (idle) watch!.touch(idle);
       size += chunk.length;
       if (size > limit) {
         // Stop buffering; drain the rest so the socket can be reused for the 413.
@@ -224,26 +237,34 @@ function readBody(
         req.removeAllListeners('data');
         req.resume();
         settled = true;
-        done();
+        if (idle) watch!.remove(idle);
         resolve(undefined);
         return;
       }
       chunks.push(chunk);
     });
-    req.once('end', () => {
+    // 'end' and 'close' come once each: `on` spares the wrapper `once` binds per request.
+    req.on('end', () => {
       if (settled) return;
       settled = true;
-      done();
-      resolve(size > limit ? undefined : Buffer.concat(chunks).toString('utf8'));
+      if (idle) watch!.remove(idle);
+      // A small body arrives as one chunk: decoded as it is, without Buffer.concat's copy.
+      resolve(
+        size > limit
+          ? undefined
+          : chunks.length === 1
+            ? chunks[0]!.toString('utf8')
+            : Buffer.concat(chunks).toString('utf8'),
+      );
     });
-    const gone = () => {
+    // An error (the client reset the connection) is always followed by 'close', and node:http
+    // emits it only to listeners: 'close' alone covers both.
+    req.on('close', () => {
       if (settled) return;
       settled = true;
-      done();
+      if (idle) watch!.remove(idle);
       reject(new BodyNotReceived('the client went away before its body arrived'));
-    };
-    req.once('error', gone);
-    req.once('close', gone);
+    });
   });
 }
 

@@ -1,7 +1,7 @@
 import type { Peer, WireError } from '../../jsonrpc/index.js';
 import type { HttpRequestView, HttpResponder } from './exchange.js';
 import { carriesRequest, idOf } from './posted-message.js';
-import { RequestStream } from './request-stream.js';
+import { RequestStream, type StreamSettings } from './request-stream.js';
 import { sendRefusal, sendRejection } from './responses.js';
 import { SessionChannel } from './session-channel.js';
 import type { EraHooks, RoutedEra, StreamableSettings } from './streamable-settings.js';
@@ -13,11 +13,24 @@ import type { EraHooks, RoutedEra, StreamableSettings } from './streamable-setti
 export class StatelessPost {
   #streamSeq = 0;
   #stateless?: { channel: SessionChannel; connection: { close(): Promise<void> } };
+  // The stream settings of a POST that carries a request, and of one that does not: the same
+  // for every POST, so made once rather than with two closures per request.
+  readonly #answered: StreamSettings;
+  readonly #unanswered: StreamSettings;
 
   constructor(
     private readonly settings: StreamableSettings,
     private readonly eras: EraHooks,
-  ) {}
+  ) {
+    const common = {
+      headersOf: (error: WireError) => retryAfter(error, eras),
+      mode: settings.responseMode,
+      priming: false,
+      statusOf: (error: WireError) => eras.statusOf(error),
+    };
+    this.#answered = { ...common, expectsAnswer: true };
+    this.#unanswered = { ...common, expectsAnswer: false };
+  }
 
   handle(
     req: HttpRequestView,
@@ -42,14 +55,8 @@ export class StatelessPost {
     const stream = new RequestStream(
       `modern_${this.#streamSeq++}`,
       res,
-      {},
-      {
-        headersOf: (error) => retryAfter(error, eras),
-        mode: this.settings.responseMode,
-        priming: false,
-        expectsAnswer: carriesRequest(message),
-        statusOf: (error) => eras.statusOf(error),
-      },
+      NO_HEADERS,
+      carriesRequest(message) ? this.#answered : this.#unanswered,
     );
     this.#stateless.channel.post(text, message, stream, peer, req.onAbort, false);
   }
@@ -59,6 +66,9 @@ export class StatelessPost {
     await this.#stateless?.connection.close();
   }
 }
+
+/** A stateless answer names no session. */
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 
 // An error refused at a limit says when to come back.
 function retryAfter(error: WireError, eras: EraHooks): Record<string, string> | undefined {

@@ -40,8 +40,11 @@ export class StreamableEndpoint {
     return this.#sessions.size;
   }
 
-  /** Serves one request of `peer`, whose principal says which sessions it may reach. */
-  async handle(req: HttpRequestView, res: HttpResponder, peer: Peer): Promise<void> {
+  /**
+   * Serves one request of `peer`, whose principal says which sessions it may reach. Not async
+   * itself: it hands on the promise of the method's handler rather than wrapping it in another.
+   */
+  handle(req: HttpRequestView, res: HttpResponder, peer: Peer): Promise<void> | void {
     switch (req.method) {
       case 'POST':
         return this.#post(req, res, peer);
