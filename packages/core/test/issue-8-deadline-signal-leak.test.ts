@@ -30,9 +30,15 @@ describe('a timeout with a handler that listens to ctx.signal', () => {
         await Promise.all(Array.from({ length: 50 }, () => client.callTool('wait', {})));
     };
     await calls(500);
+    // Two windows of 5,000 calls: a leak (~4 KB a call) grows the heap by ~20 MB in each, while
+    // a collection left unfinished on a loaded machine (once 27 MB in a full npm test run, not
+    // reproduced alone or under load) shows in one window only.
     const before = heapAfterGc();
     await calls(5000);
-    expect(heapAfterGc() - before).toBeLessThan(4);
+    const between = heapAfterGc();
+    await calls(5000);
+    const growth = [between - before, heapAfterGc() - between];
+    expect(Math.min(...growth), `MiB grown per window: ${growth.join(', ')}`).toBeLessThan(4);
     await client.close();
   });
 });
