@@ -143,7 +143,10 @@ function run(command, report) {
   };
 }
 
-/** One chart per metric, a bar per subject of `results`. */
+/**
+ * One chart per metric, a bar per subject of `results` that has the figure (a stateless
+ * 2026-07-28 subject opens no session, so it has no session figure).
+ */
 function charts(metrics, results, labels) {
   const subjects = Object.keys(results);
   return metrics.map(([id, title, unit, better, value, digits]) => ({
@@ -151,10 +154,12 @@ function charts(metrics, results, labels) {
     title,
     unit,
     better,
-    values: subjects.map((name) => ({
-      subject: labels[name] ?? name,
-      value: round(value(results[name]), digits),
-    })),
+    values: subjects
+      .filter((name) => typeof value(results[name]) === 'number')
+      .map((name) => ({
+        subject: labels[name] ?? name,
+        value: round(value(results[name]), digits),
+      })),
   }));
 }
 

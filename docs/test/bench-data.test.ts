@@ -62,7 +62,10 @@ describe('bench-results.mjs', () => {
   };
   const http = {
     ...header('2026-11-29T02:00:00Z'),
-    results: { bare: httpResult(18), 'mcp-fw-2026': httpResult(30) },
+    results: {
+      bare: httpResult(18),
+      'mcp-fw-2026': { ...httpResult(30), sessions: { medianMs: null } },
+    },
   };
   const streams = {
     ...header('2026-11-29T03:00:00Z'),
@@ -91,6 +94,8 @@ describe('bench-results.mjs', () => {
       ['bare node:http floor', 23],
       ['mcp-fw, 2026-07-28', 35],
     ]);
+    // A stateless subject opens no session: no bar rather than a broken chart.
+    expect(chart('http-session')).toEqual([['bare node:http floor', 0.2]]);
     expect(chart('streams-rss')).toEqual([
       ['bare floor, 2026-07-28 listen stream', 10],
       ['mcp-fw, 2026-07-28 listen stream', 15],
