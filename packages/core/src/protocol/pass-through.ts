@@ -72,8 +72,9 @@ class OfferedCall implements PassThroughCall {
   readonly protocolVersion: string;
   readonly sessionId: string | undefined;
   readonly clientCapabilities: Readonly<Record<string, unknown>>;
-  readonly ctx: Context;
   readonly #record: RequestRecord;
+  readonly #scope: Scope;
+  #ctx?: Context;
 
   constructor(
     readonly method: PassThroughMethod,
@@ -85,8 +86,13 @@ class OfferedCall implements PassThroughCall {
     this.protocolVersion = record.protocolVersion;
     this.sessionId = scope.sessionId;
     this.clientCapabilities = record.clientCapabilities;
-    this.ctx = new Context(record, scope);
     this.#record = record;
+    this.#scope = scope;
+  }
+
+  // Built when a call is taken: most calls a hook declines never need one.
+  get ctx(): Context {
+    return (this.#ctx ??= new Context(this.#record, this.#scope));
   }
 
   header(name: string): string | undefined {
