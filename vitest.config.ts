@@ -93,7 +93,12 @@ export default defineConfig({
     // For a quiet machine: patience-setup.ts stretches both by the load as each file starts.
     testTimeout: QUIET_TEST_TIMEOUT_MS,
     hookTimeout: QUIET_TEST_TIMEOUT_MS,
-    setupFiles: [join(import.meta.dirname, 'test-support/patience-setup.ts')],
+    // real-timers-setup.ts fails a file that leaves a fake clock on globalThis, which in a shared
+    // worker would hold every later timer (and what it keeps) for good.
+    setupFiles: [
+      join(import.meta.dirname, 'test-support/patience-setup.ts'),
+      join(import.meta.dirname, 'test-support/real-timers-setup.ts'),
+    ],
     // What a passing test writes to the console is not shown: the servers under test warn about
     // their fixtures (tools without descriptions, the internal errors a test provokes), and the
     // official clients and oidc-provider warn about the test's own setup (an in-memory adapter,
