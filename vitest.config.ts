@@ -49,7 +49,8 @@ const leftOut: readonly string[] = mode === '' ? [...integration, ...separate] :
 // 2-core machine at a load average of 8-25: core (85 files) 295 → 178, auth (12) 54 → 35,
 // client (16) 73 → 53, cli (30, most of its time in the processes it starts) 413 → 347. A project
 // may join once its files pass shared: each closes every server, timer and fake clock it starts
-// and leaves process.env and the working directory alone.
+// and leaves process.env and the working directory alone (a fake clock left on globalThis fails
+// its file: test-support/real-timers-setup.ts).
 const SHARED_WORKERS = ['packages/core', 'packages/auth', 'packages/client', 'packages/cli'];
 
 /** One project per folder of vitest.workspace.ts, with the files of this run in or out. */
@@ -93,7 +94,12 @@ export default defineConfig({
     // For a quiet machine: patience-setup.ts stretches both by the load as each file starts.
     testTimeout: QUIET_TEST_TIMEOUT_MS,
     hookTimeout: QUIET_TEST_TIMEOUT_MS,
-    setupFiles: [join(import.meta.dirname, 'test-support/patience-setup.ts')],
+    // real-timers-setup.ts fails a file that leaves a fake clock on globalThis, which in a shared
+    // worker would hold every later timer (and what it keeps) for good.
+    setupFiles: [
+      join(import.meta.dirname, 'test-support/patience-setup.ts'),
+      join(import.meta.dirname, 'test-support/real-timers-setup.ts'),
+    ],
     // What a passing test writes to the console is not shown: the servers under test warn about
     // their fixtures (tools without descriptions, the internal errors a test provokes), and the
     // official clients and oidc-provider warn about the test's own setup (an in-memory adapter,

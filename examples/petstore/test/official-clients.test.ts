@@ -2,7 +2,6 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePort } from '../../../packages/auth/test/support/protected.ts';
 import {
   LEGACY_REVISIONS,
   negotiatedVersion,
@@ -91,6 +90,19 @@ describe('petstore over stdio', () => {
 });
 
 let child: ChildProcess | undefined;
+
+/** The URL the server announces on stderr (`MCP server listening on <url>`). */
+function listeningUrl(server: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let stderr = '';
+    server.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk;
+      const url = /listening on (http:\/\/\S+)/.exec(stderr)?.[1];
+      if (url) resolve(url);
+    });
+    server.once('exit', (code) => reject(new Error(`petstore exited with ${code}: ${stderr}`)));
+  });
+}
 afterEach(() => {
   child?.kill();
   child = undefined;
@@ -98,26 +110,18 @@ afterEach(() => {
 
 describe.each(MODES)('petstore ($mode) over Streamable HTTP', ({ args }) => {
   it('every Petstore operation is callable end to end at 2026-07-28 with the official client 2.x', async () => {
-    const port = await freePort();
+    // Port 0: the server picks a free port and says which (no race with other test files).
     child = spawn(
       process.execPath,
-      [join(import.meta.dirname, '../dist/main.js'), ...args, '--http', '--port', String(port)],
+      [join(import.meta.dirname, '../dist/main.js'), ...args, '--http', '--port', '0'],
       { stdio: ['ignore', 'ignore', 'pipe'] },
     );
-    const url = new URL(`http://127.0.0.1:${port}/mcp`);
+    const url = new URL(await listeningUrl(child));
     const client = new Client(
       { name: 'petstore-test', version: '1.0.0' },
       { versionNegotiation: { mode: 'auto' as const } },
     );
-    for (let i = 0; ; i++) {
-      try {
-        await client.connect(new StreamableHTTPClientTransport(url));
-        break;
-      } catch (error) {
-        if (i > 100) throw error;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    }
+    await client.connect(new StreamableHTTPClientTransport(url));
     try {
       expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
       const dogs = await client.callTool({ name: 'list_pets', arguments: { tags: ['dog'] } });

@@ -9,7 +9,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { MemoryOAuthClient } from '../../../packages/auth/test/support/oauth-client.ts';
 import { Browser } from '../../../packages/auth/test/support/own-authorization-server.ts';
-import { freePort } from '../../../packages/auth/test/support/protected.ts';
+import { onFreePort } from '../../../test-support/ports.ts';
 
 // `--auth-server`: the example runs our own authorization server on its origin, and people sign
 // in at a development upstream IdP (oidc-provider without registration, with its login page).
@@ -23,17 +23,28 @@ let stderr = '';
 
 beforeAll(async () => {
   if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run \`npx tsc -b\` first`);
-  const port = await freePort();
-  child = spawn(process.execPath, [MAIN, '--http', '--port', String(port), '--auth-server'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    child.stderr!.on('data', (chunk) => {
-      stderr += chunk;
-      if (stderr.includes('MCP server listening')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`secure-notes exited with ${code}: ${stderr}`)));
-  });
+  // Its canonical URL names its port (--port 0 is refused), so the port is chosen before it
+  // listens; a port another test file took meanwhile is tried again on a fresh one.
+  child = await onFreePort(
+    (port) =>
+      new Promise<ChildProcess>((resolve, reject) => {
+        stderr = '';
+        const started = spawn(
+          process.execPath,
+          [MAIN, '--http', '--port', String(port), '--auth-server'],
+          {
+            stdio: ['ignore', 'ignore', 'pipe'],
+          },
+        );
+        started.stderr!.on('data', (chunk) => {
+          stderr += chunk;
+          if (stderr.includes('MCP server listening')) resolve(started);
+        });
+        started.once('exit', (code) =>
+          reject(new Error(`secure-notes exited with ${code}: ${stderr}`)),
+        );
+      }),
+  );
   url = /listening on (\S+)/.exec(stderr)![1];
 });
 afterAll(() => {

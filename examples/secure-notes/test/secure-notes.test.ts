@@ -9,7 +9,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { browse } from '../../../packages/auth/test/support/authorization-server.ts';
 import { MemoryOAuthClient } from '../../../packages/auth/test/support/oauth-client.ts';
-import { freePort } from '../../../packages/auth/test/support/protected.ts';
+import { onFreePort } from '../../../test-support/ports.ts';
 
 const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 const REDIRECT = 'http://127.0.0.1:9/callback';
@@ -20,18 +20,29 @@ let issuer: string;
 
 beforeAll(async () => {
   if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run \`npx tsc -b\` first`);
-  const port = await freePort();
-  child = spawn(process.execPath, [MAIN, '--http', '--port', String(port), '--dev-auth'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  // Its canonical URL names its port (--port 0 is refused), so the port is chosen before it
+  // listens; a port another test file took meanwhile is tried again on a fresh one.
   let stderr = '';
-  await new Promise<void>((resolve, reject) => {
-    child.stderr!.on('data', (chunk) => {
-      stderr += chunk;
-      if (stderr.includes('MCP server listening')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`secure-notes exited with ${code}: ${stderr}`)));
-  });
+  child = await onFreePort(
+    (port) =>
+      new Promise<ChildProcess>((resolve, reject) => {
+        stderr = '';
+        const started = spawn(
+          process.execPath,
+          [MAIN, '--http', '--port', String(port), '--dev-auth'],
+          {
+            stdio: ['ignore', 'ignore', 'pipe'],
+          },
+        );
+        started.stderr!.on('data', (chunk) => {
+          stderr += chunk;
+          if (stderr.includes('MCP server listening')) resolve(started);
+        });
+        started.once('exit', (code) =>
+          reject(new Error(`secure-notes exited with ${code}: ${stderr}`)),
+        );
+      }),
+  );
   url = /listening on (\S+)/.exec(stderr)![1];
   issuer = /authorization server[^:]*: (\S+)/.exec(stderr)![1];
 });

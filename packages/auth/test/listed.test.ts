@@ -6,7 +6,7 @@ import { createServer, Prompt, Resource, Scopes, Tool } from '@mcp-fw/core';
 import { serveHttp, type HttpServerHandle } from '@mcp-fw/core/node';
 import { jwtVerifier, listedWithScopes, oauthResource } from '@mcp-fw/auth';
 import { jwksServer, sign, signingKey, type SigningKey } from './support/issuer.ts';
-import { freePort } from './support/protected.ts';
+import { onFreePort } from '../../../test-support/ports.ts';
 
 const ISSUER = 'https://issuer.test';
 
@@ -51,21 +51,23 @@ let resource: string;
 beforeAll(async () => {
   key = await signingKey('k1');
   jwks = await jwksServer(() => [key.jwk]);
-  const port = await freePort();
-  resource = `http://127.0.0.1:${port}/mcp`;
-  const server = createServer({
-    name: 'notes',
-    version: '1.0.0',
-    providers: [Notes],
-    listed: listedWithScopes,
-  });
-  handle = await serveHttp(server, {
-    port,
-    ...oauthResource({
-      resource,
-      authorizationServers: [ISSUER],
-      verifier: jwtVerifier({ issuer: ISSUER, jwksUri: jwks.url, audience: resource }),
-    }),
+  // Its canonical URL names its port, so the port is chosen before it listens.
+  handle = await onFreePort((port) => {
+    resource = `http://127.0.0.1:${port}/mcp`;
+    const server = createServer({
+      name: 'notes',
+      version: '1.0.0',
+      providers: [Notes],
+      listed: listedWithScopes,
+    });
+    return serveHttp(server, {
+      port,
+      ...oauthResource({
+        resource,
+        authorizationServers: [ISSUER],
+        verifier: jwtVerifier({ issuer: ISSUER, jwksUri: jwks.url, audience: resource }),
+      }),
+    });
   });
 });
 afterAll(async () => {

@@ -17,7 +17,7 @@ import {
   type AuthorizationServer,
 } from './support/authorization-server.ts';
 import { MemoryOAuthClient } from './support/oauth-client.ts';
-import { freePort } from './support/protected.ts';
+import { onFreePort } from '../../../test-support/ports.ts';
 
 const REDIRECT = 'http://127.0.0.1:9/callback';
 const ran: string[] = [];
@@ -122,31 +122,41 @@ afterEach(async () => {
 
 /** oidc-provider and the protected notes server, tokens living `ttl` seconds. */
 async function setup(ttl = 600): Promise<{ url: string; resource: string }> {
-  const port = await freePort();
-  const resource = `http://127.0.0.1:${port}/mcp`;
-  as = await authorizationServer({
-    resource,
-    scopes: ['notes:read', 'notes:write'],
-    client: { clientId: 'notes-app', redirectUri: REDIRECT },
-    accessTokenTtl: ttl,
-  });
-  const server = createServer({ name: 'notes', version: '1.0.0', providers: [Notes] });
-  handle = await serveHttp(server, {
-    port,
-    ...oauthResource({
+  // The resource names its port, so the port is chosen before the server listens; a port taken
+  // meanwhile is tried again, with a new authorization server for the new resource.
+  const resource = await onFreePort(async (port) => {
+    const resource = `http://127.0.0.1:${port}/mcp`;
+    const issuer = await authorizationServer({
       resource,
-      authorizationServers: [as.issuer],
-      scopesSupported: ['notes:read', 'notes:write'],
-      challengeScopes: ['notes:read'],
-      verifier: jwtVerifier({
-        issuer: as.issuer,
-        jwksUri: `${as.issuer}/jwks`,
-        audience: resource,
-        clockToleranceSec: 0,
-      }),
-    }),
+      scopes: ['notes:read', 'notes:write'],
+      client: { clientId: 'notes-app', redirectUri: REDIRECT },
+      accessTokenTtl: ttl,
+    });
+    const server = createServer({ name: 'notes', version: '1.0.0', providers: [Notes] });
+    try {
+      handle = await serveHttp(server, {
+        port,
+        ...oauthResource({
+          resource,
+          authorizationServers: [issuer.issuer],
+          scopesSupported: ['notes:read', 'notes:write'],
+          challengeScopes: ['notes:read'],
+          verifier: jwtVerifier({
+            issuer: issuer.issuer,
+            jwksUri: `${issuer.issuer}/jwks`,
+            audience: resource,
+            clockToleranceSec: 0,
+          }),
+        }),
+      });
+    } catch (error) {
+      await issuer.close();
+      throw error;
+    }
+    as = issuer;
+    return resource;
   });
-  return { url: handle.url, resource };
+  return { url: handle!.url, resource };
 }
 
 /**

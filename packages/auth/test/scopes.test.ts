@@ -7,7 +7,8 @@ import { createServer, Prompt, Resource, Scopes, Tool, type Context } from '@mcp
 import { serveHttp, type HttpServerHandle } from '@mcp-fw/core/node';
 import { authInfo, jwtVerifier, oauthResource } from '@mcp-fw/auth';
 import { jwksServer, sign, signingKey, type SigningKey } from './support/issuer.ts';
-import { freePort, MODERN } from './support/protected.ts';
+import { onFreePort } from '../../../test-support/ports.ts';
+import { MODERN } from './support/protected.ts';
 
 const ISSUER = 'https://issuer.test';
 const ran: string[] = [];
@@ -72,16 +73,18 @@ const token = (scope: string) =>
 beforeAll(async () => {
   key = await signingKey('k1');
   jwks = await jwksServer(() => [key.jwk]);
-  const port = await freePort();
-  resource = `http://127.0.0.1:${port}/mcp`;
-  const server = createServer({ name: 'notes', version: '1.0.0', providers: [Notes] });
-  handle = await serveHttp(server, {
-    port,
-    ...oauthResource({
-      resource,
-      authorizationServers: [ISSUER],
-      verifier: jwtVerifier({ issuer: ISSUER, jwksUri: jwks.url, audience: resource }),
-    }),
+  // Its canonical URL names its port, so the port is chosen before it listens.
+  handle = await onFreePort((port) => {
+    resource = `http://127.0.0.1:${port}/mcp`;
+    const server = createServer({ name: 'notes', version: '1.0.0', providers: [Notes] });
+    return serveHttp(server, {
+      port,
+      ...oauthResource({
+        resource,
+        authorizationServers: [ISSUER],
+        verifier: jwtVerifier({ issuer: ISSUER, jwksUri: jwks.url, audience: resource }),
+      }),
+    });
   });
 });
 afterAll(async () => {

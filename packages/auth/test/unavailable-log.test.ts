@@ -9,6 +9,7 @@ import {
   oauthResource,
   type TokenVerifier,
 } from '@mcp-fw/auth';
+import { onFreePort } from '../../../test-support/ports.ts';
 import { callSecret, freePort } from './support/protected.ts';
 import { jwksServer, sign, signingKey } from './support/issuer.ts';
 
@@ -38,21 +39,24 @@ async function notFoundServer(): Promise<string> {
 /** A protected server whose `logger` lines are collected. */
 async function loggedServer(verifier: (resource: string) => TokenVerifier) {
   const logged: string[] = [];
-  const port = await freePort();
-  const resource = `http://127.0.0.1:${port}/mcp`;
-  const server = createServer({
-    name: 'secrets',
-    version: '1.0.0',
-    providers: [Secrets],
-    logger: { error: (message) => logged.push(message), warn: (message) => logged.push(message) },
-  });
-  const handle: HttpServerHandle = await serveHttp(server, {
-    port,
-    ...oauthResource({
-      resource,
-      authorizationServers: [ISSUER],
-      verifier: verifier(resource),
-    }),
+  // Its canonical URL names its port, so the port is chosen before it listens.
+  const { handle, resource } = await onFreePort(async (port) => {
+    const resource = `http://127.0.0.1:${port}/mcp`;
+    const server = createServer({
+      name: 'secrets',
+      version: '1.0.0',
+      providers: [Secrets],
+      logger: { error: (message) => logged.push(message), warn: (message) => logged.push(message) },
+    });
+    const handle: HttpServerHandle = await serveHttp(server, {
+      port,
+      ...oauthResource({
+        resource,
+        authorizationServers: [ISSUER],
+        verifier: verifier(resource),
+      }),
+    });
+    return { handle, resource };
   });
   closers.push(() => handle.close());
   return { handle, resource, logged };

@@ -8,7 +8,7 @@ import type { HttpReply, HttpRequestView } from '@mcp-fw/core/http';
 import { devUpstreamProvider } from '@mcp-fw/auth/dev';
 import { authorizationServer, oidcUpstream } from '@mcp-fw/auth/server';
 import { Browser } from '../../auth/test/support/own-authorization-server.ts';
-import { freePort } from '../../auth/test/support/protected.ts';
+import { freePort, onFreePort } from '../../../test-support/ports.ts';
 import { authDoctor, type DoctorCheck } from '../src/commands/auth-doctor.ts';
 import { cliEnv, listeningUrl, runCli } from './support/cli-process.ts';
 
@@ -47,15 +47,19 @@ describe('mcp-fw auth doctor on our authorization server (examples/secure-notes 
   let notes: ChildProcess;
   let url: string;
   beforeAll(async () => {
-    const port = await freePort();
-    notes = spawn(
-      process.execPath,
-      [SECURE_NOTES, '--http', '--port', String(port), '--auth-server'],
-      { env: cliEnv(), stdio: ['ignore', 'ignore', 'pipe'] },
-    );
-    let stderr = '';
-    notes.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    url = await listeningUrl(() => stderr, notes);
+    // Its canonical URL names its port (--port 0 is refused): a port another test file took
+    // meanwhile is tried again on a fresh one.
+    url = await onFreePort(async (port) => {
+      const child = spawn(
+        process.execPath,
+        [SECURE_NOTES, '--http', '--port', String(port), '--auth-server'],
+        { env: cliEnv(), stdio: ['ignore', 'ignore', 'pipe'] },
+      );
+      notes = child;
+      let stderr = '';
+      child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      return listeningUrl(() => stderr, child);
+    });
   });
   afterAll(() => {
     notes?.kill('SIGTERM');
@@ -184,8 +188,12 @@ async function signIn(mcpUrl: string): Promise<string> {
  * An authorization server with everything `broken` names wrong, served with its MCP server
  * on one origin (as ours is): the doctor holds it to the full standard.
  */
-async function brokenServer(broken: { issuerPath?: string } = {}) {
-  const port = await freePort();
+function brokenServer(broken: { issuerPath?: string } = {}) {
+  // Its metadata names its port: a port taken meanwhile is tried again on a fresh one.
+  return onFreePort((port) => brokenServerOn(port, broken));
+}
+
+async function brokenServerOn(port: number, broken: { issuerPath?: string }) {
   const origin = `http://127.0.0.1:${port}`;
   const issuer = `${origin}${broken.issuerPath ?? ''}`;
   const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
@@ -300,8 +308,8 @@ describe('mcp-fw auth doctor on a broken authorization server that registers cli
   let checks: DoctorCheck[];
   let handle: HttpServerHandle;
   beforeAll(async () => {
-    const port = await freePort();
-    const origin = `http://127.0.0.1:${port}`;
+    // Port 0: the routes read the origin once the server listens.
+    let origin = '';
     const json = (status: number, body: unknown): HttpReply => ({
       status,
       headers: { 'content-type': 'application/json' },
@@ -310,7 +318,7 @@ describe('mcp-fw auth doctor on a broken authorization server that registers cli
     handle = await serveHttp(
       createServer({ name: 'broken', version: '1.0.0', providers: [Open] }),
       {
-        port,
+        port: 0,
         routes: async (req) => {
           if (req.path.startsWith('/.well-known/oauth-protected-resource'))
             return json(200, { resource: `${origin}/mcp`, authorization_servers: [origin] });
@@ -346,6 +354,7 @@ describe('mcp-fw auth doctor on a broken authorization server that registers cli
         authenticate: () => ({ reject: { status: 401, message: 'no' } }),
       },
     );
+    origin = new URL(handle.url).origin;
     checks = await authDoctor(handle.url);
   });
   afterAll(() => handle?.close());
@@ -369,12 +378,12 @@ describe('mcp-fw auth doctor on a broken authorization server that registers cli
 
 describe('mcp-fw auth doctor: iss in authorization responses', () => {
   it('iss in authorization responses: advertised but missing from the error redirect fails', async () => {
-    const port = await freePort();
-    const origin = `http://127.0.0.1:${port}`;
+    // Port 0: the routes read the origin once the server listens.
+    let origin = '';
     const handle = await serveHttp(
       createServer({ name: 'broken', version: '1.0.0', providers: [Open] }),
       {
-        port,
+        port: 0,
         routes: async (req) => {
           const json = (body: unknown): HttpReply => ({
             status: req.path === '/oauth/token' ? 400 : req.path === '/oauth/register' ? 201 : 200,
@@ -408,6 +417,7 @@ describe('mcp-fw auth doctor: iss in authorization responses', () => {
         authenticate: () => ({ reject: { status: 401, message: 'no' } }),
       },
     );
+    origin = new URL(handle.url).origin;
     try {
       const checks = await authDoctor(handle.url);
       const c = check(checks, 'iss in authorization responses');
@@ -448,30 +458,37 @@ describe('mcp-fw auth doctor on our authorization server with a misconfigured up
       close: () => Promise<void>;
     }>,
   ) {
-    const port = await freePort();
-    const origin = `http://127.0.0.1:${port}`;
-    const idp = await upstream(origin);
-    const as = await authorizationServer({
-      resource: `${origin}/mcp`,
-      scopes: ['notes:read'],
-      upstream: idp.upstream,
-    });
-    const handle = await serveHttp(
-      createServer({
-        name: 'notes',
-        version: '1.0.0',
-        providers: [Open],
-        logger: { error() {}, warn() {} },
-      }),
-      { port, ...as.protect() },
-    );
-    return {
-      url: handle.url,
-      close: async () => {
-        await handle.close();
+    // The upstream's callback names the port: a port taken meanwhile is tried again.
+    return onFreePort(async (port) => {
+      const origin = `http://127.0.0.1:${port}`;
+      const idp = await upstream(origin);
+      try {
+        const as = await authorizationServer({
+          resource: `${origin}/mcp`,
+          scopes: ['notes:read'],
+          upstream: idp.upstream,
+        });
+        const handle = await serveHttp(
+          createServer({
+            name: 'notes',
+            version: '1.0.0',
+            providers: [Open],
+            logger: { error() {}, warn() {} },
+          }),
+          { port, ...as.protect() },
+        );
+        return {
+          url: handle.url,
+          close: async () => {
+            await handle.close();
+            await idp.close();
+          },
+        };
+      } catch (error) {
         await idp.close();
-      },
-    };
+        throw error;
+      }
+    });
   }
 
   it('upstream accepts the callback: an IdP where the callback is not registered fails, naming what to register', async () => {
@@ -520,20 +537,28 @@ describe('mcp-fw auth doctor on our authorization server with a misconfigured up
   });
 
   it('sign-in and upstream IdP: with registration off, a pre-registered client (--client-id) lets the doctor check the sign-in and the upstream', async () => {
-    const port = await freePort();
-    const origin = `http://127.0.0.1:${port}`;
-    const idp = await devUpstreamProvider({ redirectUri: `${origin}/oauth/callback` });
-    const as = await authorizationServer({
-      resource: `${origin}/mcp`,
-      scopes: ['notes:read'],
-      upstream: oidcUpstream({ issuer: idp.issuer, clientId: idp.clientId }),
-      registration: false,
-      clients: [{ clientId: 'desk', redirectUris: ['http://127.0.0.1:9/desk'] }],
+    // The IdP's redirect URI names the port: a port taken meanwhile is tried again.
+    const { origin, idp, handle } = await onFreePort(async (port) => {
+      const origin = `http://127.0.0.1:${port}`;
+      const idp = await devUpstreamProvider({ redirectUri: `${origin}/oauth/callback` });
+      try {
+        const as = await authorizationServer({
+          resource: `${origin}/mcp`,
+          scopes: ['notes:read'],
+          upstream: oidcUpstream({ issuer: idp.issuer, clientId: idp.clientId }),
+          registration: false,
+          clients: [{ clientId: 'desk', redirectUris: ['http://127.0.0.1:9/desk'] }],
+        });
+        const handle = await serveHttp(
+          createServer({ name: 'notes', version: '1.0.0', providers: [Open] }),
+          { port, ...as.protect() },
+        );
+        return { origin, idp, handle };
+      } catch (error) {
+        await idp.close();
+        throw error;
+      }
     });
-    const handle = await serveHttp(
-      createServer({ name: 'notes', version: '1.0.0', providers: [Open] }),
-      { port, ...as.protect() },
-    );
     try {
       const without = await authDoctor(handle.url);
       const skipped = check(without, 'sign-in and upstream IdP');
@@ -572,20 +597,28 @@ describe('mcp-fw auth doctor on our authorization server with a misconfigured up
   });
 
   it('client ID metadata documents and dynamic registration: both off on our server fail', async () => {
-    const port = await freePort();
-    const origin = `http://127.0.0.1:${port}`;
-    const idp = await devUpstreamProvider({ redirectUri: `${origin}/oauth/callback` });
-    const as = await authorizationServer({
-      resource: `${origin}/mcp`,
-      scopes: ['notes:read'],
-      upstream: oidcUpstream({ issuer: idp.issuer, clientId: idp.clientId }),
-      registration: false,
-      clientMetadataDocuments: false,
+    // The IdP's redirect URI names the port: a port taken meanwhile is tried again.
+    const { idp, handle } = await onFreePort(async (port) => {
+      const origin = `http://127.0.0.1:${port}`;
+      const idp = await devUpstreamProvider({ redirectUri: `${origin}/oauth/callback` });
+      try {
+        const as = await authorizationServer({
+          resource: `${origin}/mcp`,
+          scopes: ['notes:read'],
+          upstream: oidcUpstream({ issuer: idp.issuer, clientId: idp.clientId }),
+          registration: false,
+          clientMetadataDocuments: false,
+        });
+        const handle = await serveHttp(
+          createServer({ name: 'notes', version: '1.0.0', providers: [Open] }),
+          { port, ...as.protect() },
+        );
+        return { idp, handle };
+      } catch (error) {
+        await idp.close();
+        throw error;
+      }
     });
-    const handle = await serveHttp(
-      createServer({ name: 'notes', version: '1.0.0', providers: [Open] }),
-      { port, ...as.protect() },
-    );
     try {
       const checks = await authDoctor(handle.url);
       expectFailure(check(checks, 'client ID metadata documents'), 'clientMetadataDocuments');

@@ -9,7 +9,7 @@ import {
   browse,
   type AuthorizationServer,
 } from '../../auth/test/support/authorization-server.ts';
-import { freePort } from '../../auth/test/support/protected.ts';
+import { onFreePort } from '../../../test-support/ports.ts';
 import { machineAuthorizationServer } from './support/machine-authorization-server.ts';
 
 // Our client against a real authorization server (oidc-provider) guarding a real mcp-fw server
@@ -48,24 +48,28 @@ afterEach(async () => {
 async function notesServer(
   issuer: (resource: string) => Promise<{ issuer: string; jwksUri: string }>,
 ) {
-  const port = await freePort();
-  const resource = `http://127.0.0.1:${port}/mcp`;
-  const as = await issuer(resource);
-  const server = createServer({ name: 'notes', version: '1.0.0', providers: [Notes] });
-  const handle: HttpServerHandle = await serveHttp(server, {
-    port,
-    ...oauthResource({
-      resource,
-      authorizationServers: [as.issuer],
-      scopesSupported: ['notes:read', 'notes:write'],
-      challengeScopes: ['notes:read'],
-      verifier: jwtVerifier({
-        issuer: as.issuer,
-        jwksUri: as.jwksUri,
-        audience: resource,
-        clockToleranceSec: 0,
+  // The resource names its port, so the port is chosen before the server listens; a port taken
+  // meanwhile is tried again, with an issuer for the new resource.
+  const { handle, resource } = await onFreePort(async (port) => {
+    const resource = `http://127.0.0.1:${port}/mcp`;
+    const as = await issuer(resource);
+    const server = createServer({ name: 'notes', version: '1.0.0', providers: [Notes] });
+    const handle: HttpServerHandle = await serveHttp(server, {
+      port,
+      ...oauthResource({
+        resource,
+        authorizationServers: [as.issuer],
+        scopesSupported: ['notes:read', 'notes:write'],
+        challengeScopes: ['notes:read'],
+        verifier: jwtVerifier({
+          issuer: as.issuer,
+          jwksUri: as.jwksUri,
+          audience: resource,
+          clockToleranceSec: 0,
+        }),
       }),
-    }),
+    });
+    return { handle, resource };
   });
   closers.push(() => handle.close());
   return resource;

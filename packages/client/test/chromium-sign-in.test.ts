@@ -11,7 +11,7 @@ import { serveHttp, type HttpServerHandle } from '@mcp-fw/core/node';
 import { authInfo, jwtVerifier, oauthResource } from '@mcp-fw/auth';
 import { connect, oauth } from '@mcp-fw/client';
 import { loopbackRedirect } from '@mcp-fw/client/node';
-import { freePort } from '../../auth/test/support/protected.ts';
+import { onFreePort } from '../../../test-support/ports.ts';
 
 // One interactive authorization-code sign-in, end to end, in a real browser: @mcp-fw/client
 // connects to a protected mcp-fw server, loopbackRedirect() hands the authorization URL to
@@ -34,8 +34,11 @@ let issuerServer: Server;
 let mcp: HttpServerHandle;
 let resource: string;
 
-/** oidc-provider with its own development login and consent pages (real HTML forms). */
-async function interactiveAuthorizationServer(audience: string): Promise<string> {
+/**
+ * oidc-provider with its own development login and consent pages (real HTML forms), issuing
+ * tokens for `audience()` (read when a token is asked for: the resource is known once it listens).
+ */
+async function interactiveAuthorizationServer(audience: () => string): Promise<string> {
   issuerServer = createHttpServer();
   await new Promise<void>((resolve) => issuerServer.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(issuerServer.address() as AddressInfo).port}`;
@@ -50,11 +53,11 @@ async function interactiveAuthorizationServer(audience: string): Promise<string>
       registration: { enabled: true },
       resourceIndicators: {
         enabled: true,
-        defaultResource: (_ctx, _client, oneOf) => oneOf ?? audience,
+        defaultResource: (_ctx, _client, oneOf) => oneOf ?? audience(),
         useGrantedResource: () => true,
         getResourceServerInfo: () => ({
           scope: 'notes:read',
-          audience,
+          audience: audience(),
           accessTokenFormat: 'jwt',
           jwt: { sign: { alg: 'RS256' } },
         }),
@@ -67,17 +70,20 @@ async function interactiveAuthorizationServer(audience: string): Promise<string>
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) return;
-  const port = await freePort();
-  resource = `http://127.0.0.1:${port}/mcp`;
-  const issuer = await interactiveAuthorizationServer(resource);
-  mcp = await serveHttp(createServer({ name: 'notes', version: '1.0.0', providers: [Notes] }), {
-    port,
-    ...oauthResource({
-      resource,
-      authorizationServers: [issuer],
-      scopesSupported: ['notes:read'],
-      verifier: jwtVerifier({ issuer, jwksUri: `${issuer}/jwks`, audience: resource }),
-    }),
+  const issuer = await interactiveAuthorizationServer(() => resource);
+  // The resource names its port, so the port is chosen before the server listens; a port taken
+  // meanwhile is tried again on a fresh one.
+  mcp = await onFreePort((port) => {
+    resource = `http://127.0.0.1:${port}/mcp`;
+    return serveHttp(createServer({ name: 'notes', version: '1.0.0', providers: [Notes] }), {
+      port,
+      ...oauthResource({
+        resource,
+        authorizationServers: [issuer],
+        scopesSupported: ['notes:read'],
+        verifier: jwtVerifier({ issuer, jwksUri: `${issuer}/jwks`, audience: resource }),
+      }),
+    });
   });
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
 }, 60_000);

@@ -9,6 +9,10 @@ describe('IdleWatch', () => {
     vi.useFakeTimers({ now: 1_000_000 });
   });
   afterEach(() => {
+    // Spies first, while the fake clock is on: vitest keeps each spy's restore and runs them
+    // all again after the file, so a spy on the fake setTimeout restored only then would put
+    // it back on globalThis for good (test-support/real-timers.ts).
+    vi.restoreAllMocks();
     vi.useRealTimers();
   });
 
@@ -64,7 +68,6 @@ describe('IdleWatch', () => {
     expect(late).not.toHaveBeenCalled();
     vi.advanceTimersByTime(1);
     expect(late).toHaveBeenCalledOnce();
-    spy.mockRestore();
   });
 
   it('an entry removed by another entry being told idle is not told', () => {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, expect, it } from 'vitest';
 import { browse } from '../../auth/test/support/authorization-server.ts';
 import { MemoryOAuthClient } from '../../auth/test/support/oauth-client.ts';
-import { freePort } from '../../auth/test/support/protected.ts';
+import { onFreePort } from '../../../test-support/ports.ts';
 import { REPO_ROOT, runCli, tempDir } from './support/cli.ts';
 import { cleanEnv } from './support/packed.ts';
 
@@ -39,7 +39,8 @@ function dev(dir: string, port: number) {
       const deadline = Date.now() + 90_000;
       const check = () => {
         if ((stderr.match(/MCP server listening on /g) ?? []).length >= count) return resolve();
-        if (child.exitCode !== null || Date.now() > deadline)
+        // The watcher outlives a start that failed: a port in use is told at once.
+        if (child.exitCode !== null || Date.now() > deadline || /already in use/.test(stderr))
           return reject(new Error(`npm run dev did not listen (${count}):\n${stderr}`));
         setTimeout(check, 50);
       };
@@ -47,6 +48,7 @@ function dev(dir: string, port: number) {
     });
   const stop = () =>
     new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
       child.once('exit', () => resolve());
       process.kill(-child.pid!, 'SIGTERM');
     });
@@ -70,11 +72,20 @@ it("the OAuth template's npm run dev reloads on save, keeps the client signed in
   for (const name of readdirSync(join(REPO_ROOT, 'node_modules')))
     symlinkSync(join(REPO_ROOT, 'node_modules', name), join(modules, name));
 
-  const port = await freePort();
+  // The server is told its port (and its authorization server takes the next one): a port taken
+  // meanwhile by another test file is tried again on a fresh one.
+  const { port, first } = await onFreePort(async (port) => {
+    const first = dev(dir, port);
+    try {
+      await first.listening(1);
+    } catch (error) {
+      await first.stop();
+      throw error;
+    }
+    return { port, first };
+  });
   const issuer = `http://127.0.0.1:${port + 1}`;
   const url = `http://127.0.0.1:${port}/mcp`;
-  const first = dev(dir, port);
-  await first.listening(1);
   expect(first.stderr()).toContain(`Development authorization server`);
   expect(first.stderr()).toContain(issuer);
   const metadata = async () =>

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { browse } from '../../auth/test/support/authorization-server.ts';
 import { MemoryOAuthClient } from '../../auth/test/support/oauth-client.ts';
-import { freePort } from '../../auth/test/support/protected.ts';
+import { onFreePort } from '../../../test-support/ports.ts';
 import { run, runCli, tempDir, type Finished } from './support/cli.ts';
 import { cleanEnv, npm, projectFiles, startHttpServer } from './support/packed.ts';
 
@@ -90,10 +90,13 @@ it('scaffolds --auth oauth, installs, tests, builds, and serves a protected serv
     /^OAUTH_ISSUER is not set: set it to your authorization server's issuer URL/,
   );
 
-  const port = await freePort();
-  const started = await startHttpServer(dir, 'npm', ['run', 'dev', '--silent'], {
-    PORT: String(port),
-  });
+  // The resource URL names the port: a port taken meanwhile is tried again on a fresh one.
+  const { port, started } = await onFreePort(async (port) => ({
+    port,
+    started: await startHttpServer(dir, 'npm', ['run', 'dev', '--silent'], {
+      PORT: String(port),
+    }),
+  }));
   try {
     const url = started.url.href;
     expect(url).toBe(`http://127.0.0.1:${port}/mcp`);

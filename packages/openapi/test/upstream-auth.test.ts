@@ -4,7 +4,7 @@ import { serveHttp } from '@mcp-fw/core/node';
 import { connectTestClient } from '@mcp-fw/core/testing';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePort } from '../../auth/test/support/protected.ts';
+import { onFreePort } from '../../../test-support/ports.ts';
 import { machineAuthorizationServer } from '../../client/test/support/machine-authorization-server.ts';
 import { fromOpenAPI, OpenAPIError, type FromOpenAPIOptions } from '../src/index.ts';
 import { startUpstream } from './support/petstore-upstream.ts';
@@ -198,17 +198,21 @@ describe('upstream auth: OAuth 2 client credentials against oidc-provider', () =
 describe("upstream auth: the MCP caller's token", () => {
   async function guarded(auth: FromOpenAPIOptions['auth']) {
     const upstream = await echoUpstream();
-    const port = await freePort();
-    const resource = `http://127.0.0.1:${port}/mcp`;
-    const as = await machineIssuer(resource);
-    const server = await fromOpenAPI(SPEC, { baseUrl: upstream.url, auth });
-    const handle = await serveHttp(server, {
-      port,
-      ...oauthResource({
-        resource,
-        authorizationServers: [as.issuer],
-        verifier: jwtVerifier({ issuer: as.issuer, jwksUri: as.jwksUri, audience: resource }),
-      }),
+    // The resource names its port, so the port is chosen before the server listens; a port
+    // taken meanwhile is tried again, with an issuer for the new resource.
+    const { as, handle, resource } = await onFreePort(async (port) => {
+      const resource = `http://127.0.0.1:${port}/mcp`;
+      const as = await machineIssuer(resource);
+      const server = await fromOpenAPI(SPEC, { baseUrl: upstream.url, auth });
+      const handle = await serveHttp(server, {
+        port,
+        ...oauthResource({
+          resource,
+          authorizationServers: [as.issuer],
+          verifier: jwtVerifier({ issuer: as.issuer, jwksUri: as.jwksUri, audience: resource }),
+        }),
+      });
+      return { as, handle, resource };
     });
     cleanups.push(() => handle.close());
     // The MCP client's token, from the same issuer, for the MCP server.

@@ -17,7 +17,7 @@ import {
   type AuthorizationServerOptions,
   type UpstreamProvider,
 } from '@mcp-fw/auth/server';
-import { freePort } from './protected.ts';
+import { onFreePort } from '../../../../test-support/ports.ts';
 
 export const SCOPES = ['notes:read', 'notes:write'];
 
@@ -71,43 +71,51 @@ export async function ownAuthorizationServer(
     serve?: Partial<ServeHttpOptions>;
   } = {},
 ): Promise<OwnAuthorizationServer> {
-  const port = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  const resource = `${origin}/mcp`;
-  const idp = await devUpstreamProvider({
-    redirectUri: `${origin}/oauth/callback`,
-    account: idpOptions.account,
-    accessTokenTtl: idpOptions.accessTokenTtl,
-  });
-  const as = await authorizationServer({
-    resource,
-    scopes: SCOPES,
-    upstream:
-      idpOptions.upstream?.(idp) ??
-      oidcUpstream({
-        issuer: idp.issuer,
-        clientId: idp.clientId,
-        clientSecret: idp.clientSecret,
-        name: 'dev-idp',
-      }),
-    ...extra,
-  });
-  const server = createServer({ name: 'notes', version: '1.0.0', providers: [Notes] });
-  const handle: HttpServerHandle = await serveHttp(server, {
-    port,
-    ...idpOptions.serve,
-    ...as.protect({ scopesSupported: SCOPES, challengeScopes: ['notes:read'] }),
-  });
-  return {
-    resource,
-    origin,
-    as,
-    idp,
-    close: async () => {
-      await handle.close();
+  // Its origin names its port (the resource, the IdP's redirect URI), so the port is chosen
+  // before it listens; a port taken meanwhile is tried again with everything made anew.
+  return onFreePort(async (port) => {
+    const origin = `http://127.0.0.1:${port}`;
+    const resource = `${origin}/mcp`;
+    const idp = await devUpstreamProvider({
+      redirectUri: `${origin}/oauth/callback`,
+      account: idpOptions.account,
+      accessTokenTtl: idpOptions.accessTokenTtl,
+    });
+    try {
+      const as = await authorizationServer({
+        resource,
+        scopes: SCOPES,
+        upstream:
+          idpOptions.upstream?.(idp) ??
+          oidcUpstream({
+            issuer: idp.issuer,
+            clientId: idp.clientId,
+            clientSecret: idp.clientSecret,
+            name: 'dev-idp',
+          }),
+        ...extra,
+      });
+      const server = createServer({ name: 'notes', version: '1.0.0', providers: [Notes] });
+      const handle: HttpServerHandle = await serveHttp(server, {
+        port,
+        ...idpOptions.serve,
+        ...as.protect({ scopesSupported: SCOPES, challengeScopes: ['notes:read'] }),
+      });
+      return {
+        resource,
+        origin,
+        as,
+        idp,
+        close: async () => {
+          await handle.close();
+          await idp.close();
+        },
+      };
+    } catch (error) {
       await idp.close();
-    },
-  };
+      throw error;
+    }
+  });
 }
 
 /** A cookie jar shared by every host (the test's hosts all differ by port only, and cookie names differ). */

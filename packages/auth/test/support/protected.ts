@@ -1,4 +1,3 @@
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { createServer, Tool, type Context, type McpFwServer } from '@mcp-fw/core';
 import { serveHttp, type HttpServerHandle, type ServeHttpOptions } from '@mcp-fw/core/node';
@@ -8,7 +7,11 @@ import {
   type OAuthResourceOptions,
   type TokenVerifier,
 } from '@mcp-fw/auth';
+import { onFreePort } from '../../../../test-support/ports.ts';
 import { jwksServer, signingKey } from './issuer.ts';
+
+// Re-exported for the tests that have imported it from here.
+export { freePort } from '../../../../test-support/ports.ts';
 
 export const MODERN = '2026-07-28';
 
@@ -23,35 +26,29 @@ class Secrets {
   }
 }
 
-export async function freePort(): Promise<number> {
-  const probe = createNetServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
-
 /** A protected server listening at its canonical URL, verifying with `verifier(resource)`. */
 export async function protectedServer(
   verifier: (resource: string) => TokenVerifier,
   extra: Partial<OAuthResourceOptions> = {},
   serve: ServeHttpOptions = {},
 ): Promise<{ handle: HttpServerHandle; resource: string }> {
-  const port = await freePort();
-  const resource = `http://127.0.0.1:${port}/mcp`;
-  const server = createServer({ name: 'secrets', version: '1.0.0', providers: [Secrets] });
-  const handle = await serveHttp(server, {
-    ...serve,
-    port,
-    ...oauthResource({
-      resource,
-      authorizationServers: ['https://issuer.test'],
-      verifier: verifier(resource),
-      scopesSupported: ['notes:read'],
-      ...extra,
-    }),
+  // Its canonical URL names its port, so the port is chosen before it listens.
+  return onFreePort(async (port) => {
+    const resource = `http://127.0.0.1:${port}/mcp`;
+    const server = createServer({ name: 'secrets', version: '1.0.0', providers: [Secrets] });
+    const handle = await serveHttp(server, {
+      ...serve,
+      port,
+      ...oauthResource({
+        resource,
+        authorizationServers: ['https://issuer.test'],
+        verifier: verifier(resource),
+        scopesSupported: ['notes:read'],
+        ...extra,
+      }),
+    });
+    return { handle, resource };
   });
-  return { handle, resource };
 }
 
 /** A 2026-07-28 tools/call of `secret`: stateless, so one request reaches the tool. */
@@ -89,16 +86,19 @@ export function callSecret(url: string, headers: Record<string, string> = {}): P
 export async function jwtProtected(server: McpFwServer) {
   const key = await signingKey('k1');
   const jwks = await jwksServer(() => [key.jwk]);
-  const port = await freePort();
-  const resource = `http://127.0.0.1:${port}/mcp`;
   const issuer = 'https://issuer.test';
-  const handle = await serveHttp(server, {
-    port,
-    ...oauthResource({
-      resource,
-      authorizationServers: [issuer],
-      verifier: jwtVerifier({ issuer, jwksUri: jwks.url, audience: resource }),
-    }),
+  // Its canonical URL names its port, so the port is chosen before it listens.
+  const { handle, resource } = await onFreePort(async (port) => {
+    const resource = `http://127.0.0.1:${port}/mcp`;
+    const handle = await serveHttp(server, {
+      port,
+      ...oauthResource({
+        resource,
+        authorizationServers: [issuer],
+        verifier: jwtVerifier({ issuer, jwksUri: jwks.url, audience: resource }),
+      }),
+    });
+    return { handle, resource };
   });
   return { key, jwks, handle, resource };
 }

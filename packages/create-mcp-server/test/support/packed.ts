@@ -87,6 +87,12 @@ export function startHttpServer(
       stderr += chunk;
       const url = /MCP server listening on (\S+)/.exec(stderr)?.[1];
       if (url) resolve({ url: new URL(url), stop });
+      // A dev watcher outlives a start that failed: a port in use is told at once (onFreePort
+      // of test-support/ports.ts then tries a fresh one).
+      else if (/already in use/.test(stderr)) {
+        stop();
+        reject(new Error(`${command} ${args.join(' ')} could not listen:\n${stderr}`));
+      }
     });
   });
 }

@@ -1,10 +1,14 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { nodeEntry } from '../../../../test-support/node-entry.ts';
 import { patience } from '../../../../test-support/patience.ts';
+import { freePort } from '../../../../test-support/ports.ts';
+
+// For the tests that need a port nobody listens on.
+export { freePort };
 
 export const REPO_ROOT = resolve(import.meta.dirname, '../../../..');
 
@@ -21,18 +25,6 @@ function which(name: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** A loopback port free right now. */
-export function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
 }
 
 function accepts(port: number): Promise<boolean> {
