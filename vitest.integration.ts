@@ -67,6 +67,7 @@ export default [
   'packages/cli/test/dev-views.test.ts',
   'packages/cli/test/inspect.test.ts',
   'packages/cli/test/install.test.ts',
+  'packages/cli/test/launcher-encoding.test.ts',
   'packages/cli/test/project-default.test.ts',
   'packages/cli/test/proxy-gateway.test.ts',
   // proxy: the conformance fixture as a process behind the proxy, driven by SDK 1.x at 2024-11-05.

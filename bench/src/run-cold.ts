@@ -3,7 +3,7 @@
 // BENCH_COLD_SPAWNS (default 21) and BENCH_SERVERS as for `npm run bench`.
 import { killAll } from './client.js';
 import { coldReferences, coldStarts } from './cold-start.js';
-import { bundledName, coldStartSubjects } from './cold-subjects.js';
+import { bundledName, coldStartSubjects, keepsExtraCaCerts } from './cold-subjects.js';
 import { envInt, selectedServers } from './config.js';
 import { machineFacts } from './machine.js';
 import { clockTicksPerSecond, idleShare, Interference } from './proc.js';
@@ -20,6 +20,10 @@ async function main(): Promise<void> {
   process.stderr.write(
     `mcp-fw cold-start benchmark, node ${machine.node}, ${spawns} spawns per subject, taking turns\n`,
   );
+  if (process.env.NODE_EXTRA_CA_CERTS && !keepsExtraCaCerts)
+    process.stderr.write(
+      'NODE_EXTRA_CA_CERTS is set here; the subjects start without it (BENCH_KEEP_EXTRA_CA_CERTS=1 keeps it)\n',
+    );
   const subjects = await coldStartSubjects(selected, SCRIPTS);
   const interference = new Interference();
   const cold = await coldStarts(subjects, spawns);
@@ -50,6 +54,7 @@ async function main(): Promise<void> {
   writeReport('cold.json', {
     ...reportHeader(machine, otherCpuShare),
     spawns,
+    extraCaCerts: keepsExtraCaCerts ? (process.env.NODE_EXTRA_CA_CERTS ?? null) : null,
     coldStart: cold,
     targets: verdicts,
   });

@@ -34,6 +34,8 @@ describe('the root entry without Node', () => {
         ['#load-reflect-metadata', expect.stringMatching(/\/src\/decorators\/load-metadata\.ts$/)],
         ['#schema-libraries', expect.stringMatching(/\/src\/schema\/libraries\.ts$/)],
         ['#digest', expect.stringMatching(/\/src\/protocol\/input\/digest\.ts$/)],
+        // Skill files' digests: @noble/hashes, where Node's variant loads node:crypto lazily.
+        ['#sha256-hex', expect.stringMatching(/\/src\/registry\/sha256-hex\.ts$/)],
         // Skill frontmatter: the yaml package's ESM build, where Node's variant loads it lazily.
         ['#yaml', expect.stringMatching(/\/src\/registry\/yaml-parse\.ts$/)],
       ]),
@@ -59,5 +61,23 @@ describe('the root entry without Node', () => {
     );
     expect(results[1].content[0].text).toMatch(/email: must match format "email"/);
     expect(results[3].content[0].text).toMatch(/day: must match format "date"/);
+  });
+
+  it('Node loads no @noble/hashes at start-up: a skill file is hashed with node:crypto, when it is', async () => {
+    const { stdout, stderr } = await run(
+      TSX,
+      [
+        '--conditions=@mcp-fw/source',
+        '--import',
+        join(FIXTURE, 'record-loads.mjs'),
+        join(FIXTURE, 'report.ts'),
+      ],
+      { cwd: REPO_ROOT },
+    );
+    const loaded = [...stderr.matchAll(/^loaded (\S+)$/gm)].map((m) => m[1]!);
+    // The hook saw the server start: core's own modules, skills among them.
+    expect(loaded.some((url) => url.endsWith('/src/registry/skills.ts'))).toBe(true);
+    expect(loaded.filter((url) => url.includes('@noble/hashes'))).toEqual([]);
+    expect((JSON.parse(stdout) as { reflect: boolean }).reflect).toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { type Context, createServer, type McpFwServer, Tool } from '@mcp-fw/core';
 import { createHttpHandler, type McpHttpHandler } from '@mcp-fw/core/http';
@@ -156,5 +156,23 @@ describe('ctx.state under 2026-07-28 over HTTP (no sessions)', () => {
         'and it is not authenticated, so there is no caller to keep it for. Fix: protect the server (the auth ' +
         'options of serveHttp: state is then kept per authenticated caller), or carry what the tool needs in its arguments.',
     );
+  });
+});
+
+describe('a connection without a given id', () => {
+  it('a connection that never read its session id ends without minting one (no web crypto on the way out); one that did mints it once', async () => {
+    const minted = vi.spyOn(globalThis.crypto, 'randomUUID');
+    try {
+      const idle = await connectTestClient(server(), { protocolVersion: '2025-11-25' });
+      await idle.close();
+      expect(minted).not.toHaveBeenCalled();
+
+      const busy = await connectTestClient(server(), { protocolVersion: '2025-11-25' });
+      expect(textOf(await busy.callTool('add', { item: 'milk' }))).toBe('milk');
+      await busy.close();
+      expect(minted).toHaveBeenCalledTimes(1);
+    } finally {
+      minted.mockRestore();
+    }
   });
 });

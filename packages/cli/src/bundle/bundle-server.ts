@@ -108,7 +108,14 @@ export async function bundleServer(request: BundleRequest): Promise<BundleResult
   const trimmed = dropRestatedNames(bundled);
   if (trimmed !== bundled) writeFileSync(bundleFile, trimmed);
   const contentHash = createHash('sha256').update(trimmed).digest('hex').slice(0, 16);
-  writeFileSync(launcherFile, launcherSource(basename(bundleFile), contentHash));
+  // esbuild escapes non-ASCII characters by default (charset: 'ascii'); a banner or a hashbang
+  // could still bring some, hence the check rather than an assumption.
+  // (Its UTF-8 is as many bytes as it has UTF-16 units only when every character is ASCII.)
+  const ascii = Buffer.byteLength(trimmed) === trimmed.length;
+  writeFileSync(
+    launcherFile,
+    launcherSource(basename(bundleFile), contentHash, ascii ? 'latin1' : 'utf8'),
+  );
   chmodSync(launcherFile, 0o755);
   return { format, bundleFile, launcherFile, bundleBytes: statSync(bundleFile).size, serves };
 }

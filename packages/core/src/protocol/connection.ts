@@ -36,6 +36,8 @@ export class ServerConnection implements HubMember {
    * by their response streams; their ids are theirs alone, so none may be matched across them.
    */
   readonly #shared: boolean;
+  /** The id, if one was given or minted: what the scope's getter has handed out so far. */
+  readonly #knownSessionId: () => string | undefined;
   /**
    * What the first request carried to name its caller (a legacy session's requests all name the
    * same), from which who the connection's tasks belong to is worked out when a task changes.
@@ -88,6 +90,7 @@ export class ServerConnection implements HubMember {
         return shared ? undefined : (sessionId ??= globalThis.crypto.randomUUID());
       },
     };
+    this.#knownSessionId = () => sessionId;
     core.hub.add(this);
     this.engine.onInputEnded(() => this.#leave());
   }
@@ -102,7 +105,10 @@ export class ServerConnection implements HubMember {
   #leave(): void {
     const { core, session } = this.#scope;
     core.hub.delete(this);
-    if (!this.#shared) core.sessionState.ended(connectionSessionKey(this.#scope.sessionId!));
+    // An id nobody read keyed no state; minting one here would load web crypto on the way out.
+    const sessionId = this.#knownSessionId();
+    if (!this.#shared && sessionId !== undefined)
+      core.sessionState.ended(connectionSessionKey(sessionId));
     core.guards.state.releaseSubscriptions(session.subscriptions.size);
     session.subscriptions.clear();
   }

@@ -1,5 +1,4 @@
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex } from '@noble/hashes/utils.js';
+import { sha256Hex } from '#sha256-hex';
 import { StartupError } from './errors.js';
 import type { ResourceDefinition } from './resource-definition.js';
 import { readFrontmatter } from './skill-frontmatter.js';
@@ -246,7 +245,7 @@ export class SkillCatalog {
           mimeType: isManifest ? 'text/markdown' : mimeTypeOf(base, text),
         });
       this.#addToTree(segments, uri);
-      resources.push({ uri, digest: `sha256:${bytesToHex(sha256(bytes))}`, size: bytes.length });
+      resources.push({ uri, digest: `sha256:${sha256Hex(bytes)}`, size: bytes.length });
     }
     if (total > SKILL_LIMITS.bytes)
       throw invalid(
