@@ -49,6 +49,8 @@ export class ProxyPassThrough implements PassThrough {
   readonly #routes = new WeakMap<object, Routes>();
   /** Calls taken (tests read it). */
   taken = 0;
+  /** What `take` returns answers failures through `call.failed` (upstream.ts). */
+  readonly settlesFailures = true;
 
   constructor(
     server: McpFwServer,

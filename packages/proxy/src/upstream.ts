@@ -248,14 +248,15 @@ export class Upstream {
         true,
         (c, options) => call(c, options).then(check),
         pass,
-      );
+      ).then(undefined, (error: unknown) => pass.failed(error) as T);
     return this.#pass(link, client, what, call, check, pass);
   }
 
   /**
    * A pass-through call without progress: what {@link #run} does, in one promise layer, with
    * the deadline of `#deadlines` instead of a timer of its own, and the call's `Context` built
-   * only if the upstream asks the caller something.
+   * only if the upstream asks the caller something. Its failures are answered through
+   * `pass.failed` (core adds no promise around the call: `settlesFailures`).
    */
   #pass<T>(
     link: Link,
@@ -290,16 +291,13 @@ export class Upstream {
         try {
           result = check(answer);
         } catch (error) {
-          throw end() ?? this.#failure(link, what, error, undefined);
+          return pass.failed(end() ?? this.#failure(link, what, error, undefined)) as T;
         }
         // Even when the upstream made an answer of it (an isError result).
         const refusal = end();
-        if (refusal) throw refusal;
-        return result;
+        return refusal ? (pass.failed(refusal) as T) : result;
       },
-      (error: unknown) => {
-        throw end() ?? this.#failure(link, what, error, undefined);
-      },
+      (error: unknown) => pass.failed(end() ?? this.#failure(link, what, error, undefined)) as T,
     );
   }
 
