@@ -35,6 +35,8 @@ export class Deadline implements Abortable {
   }
 }
 
+const MAX_DELAY_MS = 2 ** 31 - 1;
+
 /** The deadlines of one upstream's pass-through calls: at most one timer armed at a time. */
 export class Deadlines {
   readonly #timeoutMs: number;
@@ -73,7 +75,11 @@ export class Deadlines {
   }
 
   #arm(ms: number): void {
-    this.#timer = setTimeout(() => this.#fire(), Math.max(1, Math.ceil(ms)));
+    // setTimeout fires at once for a delay past 2^31-1 ms: a longer deadline is re-armed then.
+    this.#timer = setTimeout(
+      () => this.#fire(),
+      Math.min(MAX_DELAY_MS, Math.max(1, Math.ceil(ms))),
+    );
     // Waiting calls keep the process alive through their connections, not through this timer.
     this.#timer.unref?.();
   }

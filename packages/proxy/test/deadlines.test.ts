@@ -1,5 +1,5 @@
 import { RequestTimeoutError } from '@mcp-fw/client';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Deadlines } from '../src/deadlines.ts';
 
 // The pass-through's timeoutMs without a timer per call (src/deadlines.ts): one timer per
@@ -55,6 +55,21 @@ describe('deadlines', () => {
     for (let i = 0; i < 20_000; i++) deadlines.end(call(deadlines).deadline);
     expect(deadlines.waiting).toBe(1);
     expect(deadlines.held).toBeLessThanOrEqual(2050);
+    deadlines.close();
+  });
+
+  it("a timeoutMs past setTimeout's range waits instead of firing at once", async () => {
+    const deadlines = new Deadlines(1e10);
+    const waiting = call(deadlines);
+    const timers = vi.spyOn(globalThis, 'setTimeout');
+    try {
+      await sleep(30);
+      expect(waiting.call.reason).toBeUndefined();
+      // Not re-armed every millisecond either.
+      expect(timers.mock.calls.filter(([, ms]) => ms !== 30)).toHaveLength(0);
+    } finally {
+      timers.mockRestore();
+    }
     deadlines.close();
   });
 });
