@@ -276,4 +276,17 @@ describe('pass-through', () => {
     expect(textOf(await client.callTool('count', {}))).toMatch(/^\d+$/);
     expect(proxy.passedThrough).toBe(0);
   });
+
+  it("a legacy caller of another revision than its upstream session takes the full path (nothing of the upstream's revision reaches it)", async () => {
+    // The proxy's upstream sessions are pinned to 2025-11-25; this caller speaks 2025-06-18.
+    const proxy = await proxied(undefined, { connect: { protocolVersion: '2025-11-25' } });
+    const client = await caller(proxy, { protocolVersion: '2025-06-18' });
+    expect(client.protocolVersion).toBe('2025-06-18');
+    expect(textOf(await client.callTool('count', {}))).toMatch(/^\d+$/);
+    expect(proxy.passedThrough).toBe(0);
+    // The same caller at the upstream session's revision is passed through.
+    const same = await caller(proxy, { protocolVersion: '2025-11-25' });
+    await same.callTool('count', {});
+    expect(proxy.passedThrough).toBe(1);
+  });
 });
