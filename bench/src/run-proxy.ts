@@ -3,6 +3,7 @@
 // @mcp-fw/proxy (src/proxy-server.ts, stdio in and out), and the same server behind the floor
 // of a forwarding proxy (src/bare-proxy.ts), pipelined `add` calls, rounds taking turns. Usage: `npm run bench:proxy` (builds first). Not a test: it only reports.
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { killAll } from './client.js';
 import { envInt } from './config.js';
@@ -20,6 +21,10 @@ const ticksPerSecond = clockTicksPerSecond();
 const server = fileURLToPath(new URL('./mcp-fw-server.js', import.meta.url));
 const proxyServer = fileURLToPath(new URL('./proxy-server.js', import.meta.url));
 const bareProxy = fileURLToPath(new URL('./bare-proxy.js', import.meta.url));
+// BENCH_PROXY_BEFORE=<checkout>: that checkout's built proxy (another commit, built in a scratch
+// copy) takes its turn in every round too: before/after figures of a change in one sitting.
+const before = process.env.BENCH_PROXY_BEFORE;
+const beforeProxy = before ? resolve(before, 'bench/dist/proxy-server.js') : undefined;
 
 /** The proxy's upstream: its one child that is still running. */
 function childrenOf(pid: number): number[] {
@@ -36,11 +41,14 @@ async function main(): Promise<void> {
     profile ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profile}`] } : {},
   );
   const floor = await connect(bareProxy);
+  const earlier = beforeProxy ? await connect(beforeProxy) : undefined;
   await pipelined(direct.client, config.warmupCalls, config.inFlight, ticksPerSecond);
   await pipelined(proxied.client, config.warmupCalls, config.inFlight, ticksPerSecond);
   await pipelined(floor.client, config.warmupCalls, config.inFlight, ticksPerSecond);
+  if (earlier) await pipelined(earlier.client, config.warmupCalls, config.inFlight, ticksPerSecond);
   const local: number[] = [];
   const proxy: number[] = [];
+  const proxyBefore: number[] = [];
   const behind: number[] = [];
   const forwarder: number[] = [];
   for (let round = 0; round < config.rounds; round++) {
@@ -59,8 +67,13 @@ async function main(): Promise<void> {
     forwarder.push(
       (await pipelined(floor.client, config.calls, config.inFlight, ticksPerSecond)).cpuUsPerCall,
     );
+    if (earlier)
+      proxyBefore.push(
+        (await pipelined(earlier.client, config.calls, config.inFlight, ticksPerSecond))
+          .cpuUsPerCall,
+      );
     process.stderr.write(
-      `  round ${round + 1}: local ${local[round].toFixed(1)} µs, proxy ${proxy[round].toFixed(1)} µs, upstream behind it ${behind[round].toFixed(1)} µs, bare forwarder ${forwarder[round].toFixed(1)} µs\n`,
+      `  round ${round + 1}: local ${local[round].toFixed(1)} µs, proxy ${proxy[round].toFixed(1)} µs, upstream behind it ${behind[round].toFixed(1)} µs, bare forwarder ${forwarder[round].toFixed(1)} µs${earlier ? `, proxy before ${proxyBefore[round].toFixed(1)} µs` : ''}\n`,
     );
   }
   const median = (values: number[]) => quantile(values, 0.5);
@@ -74,12 +87,19 @@ async function main(): Promise<void> {
     bareForwarderCpuUsPerCall: median(forwarder),
     ratio: median(proxy) / median(local),
     bareForwarderRatio: median(forwarder) / median(local),
+    ...(earlier
+      ? {
+          proxyBeforeCpuUsPerCall: median(proxyBefore),
+          proxyBeforeRatio: median(proxyBefore) / median(local),
+        }
+      : {}),
     target: 1.5,
   };
   console.log(JSON.stringify(report, null, 2));
   await direct.client.close();
   await proxied.client.close();
   await floor.client.close();
+  await earlier?.client.close();
 }
 
 main().then(

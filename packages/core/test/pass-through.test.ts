@@ -84,4 +84,33 @@ describe('the pass-through hook', () => {
     await expect.poll(() => aborted).toBe('changed my mind');
     await client.close();
   });
+
+  it('a hook that settles failures answers them through call.failed, and core adds no promise around its call', async () => {
+    const server = createServer({ name: 't', version: '1', providers: [Desk] });
+    server.passThrough({
+      settlesFailures: true,
+      take: (call) => {
+        const failure =
+          call.params.name === 'nope'
+            ? new JsonRpcError(-32602, 'Upstream "u": Unknown tool: nope')
+            : new UserError('Upstream "u" answered badly');
+        // 'unsettled' rejects as it is: core, told the hook settles failures, does not map it.
+        if (call.params.name === 'unsettled') return Promise.reject(failure);
+        return Promise.reject(failure).then(undefined, (error) => call.failed(error));
+      },
+    });
+    const client = await connectTestClient(server, { protocolVersion: '2025-11-25' });
+    const refused = await client.callTool('refused', {});
+    expect(refused.isError).toBe(true);
+    expect(refused.content[0]).toMatchObject({ text: 'Upstream "u" answered badly' });
+    await expect(client.callTool('nope', {})).rejects.toMatchObject({
+      code: -32602,
+      message: 'Upstream "u": Unknown tool: nope',
+    });
+    // Not an isError result: the hook's own rejection reaches the engine as a JSON-RPC error.
+    await expect(client.callTool('unsettled', {})).rejects.toMatchObject({
+      message: expect.stringContaining('Upstream "u" answered badly'),
+    });
+    await client.close();
+  });
 });

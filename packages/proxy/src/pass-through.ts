@@ -1,4 +1,4 @@
-import type { McpFwServer, PassThrough, PassThroughCall } from '@mcp-fw/core';
+import type { McpFwServer, PassThrough, PassThroughCall, PassThroughMethod } from '@mcp-fw/core';
 import { refusedFor, type Mirror } from './mirror.js';
 import { checked } from './results.js';
 import type { Upstream } from './upstream.js';
@@ -20,6 +20,15 @@ interface Route {
   /** What the upstream calls it (a tool or prompt name), when the server serves it renamed. */
   readonly rename: string | undefined;
   readonly what: string;
+  /** The upstream's answer checked (an error naming the upstream when it lies), as passed on. */
+  readonly check: (answer: unknown) => unknown;
+}
+
+/** The routes of one registry, by member name or URI, per method. */
+interface Routes {
+  readonly tools: Map<string, Route>;
+  readonly prompts: Map<string, Route>;
+  readonly resources: Map<string, Route>;
 }
 
 /** The members each upstream mirrors, for building routes. */
@@ -36,10 +45,12 @@ export class ProxyPassThrough implements PassThrough {
   readonly #server: McpFwServer;
   readonly #served: () => Iterable<MirroredUpstream>;
   readonly #enabled: () => boolean;
-  /** Routes by `kind\0name`, built once per registry (each change replaces the registry). */
-  readonly #routes = new WeakMap<object, Map<string, Route>>();
+  /** Routes built once per registry (each change replaces the registry). */
+  readonly #routes = new WeakMap<object, Routes>();
   /** Calls taken (tests read it). */
   taken = 0;
+  /** What `take` returns answers failures through `call.failed` (upstream.ts). */
+  readonly settlesFailures = true;
 
   constructor(
     server: McpFwServer,
@@ -55,28 +66,32 @@ export class ProxyPassThrough implements PassThrough {
     if (call.era !== 'legacy' || !this.#enabled()) return undefined;
     const params = call.params;
     const method = call.method;
-    let key: unknown;
+    const table = this.#table();
+    let route: Route | undefined;
     if (method === 'tools/call') {
       // A task is the full path's (the call becomes one downstream when the upstream made one).
-      if (params.task !== undefined) return undefined;
-      key = params.name;
-    } else key = method === 'prompts/get' ? params.name : params.uri;
-    if (typeof key !== 'string') return undefined;
-    const route = this.#table().get(`${method}\0${key}`);
+      if (params.task !== undefined || typeof params.name !== 'string') return undefined;
+      route = table.tools.get(params.name);
+    } else if (method === 'prompts/get') {
+      if (typeof params.name !== 'string') return undefined;
+      route = table.prompts.get(params.name);
+    } else {
+      if (typeof params.uri !== 'string') return undefined;
+      route = table.resources.get(params.uri);
+    }
     if (route === undefined) return undefined;
     const sent = route.rename === undefined ? params : { ...params, name: route.rename };
-    const upstream = route.upstream;
-    const taking = upstream.passThrough(call, route.what, (client, options) =>
-      client.request(method, sent as Record<string, unknown>, options).then((answer) => {
-        const result = checked(upstream.settings.name, method, route.what, answer);
-        return method === 'tools/call' ? refusedFor(result) : result;
-      }),
+    const taking = route.upstream.passThrough(
+      call,
+      route.what,
+      (client, options) => client.request(method, sent as Record<string, unknown>, options),
+      route.check,
     );
     if (taking !== undefined) this.taken++;
     return taking;
   }
 
-  #table(): Map<string, Route> {
+  #table(): Routes {
     const registry = this.#server.registry;
     let table = this.#routes.get(registry);
     if (!table) {
@@ -103,34 +118,42 @@ function plain(member: {
   );
 }
 
-function buildRoutes(registry: Registry, served: Iterable<MirroredUpstream>): Map<string, Route> {
+/** A route's answer check: the shape `method` asks for, and for a tool a refusal made an error. */
+function checker(upstream: Upstream, method: PassThroughMethod, what: string): Route['check'] {
+  const name = upstream.settings.name;
+  return method === 'tools/call'
+    ? (answer) => refusedFor(checked(name, method, what, answer))
+    : (answer) => checked(name, method, what, answer);
+}
+
+function buildRoutes(registry: Registry, served: Iterable<MirroredUpstream>): Routes {
   const own = registry.own;
   // A member served as its provider made it is the registry's own definition, the same object; a
   // transformed one (renamed, an argument hidden, wrapped) is a new definition.
   const untouched = new Set<object>([...own.tools, ...own.prompts, ...own.resources]);
-  const routes = new Map<string, Route>();
+  const routes: Routes = { tools: new Map(), prompts: new Map(), resources: new Map() };
   for (const { upstream, mirror } of served)
     for (const member of mirror.members()) {
       const rename = member.upstreamName === member.key ? undefined : member.upstreamName;
+      const what = member.what;
       if (member.kind === 'tool') {
         const tool = registry.tool(member.key);
         // An output schema is checked by the full path (the proxy declares the upstream's).
         if (!tool || !untouched.has(tool) || !plain(tool) || tool.outputSchema !== undefined)
           continue;
         if (tool.task.mode !== 'forbidden') continue;
-        routes.set(`tools/call\0${member.key}`, { upstream, rename, what: member.what });
+        const check = checker(upstream, 'tools/call', what);
+        routes.tools.set(member.key, { upstream, rename, what, check });
       } else if (member.kind === 'prompt') {
         const prompt = registry.prompt(member.key);
         if (!prompt || !untouched.has(prompt) || !plain(prompt)) continue;
-        routes.set(`prompts/get\0${member.key}`, { upstream, rename, what: member.what });
+        const check = checker(upstream, 'prompts/get', what);
+        routes.prompts.set(member.key, { upstream, rename, what, check });
       } else {
         const resource = registry.resource(member.key);
         if (!resource || !untouched.has(resource) || !plain(resource)) continue;
-        routes.set(`resources/read\0${member.key}`, {
-          upstream,
-          rename: undefined,
-          what: member.what,
-        });
+        const check = checker(upstream, 'resources/read', what);
+        routes.resources.set(member.key, { upstream, rename: undefined, what, check });
       }
     }
   return routes;

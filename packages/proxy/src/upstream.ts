@@ -20,6 +20,7 @@ import {
   type PassThroughCall,
 } from '@mcp-fw/core';
 import { afterAnswer, bearerOf, bearerOfHeader, beforeQuestion } from './caller.js';
+import { Deadlines } from './deadlines.js';
 import type { Opener } from './target.js';
 
 /**
@@ -70,8 +71,11 @@ interface Link {
   readonly isolated: boolean;
   client?: McpClient;
   opening?: Promise<McpClient>;
-  /** By the call's signal (the full path), or its pass-through call (which has none). */
-  readonly calls: Map<object, Context>;
+  /**
+   * By the call's signal (the full path), or its pass-through call (which has none): its
+   * `Context`, or the pass-through call whose `ctx` builds it when the upstream asks something.
+   */
+  readonly calls: Map<object, Context | PassThroughCall>;
   /** A question the caller cannot answer (a capability it lacks), by call: the call's answer. */
   readonly refusals: Map<object, unknown>;
   /** Forwarded calls that chose this link and have not ended (some may still be opening it). */
@@ -115,6 +119,8 @@ export class Upstream {
     object,
     { readonly link: Link; readonly sessionId: string | undefined; readonly token?: string }
   >();
+  /** The timeoutMs of pass-through calls, with one timer for all of them (deadlines.ts). */
+  readonly #deadlines: Deadlines | undefined;
   #retry?: ReturnType<typeof setTimeout>;
   #sweep?: ReturnType<typeof setInterval>;
   #closed = false;
@@ -125,6 +131,7 @@ export class Upstream {
   constructor(opener: Opener, settings: UpstreamSettings) {
     this.opener = opener;
     this.settings = settings;
+    if (Number.isFinite(settings.timeoutMs)) this.#deadlines = new Deadlines(settings.timeoutMs);
     if (opener.shared) {
       this.#primary.client = opener.shared;
       this.#up(opener.shared);
@@ -197,6 +204,7 @@ export class Upstream {
     pass: PassThroughCall,
     what: string,
     call: (client: McpClient, options: CallOptions) => Promise<T>,
+    check: (answer: T) => T,
   ): Promise<T> | undefined {
     if (this.#state !== 'up' || pass.era !== 'legacy') return undefined;
     const token =
@@ -231,7 +239,66 @@ export class Upstream {
     if (client === undefined || client.protocolVersion !== pass.protocolVersion) return undefined;
     link.reserved++;
     const meta = pass.params._meta as { progressToken?: unknown } | undefined;
-    return this.#run(link, client, what, pass.ctx, meta?.progressToken !== undefined, call, pass);
+    if (meta?.progressToken !== undefined)
+      return this.#run(
+        link,
+        client,
+        what,
+        pass.ctx,
+        true,
+        (c, options) => call(c, options).then(check),
+        pass,
+      ).then(undefined, (error: unknown) => pass.failed(error) as T);
+    return this.#pass(link, client, what, call, check, pass);
+  }
+
+  /**
+   * A pass-through call without progress: what {@link #run} does, in one promise layer, with
+   * the deadline of `#deadlines` instead of a timer of its own, and the call's `Context` built
+   * only if the upstream asks the caller something. Its failures are answered through
+   * `pass.failed` (core adds no promise around the call: `settlesFailures`).
+   */
+  #pass<T>(
+    link: Link,
+    client: McpClient,
+    what: string,
+    call: (client: McpClient, options: CallOptions) => Promise<T>,
+    check: (answer: T) => T,
+    pass: PassThroughCall,
+  ): Promise<T> {
+    const deadlines = this.#deadlines;
+    const deadline = deadlines?.start(pass, what);
+    link.calls.set(pass, pass);
+    const end = (): unknown => {
+      if (deadline) deadlines?.end(deadline);
+      link.reserved--;
+      link.calls.delete(pass);
+      link.lastUsed = Date.now();
+      if (link.refusals.size === 0) return undefined;
+      const refusal = link.refusals.get(pass);
+      link.refusals.delete(pass);
+      return refusal;
+    };
+    let sent: Promise<T>;
+    try {
+      sent = call(client, { abortWith: deadline ?? pass, timeoutMs: Infinity });
+    } catch (error) {
+      sent = Promise.reject(error);
+    }
+    return sent.then(
+      (answer) => {
+        let result: T;
+        try {
+          result = check(answer);
+        } catch (error) {
+          return pass.failed(end() ?? this.#failure(link, what, error, undefined)) as T;
+        }
+        // Even when the upstream made an answer of it (an isError result).
+        const refusal = end();
+        return refusal ? (pass.failed(refusal) as T) : result;
+      },
+      (error: unknown) => pass.failed(end() ?? this.#failure(link, what, error, undefined)) as T,
+    );
   }
 
   /**
@@ -313,6 +380,7 @@ export class Upstream {
   /** Closes every connection this upstream opened (not a client given as the target). */
   async close(): Promise<void> {
     this.#closed = true;
+    this.#deadlines?.close();
     clearTimeout(this.#retry);
     clearInterval(this.#sweep);
     await this.#stopListening?.().catch(() => {});
@@ -527,7 +595,7 @@ export class Upstream {
         // back (server-filesystem serves its command-line folders), so only questions fail it.
         if (error instanceof ClientCapabilityError && method !== 'roots/list')
           for (const [signal, owner] of link.calls)
-            if (owner === ctx) link.refusals.set(signal, error);
+            if (contextOf(owner) === ctx) link.refusals.set(signal, error);
         throw error;
       }
     };
@@ -561,11 +629,12 @@ export class Upstream {
   /** The downstream call an upstream question belongs to; a refusal when it cannot be told. */
   #asked(link: Link, info: InputInfo, method: string): Context {
     const owner = info.signal && link.calls.get(info.signal);
-    if (owner) return owner;
+    if (owner) return contextOf(owner);
     const calls = [...link.calls.values()];
     // A connection of one session: its latest call asks. A shared one: only an unambiguous call,
     // never a guess that could show one client's question to another.
-    if (calls.length === 1 || (link.isolated && calls.length > 0)) return calls[calls.length - 1];
+    if (calls.length === 1 || (link.isolated && calls.length > 0))
+      return contextOf(calls[calls.length - 1]);
     throw new JsonRpcError(
       -32603,
       calls.length === 0
@@ -593,7 +662,7 @@ export class Upstream {
       return;
     }
     const level = message.level as keyof Context['log'];
-    const log = calls[calls.length - 1].log;
+    const log = contextOf(calls[calls.length - 1]).log;
     (typeof log[level] === 'function' ? log[level] : log.info)(message.data, message.logger);
   }
 
@@ -663,6 +732,11 @@ export class Upstream {
         void this.#drop(link);
       }
   }
+}
+
+/** The `Context` of a call in `Link.calls` (a pass-through call's is built on first use). */
+function contextOf(owner: Context | PassThroughCall): Context {
+  return 'ctx' in owner ? owner.ctx : owner;
 }
 
 function newLink(

@@ -115,6 +115,52 @@ describe('pass-through', () => {
     expect(seen.aborted[0]).toMatch(/user left/);
   });
 
+  it('a passed-through call without progress is cancelled upstream when its caller cancels', async () => {
+    const seen: Seen = { aborted: [], calls: 0 };
+    const proxy = await proxied(seen);
+    const client = await caller(proxy);
+    const before = proxy.passedThrough;
+    const controller = new AbortController();
+    const call = client.callTool('slow', { ms: 10_000 }, { signal: controller.signal });
+    setTimeout(() => controller.abort(new Error('user left')), 100);
+    await expect(call).rejects.toThrow('user left');
+    expect(proxy.passedThrough - before).toBe(1);
+    await vi.waitFor(() => expect(seen.aborted).toHaveLength(1));
+    expect(seen.aborted[0]).toMatch(/user left/);
+  });
+
+  it("the proxy's timeoutMs fails a passed-through slow call naming the upstream, and the upstream hears the cancel", async () => {
+    const seen: Seen = { aborted: [], calls: 0 };
+    const proxy = await proxied(seen, { timeoutMs: 300 });
+    const client = await caller(proxy);
+    const before = proxy.passedThrough;
+    const result = await client.callTool('slow', { ms: 10_000 });
+    expect(proxy.passedThrough - before).toBe(1);
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(
+      /Upstream "upstream" did not answer tools\/call "slow" within 300 ms \(the proxy's timeoutMs for it\)/,
+    );
+    await vi.waitFor(() => expect(seen.aborted).toHaveLength(1));
+    expect(seen.aborted[0]).toMatch(/within 300 ms/);
+  });
+
+  it("passed-through calls arm no timer per call for the proxy's timeoutMs", async () => {
+    // A timeoutMs no other timer uses: each setTimeout of that length is the proxy's.
+    const proxy = await proxied(undefined, { timeoutMs: 12_345 });
+    const client = await caller(proxy);
+    const before = proxy.passedThrough;
+    const timers = vi.spyOn(globalThis, 'setTimeout');
+    try {
+      await Promise.all(Array.from({ length: 20 }, () => client.callTool('count', {})));
+      const armed = timers.mock.calls.filter(([, ms]) => ms === 12_345).length;
+      expect(proxy.passedThrough - before).toBe(20);
+      // One timer for the upstream's calls (deadlines.ts), not one per call.
+      expect(armed).toBeLessThanOrEqual(1);
+    } finally {
+      timers.mockRestore();
+    }
+  });
+
   it('progress reaches the right caller', async () => {
     const proxy = await proxied();
     const a = await caller(proxy);
@@ -229,5 +275,18 @@ describe('pass-through', () => {
     const client = await caller(proxy, { protocolVersion: '2026-07-28' });
     expect(textOf(await client.callTool('count', {}))).toMatch(/^\d+$/);
     expect(proxy.passedThrough).toBe(0);
+  });
+
+  it("a legacy caller of another revision than its upstream session takes the full path (nothing of the upstream's revision reaches it)", async () => {
+    // The proxy's upstream sessions are pinned to 2025-11-25; this caller speaks 2025-06-18.
+    const proxy = await proxied(undefined, { connect: { protocolVersion: '2025-11-25' } });
+    const client = await caller(proxy, { protocolVersion: '2025-06-18' });
+    expect(client.protocolVersion).toBe('2025-06-18');
+    expect(textOf(await client.callTool('count', {}))).toMatch(/^\d+$/);
+    expect(proxy.passedThrough).toBe(0);
+    // The same caller at the upstream session's revision is passed through.
+    const same = await caller(proxy, { protocolVersion: '2025-11-25' });
+    await same.callTool('count', {});
+    expect(proxy.passedThrough).toBe(1);
   });
 });

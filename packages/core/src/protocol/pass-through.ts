@@ -38,6 +38,13 @@ export interface PassThroughCall {
    * caller through it.
    */
   readonly ctx: Context;
+  /**
+   * What core answers when this call fails with `error`: for `tools/call` the `isError` result a
+   * handler's throw becomes, returned (a `JsonRpcError` is thrown again, to be answered as the
+   * JSON-RPC error it is); for the others `error`, thrown again. For a hook that
+   * {@link PassThrough.settlesFailures settles failures} itself.
+   */
+  failed(error: unknown): unknown;
 }
 
 /**
@@ -56,6 +63,11 @@ export interface PassThroughCall {
 export interface PassThrough {
   /** The call's result (or its failure), or undefined to leave the call to core. */
   take(call: PassThroughCall): Promise<unknown> | undefined;
+  /**
+   * True when what `take` returns already answers failures through `call.failed` (it rejects
+   * only with what that throws): core then adds no promise of its own around each call.
+   */
+  readonly settlesFailures?: boolean;
 }
 
 // Installed by `McpFwServer.passThrough`; read by the connection before it dispatches.
@@ -102,6 +114,32 @@ class OfferedCall implements PassThroughCall {
   onAbort(listener: (reason: unknown) => void): void {
     this.#record.request.onAbort(listener);
   }
+
+  failed(error: unknown): unknown {
+    if (this.method !== 'tools/call') throw error;
+    return toolFailure(error, this.params, this.#record, this.#scope);
+  }
+}
+
+/** A tool call's failure made the `isError` result a handler's throw is (or thrown again). */
+function toolFailure(
+  error: unknown,
+  params: Readonly<Record<string, unknown>>,
+  record: RequestRecord,
+  scope: Scope,
+): unknown {
+  // As a tool handler's throw, except that a JSON-RPC error stays one (a proxy passes on its
+  // upstream's as they are); anything else is an isError result.
+  const result = record.era.toolError(
+    error instanceof JsonRpcError ? error : new ToolExecutionError(String(params.name), error),
+    {
+      features: featuresOf(record.protocolVersion),
+      policy: scope.errors,
+      quiet: record.request.aborted,
+    },
+  );
+  if (!result) throw error;
+  return result;
 }
 
 /**
@@ -120,19 +158,6 @@ export function offerPassThrough(
   const params = request.params;
   if (params === undefined || Array.isArray(params)) return undefined;
   const taken = hook.take(new OfferedCall(method, params, record, scope));
-  if (taken === undefined || method !== 'tools/call') return taken;
-  return taken.then(undefined, (error: unknown) => {
-    // As a tool handler's throw, except that a JSON-RPC error stays one (a proxy passes on its
-    // upstream's as they are); anything else is an isError result.
-    const result = record.era.toolError(
-      error instanceof JsonRpcError ? error : new ToolExecutionError(String(params.name), error),
-      {
-        features: featuresOf(record.protocolVersion),
-        policy: scope.errors,
-        quiet: request.aborted,
-      },
-    );
-    if (!result) throw error;
-    return result;
-  });
+  if (taken === undefined || method !== 'tools/call' || hook.settlesFailures) return taken;
+  return taken.then(undefined, (error: unknown) => toolFailure(error, params, record, scope));
 }
