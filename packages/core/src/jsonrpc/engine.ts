@@ -106,7 +106,9 @@ export class Engine {
 
   constructor(channel: Channel, handlers: EngineHandlers, options: EngineOptions = {}) {
     this.#channel = channel;
-    this.#outbound = new OutboundRequests(channel.firstOutboundId);
+    this.#outbound = new OutboundRequests(channel.firstOutboundId, (timedOut) =>
+      this.#handlers.outboundAbandoned?.(timedOut, 'timeout'),
+    );
     this.#handlers = handlers;
     this.#outboundTimeoutMs = options.outboundTimeoutMs ?? DEFAULT_OUTBOUND_TIMEOUT_MS;
     channel.start({
@@ -131,9 +133,7 @@ export class Engine {
   /** Sends a request to the peer and resolves with its result (rejects with its error). */
   request(method: string, params: unknown, options: OutboundOptions = {}): Promise<unknown> {
     const timeoutMs = options.timeoutMs ?? this.#outboundTimeoutMs;
-    const { id, done } = this.#outbound.open(timeoutMs, (timedOut) =>
-      this.#handlers.outboundAbandoned?.(timedOut, 'timeout'),
-    );
+    const { id, done } = this.#outbound.open(timeoutMs);
     const signal = options.signal;
     if (signal) {
       const onAbort = () => {
