@@ -11,7 +11,7 @@ import {
 } from '../src/jsonrpc/index.ts';
 
 /** An engine on a channel the test drives: `answer(id)` delivers a result for that request. */
-function engineOnTestChannel(abandoned: unknown[][] = []) {
+function engineOnTestChannel(abandoned: unknown[][] = [], overrides: Partial<EngineHandlers> = {}) {
   let sink!: ChannelSink;
   const channel: Channel = { start: (s) => (sink = s), send: () => {}, close: async () => {} };
   const handlers: EngineHandlers = {
@@ -20,6 +20,7 @@ function engineOnTestChannel(abandoned: unknown[][] = []) {
     mapError: (e) => (e instanceof JsonRpcError ? e.toJSON() : { code: -32603, message: 'x' }),
     acceptBatch: () => false,
     outboundAbandoned: (id, reason) => abandoned.push([id, reason]),
+    ...overrides,
   };
   const engine = new Engine(channel, handlers);
   const answer = (id: number) =>
@@ -97,6 +98,21 @@ describe('outbound request timeouts', () => {
     expect(engine.outboundPending).toBe(1);
     answer(1);
     expect(await never).toMatchObject({ ok: true });
+  });
+
+  it('a timed-out request rejects with what timeoutError builds from the request as sent, and outboundAbandoned gets that error', async () => {
+    const abandoned: unknown[][] = [];
+    const { engine } = engineOnTestChannel([], {
+      timeoutError: (method, params, timeoutMs) =>
+        new Error(`${method} ${JSON.stringify(params)} after ${timeoutMs}`),
+      outboundAbandoned: (id, reason, error) => abandoned.push([id, reason, error]),
+    });
+    const failure = await engine
+      .request('tools/call', { name: 'x' }, { timeoutMs: 10 })
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(Error);
+    expect((failure as Error).message).toBe('tools/call {"name":"x"} after 10');
+    expect(abandoned).toEqual([[0, 'timeout', failure]]);
   });
 
   it('a late answer to a timed-out request settles nothing', async () => {
