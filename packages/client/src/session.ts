@@ -49,9 +49,6 @@ export class Session {
   readonly #progress = new Map<string, (progress: Progress) => void>();
   readonly #listeners = new Set<NotificationListener>();
   #nextToken = 0;
-  /** Requests timed by the engine's own timer (see raw), and those it abandoned. */
-  readonly #timing = new Map<JsonRpcId, { method: string; params: unknown; timeoutMs: number }>();
-  readonly #timedOut = new Map<JsonRpcId, RequestTimeoutError>();
   #ended?: string;
   /**
    * Starts a new legacy session after the server forgot this one (set by `connect`); the
@@ -79,7 +76,15 @@ export class Session {
                 message: error instanceof Error ? error.message : String(error),
               },
         acceptBatch: () => false,
-        outboundAbandoned: (id, reason) => this.#abandoned(id, reason),
+        // The engine's timer times requests out (see raw), with the error the caller gets.
+        timeoutError: (method, params, timeoutMs) =>
+          new RequestTimeoutError(
+            describeCall(method, params),
+            timeoutMs,
+            this.transport.diagnosis?.() ?? '',
+          ),
+        outboundAbandoned: (id, reason, error) =>
+          this.#abandoned(id, reason === 'timeout' && error !== undefined ? error : reason),
       },
       { outboundTimeoutMs: Infinity },
     );
@@ -109,41 +114,24 @@ export class Session {
     // listener of the session's per request (a forwarding proxy makes one call per request).
     // Promise callbacks rather than an async function: one call runs through several layers,
     // and each async frame is an allocation and a turn of the microtask queue.
-    let id: JsonRpcId | undefined;
     let done: Promise<unknown>;
     try {
       done = this.engine.request(method, params, {
         timeoutMs,
         signal,
         abortWith: options.abortWith,
-        onId: (sent) => {
-          id = sent;
-          this.#timing.set(sent, { method, params, timeoutMs });
-          options.onId?.(sent);
-        },
+        onId: options.onId,
       });
     } catch (error) {
-      this.#forget(id);
       return Promise.reject(this.#translate(error));
     }
-    return done.then(
-      (result) => {
-        this.#forget(id);
-        return result;
-      },
-      (error: unknown) => {
-        const timedOut = id === undefined ? undefined : this.#timedOut.get(id);
-        this.#forget(id);
-        throw timedOut ?? this.#translate(error);
-      },
-    );
+    return done.catch(this.#rethrow);
   }
 
-  #forget(id: JsonRpcId | undefined): void {
-    if (id === undefined) return;
-    this.#timing.delete(id);
-    if (this.#timedOut.size > 0) this.#timedOut.delete(id);
-  }
+  /** A failed request's error as the caller sees it (one function for every request). */
+  readonly #rethrow = (error: unknown): never => {
+    throw this.#translate(error);
+  };
 
   /**
    * Sends a request as the negotiated era wants it: the envelope and a progress token in
@@ -339,16 +327,6 @@ export class Session {
   }
 
   #abandoned(id: JsonRpcId, reason: unknown): void {
-    // The engine's timer gave up on it (see raw): the caller rejects with this error instead.
-    const timing = reason === 'timeout' ? this.#timing.get(id) : undefined;
-    if (timing) {
-      reason = new RequestTimeoutError(
-        describeCall(timing.method, timing.params),
-        timing.timeoutMs,
-        this.transport.diagnosis?.() ?? '',
-      );
-      this.#timedOut.set(id, reason as RequestTimeoutError);
-    }
     // 2026-07-28 over HTTP: closing the stream is the cancel. Elsewhere the server is told.
     if (this.transport.cancel?.(id) || this.#ended !== undefined) return;
     const why = reason instanceof Error ? reason.message : String(reason ?? 'cancelled');

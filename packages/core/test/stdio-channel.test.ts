@@ -74,3 +74,34 @@ describe('StdioChannel: lines out of chunks', () => {
     expect(await linesOf(['a\nlast'])).toEqual(['frame a', 'frame last']);
   });
 });
+
+describe('StdioChannel: writes', () => {
+  function writer() {
+    const chunks: string[] = [];
+    const channel = new StdioChannel({
+      input: new PassThrough(),
+      output: { write: (chunk) => chunks.push(chunk) > 0, once: () => undefined },
+      maxMessageBytes: 1024,
+    });
+    return { channel, chunks };
+  }
+
+  it('a write with the pipe idle goes out in the same turn, before the event loop moves on', async () => {
+    const { channel, chunks } = writer();
+    channel.send('{"a":1}');
+    expect(chunks).toEqual([]);
+    // A tick queued after the send runs after its flush; a setImmediate flush came much later.
+    await new Promise((resolve) => process.nextTick(resolve));
+    expect(chunks).toEqual(['{"a":1}\n']);
+  });
+
+  it('frames sent in one turn, promise continuations included, leave as one chunk', async () => {
+    const { channel, chunks } = writer();
+    channel.send('1');
+    void Promise.resolve()
+      .then(() => channel.send('2'))
+      .then(() => channel.send('3'));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(chunks).toEqual(['1\n2\n3\n']);
+  });
+});

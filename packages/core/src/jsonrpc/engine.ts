@@ -39,8 +39,17 @@ export interface EngineHandlers {
   parseFrame?(text: string): unknown;
   /** Whether a JSON array of messages is accepted right now. */
   acceptBatch(): boolean;
-  /** An outbound request was given up (timeout or abort): the peer may be told to stop. */
-  outboundAbandoned?(id: JsonRpcId, reason: unknown): void;
+  /**
+   * An outbound request was given up (timeout or abort): the peer may be told to stop. On a
+   * timeout `reason` is `'timeout'` and `error` what the request rejected with.
+   */
+  outboundAbandoned?(id: JsonRpcId, reason: unknown, error?: unknown): void;
+  /**
+   * What an outbound request that timed out rejects with (default: a `JsonRpcError` with
+   * `REQUEST_TIMEOUT_CODE`, "Request timed out after N ms"); built only when one does, from
+   * the request as it was sent.
+   */
+  timeoutError?(method: string, params: unknown, timeoutMs: number): unknown;
 }
 
 /** Something that says once when it is aborted (an `InboundRequest`), without an `AbortSignal`. */
@@ -106,7 +115,12 @@ export class Engine {
 
   constructor(channel: Channel, handlers: EngineHandlers, options: EngineOptions = {}) {
     this.#channel = channel;
-    this.#outbound = new OutboundRequests(channel.firstOutboundId);
+    this.#outbound = new OutboundRequests(
+      channel.firstOutboundId,
+      handlers.timeoutError &&
+        ((method, params, timeoutMs) => handlers.timeoutError?.(method, params, timeoutMs)),
+      (timedOut, error) => this.#handlers.outboundAbandoned?.(timedOut, 'timeout', error),
+    );
     this.#handlers = handlers;
     this.#outboundTimeoutMs = options.outboundTimeoutMs ?? DEFAULT_OUTBOUND_TIMEOUT_MS;
     channel.start({
@@ -131,9 +145,7 @@ export class Engine {
   /** Sends a request to the peer and resolves with its result (rejects with its error). */
   request(method: string, params: unknown, options: OutboundOptions = {}): Promise<unknown> {
     const timeoutMs = options.timeoutMs ?? this.#outboundTimeoutMs;
-    const { id, done } = this.#outbound.open(timeoutMs, (timedOut) =>
-      this.#handlers.outboundAbandoned?.(timedOut, 'timeout'),
-    );
+    const { id, done } = this.#outbound.open(timeoutMs, method, params);
     const signal = options.signal;
     if (signal) {
       const onAbort = () => {

@@ -23,8 +23,8 @@ const isAscii: (input: Buffer) => boolean = nodeBuffer.isAscii ?? (() => false);
 
 /**
  * Newline-delimited JSON over a pair of streams (the MCP stdio transport). Reading never buffers
- * more than `maxMessageBytes` of one line; writes issued in the same turn of the event loop
- * leave as one chunk, and reading pauses while the output is backed up.
+ * more than `maxMessageBytes` of one line; writes issued in the same tick (and the microtasks it
+ * sets off) leave as one chunk, and reading pauses while the output is backed up.
  */
 export class StdioChannel implements Channel {
   readonly #options: StdioChannelOptions;
@@ -39,6 +39,7 @@ export class StdioChannel implements Channel {
   #blocked = false;
   #ended = false;
   #drained?: () => void;
+  readonly #flushNow = () => this.#flush();
 
   constructor(options: StdioChannelOptions) {
     this.#options = options;
@@ -63,7 +64,12 @@ export class StdioChannel implements Channel {
     this.#queue.push(frame);
     if (!this.#flushScheduled && !this.#blocked) {
       this.#flushScheduled = true;
-      setImmediate(() => this.#flush());
+      // After this tick's microtasks, not on the loop's next check phase: frames sent in one
+      // turn (a read chunk's answers, every promise continuation they set off) still leave as
+      // one chunk, and a frame sent alone goes out before the loop turns, without an Immediate
+      // and the loop's immediate handle toggled for every call made one at a time (with the
+      // shared timeout timer: 28 % fewer instructions per such call, bench/README).
+      process.nextTick(this.#flushNow);
     }
   }
 
