@@ -16,6 +16,7 @@ import type { SharedStore } from '../../stores/index.js';
 import { StreamableEndpoint } from './streamable.js';
 import type { Connect, EraHooks, LimitRefusal } from './streamable-settings.js';
 import type { AuthRejection } from './auth-rejection.js';
+import { headerMap } from './header-map.js';
 
 export type { AuthRejection };
 
@@ -476,7 +477,7 @@ class TrackedResponder implements HttpResponder {
 
 function withHeaders(res: HttpResponder, extra: Record<string, string>): HttpResponder {
   return {
-    send: (status, headers, body) => res.send(status, { ...headers, ...extra }, body),
-    stream: (headers) => res.stream({ ...headers, ...extra }),
+    send: (status, headers, body) => res.send(status, headerMap(headers, extra), body),
+    stream: (headers) => res.stream(headerMap(headers, extra)),
   };
 }

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EventStreamSink, HeaderMap, HttpRequestView, HttpResponder } from './exchange.js';
 import { IdleWatch, Watched } from './idle-watch.js';
 import { BAD_REQUEST, sendError } from './responses.js';
+import { headerMap } from './header-map.js';
 
 /** Limits the node:http front end enforces itself (the server's own timeouts cover the rest). */
 export interface NodeExchangeOptions {
@@ -106,7 +107,7 @@ class NodeRequestView implements HttpRequestView, HttpResponder {
       status,
       body === undefined
         ? headers
-        : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        : headerMap(headers, undefined, 'content-length', String(Buffer.byteLength(body))),
     );
     res.end(body);
   }

@@ -2,6 +2,7 @@ import type { WireError } from '../../jsonrpc/index.js';
 import type { EventStore } from './event-store.js';
 import type { EventStreamSink, HeaderMap, HttpResponder } from './exchange.js';
 import { primingEvent, SSE_HEADERS, sseEvent } from './sse.js';
+import { headerMap } from './header-map.js';
 
 /**
  * How long the events of a stream that ended stay stored. A client leaving just as the answer is
@@ -75,7 +76,7 @@ export class RequestStream {
         const extra = status === 200 || !error ? undefined : this.settings.headersOf?.(error);
         this.#responder!.send(
           status,
-          { ...this.headers, ...extra, 'content-type': 'application/json' },
+          headerMap(this.headers, extra, 'content-type', 'application/json'),
           frame,
         );
         this.#responder = undefined;
@@ -100,7 +101,7 @@ export class RequestStream {
     if (this.#state === 'pending') {
       this.#state = 'done';
       if (this.settings.expectsAnswer)
-        this.#responder!.stream({ ...this.headers, ...SSE_HEADERS }).end();
+        this.#responder!.stream(headerMap(this.headers, SSE_HEADERS)).end();
       else this.#responder!.send(202, this.headers);
       this.#responder = undefined;
     } else if (this.#state === 'sse') {
@@ -121,7 +122,7 @@ export class RequestStream {
 
   #open(): void {
     this.#state = 'sse';
-    this.#sink = this.#responder!.stream({ ...this.headers, ...SSE_HEADERS });
+    this.#sink = this.#responder!.stream(headerMap(this.headers, SSE_HEADERS));
     this.#sink.onClose(() => {
       if (this.#state !== 'done') this.#onLost?.();
     });

@@ -1,5 +1,6 @@
 import { StoreUnavailableError } from '../../stores/index.js';
 import type { HeaderMap, HttpResponder } from './exchange.js';
+import { headerMap } from './header-map.js';
 
 // Session and transport errors are implementation-defined; these match SDK v2 (protocol.md §6.2).
 export const BAD_REQUEST = -32000;
@@ -18,7 +19,7 @@ export function sendError(
   const error = data === undefined ? { code, message } : { code, message, data };
   res.send(
     status,
-    { ...headers, 'content-type': 'application/json' },
+    headerMap(headers, undefined, 'content-type', 'application/json'),
     JSON.stringify({ jsonrpc: '2.0', id, error }),
   );
 }

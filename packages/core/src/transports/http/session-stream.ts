@@ -5,6 +5,7 @@ import { accepts, BAD_REQUEST, sendError, sendStoreDown } from './responses.js';
 import { SSE_HEADERS, sseEvent } from './sse.js';
 import { SESSION_HEADER, type Session, type StreamableSessions } from './streamable-sessions.js';
 import { isAnswer, StreamTail } from './stream-tail.js';
+import { headerMap } from './header-map.js';
 
 /**
  * A GET: opens the session's standalone SSE stream (what the server sends unasked), or, with
@@ -32,7 +33,7 @@ export class SessionStream {
     }
     const session = await this.sessions.ofRequest(req, res, peer);
     if (!session) return;
-    const headers = { ...SSE_HEADERS, [SESSION_HEADER]: session.channel.id };
+    const headers = headerMap(SSE_HEADERS, undefined, SESSION_HEADER, session.channel.id);
     const lastEventId = req.header('last-event-id');
     if (lastEventId !== undefined && this.store) {
       const resumed = await this.#resume(session, lastEventId, res, headers);
