@@ -1,6 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   Client,
@@ -9,12 +7,11 @@ import {
 } from '@modelcontextprotocol/client';
 import { MemoryOAuthClient } from '../../../packages/auth/test/support/oauth-client.ts';
 import { Browser } from '../../../packages/auth/test/support/own-authorization-server.ts';
-import { onFreePort } from '../../../test-support/ports.ts';
+import { MAIN, startSecureNotesHttp } from './start-http.ts';
 
 // `--auth-server`: the example runs our own authorization server on its origin, and people sign
 // in at a development upstream IdP (oidc-provider without registration, with its login page).
 
-const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 const REDIRECT = 'http://127.0.0.1:9/callback';
 
 let child: ChildProcess;
@@ -22,30 +19,7 @@ let url: string;
 let stderr = '';
 
 beforeAll(async () => {
-  if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run \`npx tsc -b\` first`);
-  // Its canonical URL names its port (--port 0 is refused), so the port is chosen before it
-  // listens; a port another test file took meanwhile is tried again on a fresh one.
-  child = await onFreePort(
-    (port) =>
-      new Promise<ChildProcess>((resolve, reject) => {
-        stderr = '';
-        const started = spawn(
-          process.execPath,
-          [MAIN, '--http', '--port', String(port), '--auth-server'],
-          {
-            stdio: ['ignore', 'ignore', 'pipe'],
-          },
-        );
-        started.stderr!.on('data', (chunk) => {
-          stderr += chunk;
-          if (stderr.includes('MCP server listening')) resolve(started);
-        });
-        started.once('exit', (code) =>
-          reject(new Error(`secure-notes exited with ${code}: ${stderr}`)),
-        );
-      }),
-  );
-  url = /listening on (\S+)/.exec(stderr)![1];
+  ({ child, url, stderr } = await startSecureNotesHttp('--auth-server'));
 });
 afterAll(() => {
   child?.kill('SIGTERM');

@@ -1,6 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   Client,
@@ -9,9 +7,8 @@ import {
 } from '@modelcontextprotocol/client';
 import { browse } from '../../../packages/auth/test/support/authorization-server.ts';
 import { MemoryOAuthClient } from '../../../packages/auth/test/support/oauth-client.ts';
-import { onFreePort } from '../../../test-support/ports.ts';
+import { startSecureNotesHttp } from './start-http.ts';
 
-const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 const REDIRECT = 'http://127.0.0.1:9/callback';
 
 let child: ChildProcess;
@@ -19,32 +16,9 @@ let url: string;
 let issuer: string;
 
 beforeAll(async () => {
-  if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run \`npx tsc -b\` first`);
-  // Its canonical URL names its port (--port 0 is refused), so the port is chosen before it
-  // listens; a port another test file took meanwhile is tried again on a fresh one.
-  let stderr = '';
-  child = await onFreePort(
-    (port) =>
-      new Promise<ChildProcess>((resolve, reject) => {
-        stderr = '';
-        const started = spawn(
-          process.execPath,
-          [MAIN, '--http', '--port', String(port), '--dev-auth'],
-          {
-            stdio: ['ignore', 'ignore', 'pipe'],
-          },
-        );
-        started.stderr!.on('data', (chunk) => {
-          stderr += chunk;
-          if (stderr.includes('MCP server listening')) resolve(started);
-        });
-        started.once('exit', (code) =>
-          reject(new Error(`secure-notes exited with ${code}: ${stderr}`)),
-        );
-      }),
-  );
-  url = /listening on (\S+)/.exec(stderr)![1];
-  issuer = /authorization server[^:]*: (\S+)/.exec(stderr)![1];
+  const started = await startSecureNotesHttp('--dev-auth');
+  ({ child, url } = started);
+  issuer = /authorization server[^:]*: (\S+)/.exec(started.stderr)![1];
 });
 afterAll(() => {
   child?.kill('SIGTERM');
