@@ -14,6 +14,7 @@
 //      coincided with (a GC pause of the server called, of the harness, or neither);
 //   4. fan-out: a call announces a change of the tool list; the time until every stream has
 //      the notification (and until the first has), several times.
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { envInt, nodeArgs } from './config.js';
 import { arrivals, type HeldStream, openStreams, type StreamKind } from './held-streams.js';
@@ -178,6 +179,10 @@ interface Tail {
   serverPauses: Record<string, { count: number; ms: number }>;
   /** The harness's GC pauses while this side's blocks ran, ms. */
   harnessPauseMs: number;
+  /** The server's CPU per call over its blocks, all threads (GC helpers included), µs. */
+  cpuPerCallUs: number;
+  /** Time its main thread was ready to run but waited for a CPU, per call, µs. */
+  runQueuePerCallUs: number;
 }
 
 interface Side {
@@ -198,15 +203,20 @@ const summary = (t: readonly number[]): Latency => ({
 const overlaps = (pauses: readonly Pause[], start: number, end: number) =>
   pauses.some(([at, ms]) => at < end && at + ms > start);
 
+// The main thread's wait for a CPU while runnable, ns (/proc/<pid>/schedstat's second field).
+function runQueueNanos(pid: number): number {
+  return Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[1]);
+}
+
 function tailOf(
   calls: { start: number[]; us: number[] },
   blocks: [start: number, end: number][],
   server: readonly Pause[],
   harness: readonly Pause[],
-): Tail {
+): Omit<Tail, 'cpuPerCallUs' | 'runQueuePerCallUs'> {
   const p99 = quantile(calls.us, 0.99);
   const inBlocks = (at: number) => blocks.some(([start, end]) => at >= start && at < end);
-  const tail: Tail = {
+  const tail: ReturnType<typeof tailOf> = {
     slow: 0,
     serverGc: 0,
     harnessGc: 0,
@@ -243,8 +253,8 @@ function tailOf(
  * servers' GC pauses and the harness's own, to say what the slowest calls coincided with.
  */
 async function sideBySide(
-  held: { call: () => Promise<void>; connection: WireConnection },
-  twin: { call: () => Promise<void>; connection: WireConnection },
+  held: { call: () => Promise<void>; connection: WireConnection; server: { pid: number } },
+  twin: { call: () => Promise<void>; connection: WireConnection; server: { pid: number } },
 ): Promise<Measured['interleaved']> {
   const sides = { held, twin };
   const calls = {
@@ -253,6 +263,7 @@ async function sideBySide(
   };
   const blocks = { held: [] as [number, number][], twin: [] as [number, number][] };
   const rounds = { held: [] as Latency[], twin: [] as Latency[] };
+  const cpu = { held: { nanos: 0, waited: 0 }, twin: { nanos: 0, waited: 0 } };
   const harness = recordPauses();
   // Forget the pauses of warm-up and stream opening.
   for (const side of [held, twin]) await callTool(side.connection, 'pauses');
@@ -261,6 +272,9 @@ async function sideBySide(
     for (const which of order) {
       const { call } = sides[which];
       const us: number[] = [];
+      const { pid } = sides[which].server;
+      const cpuFrom = cpuNanos(pid);
+      const waitFrom = runQueueNanos(pid);
       const blockStart = performance.timeOrigin + performance.now();
       for (let i = 0; i < CALLS; i++) {
         const start = performance.now();
@@ -270,6 +284,8 @@ async function sideBySide(
         calls[which].start.push(performance.timeOrigin + start);
       }
       blocks[which].push([blockStart, performance.timeOrigin + performance.now()]);
+      cpu[which].nanos += cpuNanos(pid) - cpuFrom;
+      cpu[which].waited += runQueueNanos(pid) - waitFrom;
       calls[which].us.push(...us);
       rounds[which].push(summary(us));
     }
@@ -280,7 +296,11 @@ async function sideBySide(
     return {
       rounds: rounds[which],
       pooled: summary(calls[which].us),
-      tail: tailOf(calls[which], blocks[which], pauses, harnessPauses),
+      tail: {
+        ...tailOf(calls[which], blocks[which], pauses, harnessPauses),
+        cpuPerCallUs: cpu[which].nanos / 1000 / calls[which].us.length,
+        runQueuePerCallUs: cpu[which].waited / 1000 / calls[which].us.length,
+      },
     };
   };
   return { held: await side('held'), twin: await side('twin') };
@@ -351,7 +371,7 @@ function roundsTable(subject: Subject, m: Measured): string {
     const pauses = Object.entries(t.serverPauses)
       .map(([kind, { count, ms }]) => `${kind} ${count} × = ${f1(ms)} ms`)
       .join(', ');
-    return `    ${name}: ${t.slow} calls above p99: ${t.serverGc} during a server GC pause, ${t.harnessGc} during the harness's, ${t.neither} neither; server GC in its blocks: ${pauses || 'none'}; harness GC ${f1(t.harnessPauseMs)} ms`;
+    return `    ${name}: ${t.slow} calls above p99: ${t.serverGc} during a server GC pause, ${t.harnessGc} during the harness's, ${t.neither} neither; server GC in its blocks: ${pauses || 'none'}; harness GC ${f1(t.harnessPauseMs)} ms; server CPU per call ${f1(t.cpuPerCallUs)} µs, its main thread waiting for a CPU ${f1(t.runQueuePerCallUs)} µs per call`;
   };
   return `  ${subject}, ${held.rounds.length} rounds of ${CALLS} calls each side:\n${lines.join('\n')}\n${tail('held', held.tail)}\n${tail('twin', twin.tail)}\n`;
 }
