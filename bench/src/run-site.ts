@@ -38,7 +38,14 @@ const PARTS: Record<string, Part> = {
   streams: {
     script: 'run-streams.js',
     env: {},
-    quick: { BENCH_STREAMS: '500', BENCH_STREAM_CALLS: '200', BENCH_STREAM_FANOUTS: '2' },
+    quick: {
+      BENCH_STREAMS: '500',
+      BENCH_STREAM_CALLS: '200',
+      BENCH_STREAM_ROUNDS: '3',
+      BENCH_STREAM_WARMUP: '200',
+      BENCH_STREAM_IDLE_MS: '1000',
+      BENCH_STREAM_FANOUTS: '2',
+    },
   },
   runtimes: {
     script: 'run-runtimes.js',

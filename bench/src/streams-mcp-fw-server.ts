@@ -1,14 +1,16 @@
 // The ten-thousand-streams benchmark's mcp-fw server: `add`, `touch` (announces a change of the
-// tool list to every stream that listens for one) and `memory` (two full GCs, then
-// process.memoryUsage()), over serveHttp with its defaults except the limits that cap how many
-// clients one process holds, raised as a deployment serving that many would raise them.
+// tool list to every stream that listens for one), `memory` (two full GCs, then
+// process.memoryUsage()) and `pauses` (the GC pauses since it was last asked), over serveHttp
+// with its defaults except the limits that cap how many clients one process holds, raised as a
+// deployment serving that many would raise them.
 import { createServer, type McpServer, Tool } from '@mcp-fw/core';
 import { serveHttp } from '@mcp-fw/core/node';
 import { z } from 'zod';
 import { announce } from './http-server-life.js';
-import { memoryReport } from './streams-memory.js';
+import { memoryReport, recordPauses } from './streams-memory.js';
 import { STREAM_LIMIT_OPTIONS, STREAM_STATE_LIMITS } from './streams-limits.js';
 
+const pauses = recordPauses();
 const Operands = z.object({ a: z.number(), b: z.number() });
 
 class StreamTools {
@@ -34,6 +36,14 @@ class StreamTools {
   })
   memory(): string {
     return memoryReport();
+  }
+
+  @Tool({
+    description: 'Reports the GC pauses since it was last asked',
+    input: z.object({}),
+  })
+  pauses(): string {
+    return JSON.stringify(pauses.take());
   }
 }
 

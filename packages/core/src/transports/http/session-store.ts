@@ -48,6 +48,9 @@ export interface SessionRefusal {
   readonly retryAfterS: number;
 }
 
+/** Sessions the timer's sweep reads in one turn of the event loop. */
+const SWEEP_SLICE = 1_000;
+
 interface Entry<T> {
   readonly session: T;
   readonly principal?: string;
@@ -112,7 +115,7 @@ export class SessionStore<T extends StoredSession> {
       ids.add(id);
     }
     this.#sweeper ??= setInterval(
-      () => this.sweep(Date.now()),
+      () => this.#sweepInSlices(),
       Math.min(this.limits.idleTimeoutMs, 60_000),
     );
     // Never keep the process alive just to reap sessions (unref exists on Node, not on every runtime).
@@ -162,6 +165,37 @@ export class SessionStore<T extends StoredSession> {
     }
     return closed;
   }
+
+  /**
+   * The timer's sweep, SWEEP_SLICE sessions at a time with a turn of the event loop between:
+   * ten thousand sessions holding streams took one 35 ms stretch to walk at once, and a request
+   * arriving then waited for all of it. A sweep still under way when the next is due is left
+   * to finish instead.
+   */
+  #sweepInSlices(): void {
+    if (this.#sweeping) return;
+    const now = Date.now();
+    const entries = this.#sessions.entries();
+    const slice = () => {
+      // A Map iterator sees deletions made meanwhile; sessions added meanwhile are just fresh.
+      for (let n = 0; n < SWEEP_SLICE; n++) {
+        const next = entries.next();
+        if (next.done) {
+          this.#sweeping = false;
+          return;
+        }
+        const [id, { session }] = next.value;
+        if (!session.busy && now - session.lastSeen > this.limits.idleTimeoutMs)
+          void this.remove(id);
+      }
+      const timer = setTimeout(slice, 0);
+      (timer as { unref?: () => void }).unref?.();
+    };
+    this.#sweeping = true;
+    slice();
+  }
+
+  #sweeping = false;
 
   async closeAll(): Promise<void> {
     if (this.#sweeper) clearInterval(this.#sweeper);
