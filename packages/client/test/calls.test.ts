@@ -208,3 +208,42 @@ async function until(check: () => boolean, ms = 3000): Promise<void> {
     await new Promise((r) => setTimeout(r, 10));
   }
 }
+
+describe('requestWith (a callback request, for forwarders)', () => {
+  it("a legacy in-memory session tells the callback the result and its text; its errors are request's", async () => {
+    const client = await connect(fixtureServer(), { protocolVersion: '2025-11-25' });
+    const told: unknown[][] = [];
+    const sent = client.requestWith(
+      'tools/call',
+      { name: 'add', arguments: { a: 2, b: 5 } },
+      {},
+      (ok, value, json) => told.push([ok, value, json]),
+    );
+    expect(sent).toBe(true);
+    client.requestWith('tools/call', { name: 'nope', arguments: {} }, {}, (ok, value) =>
+      told.push([ok, value]),
+    );
+    await until(() => told.length === 2);
+    const [ok, value, json] = told[0];
+    expect(ok).toBe(true);
+    expect(value).toMatchObject({ structuredContent: { sum: 7 } });
+    // The result's text as the server wrote it, which parses to the result told.
+    expect(JSON.parse(json as string)).toEqual(value);
+    expect(told[1][0]).toBe(false);
+    await expect(client.request('tools/call', { name: 'nope', arguments: {} })).rejects.toEqual(
+      told[1][1],
+    );
+    await client.close();
+  });
+
+  it('a 2026-07-28 session sends nothing and says so (the caller takes request)', async () => {
+    const client = await connect(fixtureServer(), { protocolVersion: '2026-07-28' });
+    const told: unknown[] = [];
+    expect(client.requestWith('tools/call', { name: 'add' }, {}, (ok) => told.push(ok))).toBe(
+      false,
+    );
+    await new Promise((r) => setTimeout(r, 20));
+    expect(told).toEqual([]);
+    await client.close();
+  });
+});
