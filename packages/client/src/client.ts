@@ -344,31 +344,6 @@ export class McpClient {
   }
 
   /**
-   * Sends a request with exactly `params` and tells `done` its outcome instead of returning a
-   * promise, where the session allows it: a legacy session over stdio or in memory (no envelope,
-   * no session to renew, no progress). `done` gets `ok` and the result, with the result's text
-   * as the server wrote it when its response has the usual layout (`resultJson`: a forwarder
-   * writes it on unencoded), or not `ok` and the error `request` would reject with. Returns
-   * false, sending nothing, where it does not apply: use `request` then. For forwarders (the
-   * proxy's pass-through); the result is not checked here.
-   *
-   * @example
-   * ```ts
-   * const sent = client.requestWith('tools/call', { name: 'add', arguments: { a: 1, b: 2 } }, {},
-   *   (ok, value, json) => (ok ? answer(json ?? JSON.stringify(value)) : fail(value)));
-   * if (!sent) answer(JSON.stringify(await client.request('tools/call', params)));
-   * ```
-   */
-  requestWith(
-    method: string,
-    params: Record<string, unknown>,
-    options: Pick<CallOptions, 'timeoutMs' | 'abortWith'>,
-    done: (ok: boolean, value: unknown, resultJson?: string) => void,
-  ): boolean {
-    return this.#session.sendWith(method, params, options, done);
-  }
-
-  /**
    * Subscribes to the server's changes, the same way in both eras: a 2026-07-28
    * `subscriptions/listen` stream (resolves once the server acknowledged it), or in a legacy
    * session its unsolicited `list_changed` notifications and `resources/subscribe` for each URI.

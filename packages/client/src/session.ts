@@ -128,35 +128,6 @@ export class Session {
     return done.catch(this.#rethrow);
   }
 
-  /**
-   * Sends exactly `params` on a legacy session that cannot be forgotten (stdio, in memory), its
-   * outcome told to `done` instead of a promise: `ok` and the result with its text as the server
-   * wrote it (`resultJson`, when the response is laid out as usual; see `Engine.requestWith`), or
-   * not `ok` and the error {@link raw} rejects with. False, sending nothing, elsewhere (a
-   * 2026-07-28 session, legacy HTTP, a session that ended): the caller takes {@link request}.
-   */
-  sendWith(
-    method: string,
-    params: Record<string, unknown>,
-    options: Pick<CallOptions, 'timeoutMs' | 'abortWith'>,
-    done: (ok: boolean, value: unknown, resultJson?: string) => void,
-  ): boolean {
-    if (
-      this.era !== 'legacy' ||
-      this.envelope !== undefined ||
-      this.transport.forgetSession !== undefined ||
-      this.#ended !== undefined
-    )
-      return false;
-    this.engine.requestWith(
-      method,
-      params,
-      { timeoutMs: options.timeoutMs ?? this.#options.timeoutMs, abortWith: options.abortWith },
-      (ok, value, json) => (ok ? done(true, value, json) : done(false, this.#translate(value))),
-    );
-    return true;
-  }
-
   /** A failed request's error as the caller sees it (one function for every request). */
   readonly #rethrow = (error: unknown): never => {
     throw this.#translate(error);

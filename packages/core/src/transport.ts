@@ -41,10 +41,8 @@ export type { JsonRpcId, JsonRpcRequest, JsonRpcNotification } from './jsonrpc/i
  * ```
  */
 export {
-  DeferredAnswer,
   Engine,
   InboundRequest,
-  RawJson,
   JsonRpcError,
   JsonRpcCode,
   REQUEST_TIMEOUT_CODE,

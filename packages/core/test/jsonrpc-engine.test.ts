@@ -1,10 +1,8 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import {
-  DeferredAnswer,
   Engine,
   JsonRpcError,
-  RawJson,
   type Channel,
   type ChannelSink,
   type EngineHandlers,
@@ -256,110 +254,5 @@ describe('JSON-RPC engine', () => {
     expect(t.sent).toEqual([
       { jsonrpc: '2.0', id: 3, error: { code: -32603, message: 'Internal error' } },
     ]);
-  });
-
-  it("a callback request is told its result with the result's text as the peer wrote it, in either usual layout", () => {
-    const { channel, sent, deliver } = testChannel();
-    const engine = new Engine(channel, handlers());
-    const told: unknown[][] = [];
-    const a = engine.requestWith('tools/call', { name: 'x' }, {}, (...args) => told.push(args));
-    const b = engine.requestWith('tools/call', { name: 'y' }, {}, (...args) => told.push(args));
-    const c = engine.requestWith('tools/call', { name: 'z' }, {}, (...args) => told.push(args));
-    expect(sent).toEqual([
-      { jsonrpc: '2.0', id: a, method: 'tools/call', params: { name: 'x' } },
-      { jsonrpc: '2.0', id: b, method: 'tools/call', params: { name: 'y' } },
-      { jsonrpc: '2.0', id: c, method: 'tools/call', params: { name: 'z' } },
-    ]);
-    // Text a parse and a stringify would change (an escape, a 1.0): handed on as written.
-    deliver(`{"jsonrpc":"2.0","id":${a},"result":{"text":"caf\\u00e9","n":1.0}}`);
-    deliver(`{"result":{"n":2.50},"jsonrpc":"2.0","id":${b}}`);
-    // Another member beside the result: no text (it would carry the member along).
-    deliver(`{"jsonrpc":"2.0","id":${c},"result":{"n":3},"extra":true}`);
-    expect(told).toEqual([
-      [true, { text: 'café', n: 1 }, '{"text":"caf\\u00e9","n":1.0}'],
-      [true, { n: 2.5 }, '{"n":2.50}'],
-      [true, { n: 3 }, undefined],
-    ]);
-  });
-
-  it("a callback request is told the peer's error, its timeout and its abort, each once", async () => {
-    const { channel, sent, deliver } = testChannel();
-    const abandoned: unknown[] = [];
-    const engine = new Engine(
-      channel,
-      handlers({ outboundAbandoned: (id, reason) => abandoned.push([id, reason]) }),
-    );
-    const told: unknown[][] = [];
-    const failed = engine.requestWith('a', {}, {}, (ok, value) => told.push(['failed', ok, value]));
-    engine.requestWith('b', {}, { timeoutMs: 5 }, (ok, value) => told.push(['slow', ok, value]));
-    let abort!: (reason: unknown) => void;
-    const aborted = engine.requestWith(
-      'c',
-      {},
-      { abortWith: { onAbort: (listener) => (abort = listener) } },
-      (ok, value) => told.push(['aborted', ok, value]),
-    );
-    deliver(JSON.stringify({ jsonrpc: '2.0', id: failed, error: { code: -32602, message: 'no' } }));
-    abort('changed my mind');
-    abort('again');
-    await tick();
-    await tick();
-    expect(told).toEqual([
-      ['failed', false, new JsonRpcError(-32602, 'no')],
-      ['aborted', false, 'changed my mind'],
-      ['slow', false, expect.objectContaining({ code: -32001 })],
-    ]);
-    expect(abandoned).toEqual([
-      [aborted, 'changed my mind'],
-      [(sent[1] as { id: number }).id, 'timeout'],
-    ]);
-  });
-
-  it('a deferred answer is written when it settles, a RawJson result as its text, and a cancelled one never', async () => {
-    const frames: string[] = [];
-    let sink!: ChannelSink;
-    const channel: Channel = {
-      start: (s) => (sink = s),
-      send: (frame) => frames.push(frame),
-      close: async () => {},
-    };
-    const answers = new Map<string, DeferredAnswer>();
-    const served: Engine = new Engine(
-      channel,
-      handlers({
-        request: (r) => {
-          const answer = new DeferredAnswer();
-          answers.set(String(r.params?.name), answer);
-          // Settled before the engine listens: still answered once.
-          if (r.params?.name === 'early') answer.resolve({ early: true });
-          return answer;
-        },
-        notification: (method, params) =>
-          served.cancel((params as { requestId: number }).requestId, method),
-      }),
-    );
-    const send = (name: string, id: number) =>
-      sink.frame(JSON.stringify({ jsonrpc: '2.0', id, method: 'm', params: { name } }));
-    send('raw', 1);
-    send('failed', 2);
-    send('early', 3);
-    send('cancelled', 4);
-    expect(frames).toEqual(['{"jsonrpc":"2.0","id":3,"result":{"early":true}}']);
-    answers.get('raw')?.resolve(new RawJson('{"n":1.0}'));
-    answers.get('raw')?.resolve({ twice: true });
-    answers.get('failed')?.reject(new JsonRpcError(-32602, 'bad'));
-    expect(frames.slice(1)).toEqual([
-      '{"jsonrpc":"2.0","id":1,"result":{"n":1.0}}',
-      '{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"bad"}}',
-    ]);
-    sink.frame(
-      JSON.stringify({
-        jsonrpc: '2.0',
-        method: 'notifications/cancelled',
-        params: { requestId: 4 },
-      }),
-    );
-    answers.get('cancelled')?.resolve({ late: true });
-    expect(frames).toHaveLength(3);
   });
 });

@@ -1,5 +1,4 @@
 import type { McpFwServer, PassThrough, PassThroughCall, PassThroughMethod } from '@mcp-fw/core';
-import type { DeferredAnswer } from '@mcp-fw/core/transport';
 import { refusedFor, type Mirror } from './mirror.js';
 import { checked } from './results.js';
 import type { Upstream } from './upstream.js';
@@ -63,7 +62,7 @@ export class ProxyPassThrough implements PassThrough {
     this.#enabled = enabled;
   }
 
-  take(call: PassThroughCall): Promise<unknown> | DeferredAnswer | undefined {
+  take(call: PassThroughCall): Promise<unknown> | undefined {
     if (call.era !== 'legacy' || !this.#enabled()) return undefined;
     const params = call.params;
     const method = call.method;
@@ -81,10 +80,13 @@ export class ProxyPassThrough implements PassThrough {
       route = table.resources.get(params.uri);
     }
     if (route === undefined) return undefined;
-    const sent = (
-      route.rename === undefined ? params : { ...params, name: route.rename }
-    ) as Record<string, unknown>;
-    const taking = route.upstream.passThrough(call, route.what, method, sent, route.check);
+    const sent = route.rename === undefined ? params : { ...params, name: route.rename };
+    const taking = route.upstream.passThrough(
+      call,
+      route.what,
+      (client, options) => client.request(method, sent as Record<string, unknown>, options),
+      route.check,
+    );
     if (taking !== undefined) this.taken++;
     return taking;
   }

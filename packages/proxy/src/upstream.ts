@@ -10,7 +10,7 @@ import {
   type LogMessage,
   type McpClient,
 } from '@mcp-fw/client';
-import { DeferredAnswer, INPUT_KEY_META, RawJson } from '@mcp-fw/core/transport';
+import { INPUT_KEY_META } from '@mcp-fw/core/transport';
 import {
   ClientCapabilityError,
   MissingCapabilityError,
@@ -200,13 +200,12 @@ export class Upstream {
    * connection when that is open and speaks the caller's revision of the legacy era; undefined
    * otherwise (the full path opens the connection, or bridges the eras).
    */
-  passThrough(
+  passThrough<T>(
     pass: PassThroughCall,
     what: string,
-    method: string,
-    params: Record<string, unknown>,
-    check: (answer: unknown) => unknown,
-  ): Promise<unknown> | DeferredAnswer | undefined {
+    call: (client: McpClient, options: CallOptions) => Promise<T>,
+    check: (answer: T) => T,
+  ): Promise<T> | undefined {
     if (this.#state !== 'up' || pass.era !== 'legacy') return undefined;
     const token =
       this.settings.credentials === 'forward'
@@ -239,7 +238,6 @@ export class Upstream {
     const client = link.client;
     if (client === undefined || client.protocolVersion !== pass.protocolVersion) return undefined;
     link.reserved++;
-    const call = (c: McpClient, options: CallOptions) => c.request(method, params, options);
     const meta = pass.params._meta as { progressToken?: unknown } | undefined;
     if (meta?.progressToken !== undefined)
       return this.#run(
@@ -250,73 +248,8 @@ export class Upstream {
         true,
         (c, options) => call(c, options).then(check),
         pass,
-      ).then(undefined, (error: unknown) => pass.failed(error));
-    return (
-      this.#passWith(link, client, what, method, params, check, pass) ??
-      this.#pass(link, client, what, call, check, pass)
-    );
-  }
-
-  /**
-   * A pass-through call on a connection that takes callback requests (stdio, in memory): what
-   * {@link #pass} does with no promise at all. The request goes out with the client's
-   * `requestWith`, and its answer, once its shape is checked, is written to the caller through a
-   * `DeferredAnswer` in the turn it arrived, as the upstream's own text when it came in the usual
-   * layout (no second encoding). Undefined, having done nothing, where the client cannot.
-   */
-  #passWith(
-    link: Link,
-    client: McpClient,
-    what: string,
-    method: string,
-    params: Record<string, unknown>,
-    check: (answer: unknown) => unknown,
-    pass: PassThroughCall,
-  ): DeferredAnswer | undefined {
-    const deadlines = this.#deadlines;
-    const deadline = deadlines?.start(pass, what);
-    link.calls.set(pass, pass);
-    const answer = new DeferredAnswer();
-    const end = (): unknown => {
-      if (deadline) deadlines?.end(deadline);
-      link.reserved--;
-      link.calls.delete(pass);
-      link.lastUsed = Date.now();
-      if (link.refusals.size === 0) return undefined;
-      const refusal = link.refusals.get(pass);
-      link.refusals.delete(pass);
-      return refusal;
-    };
-    const fail = (error: unknown): void => {
-      try {
-        answer.resolve(pass.failed(error));
-      } catch (thrown) {
-        answer.reject(thrown);
-      }
-    };
-    const sent = client.requestWith(
-      method,
-      params,
-      { abortWith: deadline ?? pass, timeoutMs: Infinity },
-      (ok, value, json) => {
-        if (!ok) return fail(end() ?? this.#failure(link, what, value, undefined));
-        let result: unknown;
-        try {
-          result = check(value);
-        } catch (error) {
-          return fail(end() ?? this.#failure(link, what, error, undefined));
-        }
-        // Even when the upstream made an answer of it (an isError result).
-        const refusal = end();
-        if (refusal) return fail(refusal);
-        // The checked answer as the upstream wrote it, unless the check made something else of it.
-        answer.resolve(result === value && json !== undefined ? new RawJson(json) : result);
-      },
-    );
-    if (sent) return answer;
-    if (deadline) deadlines?.end(deadline);
-    link.calls.delete(pass);
-    return undefined;
+      ).then(undefined, (error: unknown) => pass.failed(error) as T);
+    return this.#pass(link, client, what, call, check, pass);
   }
 
   /**

@@ -1,6 +1,5 @@
 import type { Channel, FrameRoute, Peer } from './channel.js';
 import { JsonRpcCode } from './codes.js';
-import { DeferredAnswer } from './deferred.js';
 import { RawJson } from './error.js';
 import { InboundRequest } from './inbound-request.js';
 import {
@@ -86,7 +85,7 @@ export interface EngineOptions {
   outboundTimeoutMs?: number;
 }
 
-type Reply = string | undefined | Promise<string | undefined> | DeferredAnswer;
+type Reply = string | undefined | Promise<string | undefined>;
 
 /** The route of a frame's answer, filled in with its error once the answer is one. */
 type Answer = { -readonly [K in keyof FrameRoute]: FrameRoute[K] };
@@ -168,45 +167,6 @@ export class Engine {
     options.onId?.(id);
     this.#send(JSON.stringify({ jsonrpc: '2.0', id, method, params }), related(options.relatedTo));
     return done;
-  }
-
-  /**
-   * Sends a request as {@link request} does, its outcome told to `done` instead of a promise:
-   * `ok` and the result, or not `ok` and what it failed with (the peer's `JsonRpcError`, the
-   * timeout's error, the abort's reason). On a result, `resultJson` is the result's own text as
-   * the peer wrote it, when its response is laid out as `{"jsonrpc":"2.0","id":…,"result":…}` or
-   * `{"result":…,"jsonrpc":"2.0","id":…}` with no other member: a forwarder writes it on
-   * without encoding it again. `done` may be called before this returns (a closed engine).
-   * Returns the request's id.
-   *
-   * @example
-   * ```ts
-   * engine.requestWith('tools/call', params, { timeoutMs: 5000 }, (ok, value, json) => {
-   *   if (ok) answer(json ?? JSON.stringify(value));
-   * });
-   * ```
-   */
-  requestWith(
-    method: string,
-    params: unknown,
-    options: Omit<OutboundOptions, 'signal'>,
-    done: (ok: boolean, value: unknown, resultJson?: string) => void,
-  ): JsonRpcId {
-    const timeoutMs = options.timeoutMs ?? this.#outboundTimeoutMs;
-    const id = this.#outbound.openWith(timeoutMs, method, params, (ok, value, frame) =>
-      done(ok, value, ok && frame !== undefined ? resultTextOf(frame, id) : undefined),
-    );
-    options.abortWith?.onAbort((reason) => {
-      if (this.#outbound.abandon(id, reason)) this.#handlers.outboundAbandoned?.(id, reason);
-    });
-    options.onId?.(id);
-    if (this.#closed) this.#outbound.abandon(id, new Error('the connection is closed'));
-    else
-      this.#send(
-        `{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(method)},"params":${JSON.stringify(params)}}`,
-        related(options.relatedTo),
-      );
-    return id;
   }
 
   /** Sends a notification, on the stream of `relatedTo` when given. */
@@ -294,9 +254,7 @@ export class Engine {
     }
     const reply = Array.isArray(message)
       ? this.#batch(message, origin, peer)
-      : this.#message(message, origin, peer, route, text);
-    // A deferred answer is written when it settles (see #request).
-    if (reply instanceof DeferredAnswer) return;
+      : this.#message(message, origin, peer, route);
     if (reply instanceof Promise) void reply.then((frame) => this.#sendAndCheckIdle(frame, route));
     else this.#sendAndCheckIdle(reply, route);
   }
@@ -320,13 +278,7 @@ export class Engine {
   }
 
   /** `answer`, when given, learns the error the reply carries (a single message, not a batch). */
-  #message(
-    message: unknown,
-    origin: unknown,
-    peer: Peer | undefined,
-    answer?: Answer,
-    text?: string,
-  ): Reply {
+  #message(message: unknown, origin: unknown, peer: Peer | undefined, answer?: Answer): Reply {
     if (typeof message !== 'object' || message === null || Array.isArray(message)) {
       return invalid(null, 'a JSON-RPC message must be an object');
     }
@@ -355,13 +307,7 @@ export class Engine {
       );
     }
     if (hasId && id !== null && (Object.hasOwn(m, 'result') || Object.hasOwn(m, 'error'))) {
-      // The frame's text goes with a bare result: a forwarder may write the result on as it is.
-      this.#outbound.settle(
-        id,
-        m.error as WireError | undefined,
-        m.result,
-        text !== undefined && m.error === undefined && membersOf(m) === 3 ? text : undefined,
-      );
+      this.#outbound.settle(id, m.error as WireError | undefined, m.result);
       return undefined;
     }
     // An error response whose id the peer could not read settles nothing and is never answered:
@@ -385,7 +331,6 @@ export class Engine {
     } catch (error) {
       return this.#fail(request, error, false, answer);
     }
-    if (result instanceof DeferredAnswer) return this.#later(request, result, answer);
     if (result instanceof Promise) {
       // Tracked only once it outlives this turn: nothing can cancel or close a request while its
       // handler runs synchronously, and most calls answer right away (two collection writes
@@ -398,32 +343,6 @@ export class Engine {
       );
     }
     return this.#succeed(request, result, false, answer);
-  }
-
-  /**
-   * A request whose handler answers later through a {@link DeferredAnswer}: tracked as a
-   * promise's is, its answer written in the turn it settles (a batch's item becomes a promise).
-   */
-  #later(request: InboundRequest, deferred: DeferredAnswer, answer: Answer | undefined): Reply {
-    this.#inbound.set(request.id, request);
-    this.#live.add(request);
-    if (answer === undefined)
-      return new Promise((resolve) =>
-        deferred.listen((ok, value) =>
-          resolve(
-            ok
-              ? this.#succeed(request, value, true, undefined)
-              : this.#fail(request, value, true, undefined),
-          ),
-        ),
-      );
-    deferred.listen((ok, value) =>
-      this.#sendAndCheckIdle(
-        ok ? this.#succeed(request, value, true, answer) : this.#fail(request, value, true, answer),
-        answer,
-      ),
-    );
-    return deferred;
   }
 
   /** Forgets a finished request; whether its answer is still wanted. */
@@ -496,35 +415,6 @@ export class Engine {
     if (answer) answer.error = wire;
     return errorFrame(request.id, wire);
   }
-}
-
-/** How many own members `m` has, without building a list of them. */
-function membersOf(m: Record<string, unknown>): number {
-  let count = 0;
-  for (const key in m) if (Object.hasOwn(m, key)) count++;
-  return count;
-}
-
-/**
- * The text of the result in `frame`, the response to `id` holding nothing but `jsonrpc`, `id` and
- * `result` (the engine checked), when it has one of the two usual layouts; else undefined. A
- * response repeating `"result"` is read by JSON.parse as its last, which is also what a reader
- * of the text passed on sees.
- */
-function resultTextOf(frame: string, id: JsonRpcId): string | undefined {
-  if (frame.charCodeAt(frame.length - 1) !== 0x7d) return undefined;
-  const idText = typeof id === 'number' ? String(id) : JSON.stringify(id);
-  if (frame.startsWith('{"jsonrpc":"2.0","id":')) {
-    const head = 22 + idText.length;
-    return frame.startsWith(idText, 22) && frame.startsWith(',"result":', head)
-      ? frame.slice(head + 10, -1)
-      : undefined;
-  }
-  if (frame.startsWith('{"result":')) {
-    const tail = `,"jsonrpc":"2.0","id":${idText}}`;
-    return frame.endsWith(tail) ? frame.slice(10, -tail.length) : undefined;
-  }
-  return undefined;
 }
 
 function related(request: InboundRequest | undefined): FrameRoute | undefined {

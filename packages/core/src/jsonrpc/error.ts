@@ -25,15 +25,7 @@ export class JsonRpcError extends Error {
   }
 }
 
-/**
- * A result that is already JSON text: written into the response without re-serialising (a
- * forwarder's result as its upstream wrote it). The text must be one JSON value.
- *
- * @example
- * ```ts
- * return new RawJson('{"content":[{"type":"text","text":"3"}]}');
- * ```
- */
+/** A result that is already JSON text: written into the response without re-serialising. */
 export class RawJson {
   constructor(readonly json: string) {}
 }

@@ -5,7 +5,6 @@ export {
   type EngineOptions,
   type OutboundOptions,
 } from './engine.js';
-export { DeferredAnswer } from './deferred.js';
 export { InboundRequest } from './inbound-request.js';
 export { JsonRpcError, RawJson } from './error.js';
 export { JsonRpcCode } from './codes.js';

@@ -7,11 +7,6 @@ export const REQUEST_TIMEOUT_CODE = -32001;
 interface Pending {
   resolve(value: unknown): void;
   reject(error: unknown): void;
-  /**
-   * A request opened with {@link OutboundRequests.openWith}: told its outcome instead of a
-   * promise, with the text of the frame that answered it (`frame`, on a result).
-   */
-  readonly done?: (ok: boolean, value: unknown, frame?: string) => void;
   readonly method: string;
   readonly params: unknown;
   /** When it times out, on `performance.now()`'s clock; `Infinity`: never. */
@@ -98,43 +93,16 @@ export class OutboundRequests {
     return { id, done };
   }
 
-  /**
-   * Opens a request as {@link open} does, whose outcome is told to `done` (no promise): `ok` and
-   * the result, or not `ok` and what it failed with; on a result, `frame` is the text of the
-   * response when it holds nothing but `jsonrpc`, `id` and `result` (see `Engine.requestWith`).
-   */
-  openWith(
-    timeoutMs: number,
-    method: string,
-    params: unknown,
-    done: (ok: boolean, value: unknown, frame?: string) => void,
-  ): JsonRpcId {
-    const id = this.#nextId++;
-    const finite = Number.isFinite(timeoutMs);
-    const deadline = finite ? now() + timeoutMs : Number.POSITIVE_INFINITY;
-    this.#pending.set(id, new Told(done, method, params, deadline, timeoutMs));
-    if (finite) {
-      if (this.#timed++ === 0) this.#rearm(deadline, timeoutMs);
-      else if (deadline < this.#armedFor) this.#arm(deadline);
-    }
-    return id;
-  }
-
-  /**
-   * Settles a pending request from a response; false when nothing waits on that id. `frame`:
-   * the response's text, when it holds nothing but `jsonrpc`, `id` and `result`.
-   */
+  /** Settles a pending request from a response; false when nothing waits on that id. */
   settle(
     id: JsonRpcId,
     error: { code: number; message: string; data?: unknown } | undefined,
     result: unknown,
-    frame?: string,
   ): boolean {
     const pending = this.#pending.get(id);
     if (!pending) return false;
     this.#forget(id, pending);
     if (error) pending.reject(new JsonRpcError(error.code, error.message, error.data));
-    else if (pending.done) pending.done(true, result, frame);
     else pending.resolve(result);
     return true;
   }
@@ -219,25 +187,6 @@ export class OutboundRequests {
     }
     // Requests opened by the handlers above armed the timer themselves if they are due sooner.
     if (next < this.#armedFor && this.#timed > 0) this.#arm(next);
-  }
-}
-
-/** A request told its outcome by a callback: no closures built per request. */
-class Told implements Pending {
-  constructor(
-    readonly done: (ok: boolean, value: unknown, frame?: string) => void,
-    readonly method: string,
-    readonly params: unknown,
-    public deadline: number,
-    public timeoutMs: number,
-  ) {}
-
-  resolve(value: unknown): void {
-    this.done(true, value);
-  }
-
-  reject(error: unknown): void {
-    this.done(false, error);
   }
 }
 

@@ -1,4 +1,4 @@
-import { DeferredAnswer, JsonRpcError } from '../jsonrpc/index.js';
+import { JsonRpcError } from '../jsonrpc/index.js';
 import { ToolExecutionError } from '../registry/index.js';
 import { Context } from './context.js';
 import type { EraName } from './eras/era.js';
@@ -61,12 +61,8 @@ export interface PassThroughCall {
  * ```
  */
 export interface PassThrough {
-  /**
-   * The call's result (or its failure), or undefined to leave the call to core. A
-   * `DeferredAnswer` (from `@mcp-fw/core/transport`) answers when it is settled, with no promise
-   * between the hook's callback and the answer written; a `RawJson` result is written as it is.
-   */
-  take(call: PassThroughCall): Promise<unknown> | DeferredAnswer | undefined;
+  /** The call's result (or its failure), or undefined to leave the call to core. */
+  take(call: PassThroughCall): Promise<unknown> | undefined;
   /**
    * True when what `take` returns already answers failures through `call.failed` (it rejects
    * only with what that throws): core then adds no promise of its own around each call.
@@ -154,7 +150,7 @@ export function offerPassThrough(
   hook: PassThrough,
   record: RequestRecord,
   scope: Scope,
-): Promise<unknown> | DeferredAnswer | undefined {
+): Promise<unknown> | undefined {
   const request = record.request;
   const method = request.method;
   if (method !== 'tools/call' && method !== 'resources/read' && method !== 'prompts/get')
@@ -163,17 +159,5 @@ export function offerPassThrough(
   if (params === undefined || Array.isArray(params)) return undefined;
   const taken = hook.take(new OfferedCall(method, params, record, scope));
   if (taken === undefined || method !== 'tools/call' || hook.settlesFailures) return taken;
-  if (taken instanceof DeferredAnswer) {
-    const answer = new DeferredAnswer();
-    taken.listen((ok, value) => {
-      if (ok) return answer.resolve(value);
-      try {
-        answer.resolve(toolFailure(value, params, record, scope));
-      } catch (error) {
-        answer.reject(error);
-      }
-    });
-    return answer;
-  }
   return taken.then(undefined, (error: unknown) => toolFailure(error, params, record, scope));
 }

@@ -1,6 +1,5 @@
-// A stdio MCP server written as raw text, for tests of what the proxy's fast path writes: its
-// answers carry text a JSON.parse and JSON.stringify would change (an escape, a 1.0), so a test
-// can tell the upstream's own text from a re-encoding. One tool per behaviour:
+// A stdio MCP server written as raw text, for tests of what the proxy's fast path writes (its
+// answers carry an escape and a 1.0, which a re-encoding changes). One tool per behaviour:
 // echo (answers with this process's pid and a count), garbage (an invalid result), wrong-id (its
 // answer names the request by a string id), hang (never answers), cancelled (the ids the proxy
 // cancelled so far).
