@@ -73,7 +73,7 @@ export default [
   // proxy: the conformance fixture as a process behind the proxy, driven by SDK 1.x at 2024-11-05.
   'packages/proxy/test/conformance-2024-11-05.test.ts',
   // proxy: the pass-through's callback path against a raw stdio upstream process per caller.
-  'packages/proxy/test/fast-path.test.ts',
+  'packages/proxy/test/pass-through-stdio.test.ts',
   'packages/cli/test/publish.test.ts',
   'packages/cli/test/stale-schemas.test.ts',
   'packages/cli/test/surface.test.ts',

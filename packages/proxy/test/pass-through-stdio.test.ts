@@ -67,8 +67,8 @@ async function rawCaller(proxy: ProxyServer) {
   return { send, call, answerTo, frames };
 }
 
-describe('the fast path with a stdio upstream', () => {
-  it('an upstream answer with a wrong id type / garbage result still names the upstream on the fast path', async () => {
+describe('the pass-through with a raw stdio upstream', () => {
+  it('an upstream answer with a wrong id type / garbage result still names the upstream on the pass-through', async () => {
     const proxy = await proxied(5000);
     const caller = await rawCaller(proxy);
     const before = proxy.passedThrough;
@@ -86,7 +86,7 @@ describe('the fast path with a stdio upstream', () => {
     expect(proxy.passedThrough - before).toBe(2);
   });
 
-  it("two callers' interleaved ids stay apart on the fast path", async () => {
+  it("two callers' interleaved ids stay apart on the pass-through", async () => {
     const proxy = await proxied();
     const a = await rawCaller(proxy);
     const b = await rawCaller(proxy);
@@ -112,7 +112,7 @@ describe('the fast path with a stdio upstream', () => {
     expect(proxy.passedThrough - before).toBe(20);
   });
 
-  it('cancelling a fast-path call cancels it upstream', async () => {
+  it('cancelling a passed-through call cancels it upstream', async () => {
     const proxy = await proxied();
     const caller = await rawCaller(proxy);
     const before = proxy.passedThrough;
