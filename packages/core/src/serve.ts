@@ -1,9 +1,6 @@
 // Importing the stdio entry first guards stdout before the user's modules run.
 import { serveStdio, type StdioHandle } from './stdio.js';
-// Types only: the HTTP transport (node.js and all it imports) loads when `--http` asks for it, so
-// a stdio start, which most servers launched by a client are, never runs its modules' top level
-// (nor, in a bundle, `node:http`'s): measured in bench/README.md's cold-start section.
-import type { HttpServerHandle, ServeHttpOptions } from './node.js';
+import { PortInUseError, serveHttp, type HttpServerHandle, type ServeHttpOptions } from './node.js';
 import type { ServerConnection } from './protocol/index.js';
 import type { Servable, ServedConnection } from './servable.js';
 import type { SharedStore } from './stores/index.js';
@@ -34,7 +31,6 @@ export async function serveFromArgs<C extends ServedConnection = ServerConnectio
   httpOptions: ServeHttpOptions = {},
 ): Promise<StdioHandle<C> | HttpServerHandle> {
   if (!argv.includes('--http')) return serveStdio(server);
-  const { PortInUseError, serveHttp } = await import('./node.js');
   const value = (flag: string) => {
     const at = argv.indexOf(flag);
     return at >= 0 ? argv[at + 1] : undefined;
