@@ -71,4 +71,27 @@ describe('mcp-fw build --bundle: names esbuild keeps', () => {
     const mixed = `${source}\n(function(){var __name=(f,n)=>registry.add(n);__name(g,"g");function g(){}})();`;
     expect(dropRestatedNames(mixed)).toBe(mixed);
   });
+
+  it('drops the static blocks that restate a class’s name, keeps those of renamed classes, and every name survives', () => {
+    // esbuild's form: each class keeps its name through a first static block.
+    const source = [
+      'var __defProp=Object.defineProperty;',
+      'var __name=(target,value)=>__defProp(target,"name",{value,configurable:!0});',
+      'var A=class{static{__name(this,"A")}},B=class extends A{static{__name(this,"B")}};',
+      'class C extends B{static{__name(this,"C")}}',
+      // Renamed, assigned to a property (not named after it), or named otherwise: kept.
+      'var D2=class{static{__name(this,"D")}};',
+      'var o={};o.E=class{static{__name(this,"E")}};',
+      'var F=class _F{static{__name(this,"F")}};',
+      'out=[A,B,C,D2,o.E,F];',
+    ].join('');
+    const trimmed = dropRestatedNames(source);
+    expect(trimmed).toHaveLength(source.length);
+    const blocks = (code: string) =>
+      [...code.matchAll(/static\{__name\(this,"(\w+)"\)\}/g)].map((m) => m[1]);
+    expect(blocks(source)).toEqual(['A', 'B', 'C', 'D', 'E', 'F']);
+    expect(blocks(trimmed)).toEqual(['D', 'E', 'F']);
+    expect(names(trimmed)).toEqual(['A', 'B', 'C', 'D', 'E', 'F']);
+    expect(names(trimmed)).toEqual(names(source));
+  });
 });

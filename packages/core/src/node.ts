@@ -1,9 +1,5 @@
-import {
-  createServer as createHttpServer,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-} from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { createHttpHandler, type HttpHandlerOptions, type McpHttpHandler } from './http.js';
 import type { Servable } from './servable.js';
@@ -148,7 +144,12 @@ export async function serveHttp(
   // Hear the other instances before serving, so no event raised meanwhile is missed.
   if (endpointOptions.store) await server.share?.(endpointOptions.store);
   const handler = createHttpHandler(server, endpointOptions);
-  const httpServer = createHttpServer(
+  // Required here, not imported: loading node:http (eight of Node's modules) was the largest
+  // part of what a stdio start through serveFromArgs paid for the HTTP path it never takes
+  // (bench/README.md, cold start). createRequire: `mcp-fw build --bundle` leaves node: alone.
+  const httpServer = (
+    createRequire(import.meta.url)('node:http') as typeof import('node:http')
+  ).createServer(
     {
       headersTimeout: limits.headersTimeoutMs,
       requestTimeout: limits.requestTimeoutMs,

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { BuildOptions } from 'esbuild';
 import { dropRestatedNames } from './kept-names.js';
 import { launcherSource } from './launcher-source.js';
-import { lazyRequirePlugin } from './lazy-require-plugin.js';
+import { eagerModules, type LazyRequires, lazyRequirePlugin } from './lazy-require-plugin.js';
 
 /** What {@link bundleServer} bundles, and where it writes. */
 export interface BundleRequest {
@@ -52,6 +52,16 @@ export async function bundleServer(request: BundleRequest): Promise<BundleResult
   const name = request.name ?? basename(request.entry).replace(/\.[cm]?js$/, '');
   const launcherFile = join(request.outDir, `${name}.launch.cjs`);
   const serves = exportsServer(await entryExports(esbuild, request.entry));
+  const input: BuildOptions = serves
+    ? {
+        stdin: {
+          contents: serveSource(request.entry),
+          resolveDir: dirname(request.entry),
+          sourcefile: 'mcp-fw-serve.js',
+          loader: 'js' as const,
+        },
+      }
+    : { entryPoints: [request.entry] };
   const common: BuildOptions = {
     bundle: true,
     platform: 'node',
@@ -65,17 +75,8 @@ export async function bundleServer(request: BundleRequest): Promise<BundleResult
     legalComments: 'none',
     sourcemap: 'linked',
     logLevel: 'silent',
-    plugins: [lazyRequirePlugin()],
-    ...(serves
-      ? {
-          stdin: {
-            contents: serveSource(request.entry),
-            resolveDir: dirname(request.entry),
-            sourcefile: 'mcp-fw-serve.js',
-            loader: 'js' as const,
-          },
-        }
-      : { entryPoints: [request.entry] }),
+    plugins: [lazyRequirePlugin(await lazyRequires(esbuild, request, input))],
+    ...input,
   };
   let format: 'cjs' | 'esm' = 'cjs';
   let bundleFile = join(request.outDir, `${name}.bundle.cjs`);
@@ -118,6 +119,37 @@ export async function bundleServer(request: BundleRequest): Promise<BundleResult
   );
   chmodSync(launcherFile, 0o755);
   return { format, bundleFile, launcherFile, bundleBytes: statSync(bundleFile).size, serves };
+}
+
+/**
+ * A first, unwritten build to find which of core's lazy requires reach a module the bundle runs
+ * at start anyway (zod/v4/core, in a zod server): the real build references those in place
+ * instead of requiring them, so esbuild does not wrap them for lazy initialisation.
+ */
+async function lazyRequires(
+  esbuild: typeof import('esbuild'),
+  request: BundleRequest,
+  input: BuildOptions,
+): Promise<LazyRequires> {
+  const first: LazyRequires = { targets: new Set(), eager: new Set() };
+  const { metafile } = await esbuild.build({
+    ...input,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    external: [...(request.external ?? [])],
+    // The module graph is the same in either format; ESM accepts top-level await.
+    format: 'esm',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+    plugins: [lazyRequirePlugin(first)],
+  });
+  const eager = eagerModules(metafile, (path) => resolve(path));
+  return {
+    targets: new Set(),
+    eager: new Set([...first.targets].filter((path) => eager.has(path))),
+  };
 }
 
 /** The names an entry module exports, read by esbuild without bundling it. */

@@ -8,26 +8,53 @@ import type { Plugin, PluginBuild } from 'esbuild';
 const CREATE_REQUIRE = /\bcreateRequire\(\s*import\.meta\.url\s*\)/;
 const NAMED = /\b(?:const|let|var)\s+([\w$]+)\s*=\s*createRequire\(\s*import\.meta\.url\s*\)/g;
 
+/** What {@link lazyRequirePlugin} saw and may be told between two builds of the same bundle. */
+export interface LazyRequires {
+  /** Every file a lazy require resolved to, by absolute path (filled in by the build). */
+  readonly targets: Set<string>;
+  /**
+   * ES modules the bundle runs at start anyway (another module imports them): a lazy require of
+   * one of these becomes a reference to its namespace instead (see {@link lazyRequirePlugin}).
+   */
+  readonly eager: ReadonlySet<string>;
+}
+
 /**
  * Lets the bundle hold what modules load through `createRequire(import.meta.url)`: each call with
  * a literal specifier becomes a plain `require()` of the resolved file, which esbuild bundles
  * where it stands, so it still runs only when called. A specifier that does not resolve (an
  * optional peer that is not installed) is left to the runtime, as before.
+ *
+ * A target in `requires.eager` becomes `import * as` of the file instead. esbuild initialises a
+ * required ES module lazily: it wraps the module, and every ES module it imports, in an
+ * initialiser (`__esm`) that each importer calls. For zod, which core requires (`zod/v4/core`,
+ * for zod/mini) and a zod server imports, that wraps all of zod's core and locales, and the
+ * wrapped top levels cost a start more than the same modules run in place (issue 40).
  */
-export function lazyRequirePlugin(): Plugin {
+export function lazyRequirePlugin(
+  requires: LazyRequires = { targets: new Set(), eager: new Set() },
+): Plugin {
   return {
     name: 'mcp-fw-lazy-require',
     setup(build) {
       build.onLoad({ filter: /\.[cm]?js$/ }, async (args) => {
         const text = await readFile(args.path, 'utf8');
         if (!CREATE_REQUIRE.test(text)) return undefined;
-        return { contents: await rewrite(build, text, dirname(args.path)), loader: 'js' };
+        return {
+          contents: await rewrite(build, text, dirname(args.path), requires),
+          loader: 'js',
+        };
       });
     },
   };
 }
 
-async function rewrite(build: PluginBuild, text: string, resolveDir: string): Promise<string> {
+async function rewrite(
+  build: PluginBuild,
+  text: string,
+  resolveDir: string,
+  requires: LazyRequires,
+): Promise<string> {
   const callees = [
     CREATE_REQUIRE.source,
     ...[...text.matchAll(NAMED)].map((m) => `\\b${m[1]!.replaceAll('$', '\\$')}`),
@@ -40,13 +67,45 @@ async function rewrite(build: PluginBuild, text: string, resolveDir: string): Pr
     // As an import would resolve it: a dual package then comes in once, as the ES module build
     // the code's own imports use (one zod, one registry of schema metadata).
     const resolved = await build.resolve(specifier, { kind: 'import-statement', resolveDir });
-    targets.set(
-      specifier,
-      resolved.errors.length > 0 || resolved.external ? undefined : resolved.path,
-    );
+    const path = resolved.errors.length > 0 || resolved.external ? undefined : resolved.path;
+    targets.set(specifier, path);
+    if (path !== undefined) requires.targets.add(path);
   }
-  return text.replace(call, (whole, _quote: string, specifier: string) => {
+  const namespaces: string[] = [];
+  const replaced = text.replace(call, (whole, _quote: string, specifier: string) => {
     const path = targets.get(specifier);
-    return path === undefined ? whole : `require(${JSON.stringify(path)})`;
+    if (path === undefined) return whole;
+    if (!requires.eager.has(path)) return `require(${JSON.stringify(path)})`;
+    const name = `__mcpfwEager${namespaces.length}`;
+    namespaces.push(`import * as ${name} from ${JSON.stringify(path)};`);
+    return name;
   });
+  // Imports are hoisted, so prepending them keeps the file's own order of evaluation.
+  return namespaces.length === 0 ? replaced : `${namespaces.join('\n')}\n${replaced}`;
+}
+
+/**
+ * The ES modules a first build's bundle runs at start: those its entry reaches through `import`
+ * statements alone (what only a require reaches is initialised lazily). Paths as `absolute` makes
+ * them from the metafile's.
+ */
+export function eagerModules(
+  metafile: import('esbuild').Metafile,
+  absolute: (path: string) => string,
+): Set<string> {
+  const seen = new Set<string>();
+  const queue = Object.values(metafile.outputs).flatMap((output) =>
+    output.entryPoint === undefined ? [] : [output.entryPoint],
+  );
+  while (queue.length > 0) {
+    const path = queue.pop()!;
+    if (seen.has(path)) continue;
+    seen.add(path);
+    for (const imported of metafile.inputs[path]?.imports ?? []) {
+      if (imported.kind === 'import-statement' && !imported.external) queue.push(imported.path);
+    }
+  }
+  const eager = new Set<string>();
+  for (const path of seen) if (metafile.inputs[path]?.format === 'esm') eager.add(absolute(path));
+  return eager;
 }
