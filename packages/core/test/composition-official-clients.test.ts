@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +20,7 @@ import { connectRecording, type SeenMessage } from './support/official-client.ts
 import { REPO_ROOT } from './support/paths.ts';
 import { nodeEntry } from '../../../test-support/node-entry.ts';
 import { checkServerLines, readTap } from './support/wire-log.ts';
+import { listeningUrl } from '../../../test-support/listening-url.ts';
 
 // The official clients drive a composed server (a mounted child with a transformed tool) as
 // separate processes over stdio and HTTP: SDK 1.x at 2025-11-25, client 2.x at 2026-07-28.
@@ -178,15 +179,3 @@ describe.each(KINDS)('%s (%s) through a mount and a transform', (_kind, version,
     ).toEqual([]);
   });
 });
-
-function listeningUrl(child: ChildProcess): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let text = '';
-    child.stderr!.on('data', (chunk: Buffer) => {
-      text += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(text);
-      if (match) resolve(match[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`server exited (${code}): ${text}`)));
-  });
-}

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import { mcpSchema } from './support/mcp-schema.ts';
 import { connectRecording, namingClient, type ClientMode } from './support/official-client.ts';
 import { REPO_ROOT } from './support/paths.ts';
 import { checkServerLines, readTap } from './support/wire-log.ts';
+import { listeningUrl } from '../../../test-support/listening-url.ts';
 
 const FIXTURE = join(REPO_ROOT, 'packages/core/test/fixtures/eras-server.ts');
 const TAP = join(REPO_ROOT, 'packages/core/test/support/stdio-tap.mjs');
@@ -122,15 +123,3 @@ describe.each(MODES)('@modelcontextprotocol/client 2.x, %s mode (%s)', (mode, ve
     ).toEqual([]);
   });
 });
-
-function listeningUrl(child: ChildProcess): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let text = '';
-    child.stderr!.on('data', (chunk: Buffer) => {
-      text += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(text);
-      if (match) resolve(match[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`server exited (${code}): ${text}`)));
-  });
-}
