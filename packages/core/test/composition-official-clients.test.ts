@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { patience } from '../../../test-support/patience.ts';
 import {
   Client as ClientV2,
   StreamableHTTPClientTransport as HttpV2,
@@ -119,9 +120,12 @@ async function exercise(peer: Peer) {
     { uri: 'weather://stations', mimeType: 'text/plain', text: 'Paris, Oslo' },
   ]);
   await peer.callTool('weather_more', {});
-  for (let i = 0; i < 200 && peer.changes.length === 0; i++)
-    await new Promise((r) => setTimeout(r, 10));
-  expect(peer.changes).toEqual(['tools']);
+  // The change arrives on its own stream: waited for, up to a deadline stretched by the load
+  // (a fixed 2 s of polling was short for a server process on a busy machine).
+  await vi.waitFor(() => expect(peer.changes).toEqual(['tools']), {
+    timeout: patience(2_000),
+    interval: 10,
+  });
   expect((await peer.listTools()).tools.map((t) => t.name)).toContain('weather_alerts');
   expect((await peer.callTool('weather_alerts', {})).content[0].text).toBe('no alerts');
   await subscription?.close();

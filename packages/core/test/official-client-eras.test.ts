@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { patience } from '../../../test-support/patience.ts';
 import { nodeEntry } from '../../../test-support/node-entry.ts';
 import type { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -74,8 +75,12 @@ async function exercise(client: Client, version: string) {
   if (version !== '2026-07-28') await client.subscribeResource({ uri: 'eras://readme' });
 
   await client.callTool({ name: 'bump', arguments: {} });
-  for (let i = 0; i < 200 && changes.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
-  expect(changes).toEqual(['tools']);
+  // The change arrives on its own stream: waited for, up to a deadline stretched by the load
+  // (a fixed 2 s of polling was short for a server process on a busy machine).
+  await vi.waitFor(() => expect(changes).toEqual(['tools']), {
+    timeout: patience(2_000),
+    interval: 10,
+  });
   await subscription?.close();
 }
 
