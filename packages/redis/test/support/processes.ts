@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { nodeEntry } from '../../../../test-support/node-entry.ts';
 import { patience } from '../../../../test-support/patience.ts';
-import { freePort } from '../../../../test-support/ports.ts';
+import { freePort, onFreePort } from '../../../../test-support/ports.ts';
 
 // For the tests that need a port nobody listens on.
 export { freePort };
@@ -198,13 +198,8 @@ export class Balancer {
     config: (port: number) => string,
     output: string[] = [],
   ): Promise<Balancer> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await Balancer.#start(config, await freePort(), output);
-      } catch (error) {
-        if (attempt === 3) throw error;
-      }
-    }
+    // A port taken meanwhile fails with HAProxy's "Address already in use" alert: a fresh one.
+    return onFreePort((port) => Balancer.#start(config, port, output));
   }
 
   static #config(ports: readonly number[], port: number): string {
@@ -244,6 +239,8 @@ export class Balancer {
     const collect = (chunk: Buffer) => output.push(chunk.toString());
     child.stdout?.on('data', collect);
     child.stderr?.on('data', collect);
+    // Its output is all read once stdio closes (after 'exit', possibly): the alert must be in the error.
+    const closed = new Promise((r) => child.once('close', r));
     const balancer = new Balancer(port, child, dir);
     // Listening once this HAProxy holds the port's listening socket (not when the port merely
     // accepts: a test file that took it accepts too); an exit means the port was taken, and its
@@ -252,6 +249,7 @@ export class Balancer {
     for (;;) {
       if (child.exitCode !== null || Date.now() > deadline) {
         await balancer.stop();
+        await closed;
         throw new Error(`haproxy did not listen on ${port}:\n${output.join('')}`);
       }
       if (child.pid !== undefined && listensOn(child.pid, port)) return balancer;
