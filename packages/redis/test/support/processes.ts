@@ -117,16 +117,18 @@ export class RedisProcess {
   private constructor(readonly port: number) {}
 
   static async start(): Promise<RedisProcess> {
-    // A port found free may be taken by another test file before redis-server binds it: retry.
-    for (let attempt = 1; ; attempt++) {
-      const redis = new RedisProcess(await freePort());
+    // A port found free may be taken by another test file before redis-server binds it: it exits
+    // saying "Address already in use", and a fresh port is tried. Whatever failed is stopped.
+    return onFreePort(async (port) => {
+      const redis = new RedisProcess(port);
       try {
         await redis.restart();
         return redis;
       } catch (error) {
-        if (attempt === 3) throw error;
+        await redis.stop();
+        throw error;
       }
-    }
+    });
   }
 
   get url(): string {
