@@ -1,5 +1,5 @@
 import { connect, RequestTimeoutError } from '@mcp-fw/client';
-import { createServer as createNetServer } from 'node:net';
+import { connect as connectSocket, createServer as createNetServer } from 'node:net';
 import { serveHttp } from '@mcp-fw/core/node';
 import { createProxy } from '@mcp-fw/proxy';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -31,38 +31,59 @@ function onUpstreamPort(scenario: (port: number) => Promise<void>): Promise<void
   });
 }
 
+/** Whether something accepts connections on 127.0.0.1:`port`. */
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connectSocket(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
 function textOf(result: { content: readonly { text?: string }[] }): string {
   return result.content.map((c) => c.text).join('');
 }
 
+/**
+ * The proxy pointed at `port`, where no upstream listens yet: each call fails naming the
+ * upstream, until an upstream starts there.
+ */
+async function downAtStart(port: number): Promise<void> {
+  const warnings: string[] = [];
+  const proxy = await createProxy(`http://127.0.0.1:${port}/mcp`, {
+    retryMs: 100,
+    server: { logger: quiet },
+    onWarning: (w) => warnings.push(w),
+  });
+  closers.push(() => proxy.close());
+  // Not down: another test file may have taken the port since the probe (then try again).
+  if (proxy.health()[0].state !== 'down' && (await listening(port)))
+    throw Object.assign(new Error(`port ${port} was taken`), { code: 'EADDRINUSE' });
+  expect(proxy.health()[0]).toMatchObject({ state: 'down', name: 'upstream' });
+  const client = await connect(proxy, { protocolVersion: '2025-11-25' });
+  closers.push(() => client.close());
+  for (let i = 0; i < 2; i++) {
+    const refused = await client
+      .callTool('add', { a: 1, b: 2 })
+      .then(textOf, (e: Error) => e.message);
+    expect(refused).toMatch(/Upstream "upstream" \(http:\/\/127\.0\.0\.1:\d+\/mcp\) is down/);
+  }
+  expect(warnings.join('\n')).toMatch(/upstream "upstream" is down/);
+  const back = await serveHttp(upstreamServer(), { port });
+  closers.push(() => back.close());
+  await vi.waitFor(() => expect(proxy.health()[0].state).toBe('up'), { timeout: 5000 });
+  await vi.waitFor(() => expect(proxy.tools.names()).toContain('add'), { timeout: 5000 });
+  await vi.waitFor(async () =>
+    expect(textOf(await client.callTool('add', { a: 1, b: 2 }))).toContain('3'),
+  );
+}
+
 describe('upstream faults', () => {
   it('an upstream down at start fails each call naming it, and serves once it is back', async () => {
-    await onUpstreamPort(async (port) => {
-      const warnings: string[] = [];
-      const proxy = await createProxy(`http://127.0.0.1:${port}/mcp`, {
-        retryMs: 100,
-        server: { logger: quiet },
-        onWarning: (w) => warnings.push(w),
-      });
-      closers.push(() => proxy.close());
-      expect(proxy.health()[0]).toMatchObject({ state: 'down', name: 'upstream' });
-      const client = await connect(proxy, { protocolVersion: '2025-11-25' });
-      closers.push(() => client.close());
-      for (let i = 0; i < 2; i++) {
-        const refused = await client
-          .callTool('add', { a: 1, b: 2 })
-          .then(textOf, (e: Error) => e.message);
-        expect(refused).toMatch(/Upstream "upstream" \(http:\/\/127\.0\.0\.1:\d+\/mcp\) is down/);
-      }
-      expect(warnings.join('\n')).toMatch(/upstream "upstream" is down/);
-      const back = await serveHttp(upstreamServer(), { port });
-      closers.push(() => back.close());
-      await vi.waitFor(() => expect(proxy.health()[0].state).toBe('up'), { timeout: 5000 });
-      await vi.waitFor(() => expect(proxy.tools.names()).toContain('add'), { timeout: 5000 });
-      await vi.waitFor(async () =>
-        expect(textOf(await client.callTool('add', { a: 1, b: 2 }))).toContain('3'),
-      );
-    });
+    await onUpstreamPort(downAtStart);
   });
 
   it('an upstream that goes down mid-call fails that call naming it, and service resumes when it returns', async () => {
@@ -163,6 +184,21 @@ describe('upstream faults', () => {
 });
 
 describe('the port an upstream comes back on', () => {
+  it('an upstream port another test file listens on before the proxy starts runs the scenario again on a fresh port', async () => {
+    const tried: number[] = [];
+    await onUpstreamPort(async (port) => {
+      tried.push(port);
+      if (tried.length === 1) {
+        // Another test file's server on the port the probe found free.
+        const squatter = await serveHttp(upstreamServer(), { port });
+        closers.push(() => squatter.close());
+      }
+      await downAtStart(port);
+    });
+    expect(tried).toHaveLength(2);
+    expect(tried[1]).not.toBe(tried[0]);
+  });
+
   it('a port another test file takes before the upstream returns runs the scenario again on a fresh port', async () => {
     const tried: number[] = [];
     let closedOnRetry = 0;
