@@ -9,6 +9,7 @@ import {
   officialClientPerTest,
 } from '../../../packages/core/test/support/official-clients.ts';
 import { checkServerLines } from '../../../packages/core/test/support/wire-log.ts';
+import { listeningUrl } from '../../../test-support/listening-url.ts';
 
 // The example as users start it (`npm start -w examples/petstore`), in both of its modes: the
 // classes `mcp-fw openapi` generated into src/api (the default), and fromOpenAPI reading
@@ -91,18 +92,6 @@ describe('petstore over stdio', () => {
 
 let child: ChildProcess | undefined;
 
-/** The URL the server announces on stderr (`MCP server listening on <url>`). */
-function listeningUrl(server: ChildProcess): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let stderr = '';
-    server.stderr!.on('data', (chunk: Buffer) => {
-      stderr += chunk;
-      const url = /listening on (http:\/\/\S+)/.exec(stderr)?.[1];
-      if (url) resolve(url);
-    });
-    server.once('exit', (code) => reject(new Error(`petstore exited with ${code}: ${stderr}`)));
-  });
-}
 afterEach(() => {
   child?.kill();
   child = undefined;

@@ -6,7 +6,11 @@ import { createServer, Tool } from '@mcp-fw/core';
 import { serveHttp, type HttpServerHandle } from '@mcp-fw/core/node';
 import type { HttpReply, HttpRequestView } from '@mcp-fw/core/http';
 import { devUpstreamProvider } from '@mcp-fw/auth/dev';
-import { authorizationServer, oidcUpstream } from '@mcp-fw/auth/server';
+import {
+  authorizationServer,
+  oidcUpstream,
+  type AuthorizationServerOptions,
+} from '@mcp-fw/auth/server';
 import { Browser } from '../../auth/test/support/own-authorization-server.ts';
 import { freePort, onFreePort } from '../../../test-support/ports.ts';
 import { authDoctor, type DoctorCheck } from '../src/commands/auth-doctor.ts';
@@ -451,12 +455,16 @@ describe('mcp-fw auth doctor: metadata of an issuer with a path', () => {
 });
 
 describe('mcp-fw auth doctor on our authorization server with a misconfigured upstream', () => {
-  /** Our authorization server on its MCP server's origin, with `upstream` as the IdP it sends people to. */
+  /**
+   * Our authorization server on its MCP server's origin, with `upstream` as the IdP it sends
+   * people to and `options` for the rest (registration off, …).
+   */
   async function own(
     upstream: (origin: string) => Promise<{
       upstream: ReturnType<typeof oidcUpstream>;
       close: () => Promise<void>;
     }>,
+    options: Partial<AuthorizationServerOptions> = {},
   ) {
     // The upstream's callback names the port: a port taken meanwhile is tried again.
     return onFreePort(async (port) => {
@@ -467,6 +475,7 @@ describe('mcp-fw auth doctor on our authorization server with a misconfigured up
           resource: `${origin}/mcp`,
           scopes: ['notes:read'],
           upstream: idp.upstream,
+          ...options,
         });
         const handle = await serveHttp(
           createServer({
@@ -479,6 +488,7 @@ describe('mcp-fw auth doctor on our authorization server with a misconfigured up
         );
         return {
           url: handle.url,
+          origin,
           close: async () => {
             await handle.close();
             await idp.close();
@@ -489,6 +499,15 @@ describe('mcp-fw auth doctor on our authorization server with a misconfigured up
         throw error;
       }
     });
+  }
+
+  /** The dev IdP with this server's callback registered, as a public client. */
+  async function devIdp(origin: string) {
+    const idp = await devUpstreamProvider({ redirectUri: `${origin}/oauth/callback` });
+    return {
+      upstream: oidcUpstream({ issuer: idp.issuer, clientId: idp.clientId }),
+      close: () => idp.close(),
+    };
   }
 
   it('upstream accepts the callback: an IdP where the callback is not registered fails, naming what to register', async () => {
@@ -537,42 +556,24 @@ describe('mcp-fw auth doctor on our authorization server with a misconfigured up
   });
 
   it('sign-in and upstream IdP: with registration off, a pre-registered client (--client-id) lets the doctor check the sign-in and the upstream', async () => {
-    // The IdP's redirect URI names the port: a port taken meanwhile is tried again.
-    const { origin, idp, handle } = await onFreePort(async (port) => {
-      const origin = `http://127.0.0.1:${port}`;
-      const idp = await devUpstreamProvider({ redirectUri: `${origin}/oauth/callback` });
-      try {
-        const as = await authorizationServer({
-          resource: `${origin}/mcp`,
-          scopes: ['notes:read'],
-          upstream: oidcUpstream({ issuer: idp.issuer, clientId: idp.clientId }),
-          registration: false,
-          clients: [{ clientId: 'desk', redirectUris: ['http://127.0.0.1:9/desk'] }],
-        });
-        const handle = await serveHttp(
-          createServer({ name: 'notes', version: '1.0.0', providers: [Open] }),
-          { port, ...as.protect() },
-        );
-        return { origin, idp, handle };
-      } catch (error) {
-        await idp.close();
-        throw error;
-      }
+    const server = await own(devIdp, {
+      registration: false,
+      clients: [{ clientId: 'desk', redirectUris: ['http://127.0.0.1:9/desk'] }],
     });
     try {
-      const without = await authDoctor(handle.url);
+      const without = await authDoctor(server.url);
       const skipped = check(without, 'sign-in and upstream IdP');
       expect(skipped).toMatchObject({ ok: false, warning: true });
       expect(skipped.fix).toContain('--client-id <id> --redirect-uri <uri>');
       expect(without.some((c) => c.name.startsWith('upstream accepts the callback'))).toBe(false);
 
-      const checks = await authDoctor(handle.url, fetch, {
+      const checks = await authDoctor(server.url, fetch, {
         client: { id: 'desk', redirectUri: 'http://127.0.0.1:9/desk' },
       });
       expect(checks.some((c) => c.name.startsWith('sign-in and upstream IdP'))).toBe(false);
       expect(check(checks, 'PKCE enforced at the authorization endpoint').ok).toBe(true);
       expect(check(checks, 'iss in authorization responses').detail).toBe(
-        `advertised, and the error redirect carries iss=${origin}`,
+        `advertised, and the error redirect carries iss=${server.origin}`,
       );
       expect(check(checks, 'a sign-in request is accepted').ok).toBe(true);
       expect(check(checks, 'upstream accepts the callback').ok).toBe(true);
@@ -580,8 +581,7 @@ describe('mcp-fw auth doctor on our authorization server with a misconfigured up
         /^HTTP 400, invalid_grant/,
       );
     } finally {
-      await handle.close();
-      await idp.close();
+      await server.close();
     }
   });
 
@@ -597,30 +597,9 @@ describe('mcp-fw auth doctor on our authorization server with a misconfigured up
   });
 
   it('client ID metadata documents and dynamic registration: both off on our server fail', async () => {
-    // The IdP's redirect URI names the port: a port taken meanwhile is tried again.
-    const { idp, handle } = await onFreePort(async (port) => {
-      const origin = `http://127.0.0.1:${port}`;
-      const idp = await devUpstreamProvider({ redirectUri: `${origin}/oauth/callback` });
-      try {
-        const as = await authorizationServer({
-          resource: `${origin}/mcp`,
-          scopes: ['notes:read'],
-          upstream: oidcUpstream({ issuer: idp.issuer, clientId: idp.clientId }),
-          registration: false,
-          clientMetadataDocuments: false,
-        });
-        const handle = await serveHttp(
-          createServer({ name: 'notes', version: '1.0.0', providers: [Open] }),
-          { port, ...as.protect() },
-        );
-        return { idp, handle };
-      } catch (error) {
-        await idp.close();
-        throw error;
-      }
-    });
+    const server = await own(devIdp, { registration: false, clientMetadataDocuments: false });
     try {
-      const checks = await authDoctor(handle.url);
+      const checks = await authDoctor(server.url);
       expectFailure(check(checks, 'client ID metadata documents'), 'clientMetadataDocuments');
       const c = check(checks, 'dynamic registration');
       expectFailure(c, 'MCP clients cannot sign in unless they are pre-registered');
@@ -631,8 +610,7 @@ describe('mcp-fw auth doctor on our authorization server with a misconfigured up
         detail: expect.stringMatching(/^HTTP 401, invalid_client/),
       });
     } finally {
-      await handle.close();
-      await idp.close();
+      await server.close();
     }
   });
 });

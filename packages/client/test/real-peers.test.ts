@@ -3,6 +3,7 @@ import { connect, type Progress } from '@mcp-fw/client';
 import { serveHttp } from '@mcp-fw/core/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { server as calculator } from '../../../examples/calculator/src/server.ts';
+import { patience } from '../../../test-support/patience.ts';
 import { startSdkV2Http } from './fixtures/sdk-v2-http.ts';
 import { fixtureServer } from './support/fixture-server.ts';
 
@@ -23,7 +24,13 @@ describe('the calculator example over stdio', () => {
   ] as const)(
     'protocolVersion %s → %s %s: lists and calls, structured output checked',
     async (pin, era, version) => {
-      const client = await connect(calculatorCommand, { protocolVersion: pin });
+      // The probe's deadline counts from the spawn: a process that starts slower than 3 s (a
+      // cold start on a loaded 2-core runner) was taken for a legacy server, and the test saw
+      // 2025-11-25. It answers server/discover once up, so the deadline grows with the load.
+      const client = await connect(calculatorCommand, {
+        protocolVersion: pin,
+        probeTimeoutMs: patience(3_000),
+      });
       expect([client.transport, client.era, client.protocolVersion]).toEqual([
         'stdio',
         era,

@@ -1,8 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { patience } from '../../../test-support/patience.ts';
 import {
   Client as ClientV2,
   StreamableHTTPClientTransport as HttpV2,
@@ -20,6 +21,7 @@ import { connectRecording, type SeenMessage } from './support/official-client.ts
 import { REPO_ROOT } from './support/paths.ts';
 import { nodeEntry } from '../../../test-support/node-entry.ts';
 import { checkServerLines, readTap } from './support/wire-log.ts';
+import { listeningUrl } from '../../../test-support/listening-url.ts';
 
 // The official clients drive a composed server (a mounted child with a transformed tool) as
 // separate processes over stdio and HTTP: SDK 1.x at 2025-11-25, client 2.x at 2026-07-28.
@@ -118,9 +120,12 @@ async function exercise(peer: Peer) {
     { uri: 'weather://stations', mimeType: 'text/plain', text: 'Paris, Oslo' },
   ]);
   await peer.callTool('weather_more', {});
-  for (let i = 0; i < 200 && peer.changes.length === 0; i++)
-    await new Promise((r) => setTimeout(r, 10));
-  expect(peer.changes).toEqual(['tools']);
+  // The change arrives on its own stream: waited for, up to a deadline stretched by the load
+  // (a fixed 2 s of polling was short for a server process on a busy machine).
+  await vi.waitFor(() => expect(peer.changes).toEqual(['tools']), {
+    timeout: patience(2_000),
+    interval: 10,
+  });
   expect((await peer.listTools()).tools.map((t) => t.name)).toContain('weather_alerts');
   expect((await peer.callTool('weather_alerts', {})).content[0].text).toBe('no alerts');
   await subscription?.close();
@@ -178,15 +183,3 @@ describe.each(KINDS)('%s (%s) through a mount and a transform', (_kind, version,
     ).toEqual([]);
   });
 });
-
-function listeningUrl(child: ChildProcess): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let text = '';
-    child.stderr!.on('data', (chunk: Buffer) => {
-      text += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(text);
-      if (match) resolve(match[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`server exited (${code}): ${text}`)));
-  });
-}

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { nodeEntry } from '../../../test-support/node-entry.ts';
@@ -6,6 +6,7 @@ import { type Client, StreamableHTTPClientTransport } from '@modelcontextprotoco
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { namingClient, type ClientMode } from './support/official-client.ts';
 import { REPO_ROOT } from './support/paths.ts';
+import { listeningUrl } from '../../../test-support/listening-url.ts';
 
 // Middleware over real transports (a child process, stdio and HTTP), in both eras, driven by the
 // official client: the same chain, and one logical call across 2026-07-28 input rounds.
@@ -81,15 +82,3 @@ describe.each(MODES)('middleware, official client in %s mode (%s)', (mode, versi
     await exercise(client, version, era, 'http');
   });
 });
-
-function listeningUrl(child: ChildProcess): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let text = '';
-    child.stderr!.on('data', (chunk: Buffer) => {
-      text += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(text);
-      if (match) resolve(match[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`server exited (${code}): ${text}`)));
-  });
-}

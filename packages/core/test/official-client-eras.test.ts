@@ -1,8 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { patience } from '../../../test-support/patience.ts';
 import { nodeEntry } from '../../../test-support/node-entry.ts';
 import type { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -11,6 +12,7 @@ import { mcpSchema } from './support/mcp-schema.ts';
 import { connectRecording, namingClient, type ClientMode } from './support/official-client.ts';
 import { REPO_ROOT } from './support/paths.ts';
 import { checkServerLines, readTap } from './support/wire-log.ts';
+import { listeningUrl } from '../../../test-support/listening-url.ts';
 
 const FIXTURE = join(REPO_ROOT, 'packages/core/test/fixtures/eras-server.ts');
 const TAP = join(REPO_ROOT, 'packages/core/test/support/stdio-tap.mjs');
@@ -73,8 +75,12 @@ async function exercise(client: Client, version: string) {
   if (version !== '2026-07-28') await client.subscribeResource({ uri: 'eras://readme' });
 
   await client.callTool({ name: 'bump', arguments: {} });
-  for (let i = 0; i < 200 && changes.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
-  expect(changes).toEqual(['tools']);
+  // The change arrives on its own stream: waited for, up to a deadline stretched by the load
+  // (a fixed 2 s of polling was short for a server process on a busy machine).
+  await vi.waitFor(() => expect(changes).toEqual(['tools']), {
+    timeout: patience(2_000),
+    interval: 10,
+  });
   await subscription?.close();
 }
 
@@ -122,15 +128,3 @@ describe.each(MODES)('@modelcontextprotocol/client 2.x, %s mode (%s)', (mode, ve
     ).toEqual([]);
   });
 });
-
-function listeningUrl(child: ChildProcess): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let text = '';
-    child.stderr!.on('data', (chunk: Buffer) => {
-      text += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(text);
-      if (match) resolve(match[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`server exited (${code}): ${text}`)));
-  });
-}

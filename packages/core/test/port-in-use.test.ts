@@ -5,7 +5,10 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer } from '@mcp-fw/core';
 import { PortInUseError, serveHttp } from '@mcp-fw/core/node';
+import { freePort, onFreePort } from '../../../test-support/ports.ts';
 import { REPO_ROOT } from './support/paths.ts';
+
+const HTTP_OAUTH = join(REPO_ROOT, 'templates/http-oauth');
 
 let holders: Server[] = [];
 afterEach(async () => {
@@ -80,11 +83,17 @@ describe('Errors name cause and fix: a port in use', () => {
 
   it('a port in use: node dist/main.js of the http-oauth template (serveHttp) names the port, who holds it and PORT, and exits 1', async () => {
     const port = await takenPort();
-    const run = await runNode(
-      ['dist/main.js', '--dev-auth'],
-      join(REPO_ROOT, 'templates/http-oauth'),
-      { PORT: String(port) },
-    );
+    // Its development authorization server listens first, on DEV_AUTH_PORT (else PORT + 1,
+    // which another test file may hold): a port found free, a fresh one if taken meanwhile.
+    const run = await onFreePort(async (devAuthPort) => {
+      const run = await runNode(['dist/main.js', '--dev-auth'], HTTP_OAUTH, {
+        PORT: String(port),
+        DEV_AUTH_PORT: String(devAuthPort),
+      });
+      if (run.stderr.includes(`cannot listen on 127.0.0.1:${devAuthPort}`))
+        throw Object.assign(new Error(run.stderr), { code: 'EADDRINUSE' });
+      return run;
+    });
     expect(run.signal).toBeNull();
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(
@@ -92,6 +101,23 @@ describe('Errors name cause and fix: a port in use', () => {
         `See which one with \`lsof -nP -iTCP:${port} -sTCP:LISTEN\``,
     );
     expect(run.stderr).toContain('serve on another port with PORT=<n>');
+    expect(run.stderr).not.toMatch(/^\s+at /m);
+  });
+
+  it('the dev authorization server port in use: the http-oauth template names the port and DEV_AUTH_PORT, and exits 1 without a stack trace', async () => {
+    const devAuthPort = await takenPort();
+    // Never bound: the authorization server starts first, and fails.
+    const run = await runNode(['dist/main.js', '--dev-auth'], HTTP_OAUTH, {
+      PORT: String(await freePort()),
+      DEV_AUTH_PORT: String(devAuthPort),
+    });
+    expect(run.signal).toBeNull();
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain(
+      `the development authorization server cannot listen on 127.0.0.1:${devAuthPort}: the port is in use`,
+    );
+    expect(run.stderr).toContain('with DEV_AUTH_PORT=<port>.');
     expect(run.stderr).not.toMatch(/^\s+at /m);
   });
 });

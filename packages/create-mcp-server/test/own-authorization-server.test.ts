@@ -101,6 +101,15 @@ describe('--auth oauth --idp <preset>', () => {
     expect(files).not.toHaveProperty('.env.example');
   });
 
+  it("the two OAuth overlays' src/notes.ts and src/server.ts are one file each, copied (a change to one cannot miss the other)", () => {
+    // Each overlay stands alone in the user's project (see templates/http-oauth-idp/tsconfig.workspace.json).
+    for (const file of ['src/notes.ts', 'src/server.ts'])
+      expect(
+        readFileSync(join(REPO_ROOT, 'templates/http-oauth-idp', file), 'utf8'),
+        `templates/http-oauth-idp/${file} is templates/http-oauth/${file}`,
+      ).toBe(readFileSync(join(REPO_ROOT, 'templates/http-oauth', file), 'utf8'));
+  });
+
   it("the overlay's src/idp.ts is what the scaffolder writes for GitHub (up to formatting)", () => {
     const flat = (text: string) =>
       text

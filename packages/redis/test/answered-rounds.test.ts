@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type Context, createServer, Tool } from '@mcp-fw/core';
-import { createHttpHandler, type McpHttpHandler, type SharedStore } from '@mcp-fw/core/http';
-import { redisStore } from '@mcp-fw/redis';
-import { REDIS_SERVER, RedisProcess } from './support/processes.ts';
+import type { McpHttpHandler } from '@mcp-fw/core/http';
+import { REDIS_SERVER } from './support/processes.ts';
+import { twoInstancesOnRedis } from './support/two-instances.ts';
 
 // Issue #30, scope 1 ("every piece of client-made state kept in a shared store is bounded"):
 // each answered 2026-07-28 input round is a record in Redis kept until its state expires (10 min
@@ -62,39 +62,17 @@ async function round(ask: McpHttpHandler, answerOn: McpHttpHandler, who: string)
 }
 
 describe.skipIf(REDIS_SERVER === undefined)('answered input rounds in a shared Redis store', () => {
-  let redis: RedisProcess;
-  let stores: SharedStore[] = [];
-  let instances: McpHttpHandler[] = [];
-
-  beforeAll(async () => {
-    redis = await RedisProcess.start();
-    stores = [await redisStore(redis.url), await redisStore(redis.url)];
-    instances = stores.map((store) =>
-      createHttpHandler(
-        createServer({
-          name: 'desk',
-          version: '1.0.0',
-          providers: [Desk],
-          limits: { inputRounds: { maxAnsweredPerClient: 2, maxAnswered: 3 } },
-        }),
-        {
-          store,
-          authenticate: (req) => ({
-            auth: { sub: req.header('authorization')?.replace('Bearer ', '') },
-          }),
-        },
-      ),
-    );
-  });
-
-  afterAll(async () => {
-    await Promise.all(instances.map((i) => i.close()));
-    await Promise.all(stores.map((s) => s.close()));
-    await redis?.stop();
-  });
+  const cluster = twoInstancesOnRedis(() =>
+    createServer({
+      name: 'desk',
+      version: '1.0.0',
+      providers: [Desk],
+      limits: { inputRounds: { maxAnsweredPerClient: 2, maxAnswered: 3 } },
+    }),
+  );
 
   it('one client answering round after round is refused at limits.inputRounds.maxAnsweredPerClient (-32000, 429 with Retry-After) on every instance; the server at maxAnswered (503)', async () => {
-    const [one, two] = instances;
+    const [one, two] = cluster.instances;
     expect((await round(one, two, 'ada')).body.result.content[0].text).toBe('confirmed');
     expect((await round(two, one, 'ada')).body.result.content[0].text).toBe('confirmed');
     for (const [ask, answer] of [
@@ -127,25 +105,32 @@ describe.skipIf(REDIS_SERVER === undefined)('answered input rounds in a shared R
       'the server remembers 3 (limits.inputRounds.maxAnswered)',
     );
     // Redis holds what was recorded, no more: 3 rounds, counted per client and in all.
-    expect(redis.cli('ZCARD', 'mcp:rounds')).toBe('3');
+    expect(cluster.redis.cli('ZCARD', 'mcp:rounds')).toBe('3');
     expect(
-      redis.cli('--scan', '--pattern', 'mcp:round:*').split('\n').filter(Boolean),
+      cluster.redis.cli('--scan', '--pattern', 'mcp:round:*').split('\n').filter(Boolean),
     ).toHaveLength(3);
   });
 
   it('the store frees a place when a round expires, and its counting sets expire with their newest round', async () => {
-    const used = stores[0].usedRounds;
+    const used = cluster.stores[0].usedRounds;
     const caps = { client: 'identity:carol', maxAnswered: 100, maxAnsweredPerClient: 1 };
     const soon = Date.now() + 300;
     expect(await used.markUsed('carol-1', soon, caps)).toBe(true);
-    expect(await stores[1].usedRounds.markUsed('carol-1', soon, caps)).toBe(false);
-    const refusal = await stores[1].usedRounds.markUsed('carol-2', Date.now() + 60_000, caps);
+    expect(await cluster.stores[1].usedRounds.markUsed('carol-1', soon, caps)).toBe(false);
+    const refusal = await cluster.stores[1].usedRounds.markUsed(
+      'carol-2',
+      Date.now() + 60_000,
+      caps,
+    );
     expect(refusal).toMatchObject({ limit: 'maxAnsweredPerClient' });
     expect((refusal as { retryAfterMs: number }).retryAfterMs).toBeLessThanOrEqual(300);
     await new Promise((r) => setTimeout(r, 350));
     expect(await used.markUsed('carol-2', Date.now() + 60_000, caps)).toBe(true);
-    const sets = redis.cli('--scan', '--pattern', 'mcp:rounds*').split('\n').filter(Boolean);
+    const sets = cluster.redis
+      .cli('--scan', '--pattern', 'mcp:rounds*')
+      .split('\n')
+      .filter(Boolean);
     expect(sets.length).toBeGreaterThan(0);
-    for (const key of sets) expect(Number(redis.cli('PTTL', key))).toBeGreaterThan(50_000);
+    for (const key of sets) expect(Number(cluster.redis.cli('PTTL', key))).toBeGreaterThan(50_000);
   });
 });

@@ -13,7 +13,8 @@ import {
   signInByHand,
   tokenRequest,
 } from '../../auth/test/support/own-authorization-server.ts';
-import { Balancer, freePort, HAPROXY, REDIS_SERVER, RedisProcess } from './support/processes.ts';
+import { onFreePort } from '../../../test-support/ports.ts';
+import { Balancer, HAPROXY, REDIS_SERVER, RedisProcess } from './support/processes.ts';
 
 // Two instances of one MCP server, each with its own authorizationServer on a shared Redis
 // store, behind HAProxy round robin without affinity: a sign-in started on one node completes
@@ -50,11 +51,6 @@ let machineKey: CryptoKey;
 beforeAll(async () => {
   if (skip) return;
   redis = await RedisProcess.start();
-  const ports = [await freePort(), await freePort()];
-  balancer = await Balancer.start(ports);
-  origin = `http://127.0.0.1:${balancer.port}`;
-  resource = `${origin}/mcp`;
-  idp = await devUpstreamProvider({ redirectUri: `${origin}/oauth/callback` });
   const signingKey = await exportJWK(
     (await generateKeyPair('ES256', { extractable: true })).privateKey,
   );
@@ -62,28 +58,51 @@ beforeAll(async () => {
   const machine = await generateKeyPair('ES256', { extractable: true });
   machineKey = machine.privateKey;
   const machineJwk = { ...(await exportJWK(machine.publicKey)), kid: 'm1', alg: 'ES256' };
-  for (const port of ports) {
-    const store = await redisAuthorizationStore(redis.url);
-    stores.push(store);
-    const as = await authorizationServer({
-      resource,
-      scopes: ['notes:read'],
-      upstream: oidcUpstream({
-        issuer: idp.issuer,
-        clientId: idp.clientId,
-        clientSecret: idp.clientSecret,
-      }),
-      store,
-      secret,
-      signingKey,
-      clients: [
-        { clientId: 'reporting', jwks: { keys: [machineJwk] }, grantTypes: ['client_credentials'] },
-      ],
-      rateLimits: { perClient: { max: 4, perMs: 60_000 } },
-    });
-    const server = createServer({ name: 'me', version: '1.0.0', providers: [Me] });
-    handles.push(await serveHttp(server, { port, ...as.protect() }));
-  }
+  // The nodes bind port 0 (the OS picks), but the balancer's port is part of their configuration
+  // (the resource, the IdP's redirect URI) before it listens: a balancer port taken meanwhile
+  // starts the IdP and both nodes again for a fresh one.
+  await onFreePort(async (port) => {
+    origin = `http://127.0.0.1:${port}`;
+    resource = `${origin}/mcp`;
+    idp = await devUpstreamProvider({ redirectUri: `${origin}/oauth/callback` });
+    try {
+      for (let node = 0; node < 2; node++) {
+        const store = await redisAuthorizationStore(redis.url);
+        stores.push(store);
+        const as = await authorizationServer({
+          resource,
+          scopes: ['notes:read'],
+          upstream: oidcUpstream({
+            issuer: idp.issuer,
+            clientId: idp.clientId,
+            clientSecret: idp.clientSecret,
+          }),
+          store,
+          secret,
+          signingKey,
+          clients: [
+            {
+              clientId: 'reporting',
+              jwks: { keys: [machineJwk] },
+              grantTypes: ['client_credentials'],
+            },
+          ],
+          rateLimits: { perClient: { max: 4, perMs: 60_000 } },
+        });
+        const server = createServer({ name: 'me', version: '1.0.0', providers: [Me] });
+        handles.push(await serveHttp(server, { port: 0, ...as.protect() }));
+      }
+      balancer = await Balancer.startOn(
+        handles.map((h) => h.port),
+        port,
+      );
+    } catch (error) {
+      for (const h of handles.splice(0)) await h.close();
+      for (const s of stores.splice(0)) await s.close();
+      await idp.close();
+      throw error;
+    }
+  });
   // Both nodes up behind the balancer before the flow starts.
   for (let i = 0; i < 20; i++) {
     const seen = new Set<string>();

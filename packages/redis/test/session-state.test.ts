@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type Context, createServer, Tool } from '@mcp-fw/core';
-import { createHttpHandler, type McpHttpHandler, type SharedStore } from '@mcp-fw/core/http';
-import { redisStore } from '@mcp-fw/redis';
-import { REDIS_SERVER, RedisProcess } from './support/processes.ts';
+import type { McpHttpHandler } from '@mcp-fw/core/http';
+import { REDIS_SERVER } from './support/processes.ts';
+import { twoInstancesOnRedis } from './support/two-instances.ts';
 
 // ctx.state in the shared store: what one instance wrote, another reads (issue 29, FastMCP's
 // set_state/get_state), within the bounds, against a real redis-server.
@@ -74,40 +74,17 @@ function call(mcp: McpHttpHandler, name: string, args: object, who: string) {
 }
 
 describe.skipIf(REDIS_SERVER === undefined)('ctx.state in a shared Redis store', () => {
-  let redis: RedisProcess;
-  let stores: SharedStore[] = [];
-  let instances: McpHttpHandler[] = [];
-
-  beforeAll(async () => {
-    redis = await RedisProcess.start();
-    stores = [await redisStore(redis.url), await redisStore(redis.url)];
-    // Two instances of one server, as behind a load balancer: each its own process state.
-    instances = stores.map((store) =>
-      createHttpHandler(
-        createServer({
-          name: 'visits',
-          version: '1.0.0',
-          providers: [Visits],
-          limits: { sessionState: { maxKeys: 3, maxBytes: 1_000 } },
-        }),
-        {
-          store,
-          authenticate: (req) => ({
-            auth: { sub: req.header('authorization')?.replace('Bearer ', '') },
-          }),
-        },
-      ),
-    );
-  });
-
-  afterAll(async () => {
-    await Promise.all(instances.map((i) => i.close()));
-    await Promise.all(stores.map((s) => s.close()));
-    await redis?.stop();
-  });
+  const cluster = twoInstancesOnRedis(() =>
+    createServer({
+      name: 'visits',
+      version: '1.0.0',
+      providers: [Visits],
+      limits: { sessionState: { maxKeys: 3, maxBytes: 1_000 } },
+    }),
+  );
 
   it('what one instance set, another reads, per caller; deletes and bounds hold across instances', async () => {
-    const [one, two] = instances;
+    const [one, two] = cluster.instances;
     expect(textOf(await call(one, 'visit', { page: 'home' }, 'ada'))).toBe(
       '1 visits, before: none',
     );
@@ -118,7 +95,7 @@ describe.skipIf(REDIS_SERVER === undefined)('ctx.state in a shared Redis store',
       '1 visits, before: none',
     );
     // Kept in Redis under the caller, expiring when idle (1 hour by default).
-    expect(Number(redis.cli('PTTL', 'mcp:state:{id:ada}'))).toBeGreaterThan(3_500_000);
+    expect(Number(cluster.redis.cli('PTTL', 'mcp:state:{id:ada}'))).toBeGreaterThan(3_500_000);
 
     expect(textOf(await call(one, 'put', { key: 'a', size: 10 }, 'ada'))).toBe('stored');
     expect(textOf(await call(two, 'put', { key: 'b', size: 10 }, 'ada'))).toBe('stored');
@@ -138,15 +115,15 @@ describe.skipIf(REDIS_SERVER === undefined)('ctx.state in a shared Redis store',
   });
 
   it('the store keeps the bounds itself: its byte count matches its contents, and clear drops both', async () => {
-    const states = stores[0].sessionState!;
+    const states = cluster.stores[0].sessionState!;
     const bounds = { maxKeys: 10, maxBytes: 100, idleTimeoutMs: 60_000 };
     expect(await states.set('s', 'é', '"ü"', bounds)).toBeUndefined();
     // UTF-8 bytes: 'é' is 2, '"ü"' is 4.
-    expect(redis.cli('GET', 'mcp:state-bytes:{s}')).toBe('6');
+    expect(cluster.redis.cli('GET', 'mcp:state-bytes:{s}')).toBe('6');
     expect(await states.get('s', 'é', bounds)).toBe('"ü"');
     expect(await states.set('s', 'k', 'x'.repeat(95), bounds)).toBe('maxBytes');
     await states.clear('s');
-    expect(redis.cli('EXISTS', 'mcp:state:{s}', 'mcp:state-bytes:{s}')).toBe('0');
+    expect(cluster.redis.cli('EXISTS', 'mcp:state:{s}', 'mcp:state-bytes:{s}')).toBe('0');
     expect(await states.get('s', 'é', bounds)).toBeUndefined();
   });
 });

@@ -71,7 +71,10 @@ async function startDevAuthorizationServer(resource: string, port: number) {
   try {
     return await devAuthorizationServer({ resource, scopes: declaredScopes(server), port });
   } catch (error) {
-    if ((error as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    const code = (error as { code?: string }).code;
+    // Its port taken: said in words (the port, the setting to change), as npm run dev does.
+    if (code === 'EADDRINUSE') fail(`${(error as Error).message} with DEV_AUTH_PORT=<port>.`);
+    if (code !== 'ERR_MODULE_NOT_FOUND') throw error;
     fail(
       `--dev-auth needs oidc-provider, a devDependency, which is not installed: run npm install (without --omit=dev). ${(error as Error).message}`,
     );

@@ -1,11 +1,18 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { nodeEntry } from '../../../../test-support/node-entry.ts';
 import { patience } from '../../../../test-support/patience.ts';
-import { freePort } from '../../../../test-support/ports.ts';
+import { freePort, onFreePort } from '../../../../test-support/ports.ts';
 
 // For the tests that need a port nobody listens on.
 export { freePort };
@@ -27,15 +34,42 @@ function which(name: string): string | undefined {
   }
 }
 
-function accepts(port: number): Promise<boolean> {
-  return new Promise((done) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      done(true);
+/**
+ * Whether process `pid` holds a listening TCP socket on `port` (Linux: /proc/net/tcp names the
+ * socket's inode, /proc/<pid>/fd links to it). A connection accepted on the port proves less:
+ * another test file that took the port meanwhile accepts too, while HAProxy exits on
+ * "Address already in use".
+ */
+export function listensOn(pid: number, port: number): boolean {
+  const hex = port.toString(16).toUpperCase().padStart(4, '0');
+  const inodes = new Set<string>();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let text = '';
+    try {
+      text = readFileSync(table, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n').slice(1)) {
+      const fields = line.trim().split(/\s+/);
+      // local_address is ADDR:PORT in hex, st 0A is LISTEN, the 10th field the inode.
+      if (fields[1]?.endsWith(`:${hex}`) && fields[3] === '0A') inodes.add(fields[9]);
+    }
+  }
+  if (inodes.size === 0) return false;
+  try {
+    return readdirSync(`/proc/${pid}/fd`).some((fd) => {
+      try {
+        return inodes.has(
+          /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))?.[1] ?? '',
+        );
+      } catch {
+        return false;
+      }
     });
-    socket.once('error', () => done(false));
-  });
+  } catch {
+    return false;
+  }
 }
 
 /** Resolves when `child` writes a line matching `pattern` (stdout or stderr), with the match. */
@@ -83,16 +117,18 @@ export class RedisProcess {
   private constructor(readonly port: number) {}
 
   static async start(): Promise<RedisProcess> {
-    // A port found free may be taken by another test file before redis-server binds it: retry.
-    for (let attempt = 1; ; attempt++) {
-      const redis = new RedisProcess(await freePort());
+    // A port found free may be taken by another test file before redis-server binds it: it exits
+    // saying "Address already in use", and a fresh port is tried. Whatever failed is stopped.
+    return onFreePort(async (port) => {
+      const redis = new RedisProcess(port);
       try {
         await redis.restart();
         return redis;
       } catch (error) {
-        if (attempt === 3) throw error;
+        await redis.stop();
+        throw error;
       }
-    }
+    });
   }
 
   get url(): string {
@@ -122,6 +158,17 @@ export class RedisProcess {
   }
 }
 
+/**
+ * `config` with `noreuseport` in its global section. HAProxy binds with SO_REUSEPORT by default,
+ * so a second HAProxy on the same port (another test file's, after both probed the same free
+ * port) would share the port with it, each getting part of the connections, instead of failing.
+ */
+export function exclusive(config: string): string {
+  return /^global[ \t]*$/m.test(config)
+    ? config.replace(/^global[ \t]*$/m, 'global\n  noreuseport')
+    : `global\n  noreuseport\n${config}`;
+}
+
 /** HAProxy round-robin in front of `ports`: no cookie, no stickiness, a TCP health check per node. */
 export class Balancer {
   private constructor(
@@ -135,6 +182,16 @@ export class Balancer {
   }
 
   /**
+   * HAProxy on `port` exactly, for a cluster whose nodes know the balancer's URL before it
+   * listens (their resource, their redirect URI): rejects with HAProxy's "Address already in
+   * use" alert when the port was taken meanwhile, so the caller can start everything again
+   * through `onFreePort`.
+   */
+  static startOn(ports: readonly number[], port: number): Promise<Balancer> {
+    return Balancer.#start((p) => Balancer.#config(ports, p), port, []);
+  }
+
+  /**
    * HAProxy with the configuration `config(port)` writes, whose frontend binds 127.0.0.1:`port`
    * (a configuration from the documentation, with its addresses made local). `output` collects
    * what HAProxy logs (server state changes, alerts).
@@ -143,13 +200,8 @@ export class Balancer {
     config: (port: number) => string,
     output: string[] = [],
   ): Promise<Balancer> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await Balancer.#start(config, await freePort(), output);
-      } catch (error) {
-        if (attempt === 3) throw error;
-      }
-    }
+    // A port taken meanwhile fails with HAProxy's "Address already in use" alert: a fresh one.
+    return onFreePort((port) => Balancer.#start(config, port, output));
   }
 
   static #config(ports: readonly number[], port: number): string {
@@ -184,20 +236,25 @@ export class Balancer {
   ): Promise<Balancer> {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-haproxy-'));
     const config = join(dir, 'haproxy.cfg');
-    writeFileSync(config, makeConfig(port));
+    writeFileSync(config, exclusive(makeConfig(port)));
     const child = spawn(HAPROXY!, ['-db', '-f', config], { stdio: ['ignore', 'pipe', 'pipe'] });
     const collect = (chunk: Buffer) => output.push(chunk.toString());
     child.stdout?.on('data', collect);
     child.stderr?.on('data', collect);
+    // Its output is all read once stdio closes (after 'exit', possibly): the alert must be in the error.
+    const closed = new Promise((r) => child.once('close', r));
     const balancer = new Balancer(port, child, dir);
-    // Listening once a connection is accepted; an exit means the port was taken meanwhile.
+    // Listening once this HAProxy holds the port's listening socket (not when the port merely
+    // accepts: a test file that took it accepts too); an exit means the port was taken, and its
+    // alert ("Address already in use") is in the error, for onFreePort to try another port.
     const deadline = Date.now() + patience(5_000);
     for (;;) {
       if (child.exitCode !== null || Date.now() > deadline) {
         await balancer.stop();
+        await closed;
         throw new Error(`haproxy did not listen on ${port}:\n${output.join('')}`);
       }
-      if (await accepts(port)) return balancer;
+      if (child.pid !== undefined && listensOn(child.pid, port)) return balancer;
       await new Promise((r) => setTimeout(r, 50));
     }
   }
