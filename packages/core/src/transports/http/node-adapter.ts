@@ -81,6 +81,8 @@ function hostPart(protocol: string, host: string): string | undefined {
 
 // A path that `new URL` would return unchanged: no query, dot segments, escapes or leading "//".
 const PLAIN_PATH = /^\/(?!\/)[A-Za-z0-9\-_~/]*$/;
+// The last path found plain: nearly every request names the same one (`/mcp`).
+let lastPlainPath: string | undefined;
 
 /**
  * One node:http request as the endpoint sees it. The URL, the abort signal and the abort
@@ -133,7 +135,10 @@ class NodeRequestView implements HttpRequestView, HttpResponder {
 
   get path(): string {
     const raw = this.req.url ?? '/';
-    return PLAIN_PATH.test(raw) ? raw : this.url.pathname;
+    if (raw === lastPlainPath) return raw;
+    if (!PLAIN_PATH.test(raw)) return this.url.pathname;
+    lastPlainPath = raw;
+    return raw;
   }
 
   get signal(): AbortSignal {

@@ -187,6 +187,8 @@ const UTF8 = new TextDecoder('utf-8', { ignoreBOM: true });
  * closing `?=`, is taken literally (SEP-2243).
  */
 export function decodeHeaderValue(value: string): string | undefined {
+  // Not wrapped (nearly every value): no regular expression run.
+  if (value.charCodeAt(0) !== 61 /* = */) return value;
   const wrapped = WRAPPED.exec(value);
   if (!wrapped) return value;
   const encoded = wrapped[1];
