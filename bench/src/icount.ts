@@ -39,7 +39,14 @@ const tree = process.env.ICOUNT_TREE;
 const script = (name: string) =>
   tree ? resolve(tree, 'bench/dist', name) : fileURLToPath(new URL(name, import.meta.url));
 const CALLGRIND = ['valgrind', '--tool=callgrind', '--callgrind-out-file=/dev/null'];
-const NODE_ARGS = ['--single-threaded', '--hash-seed=42', '--random-seed=42'];
+// ICOUNT_NODE_ARGS adds node flags, e.g. `--perf-basic-prof`: /tmp/perf-<pid>.map then names the
+// JIT-compiled code that a kept dump shows only as addresses (bench/README, "instructions per JS function").
+const NODE_ARGS = [
+  '--single-threaded',
+  '--hash-seed=42',
+  '--random-seed=42',
+  ...(process.env.ICOUNT_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+];
 const BATCH = 64;
 /** Slow under callgrind: starting, and writing its totals at exit, take seconds. */
 const EXIT_GRACE_MS = 300_000;

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { createHttpHandler, type HttpHandlerOptions, type McpHttpHandler } from './http.js';
 import type { Servable } from './servable.js';
+import type { HttpRequestView, HttpResponder } from './transports/http/exchange.js';
 import { nodeExchange } from './transports/http/node-adapter.js';
 import { isAddressInUse, PortInUseError } from './transports/http/port-in-use.js';
 
@@ -36,18 +37,19 @@ export function toNodeListener(
   handler: McpHttpHandler,
   options: NodeListenerOptions = {},
 ): (req: IncomingMessage, res: ServerResponse) => void {
+  // Made once, not per request; a failure is reported by the exchange's own catch rather than a
+  // second promise chained onto it for every request.
+  const handle = (view: HttpRequestView, responder: HttpResponder) =>
+    handler.endpoint.handle(view, responder);
   return (req, res) => {
-    nodeExchange(
-      req,
-      res,
-      (view, responder) => handler.endpoint.handle(view, responder),
-      options,
-    ).catch((error) => {
-      process.stderr.write(
-        `[mcp-fw] HTTP handler failed: ${error instanceof Error ? (error.stack ?? error.message) : error}\n`,
-      );
-    });
+    void nodeExchange(req, res, handle, options, reportFailure);
   };
+}
+
+function reportFailure(error: unknown): void {
+  process.stderr.write(
+    `[mcp-fw] HTTP handler failed: ${error instanceof Error ? (error.stack ?? error.message) : error}\n`,
+  );
 }
 
 /**

@@ -70,3 +70,52 @@ describe('the stateless envelope is read once on HTTP', () => {
     );
   });
 });
+
+describe('Mcp-Param headers (x-mcp-header arguments)', () => {
+  const regionSchema = (header: string) => ({
+    type: 'object',
+    properties: { text: { type: 'string' }, region: { type: 'string', 'x-mcp-header': header } },
+  });
+  const call = (name: string, args: Record<string, unknown>) => ({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name, arguments: args, _meta: envelope },
+  });
+  const headers =
+    (name: string, extra: Record<string, string> = {}) =>
+    (header: string): string | undefined =>
+      ({
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+        'mcp-name': name,
+        ...extra,
+      })[header];
+
+  it('the mirrored arguments are read per schema object: every call, every tool, a replaced schema', () => {
+    const schemas: Record<string, { inputSchema: Record<string, unknown> }> = {
+      plain: { inputSchema: { type: 'object', properties: { region: { type: 'string' } } } },
+      regional: { inputSchema: regionSchema('Region') },
+    };
+    const registry = { tool: (name: string) => schemas[name] };
+    const refused = (name: string, extra?: Record<string, string>) =>
+      modernPreflight(call(name, { region: 'eu' }), headers(name, extra), registry)?.error.code;
+    // A tool without x-mcp-header first: what is remembered for it says nothing of another tool.
+    expect(refused('plain')).toBeUndefined();
+    expect(refused('regional')).toBe(-32020);
+    expect(refused('regional', { 'mcp-param-region': 'eu' })).toBeUndefined();
+    // Checked again on the next call of the same tool, not only the first.
+    expect(refused('regional')).toBe(-32020);
+    expect(refused('regional', { 'mcp-param-region': 'us' })).toBe(-32020);
+    // The tool replaced under the same name (a new schema object): its own header is required.
+    schemas.regional = { inputSchema: regionSchema('Zone') };
+    expect(refused('regional', { 'mcp-param-region': 'eu' })).toBe(-32020);
+    const refusal = modernPreflight(
+      call('regional', { region: 'eu' }),
+      headers('regional', { 'mcp-param-region': 'eu' }),
+      registry,
+    );
+    expect(refusal?.error.message).toContain('Mcp-Param-Zone header is absent');
+    expect(refused('regional', { 'mcp-param-zone': 'eu' })).toBeUndefined();
+  });
+});

@@ -389,7 +389,8 @@ export class HttpEndpoint {
       auth,
       remoteAddress: req.remoteAddress,
       principal,
-      header: (name: string) => req.header(name),
+      // Bound already: every view's `header` is passed around on its own (classify, preflight).
+      header: req.header,
     };
     if (this.#scopes && req.method === 'POST' && path === this.#paths.mcp) {
       const access = this.#scopes.fromHeaders(req.header);

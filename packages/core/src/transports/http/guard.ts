@@ -21,6 +21,12 @@ const LOCAL_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
 // reg-name characters so that two Host headers (joined with ", ") never parse as one.
 const HOST = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+;=%]+)(?::[0-9]{0,5})?$/;
 
+// The last Host that passed the default list (or '*'): a client repeats its Host on every request,
+// so the regular expression and the list are consulted once per client, not per request. Only
+// for lists nobody can change: a server's own `allowedHosts` array is read every time.
+let passedHost: string | undefined;
+let passedHosts: readonly string[] | '*' | undefined;
+
 /**
  * DNS-rebinding protection (spec: Streamable HTTP "Security Warning"): a request whose `Host`
  * or `Origin` is not allowed is refused before anything else runs. The `Host` header is parsed
@@ -30,13 +36,19 @@ const HOST = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+;=%]+)(?::[0-9]{0,5})?
 export function checkOrigin(req: HttpRequestView, policy: OriginPolicy): GuardRefusal | undefined {
   const hosts = policy.allowedHosts ?? LOCAL_HOSTS;
   const host = req.header('host');
-  if (host === undefined) {
+  if (host !== undefined && host === passedHost && hosts === passedHosts) {
+    // Passed before: on to the Origin check.
+  } else if (host === undefined) {
     if (hosts !== '*') return { status: 400, message: 'Bad Request: the Host header is missing' };
   } else {
     const parsed = HOST.exec(host);
     if (!parsed) return { status: 400, message: malformedHost(host) };
     if (hosts !== '*' && !hosts.includes(parsed[1].toLowerCase())) {
       return { status: 403, message: `Forbidden: Host ${JSON.stringify(host)} is not allowed` };
+    }
+    if (hosts === LOCAL_HOSTS || hosts === '*') {
+      passedHost = host;
+      passedHosts = hosts;
     }
   }
   const origin = req.header('origin');

@@ -25,10 +25,15 @@ export function nodeExchange(
   res: ServerResponse,
   handle: (req: HttpRequestView, res: HttpResponder) => Promise<void>,
   options: NodeExchangeOptions = {},
+  /**
+   * Where a failure goes instead of the returned promise's rejection (which then always
+   * fulfils): a listener that only logs failures spares chaining a second promise per request.
+   */
+  report?: (error: unknown) => void,
 ): Promise<void> {
   // The view answers too: one object per request instead of a view and a responder of closures.
   const view = new NodeRequestView(req, res, options.bodyIdleTimeoutMs ?? 0);
-  const foreign = foreignTarget(req.url, view.header('host'));
+  const foreign = foreignTarget(req.url, view);
   if (foreign !== undefined) {
     sendError(view, 400, BAD_REQUEST, foreign);
     return Promise.resolve();
@@ -37,7 +42,9 @@ export function nodeExchange(
     if (!res.headersSent) res.writeHead(500);
     res.end();
     // A body that never arrived is the client's doing and already answered; nothing to report.
-    if (!(error instanceof BodyNotReceived)) throw error;
+    if (error instanceof BodyNotReceived) return;
+    if (!report) throw error;
+    report(error);
   });
 }
 
@@ -47,9 +54,11 @@ export function nodeExchange(
  * what a proxy is sent; aimed at this server with another host, it asks the server to act for a
  * host it was not addressed as, past the Host check that guards against DNS rebinding.
  */
-function foreignTarget(target: string | undefined, host: string | undefined): string | undefined {
+function foreignTarget(target: string | undefined, view: HttpRequestView): string | undefined {
   if (target === undefined || target.charCodeAt(0) === 47 /* / */ || target === '*')
     return undefined;
+  // Looked up only for such a target: a path (nearly every request) needs no Host here.
+  const host = view.header('host');
   try {
     const url = new URL(target);
     const web = url.protocol === 'http:' || url.protocol === 'https:';
@@ -72,6 +81,8 @@ function hostPart(protocol: string, host: string): string | undefined {
 
 // A path that `new URL` would return unchanged: no query, dot segments, escapes or leading "//".
 const PLAIN_PATH = /^\/(?!\/)[A-Za-z0-9\-_~/]*$/;
+// The last path found plain: nearly every request names the same one (`/mcp`).
+let lastPlainPath: string | undefined;
 
 /**
  * One node:http request as the endpoint sees it. The URL, the abort signal and the abort
@@ -124,7 +135,10 @@ class NodeRequestView implements HttpRequestView, HttpResponder {
 
   get path(): string {
     const raw = this.req.url ?? '/';
-    return PLAIN_PATH.test(raw) ? raw : this.url.pathname;
+    if (raw === lastPlainPath) return raw;
+    if (!PLAIN_PATH.test(raw)) return this.url.pathname;
+    lastPlainPath = raw;
+    return raw;
   }
 
   get signal(): AbortSignal {

@@ -64,6 +64,8 @@ function headerSafe(value: string): string {
  */
 export function isJsonContentType(contentType: string | undefined): boolean {
   if (contentType === undefined) return false;
+  // What clients send, answered without slicing and lower-casing it.
+  if (contentType === 'application/json') return true;
   const semi = contentType.indexOf(';');
   const media = (semi < 0 ? contentType : contentType.slice(0, semi)).trim();
   return media.length === 16 && media.toLowerCase() === 'application/json';

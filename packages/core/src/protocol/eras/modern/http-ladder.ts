@@ -124,15 +124,12 @@ function checkParamHeaders(
 ): PreflightTool {
   const toolName = params.name as string;
   const tool = registry.tool(toolName);
-  const properties = (tool?.inputSchema.properties ?? {}) as Record<
-    string,
-    Record<string, unknown>
-  >;
+  const mirrored = tool ? mirroredArguments(tool.inputSchema) : NONE_MIRRORED;
+  if (mirrored.length === 0) return { lookup: registry, name: toolName, tool };
   const args = (params.arguments ?? {}) as Record<string, unknown>;
-  for (const [arg, schema] of Object.entries(properties)) {
-    const name = schema['x-mcp-header'];
-    if (typeof name !== 'string' || args[arg] === undefined) continue;
-    const raw = header(`mcp-param-${name.toLowerCase()}`);
+  for (const { arg, name, headerName } of mirrored) {
+    if (args[arg] === undefined) continue;
+    const raw = header(headerName);
     const value = raw === undefined ? undefined : decodeHeaderValue(raw.trim());
     // A header mirrors a primitive; an object or array (whose String() could recurse without
     // end) never matches one.
@@ -147,6 +144,39 @@ function checkParamHeaders(
   return { lookup: registry, name: toolName, tool };
 }
 
+interface MirroredArgument {
+  readonly arg: string;
+  /** The `x-mcp-header` value as the schema spells it (for the message). */
+  readonly name: string;
+  /** The request header it travels in, lower case. */
+  readonly headerName: string;
+}
+
+const NONE_MIRRORED: readonly MirroredArgument[] = [];
+
+/**
+ * The arguments of each input schema that carry `x-mcp-header`, in the schema's order. Read once
+ * per schema object rather than with `Object.entries` on every call: a tool's schema is fixed
+ * (the registry deep-freezes it; a changed tool is a new schema object, so a new entry here).
+ */
+const mirroredOf = new WeakMap<object, readonly MirroredArgument[]>();
+
+function mirroredArguments(inputSchema: Record<string, unknown>): readonly MirroredArgument[] {
+  let mirrored = mirroredOf.get(inputSchema);
+  if (mirrored === undefined) {
+    const properties = (inputSchema.properties ?? {}) as Record<string, Record<string, unknown>>;
+    const found: MirroredArgument[] = [];
+    for (const [arg, schema] of Object.entries(properties)) {
+      const name = schema?.['x-mcp-header'];
+      if (typeof name === 'string')
+        found.push({ arg, name, headerName: `mcp-param-${name.toLowerCase()}` });
+    }
+    mirrored = found.length === 0 ? NONE_MIRRORED : found;
+    mirroredOf.set(inputSchema, mirrored);
+  }
+  return mirrored;
+}
+
 const WRAPPED = /^=\?base64\?(.*)\?=$/;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const UTF8 = new TextDecoder('utf-8', { ignoreBOM: true });
@@ -157,6 +187,8 @@ const UTF8 = new TextDecoder('utf-8', { ignoreBOM: true });
  * closing `?=`, is taken literally (SEP-2243).
  */
 export function decodeHeaderValue(value: string): string | undefined {
+  // Not wrapped (nearly every value): no regular expression run.
+  if (value.charCodeAt(0) !== 61 /* = */) return value;
   const wrapped = WRAPPED.exec(value);
   if (!wrapped) return value;
   const encoded = wrapped[1];
