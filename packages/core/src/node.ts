@@ -37,12 +37,11 @@ export function toNodeListener(
   handler: McpHttpHandler,
   options: NodeListenerOptions = {},
 ): (req: IncomingMessage, res: ServerResponse) => void {
-  // Made once, not per request; a failure is reported by the exchange's own catch rather than a
-  // second promise chained onto it for every request.
+  // Made once, not per request.
   const handle = (view: HttpRequestView, responder: HttpResponder) =>
     handler.endpoint.handle(view, responder);
   return (req, res) => {
-    void nodeExchange(req, res, handle, options, reportFailure);
+    nodeExchange(req, res, handle, options, reportFailure);
   };
 }
 
