@@ -156,14 +156,7 @@ export class SessionStore<T extends StoredSession> {
 
   /** Closes sessions idle past the limit; returns how many. */
   sweep(now: number): number {
-    let closed = 0;
-    for (const [id, { session }] of this.#sessions) {
-      if (!session.busy && now - session.lastSeen > this.limits.idleTimeoutMs) {
-        void this.remove(id);
-        closed++;
-      }
-    }
-    return closed;
+    return this.#reap(this.#sessions.entries(), now, Number.POSITIVE_INFINITY).closed;
   }
 
   /**
@@ -177,22 +170,35 @@ export class SessionStore<T extends StoredSession> {
     const now = Date.now();
     const entries = this.#sessions.entries();
     const slice = () => {
-      // A Map iterator sees deletions made meanwhile; sessions added meanwhile are just fresh.
-      for (let n = 0; n < SWEEP_SLICE; n++) {
-        const next = entries.next();
-        if (next.done) {
-          this.#sweeping = false;
-          return;
-        }
-        const [id, { session }] = next.value;
-        if (!session.busy && now - session.lastSeen > this.limits.idleTimeoutMs)
-          void this.remove(id);
+      if (!this.#reap(entries, now, SWEEP_SLICE).more) {
+        this.#sweeping = false;
+        return;
       }
       const timer = setTimeout(slice, 0);
       (timer as { unref?: () => void }).unref?.();
     };
     this.#sweeping = true;
     slice();
+  }
+
+  /** Closes the idle sessions among the next `max` of `entries`; `more`: some are left unread. */
+  #reap(
+    entries: Iterator<[string, Entry<T>]>,
+    now: number,
+    max: number,
+  ): { closed: number; more: boolean } {
+    let closed = 0;
+    // A Map iterator sees deletions made meanwhile; sessions added meanwhile are just fresh.
+    for (let n = 0; n < max; n++) {
+      const next = entries.next();
+      if (next.done) return { closed, more: false };
+      const [id, { session }] = next.value;
+      if (!session.busy && now - session.lastSeen > this.limits.idleTimeoutMs) {
+        void this.remove(id);
+        closed++;
+      }
+    }
+    return { closed, more: true };
   }
 
   #sweeping = false;
