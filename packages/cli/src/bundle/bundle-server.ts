@@ -52,21 +52,26 @@ export async function bundleServer(request: BundleRequest): Promise<BundleResult
   const name = request.name ?? basename(request.entry).replace(/\.[cm]?js$/, '');
   const launcherFile = join(request.outDir, `${name}.launch.cjs`);
   const serves = exportsServer(await entryExports(esbuild, request.entry));
-  const input: BuildOptions = serves
-    ? {
-        stdin: {
-          contents: serveSource(request.entry),
-          resolveDir: dirname(request.entry),
-          sourcefile: 'mcp-fw-serve.js',
-          loader: 'js' as const,
-        },
-      }
-    : { entryPoints: [request.entry] };
-  const common: BuildOptions = {
+  // What decides the module graph, shared by the first (unwritten) build and the real one.
+  const graph: BuildOptions = {
     bundle: true,
     platform: 'node',
     target: 'node20',
     external: [...(request.external ?? [])],
+    logLevel: 'silent',
+    ...(serves
+      ? {
+          stdin: {
+            contents: serveSource(request.entry),
+            resolveDir: dirname(request.entry),
+            sourcefile: 'mcp-fw-serve.js',
+            loader: 'js' as const,
+          },
+        }
+      : { entryPoints: [request.entry] }),
+  };
+  const common: BuildOptions = {
+    ...graph,
     minifyWhitespace: true,
     minifySyntax: true,
     // Bundling renames a class whose name clashes with another module's; derived schemas
@@ -74,9 +79,7 @@ export async function bundleServer(request: BundleRequest): Promise<BundleResult
     keepNames: true,
     legalComments: 'none',
     sourcemap: 'linked',
-    logLevel: 'silent',
-    plugins: [lazyRequirePlugin(await lazyRequires(esbuild, request, input))],
-    ...input,
+    plugins: [lazyRequirePlugin(await lazyRequires(esbuild, graph))],
   };
   let format: 'cjs' | 'esm' = 'cjs';
   let bundleFile = join(request.outDir, `${name}.bundle.cjs`);
@@ -128,28 +131,19 @@ export async function bundleServer(request: BundleRequest): Promise<BundleResult
  */
 async function lazyRequires(
   esbuild: typeof import('esbuild'),
-  request: BundleRequest,
-  input: BuildOptions,
+  graph: BuildOptions,
 ): Promise<LazyRequires> {
-  const first: LazyRequires = { targets: new Set(), eager: new Set() };
+  const targets = new Set<string>();
   const { metafile } = await esbuild.build({
-    ...input,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    external: [...(request.external ?? [])],
+    ...graph,
     // The module graph is the same in either format; ESM accepts top-level await.
     format: 'esm',
     write: false,
     metafile: true,
-    logLevel: 'silent',
-    plugins: [lazyRequirePlugin(first)],
+    plugins: [lazyRequirePlugin({ onTarget: (path) => targets.add(path) })],
   });
   const eager = eagerModules(metafile, (path) => resolve(path));
-  return {
-    targets: new Set(),
-    eager: new Set([...first.targets].filter((path) => eager.has(path))),
-  };
+  return { eager: new Set([...targets].filter((path) => eager.has(path))) };
 }
 
 /** The names an entry module exports, read by esbuild without bundling it. */

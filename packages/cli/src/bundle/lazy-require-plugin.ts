@@ -8,15 +8,15 @@ import type { Plugin, PluginBuild } from 'esbuild';
 const CREATE_REQUIRE = /\bcreateRequire\(\s*import\.meta\.url\s*\)/;
 const NAMED = /\b(?:const|let|var)\s+([\w$]+)\s*=\s*createRequire\(\s*import\.meta\.url\s*\)/g;
 
-/** What {@link lazyRequirePlugin} saw and may be told between two builds of the same bundle. */
+/** What {@link lazyRequirePlugin} is told, and tells, about the lazy requires it rewrites. */
 export interface LazyRequires {
-  /** Every file a lazy require resolved to, by absolute path (filled in by the build). */
-  readonly targets: Set<string>;
   /**
    * ES modules the bundle runs at start anyway (another module imports them): a lazy require of
    * one of these becomes a reference to its namespace instead (see {@link lazyRequirePlugin}).
    */
-  readonly eager: ReadonlySet<string>;
+  readonly eager?: ReadonlySet<string>;
+  /** Hears every file a lazy require resolves to, by absolute path. */
+  readonly onTarget?: (path: string) => void;
 }
 
 /**
@@ -31,9 +31,7 @@ export interface LazyRequires {
  * for zod/mini) and a zod server imports, that wraps all of zod's core and locales, and the
  * wrapped top levels cost a start more than the same modules run in place (issue 40).
  */
-export function lazyRequirePlugin(
-  requires: LazyRequires = { targets: new Set(), eager: new Set() },
-): Plugin {
+export function lazyRequirePlugin(requires: LazyRequires = {}): Plugin {
   return {
     name: 'mcp-fw-lazy-require',
     setup(build) {
@@ -69,13 +67,13 @@ async function rewrite(
     const resolved = await build.resolve(specifier, { kind: 'import-statement', resolveDir });
     const path = resolved.errors.length > 0 || resolved.external ? undefined : resolved.path;
     targets.set(specifier, path);
-    if (path !== undefined) requires.targets.add(path);
+    if (path !== undefined) requires.onTarget?.(path);
   }
   const namespaces: string[] = [];
   const replaced = text.replace(call, (whole, _quote: string, specifier: string) => {
     const path = targets.get(specifier);
     if (path === undefined) return whole;
-    if (!requires.eager.has(path)) return `require(${JSON.stringify(path)})`;
+    if (!requires.eager?.has(path)) return `require(${JSON.stringify(path)})`;
     const name = `__mcpfwEager${namespaces.length}`;
     namespaces.push(`import * as ${name} from ${JSON.stringify(path)};`);
     return name;
