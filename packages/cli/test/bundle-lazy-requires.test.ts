@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { initializeRequest } from '../../../test-support/frames.ts';
 import { bundleServer } from '../src/bundle/bundle-server.ts';
 import { cleanupAfterEach } from './support/cleanups.ts';
 import { fixtureProject } from './support/temp-project.ts';
@@ -13,16 +14,7 @@ const wrapped = (bundle: string, path: RegExp) =>
   [...bundle.matchAll(/__esm\(\{"([^"]+)"/g)].some((m) => path.test(m[1]!));
 
 const LINES = [
-  {
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'initialize',
-    params: {
-      protocolVersion: '2025-11-25',
-      capabilities: {},
-      clientInfo: { name: 't', version: '1' },
-    },
-  },
+  initializeRequest(),
   { jsonrpc: '2.0', method: 'notifications/initialized' },
   { jsonrpc: '2.0', id: 2, method: 'tools/list' },
   {

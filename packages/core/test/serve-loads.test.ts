@@ -3,19 +3,11 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { initializeRequest } from '../../../test-support/frames.ts';
 import { REPO_ROOT } from './support/paths.ts';
 
 const STDIO = join(REPO_ROOT, 'packages/core/test/fixtures/serve-loads/stdio.mjs');
-const INITIALIZE = {
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: {
-    protocolVersion: '2025-11-25',
-    capabilities: {},
-    clientInfo: { name: 't', version: '1' },
-  },
-};
+const INITIALIZE = initializeRequest();
 
 describe('serveFromArgs: what a stdio start loads', () => {
   it('a stdio start loads no node:http: serveHttp requires it when it listens', () => {
