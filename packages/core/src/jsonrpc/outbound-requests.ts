@@ -38,7 +38,12 @@ const refable = (timer: unknown): timer is Refable =>
  * while a request waits, it holds the process as a timer per request did.
  */
 export class OutboundRequests {
-  readonly #pending = new Map<JsonRpcId, Pending>();
+  // By id, in an object rather than a Map: a Map whose entries come and go keeps its replaced
+  // hash tables, and the requests they held, linked from one to the next (in-flight.ts), so that
+  // requests answered long ago are copied and promoted by each young-generation collection. The
+  // ids are this side's own integers, so the object keeps them as elements.
+  #pending: Record<number, Pending> = Object.create(null);
+  #size = 0;
   readonly #timeoutError: (method: string, params: unknown, timeoutMs: number) => unknown;
   readonly #onTimeout: (id: JsonRpcId, error: unknown) => void;
   #nextId: number;
@@ -79,10 +84,11 @@ export class OutboundRequests {
     params: unknown,
   ): { id: JsonRpcId; done: Promise<unknown> } {
     const id = this.#nextId++;
+    this.#size++;
     const finite = Number.isFinite(timeoutMs);
     const deadline = finite ? now() + timeoutMs : Number.POSITIVE_INFINITY;
     const done = new Promise<unknown>((resolve, reject) => {
-      this.#pending.set(id, { resolve, reject, method, params, deadline, timeoutMs });
+      this.#pending[id] = { resolve, reject, method, params, deadline, timeoutMs };
     });
     if (finite) {
       // The first request timed while nothing else is gets the timer to itself, exactly as a
@@ -99,32 +105,45 @@ export class OutboundRequests {
     error: { code: number; message: string; data?: unknown } | undefined,
     result: unknown,
   ): boolean {
-    const pending = this.#pending.get(id);
+    const pending = this.#get(id);
     if (!pending) return false;
-    this.#forget(id, pending);
+    this.#forget(id as number, pending);
     if (error) pending.reject(new JsonRpcError(error.code, error.message, error.data));
     else pending.resolve(result);
     return true;
   }
 
   abandon(id: JsonRpcId, reason: unknown): boolean {
-    const pending = this.#pending.get(id);
+    const pending = this.#get(id);
     if (!pending) return false;
-    this.#forget(id, pending);
+    this.#forget(id as number, pending);
     pending.reject(reason);
     return true;
   }
 
   rejectAll(reason: unknown): void {
-    for (const id of [...this.#pending.keys()]) this.abandon(id, reason);
+    for (const [id] of this.#entries()) this.abandon(id, reason);
   }
 
   get size(): number {
-    return this.#pending.size;
+    return this.#size;
   }
 
-  #forget(id: JsonRpcId, pending: Pending): void {
-    this.#pending.delete(id);
+  /** What waits on `id` (a peer may answer with any id: only this side's integers match). */
+  #get(id: JsonRpcId): Pending | undefined {
+    return typeof id === 'number' ? this.#pending[id] : undefined;
+  }
+
+  /** The pending requests, oldest first (integer keys enumerate in ascending order). */
+  #entries(): [number, Pending][] {
+    const entries: [number, Pending][] = [];
+    for (const key in this.#pending) entries.push([Number(key), this.#pending[Number(key)]]);
+    return entries;
+  }
+
+  #forget(id: number, pending: Pending): void {
+    delete this.#pending[id];
+    this.#size--;
     if (
       pending.deadline !== Number.POSITIVE_INFINITY &&
       --this.#timed === 0 &&
@@ -170,16 +189,17 @@ export class OutboundRequests {
     this.#timer = undefined;
     this.#armedFor = Number.POSITIVE_INFINITY;
     let next = Number.POSITIVE_INFINITY;
-    const due: [JsonRpcId, Pending][] = [];
-    for (const entry of this.#pending) {
+    const due: [number, Pending][] = [];
+    for (const entry of this.#entries()) {
       const deadline = entry[1].deadline;
       if (deadline <= time) due.push(entry);
       else if (deadline < next) next = deadline;
     }
     for (const [id, pending] of due) {
       // A request an earlier rejection's handler settled or gave up meanwhile is not due.
-      if (this.#pending.get(id) !== pending) continue;
-      this.#pending.delete(id);
+      if (this.#pending[id] !== pending) continue;
+      delete this.#pending[id];
+      this.#size--;
       this.#timed--;
       const error = this.#timeoutError(pending.method, pending.params, pending.timeoutMs);
       pending.reject(error);
