@@ -1,10 +1,12 @@
 import { JsonRpcError } from './error.js';
 import type { JsonRpcId } from './messages.js';
+import { PendingById } from './pending-by-id.js';
 
 // Not a JSON-RPC 2.0 code: -32001 is what the MCP SDKs use for a request that timed out.
 export const REQUEST_TIMEOUT_CODE = -32001;
 
 interface Pending {
+  readonly id: number;
   resolve(value: unknown): void;
   reject(error: unknown): void;
   readonly method: string;
@@ -38,12 +40,8 @@ const refable = (timer: unknown): timer is Refable =>
  * while a request waits, it holds the process as a timer per request did.
  */
 export class OutboundRequests {
-  // By id, in an object rather than a Map: a Map whose entries come and go keeps its replaced
-  // hash tables, and the requests they held, linked from one to the next (in-flight.ts), so that
-  // requests answered long ago are copied and promoted by each young-generation collection. The
-  // ids are this side's own integers, so the object keeps them as elements.
-  #pending: Record<number, Pending> = Object.create(null);
-  #size = 0;
+  /** By id, not in a Map (pending-by-id.ts says why). */
+  readonly #pending = new PendingById<Pending>();
   readonly #timeoutError: (method: string, params: unknown, timeoutMs: number) => unknown;
   readonly #onTimeout: (id: JsonRpcId, error: unknown) => void;
   #nextId: number;
@@ -84,11 +82,10 @@ export class OutboundRequests {
     params: unknown,
   ): { id: JsonRpcId; done: Promise<unknown> } {
     const id = this.#nextId++;
-    this.#size++;
     const finite = Number.isFinite(timeoutMs);
     const deadline = finite ? now() + timeoutMs : Number.POSITIVE_INFINITY;
     const done = new Promise<unknown>((resolve, reject) => {
-      this.#pending[id] = { resolve, reject, method, params, deadline, timeoutMs };
+      this.#pending.add({ id, resolve, reject, method, params, deadline, timeoutMs });
     });
     if (finite) {
       // The first request timed while nothing else is gets the timer to itself, exactly as a
@@ -105,45 +102,32 @@ export class OutboundRequests {
     error: { code: number; message: string; data?: unknown } | undefined,
     result: unknown,
   ): boolean {
-    const pending = this.#get(id);
+    const pending = this.#pending.get(id);
     if (!pending) return false;
-    this.#forget(id as number, pending);
+    this.#forget(pending);
     if (error) pending.reject(new JsonRpcError(error.code, error.message, error.data));
     else pending.resolve(result);
     return true;
   }
 
   abandon(id: JsonRpcId, reason: unknown): boolean {
-    const pending = this.#get(id);
+    const pending = this.#pending.get(id);
     if (!pending) return false;
-    this.#forget(id as number, pending);
+    this.#forget(pending);
     pending.reject(reason);
     return true;
   }
 
   rejectAll(reason: unknown): void {
-    for (const [id] of this.#entries()) this.abandon(id, reason);
+    for (const { id } of this.#pending.entries()) this.abandon(id, reason);
   }
 
   get size(): number {
-    return this.#size;
+    return this.#pending.size;
   }
 
-  /** What waits on `id` (a peer may answer with any id: only this side's integers match). */
-  #get(id: JsonRpcId): Pending | undefined {
-    return typeof id === 'number' ? this.#pending[id] : undefined;
-  }
-
-  /** The pending requests, oldest first (integer keys enumerate in ascending order). */
-  #entries(): [number, Pending][] {
-    const entries: [number, Pending][] = [];
-    for (const key in this.#pending) entries.push([Number(key), this.#pending[Number(key)]]);
-    return entries;
-  }
-
-  #forget(id: number, pending: Pending): void {
-    delete this.#pending[id];
-    this.#size--;
+  #forget(pending: Pending): void {
+    this.#pending.delete(pending);
     if (
       pending.deadline !== Number.POSITIVE_INFINITY &&
       --this.#timed === 0 &&
@@ -189,17 +173,17 @@ export class OutboundRequests {
     this.#timer = undefined;
     this.#armedFor = Number.POSITIVE_INFINITY;
     let next = Number.POSITIVE_INFINITY;
-    const due: [number, Pending][] = [];
-    for (const entry of this.#entries()) {
-      const deadline = entry[1].deadline;
-      if (deadline <= time) due.push(entry);
+    const due: Pending[] = [];
+    for (const pending of this.#pending.entries()) {
+      const deadline = pending.deadline;
+      if (deadline <= time) due.push(pending);
       else if (deadline < next) next = deadline;
     }
-    for (const [id, pending] of due) {
+    for (const pending of due) {
+      const id = pending.id;
       // A request an earlier rejection's handler settled or gave up meanwhile is not due.
-      if (this.#pending[id] !== pending) continue;
-      delete this.#pending[id];
-      this.#size--;
+      if (this.#pending.get(id) !== pending) continue;
+      this.#pending.delete(pending);
       this.#timed--;
       const error = this.#timeoutError(pending.method, pending.params, pending.timeoutMs);
       pending.reject(error);
