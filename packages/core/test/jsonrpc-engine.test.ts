@@ -7,6 +7,7 @@ import {
   type ChannelSink,
   type EngineHandlers,
   type FrameRoute,
+  type InboundRequest,
 } from '../src/jsonrpc/index.ts';
 
 /** A channel driven by the test: frames go in with `deliver`, frames out land in `sent`. */
@@ -254,5 +255,46 @@ describe('JSON-RPC engine', () => {
     expect(t.sent).toEqual([
       { jsonrpc: '2.0', id: 3, error: { code: -32603, message: 'Internal error' } },
     ]);
+  });
+  it('a cancel for an id the peer reused reaches the request still running once the later one was answered', async () => {
+    const t = testChannel();
+    const requests: InboundRequest[] = [];
+    const finish: (() => void)[] = [];
+    const engine = new Engine(
+      t.channel,
+      handlers({
+        request: (r) => {
+          requests.push(r);
+          return new Promise((resolve) => finish.push(() => resolve('done')));
+        },
+      }),
+    );
+    t.deliver('{"jsonrpc":"2.0","id":7,"method":"first"}');
+    t.deliver('{"jsonrpc":"2.0","id":7,"method":"second"}');
+    expect(engine.inFlight).toBe(2);
+    finish[1]();
+    await tick();
+    expect(engine.inFlight).toBe(1);
+    engine.cancel(7, 'client cancelled');
+    expect(requests[0].aborted).toBe(true);
+    expect(requests[1].aborted).toBe(false);
+    finish[0]();
+    await tick();
+    expect(engine.inFlight).toBe(0);
+    expect(t.sent).toEqual([{ jsonrpc: '2.0', id: 7, result: 'done' }]);
+  });
+
+  it('only the integer ids this side gave its requests settle them: the same digits as a string do not', async () => {
+    const t = testChannel();
+    const engine = new Engine(t.channel, handlers());
+    const answer = engine.request('ping', {});
+    const { id } = t.sent[0] as { id: number };
+    expect(typeof id).toBe('number');
+    t.deliver(JSON.stringify({ jsonrpc: '2.0', id: String(id), result: { wrong: true } }));
+    t.deliver(JSON.stringify({ jsonrpc: '2.0', id: id + 0.5, result: { wrong: true } }));
+    expect(engine.outboundPending).toBe(1);
+    t.deliver(JSON.stringify({ jsonrpc: '2.0', id, result: { right: true } }));
+    await expect(answer).resolves.toEqual({ right: true });
+    expect(engine.outboundPending).toBe(0);
   });
 });

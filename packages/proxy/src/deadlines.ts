@@ -97,17 +97,24 @@ export class Deadlines {
           new RequestTimeoutError(`${deadline.what} (through the proxy)`, this.#timeoutMs),
         );
       }
-      this.#head++;
+      this.#drop();
     }
     this.#trim();
     if (this.#head < this.#queue.length) this.#arm(this.#queue[this.#head].at - now);
+  }
+
+  // The slot the head passes is emptied: an ended call held there (and the caller's request it
+  // names) would otherwise live until the next compaction, long enough to be promoted to the old
+  // generation, so that a busy proxy's heap grows and every scavenge copies calls long answered.
+  #drop(): void {
+    (this.#queue as (Deadline | undefined)[])[this.#head++] = undefined;
   }
 
   // Ended calls leave from the front; a slow call there keeps the ones behind it queued, so the
   // queue is compacted once most of it has ended (memory stays bounded by the calls waiting).
   #trim(): void {
     const queue = this.#queue;
-    while (this.#head < queue.length && queue[this.#head].done) this.#head++;
+    while (this.#head < queue.length && queue[this.#head].done) this.#drop();
     if (this.#head === queue.length) {
       queue.length = 0;
       this.#head = 0;

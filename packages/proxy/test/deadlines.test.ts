@@ -1,6 +1,8 @@
 import { RequestTimeoutError } from '@mcp-fw/client';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it, vi } from 'vitest';
-import { Deadlines } from '../src/deadlines.ts';
+import { type Deadline, Deadlines } from '../src/deadlines.ts';
 
 // The pass-through's timeoutMs without a timer per call (src/deadlines.ts): one timer per
 // upstream, a queue in start order.
@@ -12,6 +14,10 @@ function call(deadlines: Deadlines, what = 'tools/call "t"') {
   deadline.onAbort((reason) => (call.reason = reason));
   return { deadline, call };
 }
+
+// A full GC without starting node with --expose-gc.
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -70,6 +76,23 @@ describe('deadlines', () => {
     } finally {
       timers.mockRestore();
     }
+    deadlines.close();
+  });
+  it('an ended call the queue moved past is no longer held, while a later call still waits', async () => {
+    const deadlines = new Deadlines(60_000);
+    let waiting!: Deadline;
+    const started = () => {
+      const ended = call(deadlines).deadline;
+      waiting = call(deadlines).deadline;
+      deadlines.end(ended);
+      return new WeakRef(ended);
+    };
+    const ended = started();
+    await sleep(0); // a WeakRef holds its target until the job that made it is over
+    gc();
+    expect(ended.deref()).toBeUndefined();
+    expect(deadlines.waiting).toBe(1);
+    deadlines.end(waiting);
     deadlines.close();
   });
 });

@@ -2,6 +2,7 @@ import type { Channel, FrameRoute, Peer } from './channel.js';
 import { JsonRpcCode } from './codes.js';
 import { RawJson } from './error.js';
 import { InboundRequest } from './inbound-request.js';
+import { InFlight, type InFlightEntry } from './in-flight.js';
 import {
   errorFrame,
   isValidId,
@@ -100,13 +101,13 @@ const DEFAULT_OUTBOUND_TIMEOUT_MS = 60_000;
 export class Engine {
   readonly #channel: Channel;
   readonly #handlers: EngineHandlers;
-  /** Requests being served, by id, for `notifications/cancelled` (the latest one per id). */
-  readonly #inbound = new Map<JsonRpcId, InboundRequest>();
   /**
-   * Every request being served. A peer may reuse an id while the first is still in flight (and
-   * clients of the shared stateless HTTP connection do): each must still be aborted on close.
+   * Every request being served, for `notifications/cancelled` (the latest one with the id) and
+   * for aborting what is left on close. A peer may reuse an id while the first is still in
+   * flight (and clients of the shared stateless HTTP connection do): each must still be aborted
+   * on close. A list, not a Map by id and a Set (in-flight.ts says why).
    */
-  readonly #live = new Set<InboundRequest>();
+  readonly #live = new InFlight<InboundRequest>();
   readonly #outbound: OutboundRequests;
   readonly #endListeners: (() => void)[] = [];
   readonly #outboundTimeoutMs: number;
@@ -136,7 +137,7 @@ export class Engine {
         for (const listener of this.#endListeners) listener();
       },
       abandoned: (origin) => {
-        for (const request of this.#live)
+        for (const request of this.#live.items())
           if (request.origin === origin) request.abort('client disconnected');
       },
     });
@@ -178,7 +179,7 @@ export class Engine {
 
   /** Aborts an inbound request's signal; its response, whatever it is, will not be sent. */
   cancel(id: JsonRpcId, reason: unknown): void {
-    this.#inbound.get(id)?.abort(reason);
+    this.#live.findLast((request) => request.id === id)?.abort(reason);
   }
 
   /** Requests sent to the peer and still awaiting its answer. */
@@ -222,7 +223,7 @@ export class Engine {
   #shutdown(reason: string): void {
     if (this.#closed) return;
     this.#closed = true;
-    for (const request of this.#live) request.abort(reason);
+    for (const request of this.#live.items()) request.abort(reason);
     this.#outbound.rejectAll(new Error(reason));
   }
 
@@ -329,35 +330,31 @@ export class Engine {
     try {
       result = this.#handlers.request(request);
     } catch (error) {
-      return this.#fail(request, error, false, answer);
+      return this.#fail(request, error, undefined, answer);
     }
     if (result instanceof Promise) {
       // Tracked only once it outlives this turn: nothing can cancel or close a request while its
-      // handler runs synchronously, and most calls answer right away (two collection writes
-      // and deletes saved per call).
-      this.#inbound.set(request.id, request);
-      this.#live.add(request);
+      // handler runs synchronously, and most calls answer right away (a list entry saved per
+      // call).
+      const entry = this.#live.add(request);
       return result.then(
-        (value) => this.#succeed(request, value, true, answer),
-        (error) => this.#fail(request, error, true, answer),
+        (value) => this.#succeed(request, value, entry, answer),
+        (error) => this.#fail(request, error, entry, answer),
       );
     }
-    return this.#succeed(request, result, false, answer);
+    return this.#succeed(request, result, undefined, answer);
   }
 
-  /** Forgets a finished request; whether its answer is still wanted. */
-  #finish(request: InboundRequest, tracked: boolean): boolean {
-    if (tracked) {
-      if (this.#inbound.get(request.id) === request) this.#inbound.delete(request.id);
-      this.#live.delete(request);
-    }
+  /** Forgets a finished request (`tracked`: its entry, if any); whether its answer is wanted. */
+  #finish(request: InboundRequest, tracked: InFlightEntry<InboundRequest> | undefined): boolean {
+    if (tracked) this.#live.remove(tracked);
     return !request.aborted;
   }
 
   #succeed(
     request: InboundRequest,
     result: unknown,
-    tracked: boolean,
+    tracked: InFlightEntry<InboundRequest> | undefined,
     answer?: Answer,
   ): string | undefined {
     if (!this.#finish(request, tracked)) return undefined;
@@ -403,7 +400,7 @@ export class Engine {
   #fail(
     request: InboundRequest,
     error: unknown,
-    tracked: boolean,
+    tracked: InFlightEntry<InboundRequest> | undefined,
     answer: Answer | undefined,
   ): string | undefined {
     if (!this.#finish(request, tracked)) return undefined;

@@ -1,10 +1,12 @@
 import { JsonRpcError } from './error.js';
 import type { JsonRpcId } from './messages.js';
+import { PendingById } from './pending-by-id.js';
 
 // Not a JSON-RPC 2.0 code: -32001 is what the MCP SDKs use for a request that timed out.
 export const REQUEST_TIMEOUT_CODE = -32001;
 
 interface Pending {
+  readonly id: number;
   resolve(value: unknown): void;
   reject(error: unknown): void;
   readonly method: string;
@@ -38,7 +40,8 @@ const refable = (timer: unknown): timer is Refable =>
  * while a request waits, it holds the process as a timer per request did.
  */
 export class OutboundRequests {
-  readonly #pending = new Map<JsonRpcId, Pending>();
+  /** By id, not in a Map (pending-by-id.ts says why). */
+  readonly #pending = new PendingById<Pending>();
   readonly #timeoutError: (method: string, params: unknown, timeoutMs: number) => unknown;
   readonly #onTimeout: (id: JsonRpcId, error: unknown) => void;
   #nextId: number;
@@ -82,7 +85,7 @@ export class OutboundRequests {
     const finite = Number.isFinite(timeoutMs);
     const deadline = finite ? now() + timeoutMs : Number.POSITIVE_INFINITY;
     const done = new Promise<unknown>((resolve, reject) => {
-      this.#pending.set(id, { resolve, reject, method, params, deadline, timeoutMs });
+      this.#pending.add({ id, resolve, reject, method, params, deadline, timeoutMs });
     });
     if (finite) {
       // The first request timed while nothing else is gets the timer to itself, exactly as a
@@ -101,7 +104,7 @@ export class OutboundRequests {
   ): boolean {
     const pending = this.#pending.get(id);
     if (!pending) return false;
-    this.#forget(id, pending);
+    this.#forget(pending);
     if (error) pending.reject(new JsonRpcError(error.code, error.message, error.data));
     else pending.resolve(result);
     return true;
@@ -110,21 +113,21 @@ export class OutboundRequests {
   abandon(id: JsonRpcId, reason: unknown): boolean {
     const pending = this.#pending.get(id);
     if (!pending) return false;
-    this.#forget(id, pending);
+    this.#forget(pending);
     pending.reject(reason);
     return true;
   }
 
   rejectAll(reason: unknown): void {
-    for (const id of [...this.#pending.keys()]) this.abandon(id, reason);
+    for (const { id } of this.#pending.entries()) this.abandon(id, reason);
   }
 
   get size(): number {
     return this.#pending.size;
   }
 
-  #forget(id: JsonRpcId, pending: Pending): void {
-    this.#pending.delete(id);
+  #forget(pending: Pending): void {
+    this.#pending.delete(pending);
     if (
       pending.deadline !== Number.POSITIVE_INFINITY &&
       --this.#timed === 0 &&
@@ -170,16 +173,17 @@ export class OutboundRequests {
     this.#timer = undefined;
     this.#armedFor = Number.POSITIVE_INFINITY;
     let next = Number.POSITIVE_INFINITY;
-    const due: [JsonRpcId, Pending][] = [];
-    for (const entry of this.#pending) {
-      const deadline = entry[1].deadline;
-      if (deadline <= time) due.push(entry);
+    const due: Pending[] = [];
+    for (const pending of this.#pending.entries()) {
+      const deadline = pending.deadline;
+      if (deadline <= time) due.push(pending);
       else if (deadline < next) next = deadline;
     }
-    for (const [id, pending] of due) {
+    for (const pending of due) {
+      const id = pending.id;
       // A request an earlier rejection's handler settled or gave up meanwhile is not due.
       if (this.#pending.get(id) !== pending) continue;
-      this.#pending.delete(id);
+      this.#pending.delete(pending);
       this.#timed--;
       const error = this.#timeoutError(pending.method, pending.params, pending.timeoutMs);
       pending.reject(error);
