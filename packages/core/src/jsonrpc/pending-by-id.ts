@@ -10,7 +10,8 @@
 // a slot is almost always free when its next id comes; a request still waiting when its slot is
 // wanted again moves the ring to twice the size, or, past RING_MAX slots, to a Map of stragglers.
 
-const RING_MIN = 64;
+// Small at first: every session has an engine, and most never wait on more than a few requests.
+const RING_MIN = 8;
 const RING_MAX = 4096;
 
 /** Entries keyed by the integer id each carries; any other id finds nothing. */
