@@ -51,14 +51,46 @@ function privateDir() {
 // A lazy file's cache goes beside the bundle too, under its path with '/' as '+'.
 const cacheFiles = (name) => [() => path.join(__dirname, '.' + name), () => path.join(privateDir(), name)];
 
-function readCache(files) {
+// Up to size bytes of fd into buffer; how many there were.
+function readInto(fd, buffer, size) {
+  let read = 0;
+  for (let n = 1; read < size && n > 0; read += n) n = fs.readSync(fd, buffer, read, size - read, read);
+  return read;
+}
+
+// A file's source and its code cache (the first of files that opens), read through one buffer:
+// the source is copied out of it into a string, then the cache is read over it. Fresh memory is
+// what a start pays most for on some machines (a VM faults in every new page), and this way the
+// cache costs none: its bytes land on pages the source already brought in.
+function readSourceAndCache(file, encoding, files) {
+  let cacheFd;
+  let cacheFile;
   for (const fileOf of files) {
     try {
-      const file = fileOf();
-      return { file, data: fs.readFileSync(file) };
+      cacheFile = fileOf();
+      cacheFd = fs.openSync(cacheFile, 'r');
+      break;
     } catch {}
   }
-  return undefined;
+  const fd = fs.openSync(file, 'r');
+  try {
+    const size = fs.fstatSync(fd).size;
+    const cacheSize = cacheFd === undefined ? 0 : fs.fstatSync(cacheFd).size;
+    const buffer = Buffer.allocUnsafeSlow(Math.max(size, cacheSize));
+    // latin1 when the build found the file ASCII: its bytes are its characters, copied once,
+    // without UTF-8 decoding.
+    const source = buffer.toString(encoding, 0, readInto(fd, buffer, size));
+    let cached;
+    if (cacheFd !== undefined) {
+      try {
+        cached = { file: cacheFile, data: buffer.subarray(0, readInto(cacheFd, buffer, cacheSize)) };
+      } catch {}
+    }
+    return { source, cached };
+  } finally {
+    fs.closeSync(fd);
+    if (cacheFd !== undefined) fs.closeSync(cacheFd);
+  }
 }
 
 function writeCache(files, data) {
@@ -98,11 +130,9 @@ const lazyLoaded = new Map();
 function runCached(file, hash, encoding, parent, label) {
   const vm = require('node:vm');
   const files = cacheFiles(cacheName(path.relative(__dirname, file).split(path.sep).join('+'), hash));
-  const cached = readCache(files);
-  // latin1 when the build found the file ASCII: its bytes are its characters, read in one call
-  // of the file's size and copied once, where a UTF-8 read grows a buffer chunk by chunk and
-  // decodes it (a third of the page faults the bundle's source cost).
-  let source = fs.readFileSync(file).toString(encoding);
+  const read = readSourceAndCache(file, encoding, files);
+  const cached = read.cached;
+  let source = read.source;
   // A hashbang kept from the entry is no JavaScript inside the module wrapper (same length kept).
   if (source.startsWith('#!')) source = '//' + source.slice(2);
   const script = new vm.Script(Module.wrap(source), {
