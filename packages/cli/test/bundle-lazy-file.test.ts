@@ -124,6 +124,32 @@ describe('mcp-fw build --bundle: the lazy files', () => {
     expect(frame(2).result.content).toEqual([{ type: 'text', text: '5' }]);
   });
 
+  it("zod's locales but English go to zod-locales.cjs, and z.config(z.locales.de()) still switches zod to German", async () => {
+    const { project, result } = await built('de.js');
+    const locales = sources(result.bundleFile).filter((s) => s.includes('/zod/v4/locales/'));
+    expect(locales.map((s) => s.replace(/.*\/zod\/v4\/locales\//, '')).sort()).toEqual([
+      'en.js',
+      'index.js',
+    ]);
+    expect(result.lazyFiles).toContain(project.path('out/de.lazy/zod-locales.cjs'));
+    // The locale files alone: zod's util, which they use, is the bundle's, handed over at load.
+    const lazy = sources(project.path('out/de.lazy/zod-locales.cjs'));
+    expect(lazy.some((s) => s.endsWith('/zod/v4/locales/de.js'))).toBe(true);
+    expect(lazy.filter((s) => s.includes('/zod/v4/core/'))).toEqual([]);
+
+    const dir = shipped(project.path('out'));
+    const { run, frame } = serve(join(dir, basename(result.launcherFile)), [
+      ...START,
+      call(2, 'parse', { text: 'x' }),
+      call(3, 'add', { a: 2, b: 3 }),
+    ]);
+    expect(run.status, run.stderr).toBe(0);
+    expect(frame(2).result.content).toEqual([
+      { type: 'text', text: 'Ungültige Eingabe: erwartet Zahl, erhalten string' },
+    ]);
+    expect(frame(3).result.content).toEqual([{ type: 'text', text: '5' }]);
+  });
+
   it('singleFile: true keeps everything in the bundle and removes the lazy files an earlier build left', async () => {
     const { project } = await built('lazy.js');
     expect(existsSync(project.path('out/lazy.lazy/yaml.cjs'))).toBe(true);

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { chmodSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import type { BuildOptions, Metafile } from 'esbuild';
+import type { BuildOptions, Metafile, Plugin } from 'esbuild';
 import { dropRestatedNames } from './kept-names.js';
 import { type LazyLauncherFile, launcherSource } from './launcher-source.js';
 import { closures, lazyEntrySource, lazyLayout, sharedTargets } from './lazy-file.js';
+import { zodLocalesEntry, zodLocalesStandIn, zodUtilFromBundle } from './zod-locales.js';
 import { eagerModules, type LazyRequires, lazyRequirePlugin } from './lazy-require-plugin.js';
 
 /** What {@link bundleServer} bundles, and where it writes. */
@@ -131,29 +132,50 @@ async function buildWithLazyFiles(
     request.singleFile || lazy.size === 0
       ? new Map<string, Set<string>>()
       : closures(
-          await buildLazyFile(
-            esbuild,
-            common,
-            [...lazy].map((t) => [t, t]),
-          ),
+          await buildLazyFile(esbuild, common, lazyEntrySource([...lazy].map((t) => [t, t]))),
           lazy,
         );
+  // zod's locales but English, when the bundle runs zod (zod-locales.ts).
+  const localesFile = `${lazyDir}/zod-locales.cjs`;
+  const found: { locales?: { index: string; names: Map<string, string> } } = {};
+  const standIn = request.singleFile
+    ? []
+    : [
+        zodLocalesStandIn(`./${localesFile}`, (index, names) => {
+          found.locales = { index, names };
+        }),
+      ];
   for (;;) {
     const { loaders } = lazyLayout(graphs, lazyDir);
+    delete found.locales;
     const built = await buildBundle(
       esbuild,
       common,
       { eager, split: loaders },
       request.outDir,
       name,
+      standIn,
     );
     const shared = sharedTargets(built.metafile, graphs);
     if (shared.size === 0) {
       const lazyFiles: LazyLauncherFile[] = [];
       for (const [file, entries] of lazyLayout(graphs, lazyDir).files) {
         const outfile = join(request.outDir, file);
-        await buildLazyFile(esbuild, common, entries, outfile);
+        await buildLazyFile(esbuild, common, lazyEntrySource(entries), outfile);
         lazyFiles.push({ file, ...launcherFacts(trimNames(outfile)) });
+      }
+      // Set by the stand-in's onLoad during the build above (TypeScript cannot see that).
+      const locales = found.locales as { index: string; names: Map<string, string> } | undefined;
+      if (locales) {
+        const outfile = join(request.outDir, localesFile);
+        await buildLazyFile(
+          esbuild,
+          common,
+          zodLocalesEntry(locales.index, locales.names),
+          outfile,
+          [zodUtilFromBundle()],
+        );
+        lazyFiles.push({ file: localesFile, ...launcherFacts(trimNames(outfile)) });
       }
       return { built, lazyFiles };
     }
@@ -169,8 +191,9 @@ async function buildBundle(
   requires: LazyRequires,
   outDir: string,
   name: string,
+  more: Plugin[] = [],
 ): Promise<{ format: 'cjs' | 'esm'; bundleFile: string; metafile: Metafile }> {
-  const plugins = [lazyRequirePlugin(requires)];
+  const plugins = [...more, lazyRequirePlugin(requires)];
   const cjsFile = join(outDir, `${name}.bundle.cjs`);
   try {
     const { metafile } = await esbuild.build({
@@ -205,21 +228,22 @@ async function buildBundle(
 async function buildLazyFile(
   esbuild: typeof import('esbuild'),
   common: BuildOptions,
-  entries: readonly (readonly [path: string, key: string])[],
+  contents: string,
   outfile?: string,
+  plugins: Plugin[] = [lazyRequirePlugin()],
 ): Promise<Metafile> {
   const { entryPoints: _entry, stdin: _stdin, ...options } = common;
   const file = outfile ?? join(process.cwd(), 'mcp-fw-lazy.cjs');
   const { metafile } = await esbuild.build({
     ...options,
     stdin: {
-      contents: lazyEntrySource(entries),
+      contents,
       // Its imports are absolute paths; esbuild wants an existing directory all the same.
       resolveDir: process.cwd(),
       sourcefile: 'mcp-fw-lazy.js',
       loader: 'js',
     },
-    plugins: [lazyRequirePlugin()],
+    plugins,
     ...cjsOutput(file),
     ...(outfile === undefined && { write: false }),
   });

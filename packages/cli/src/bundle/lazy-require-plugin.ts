@@ -113,7 +113,8 @@ async function rewrite(
   return namespaces.length === 0 ? replaced : `${namespaces.join('\n')}\n${replaced}`;
 }
 
-function escapeRegExp(text: string): string {
+/** `text` as a regular expression that matches it literally. */
+export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
