@@ -65,17 +65,25 @@ function readInto(fd, buffer, size) {
 function readSourceAndCache(file, encoding, files) {
   let cacheFd;
   let cacheFile;
+  let cacheSize = 0;
   for (const fileOf of files) {
+    let opened;
     try {
       cacheFile = fileOf();
-      cacheFd = fs.openSync(cacheFile, 'r');
-      break;
+      opened = fs.openSync(cacheFile, 'r');
+      // A directory opens too (and only fails to read): it is no cache, try the next place.
+      const stat = fs.fstatSync(opened);
+      if (stat.isFile()) {
+        cacheFd = opened;
+        cacheSize = stat.size;
+        break;
+      }
     } catch {}
+    if (opened !== undefined) fs.closeSync(opened);
   }
   const fd = fs.openSync(file, 'r');
   try {
     const size = fs.fstatSync(fd).size;
-    const cacheSize = cacheFd === undefined ? 0 : fs.fstatSync(cacheFd).size;
     const buffer = Buffer.allocUnsafeSlow(Math.max(size, cacheSize));
     // latin1 when the build found the file ASCII: its bytes are its characters, copied once,
     // without UTF-8 decoding.
