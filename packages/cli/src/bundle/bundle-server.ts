@@ -3,8 +3,9 @@ import { chmodSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:f
 import { basename, dirname, join, resolve } from 'node:path';
 import type { BuildOptions, Metafile, Plugin } from 'esbuild';
 import { dropRestatedNames } from './kept-names.js';
-import { type LazyLauncherFile, launcherSource } from './launcher-source.js';
+import { type LauncherFacts, type LazyLauncherFile, launcherSource } from './launcher-source.js';
 import { closures, lazyEntrySource, lazyLayout, sharedTargets } from './lazy-file.js';
+import { withModuleWrapper } from './module-wrapper.js';
 import { zodLocalesEntry, zodLocalesStandIn, zodUtilFromBundle } from './zod-locales.js';
 import { eagerModules, type LazyRequires, lazyRequirePlugin } from './lazy-require-plugin.js';
 
@@ -97,11 +98,8 @@ export async function bundleServer(request: BundleRequest): Promise<BundleResult
   };
   const { built, lazyFiles } = await buildWithLazyFiles(esbuild, graph, common, request, name);
   const { format, bundleFile } = built;
-  const facts = launcherFacts(trimNames(bundleFile));
-  writeFileSync(
-    launcherFile,
-    launcherSource(basename(bundleFile), facts.hash, facts.encoding, lazyFiles),
-  );
+  const facts = launcherFacts(bundleFile, format === 'cjs');
+  writeFileSync(launcherFile, launcherSource(basename(bundleFile), facts, lazyFiles));
   chmodSync(launcherFile, 0o755);
   return {
     format,
@@ -162,7 +160,7 @@ async function buildWithLazyFiles(
       for (const [file, entries] of lazyLayout(graphs, lazyDir).files) {
         const outfile = join(request.outDir, file);
         await buildLazyFile(esbuild, common, lazyEntrySource(entries), outfile);
-        lazyFiles.push({ file, ...launcherFacts(trimNames(outfile)) });
+        lazyFiles.push({ file, ...launcherFacts(outfile, true) });
       }
       // Set by the stand-in's onLoad during the build above (TypeScript cannot see that).
       const locales = found.locales as { index: string; names: Map<string, string> } | undefined;
@@ -175,7 +173,7 @@ async function buildWithLazyFiles(
           outfile,
           [zodUtilFromBundle()],
         );
-        lazyFiles.push({ file: localesFile, ...launcherFacts(trimNames(outfile)) });
+        lazyFiles.push({ file: localesFile, ...launcherFacts(outfile, true) });
       }
       return { built, lazyFiles };
     }
@@ -250,14 +248,23 @@ async function buildLazyFile(
   return metafile!;
 }
 
-/** What the launcher is told about a file it starts: its content hash and how to read it. */
-function launcherFacts(source: string): { hash: string; encoding: 'latin1' | 'utf8' } {
+/**
+ * Finishes a written file (restated names dropped; Node's module wrapper written in when `wrap`,
+ * see module-wrapper.ts) and tells what the launcher needs of it: its content hash, how to read
+ * it, whether it is wrapped.
+ */
+function launcherFacts(file: string, wrap: boolean): LauncherFacts {
+  const trimmed = trimNames(file);
+  const wrapped = wrap ? withModuleWrapper(trimmed) : undefined;
+  if (wrapped !== undefined) writeFileSync(file, wrapped);
+  const source = wrapped ?? trimmed;
   return {
     hash: createHash('sha256').update(source).digest('hex').slice(0, 16),
     // esbuild escapes non-ASCII characters by default (charset: 'ascii'); a banner or a hashbang
     // could still bring some, hence the check rather than an assumption.
     // (Its UTF-8 is as many bytes as it has UTF-16 units only when every character is ASCII.)
     encoding: Buffer.byteLength(source) === source.length ? 'latin1' : 'utf8',
+    wrapped: wrapped !== undefined,
   };
 }
 

@@ -1,8 +1,14 @@
-/** A lazy file of the bundle (lazy-file.ts), relative to it, which the launcher caches too. */
-export interface LazyLauncherFile {
-  readonly file: string;
+/** What the launcher knows of a file it compiles: content hash, encoding, wrapper written in. */
+export interface LauncherFacts {
   readonly hash: string;
   readonly encoding: 'latin1' | 'utf8';
+  /** Node's module wrapper is in the file's text (module-wrapper.ts). */
+  readonly wrapped: boolean;
+}
+
+/** A lazy file of the bundle (lazy-file.ts), relative to it, which the launcher caches too. */
+export interface LazyLauncherFile extends LauncherFacts {
+  readonly file: string;
 }
 
 /**
@@ -17,14 +23,11 @@ export interface LazyLauncherFile {
  */
 export function launcherSource(
   bundleFile: string,
-  contentHash: string,
-  encoding: 'latin1' | 'utf8' = 'utf8',
+  facts: LauncherFacts,
   lazyFiles: readonly LazyLauncherFile[] = [],
 ): string {
-  // By the request the bundle makes (`./<name>.lazy/ajv.cjs`): hash and encoding as for the bundle.
-  const lazy = Object.fromEntries(
-    lazyFiles.map(({ file, hash, encoding }) => [`./${file}`, { file, hash, encoding }]),
-  );
+  // By the request the bundle makes (`./<name>.lazy/ajv.cjs`): the same facts as for the bundle.
+  const lazy = Object.fromEntries(lazyFiles.map((lazyFile) => [`./${lazyFile.file}`, lazyFile]));
   return `#!/usr/bin/env node
 'use strict';
 // Written by mcp-fw build --bundle: starts ${bundleFile} through a V8 code cache.
@@ -135,7 +138,7 @@ const lazyFiles = ${JSON.stringify(lazy)};
 const lazyLoaded = new Map();
 
 // Compiles a CommonJS file through its code cache and runs it as a module, as require would.
-function runCached(file, hash, encoding, parent, label) {
+function runCached(file, { hash, encoding, wrapped }, parent, label) {
   const vm = require('node:vm');
   const files = cacheFiles(cacheName(path.relative(__dirname, file).split(path.sep).join('+'), hash));
   const read = readSourceAndCache(file, encoding, files);
@@ -143,7 +146,8 @@ function runCached(file, hash, encoding, parent, label) {
   let source = read.source;
   // A hashbang kept from the entry is no JavaScript inside the module wrapper (same length kept).
   if (source.startsWith('#!')) source = '//' + source.slice(2);
-  const script = new vm.Script(Module.wrap(source), {
+  // Wrapped by the build, the text is compiled as read: no copy of it made to wrap it here.
+  const script = new vm.Script(wrapped ? source : Module.wrap(source), {
     filename: file,
     cachedData: cached && cached.data,
     importModuleDynamically: vm.constants && vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
@@ -178,13 +182,13 @@ function runCached(file, hash, encoding, parent, label) {
 function requireLazy(id, parent) {
   if (!lazyLoaded.has(id)) {
     const lazy = lazyFiles[id];
-    lazyLoaded.set(id, runCached(path.join(__dirname, lazy.file), lazy.hash, lazy.encoding, parent, lazy.file + ': '));
+    lazyLoaded.set(id, runCached(path.join(__dirname, lazy.file), lazy, parent, lazy.file + ': '));
   }
   return lazyLoaded.get(id);
 }
 
 function runWithVmCache() {
-  runCached(bundle, ${JSON.stringify(contentHash)}, ${JSON.stringify(encoding)}, module, '');
+  runCached(bundle, ${JSON.stringify(facts)}, module, '');
 }
 
 // An ES module bundle (code with top-level await) is imported; vm.Script cannot cache those.
