@@ -159,6 +159,8 @@ describe('mcp-fw build --bundle: the lazy files', () => {
       singleFile: true,
     });
     expect(single.lazyFiles).toEqual([]);
+    // Nor Node's module wrapper (module-wrapper.ts): one file is for other runners too.
+    expect(readFileSync(single.bundleFile, 'utf8')).not.toMatch(/^\(function \(exports/);
     expect(existsSync(project.path('out/lazy.lazy'))).toBe(false);
     expect(sources(single.bundleFile).some((s) => LAZY_PACKAGES.test(s))).toBe(true);
     const dir = shipped(project.path('out'));

@@ -21,7 +21,8 @@ export interface BundleRequest {
   readonly external?: readonly string[];
   /**
    * `true`: no lazy file; what a start does not run stays in the bundle (lazily initialised), one
-   * file that needs no other, e.g. for `node --build-snapshot`, whose entry cannot require files.
+   * file that needs no other and is plain CommonJS (no module wrapper written in), e.g. for
+   * `node --build-snapshot`, whose entry cannot require files.
    */
   readonly singleFile?: boolean;
 }
@@ -98,7 +99,8 @@ export async function bundleServer(request: BundleRequest): Promise<BundleResult
   };
   const { built, lazyFiles } = await buildWithLazyFiles(esbuild, graph, common, request, name);
   const { format, bundleFile } = built;
-  const facts = launcherFacts(bundleFile, format === 'cjs');
+  // One file is for other runners too (`node --build-snapshot` runs it as no module): unwrapped.
+  const facts = launcherFacts(bundleFile, format === 'cjs' && !request.singleFile);
   writeFileSync(launcherFile, launcherSource(basename(bundleFile), facts, lazyFiles));
   chmodSync(launcherFile, 0o755);
   return {
