@@ -48,6 +48,7 @@ export default [
   'packages/cli/test/auth-doctor.test.ts',
   'packages/cli/test/build-bundle.test.ts',
   'packages/cli/test/bundle-lazy-requires.test.ts',
+  'packages/cli/test/bundle-lazy-file.test.ts',
   'packages/cli/test/build-mcpb.test.ts',
   'packages/cli/test/build-start.test.ts',
   'packages/cli/test/build-views.test.ts',

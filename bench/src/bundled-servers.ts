@@ -33,7 +33,13 @@ export async function bundledServers<K extends string>(
 export async function snapshotBlob(): Promise<string | undefined> {
   const outDir = fileURLToPath(new URL('./bundled/', import.meta.url));
   const entry = fileURLToPath(new URL('./snapshot-server.js', import.meta.url));
-  const { bundleFile } = await bundleServer({ entry, outDir, name: 'mcp-fw-snapshot' });
+  // One file: a snapshot's entry cannot require the lazy file at run time.
+  const { bundleFile } = await bundleServer({
+    entry,
+    outDir,
+    name: 'mcp-fw-snapshot',
+    singleFile: true,
+  });
   const blob = join(outDir, 'mcp-fw-server.snapshot.blob');
   const built = spawnSync(
     serverRuntime,

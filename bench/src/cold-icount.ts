@@ -6,6 +6,7 @@
 // reports) 300 ms after its answer arrived, an idle wait in epoll that costs no instructions.
 // Seeds are fixed so hashing repeats; --single-threaded keeps V8's work on one thread.
 //   node bench/dist/cold-icount.js          (after npm run bench:cold or tsc -b)
+// BENCH_COLD_EXTRA=name=script,… counts more subjects, as it times them in run-cold.ts.
 // NODE_EXTRA_CA_CERTS is unset for the subjects, as in run-cold.ts (BENCH_KEEP_EXTRA_CA_CERTS=1
 // keeps it).
 import { spawn } from 'node:child_process';
@@ -64,6 +65,13 @@ async function main(): Promise<void> {
   const subjects: [string, string][] = [
     ['bare floor', floor],
     ['mcp-fw (bundled)', launchers['mcp-fw']],
+    // BENCH_COLD_EXTRA=name=script,… as for run-cold.ts: e.g. a launcher bundled before a change.
+    ...(process.env.BENCH_COLD_EXTRA?.split(',')
+      .filter(Boolean)
+      .map((extra): [string, string] => [
+        extra.slice(0, extra.indexOf('=')),
+        extra.slice(extra.indexOf('=') + 1),
+      ]) ?? []),
   ];
   const counts: number[] = [];
   for (const [name, script] of subjects) {

@@ -1,5 +1,13 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import * as nodeModule from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -170,7 +178,7 @@ describe('mcp-fw build --bundle', () => {
     const run = await runCli(['build', '--bundle', '--entry', 'src/server.ts'], project.dir);
     expect(run.code).toBe(0);
     expect(run.stderr).toMatch(
-      /Bundled dist\/server\.js into dist\/server\.bundle\.cjs \(\d+ KB\) in \d+ ms\.\nStart it with: node dist\/server\.launch\.cjs \(stdio; --http \[--port N\] for Streamable HTTP\)\n$/,
+      /Bundled dist\/server\.js into dist\/server\.bundle\.cjs \(\d+ KB\) in \d+ ms\.\nWhat core loads on first use \(yaml, Ajv, \.\.\.\) is in dist\/server\.lazy\/: ship it with the bundle\.\nStart it with: node dist\/server\.launch\.cjs \(stdio; --http \[--port N\] for Streamable HTTP\)\n$/,
     );
 
     // No start-up time spent restating names functions already have (kept-names.ts), except
@@ -338,7 +346,7 @@ describe('mcp-fw build --bundle', () => {
     });
   });
 
-  it('runs on its own, without node_modules: what core loads lazily is in the bundle, still lazily', async () => {
+  it('runs on its own, without node_modules: what core loads lazily is in the lazy files beside the bundle', async () => {
     const project = calculator();
     // A tool with a raw JSON Schema: validated by Ajv, which core requires on first use.
     project.write(
@@ -362,6 +370,7 @@ describe('mcp-fw build --bundle', () => {
     cleanup(() => rmSync(alone, { recursive: true, force: true }));
     for (const file of ['raw.bundle.cjs', 'raw.launch.cjs'])
       copyFileSync(project.path(`dist/${file}`), join(alone, file));
+    cpSync(project.path('dist/raw.lazy'), join(alone, 'raw.lazy'), { recursive: true });
     const input = [
       INITIALIZE,
       {

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -146,6 +146,16 @@ describe('mcp-fw build --mcpb', () => {
     expect(validate.stdout).toContain('Manifest schema validation passes');
     expect(validate.status).toBe(0);
 
+    // The lazy file (yaml, Ajv, ...) beside the bundle that requires it, with the source maps.
+    const shipped = readdirSync(join(unpacked, 'server'), { recursive: true }).map(String).sort();
+    expect(shipped).toEqual(expect.arrayContaining(['server.bundle.cjs', 'server.bundle.cjs.map']));
+    expect(shipped).toEqual(
+      expect.arrayContaining([
+        'server.lazy/ajv.cjs',
+        'server.lazy/ajv.cjs.map',
+        'server.lazy/yaml.cjs',
+      ]),
+    );
     const manifest = JSON.parse(readFileSync(join(unpacked, 'manifest.json'), 'utf8'));
     expect(manifest.tools.map((t: { name: string }) => t.name)).toEqual([
       'add',

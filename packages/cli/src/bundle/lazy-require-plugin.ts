@@ -1,12 +1,19 @@
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Plugin, PluginBuild } from 'esbuild';
+import { atTopLevel } from './top-level.js';
 
 // `createRequire(import.meta.url)`, called at once or kept under a name. @mcp-fw/core loads
 // reflect-metadata, Ajv and the optional schema converters this way: lazily, and without Node's
 // scan of CommonJS for named exports. esbuild cannot see through it.
 const CREATE_REQUIRE = /\bcreateRequire\(\s*import\.meta\.url\s*\)/;
 const NAMED = /\b(?:const|let|var)\s+([\w$]+)\s*=\s*createRequire\(\s*import\.meta\.url\s*\)/g;
+
+/** Where a target kept out of the bundle is loaded from: its lazy file and its loader's key. */
+export interface LazyLoader {
+  readonly file: string;
+  readonly key: string;
+}
 
 /** What {@link lazyRequirePlugin} is told, and tells, about the lazy requires it rewrites. */
 export interface LazyRequires {
@@ -15,8 +22,17 @@ export interface LazyRequires {
    * one of these becomes a reference to its namespace instead (see {@link lazyRequirePlugin}).
    */
   readonly eager?: ReadonlySet<string>;
-  /** Hears every file a lazy require resolves to, by absolute path. */
-  readonly onTarget?: (path: string) => void;
+  /**
+   * Hears every file a lazy require resolves to, by absolute path, and whether the require is in
+   * its module's top-level code (top-level.ts): then it runs whenever that module does.
+   */
+  readonly onTarget?: (path: string, topLevel: boolean) => void;
+  /**
+   * Targets kept out of this bundle, by absolute path: a lazy require of one becomes a call of
+   * its loader, `require(file)[key]()`, where `file` is the lazy file that holds it, relative to
+   * the bundle (`./<name>.lazy/ajv.cjs`, see lazy-file.ts).
+   */
+  readonly split?: ReadonlyMap<string, LazyLoader>;
 }
 
 /**
@@ -35,6 +51,13 @@ export function lazyRequirePlugin(requires: LazyRequires = {}): Plugin {
   return {
     name: 'mcp-fw-lazy-require',
     setup(build) {
+      const files = new Set([...(requires.split?.values() ?? [])].map((loader) => loader.file));
+      // Required at run time from beside the bundle, never bundled.
+      if (files.size > 0)
+        build.onResolve(
+          { filter: new RegExp(`^(?:${[...files].map(escapeRegExp).join('|')})$`) },
+          (args) => ({ path: args.path, external: true }),
+        );
       build.onLoad({ filter: /\.[cm]?js$/ }, async (args) => {
         const text = await readFile(args.path, 'utf8');
         if (!CREATE_REQUIRE.test(text)) return undefined;
@@ -61,18 +84,26 @@ async function rewrite(
   const targets = new Map<string, string | undefined>();
   for (const match of text.matchAll(call)) {
     const specifier = match[2]!;
-    if (targets.has(specifier) || specifier.startsWith('node:')) continue;
-    // As an import would resolve it: a dual package then comes in once, as the ES module build
-    // the code's own imports use (one zod, one registry of schema metadata).
-    const resolved = await build.resolve(specifier, { kind: 'import-statement', resolveDir });
-    const path = resolved.errors.length > 0 || resolved.external ? undefined : resolved.path;
-    targets.set(specifier, path);
-    if (path !== undefined) requires.onTarget?.(path);
+    if (specifier.startsWith('node:')) continue;
+    if (!targets.has(specifier)) {
+      // As an import would resolve it: a dual package then comes in once, as the ES module build
+      // the code's own imports use (one zod, one registry of schema metadata).
+      const resolved = await build.resolve(specifier, { kind: 'import-statement', resolveDir });
+      targets.set(
+        specifier,
+        resolved.errors.length > 0 || resolved.external ? undefined : resolved.path,
+      );
+    }
+    const path = targets.get(specifier);
+    if (path !== undefined) requires.onTarget?.(path, atTopLevel(text, match.index));
   }
   const namespaces: string[] = [];
   const replaced = text.replace(call, (whole, _quote: string, specifier: string) => {
     const path = targets.get(specifier);
     if (path === undefined) return whole;
+    const loader = requires.split?.get(path);
+    if (loader !== undefined)
+      return `require(${JSON.stringify(loader.file)})[${JSON.stringify(loader.key)}]()`;
     if (!requires.eager?.has(path)) return `require(${JSON.stringify(path)})`;
     const name = `__mcpfwEager${namespaces.length}`;
     namespaces.push(`import * as ${name} from ${JSON.stringify(path)};`);
@@ -80,6 +111,11 @@ async function rewrite(
   });
   // Imports are hoisted, so prepending them keeps the file's own order of evaluation.
   return namespaces.length === 0 ? replaced : `${namespaces.join('\n')}\n${replaced}`;
+}
+
+/** `text` as a regular expression that matches it literally. */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /**

@@ -1,5 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { zipSync, type Zippable } from 'fflate';
 import { connectInProcess } from '../client/in-process.js';
 import { fetchLists } from '../client/lists.js';
@@ -11,8 +11,10 @@ import { McpbManifestError, mcpbManifest, type McpbInputs } from './mcpb-manifes
 export interface McpbRequest {
   /** The built module that exports the server (read for its name, settings, tools, prompts). */
   readonly entry: string;
-  /** The single-file bundle of the server (`mcp-fw build --bundle`'s output). */
+  /** The bundle of the server (`mcp-fw build --bundle`'s output). */
   readonly bundleFile: string;
+  /** The bundle's lazy files (`<name>.lazy/*.cjs`), packed beside it, which requires them. */
+  readonly lazyFiles?: readonly string[];
   readonly packageJson: Record<string, unknown>;
   /** Directory the `.mcpb` is written to. */
   readonly outDir: string;
@@ -48,18 +50,34 @@ export async function writeMcpb(request: McpbRequest): Promise<McpbResult> {
   const { manifest, files } = built;
   const entries: Zippable = {
     'manifest.json': new TextEncoder().encode(`${JSON.stringify(manifest, null, 2)}\n`),
-    [entryPoint]: readFileSync(request.bundleFile),
+    ...serverEntries(entryPoint, request),
     ...files,
   };
-  // The linked source map, when there is one, keeps stack traces readable in the host's logs.
-  try {
-    entries[`${entryPoint}.map`] = readFileSync(`${request.bundleFile}.map`);
-  } catch {}
   const zip = zipSync(entries, { level: 9, mtime: ENTRY_TIME });
   const safeName = String(manifest.name).replace(/[^\w.-]+/g, '-');
   const file = join(request.outDir, `${safeName}-${String(manifest.version)}.mcpb`);
   writeFileSync(file, zip);
   return { file, bytes: zip.byteLength, manifest };
+}
+
+/** The bundle and its lazy files under `server/`, each with its linked source map if it has one. */
+function serverEntries(entryPoint: string, request: McpbRequest): Zippable {
+  const entries: Zippable = {};
+  const bundleDir = dirname(request.bundleFile);
+  for (const [entry, file] of [
+    [entryPoint, request.bundleFile],
+    ...(request.lazyFiles ?? []).map((lazy) => [
+      `server/${relative(bundleDir, lazy).split(sep).join('/')}`,
+      lazy,
+    ]),
+  ] as const) {
+    entries[entry] = readFileSync(file);
+    // The source map keeps stack traces readable in the host's logs.
+    try {
+      entries[`${entry}.map`] = readFileSync(`${file}.map`);
+    } catch {}
+  }
+  return entries;
 }
 
 /** The server as a client sees it (through core's in-memory channel), plus its declared settings. */

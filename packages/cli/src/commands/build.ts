@@ -227,6 +227,9 @@ async function bundleStep(
   const style = styleFor(process.stderr);
   process.stderr.write(
     `${style.green('Bundled')} ${shown(entry)} into ${shown(result.bundleFile)} (${kb} KB) in ${ms} ms.\n` +
+      (result.lazyFiles.length > 0
+        ? `What core loads on first use (yaml, Ajv, ...) is in ${shown(dirname(result.lazyFiles[0]!))}/: ship it with the bundle.\n`
+        : '') +
       (result.format === 'esm'
         ? 'It has top-level await, so it is an ES module: its code cache needs Node 22.1 or later.\n'
         : '') +
@@ -248,6 +251,7 @@ async function mcpbStep(
   const written = await writeMcpb({
     entry,
     bundleFile: result.bundleFile,
+    lazyFiles: result.lazyFiles,
     packageJson: project.packageJson?.data ?? {},
     outDir: project.dir,
     projectDir: project.dir,
