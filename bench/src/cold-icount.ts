@@ -12,7 +12,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { bundledServers } from './bundled-servers.js';
-import { subjectEnv } from './cold-subjects.js';
+import { extraSubjects, subjectEnv } from './cold-subjects.js';
 import { serverRuntime } from './config.js';
 
 const INITIALIZE = `${JSON.stringify({
@@ -65,13 +65,7 @@ async function main(): Promise<void> {
   const subjects: [string, string][] = [
     ['bare floor', floor],
     ['mcp-fw (bundled)', launchers['mcp-fw']],
-    // BENCH_COLD_EXTRA=name=script,… as for run-cold.ts: e.g. a launcher bundled before a change.
-    ...(process.env.BENCH_COLD_EXTRA?.split(',')
-      .filter(Boolean)
-      .map((extra): [string, string] => [
-        extra.slice(0, extra.indexOf('=')),
-        extra.slice(extra.indexOf('=') + 1),
-      ]) ?? []),
+    ...extraSubjects(),
   ];
   const counts: number[] = [];
   for (const [name, script] of subjects) {

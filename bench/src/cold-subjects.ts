@@ -28,6 +28,18 @@ export function subjectEnv(): NodeJS.ProcessEnv {
 const withoutExtraCaCerts = (): Record<string, string> =>
   keepsExtraCaCerts ? {} : { NODE_EXTRA_CA_CERTS: '' };
 
+/**
+ * `BENCH_COLD_EXTRA=name=script,…`: more subjects, e.g. a launcher bundled by another checkout,
+ * so that a change is timed (run-cold.ts) or counted (cold-icount.ts) before and after in one run.
+ */
+export function extraSubjects(): [name: string, script: string][] {
+  return (process.env.BENCH_COLD_EXTRA?.split(',').filter(Boolean) ?? []).map((extra) => {
+    const at = extra.indexOf('=');
+    if (at <= 0) throw new Error(`BENCH_COLD_EXTRA: expected name=script, got ${extra}`);
+    return [extra.slice(0, at), extra.slice(at + 1)];
+  });
+}
+
 export async function coldStartSubjects(
   selected: readonly ServerName[],
   scripts: Record<ServerName, string>,
@@ -45,13 +57,7 @@ export async function coldStartSubjects(
   const launchers = await bundledServers(frameworks);
   for (const name of frameworks)
     subjects[bundledName(name)] = { script: launchers[name], options: { env } };
-  // BENCH_COLD_EXTRA=name=script,…: more subjects, e.g. a launcher bundled by another checkout,
-  // so that a change is timed before and after in one run, taking turns.
-  for (const extra of process.env.BENCH_COLD_EXTRA?.split(',').filter(Boolean) ?? []) {
-    const at = extra.indexOf('=');
-    if (at <= 0) throw new Error(`BENCH_COLD_EXTRA: expected name=script, got ${extra}`);
-    subjects[extra.slice(0, at)] = { script: extra.slice(at + 1), options: { env } };
-  }
+  for (const [name, script] of extraSubjects()) subjects[name] = { script, options: { env } };
   // BENCH_SNAPSHOT=1: also the mcp-fw server started from a V8 startup snapshot (an experiment:
   // `node --snapshot-blob` is a flag its user would have to pass).
   if (process.env.BENCH_SNAPSHOT === '1' && selected.includes('mcp-fw' as ServerName)) {
