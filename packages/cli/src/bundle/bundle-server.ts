@@ -146,12 +146,12 @@ async function buildWithLazyFiles(
         }),
       ];
   for (;;) {
-    const { loaders } = lazyLayout(graphs, lazyDir);
+    const layout = lazyLayout(graphs, lazyDir);
     delete found.locales;
     const built = await buildBundle(
       esbuild,
       common,
-      { eager, split: loaders },
+      { eager, split: layout.loaders },
       request.outDir,
       name,
       standIn,
@@ -159,7 +159,7 @@ async function buildWithLazyFiles(
     const shared = sharedTargets(built.metafile, graphs);
     if (shared.size === 0) {
       const lazyFiles: LazyLauncherFile[] = [];
-      for (const [file, entries] of lazyLayout(graphs, lazyDir).files) {
+      for (const [file, entries] of layout.files) {
         const outfile = join(request.outDir, file);
         await buildLazyFile(esbuild, common, lazyEntrySource(entries), outfile);
         lazyFiles.push({ file, ...launcherFacts(outfile, true) });

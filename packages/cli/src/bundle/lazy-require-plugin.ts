@@ -54,9 +54,8 @@ export function lazyRequirePlugin(requires: LazyRequires = {}): Plugin {
       const files = new Set([...(requires.split?.values() ?? [])].map((loader) => loader.file));
       // Required at run time from beside the bundle, never bundled.
       if (files.size > 0)
-        build.onResolve(
-          { filter: new RegExp(`^(?:${[...files].map(escapeRegExp).join('|')})$`) },
-          (args) => ({ path: args.path, external: true }),
+        build.onResolve({ filter: LAZY_FILE }, (args) =>
+          files.has(args.path) ? { path: args.path, external: true } : undefined,
         );
       build.onLoad({ filter: /\.[cm]?js$/ }, async (args) => {
         const text = await readFile(args.path, 'utf8');
@@ -113,10 +112,8 @@ async function rewrite(
   return namespaces.length === 0 ? replaced : `${namespaces.join('\n')}\n${replaced}`;
 }
 
-/** `text` as a regular expression that matches it literally. */
-export function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
+/** A lazy file as the bundle requires it, `./<name>.lazy/<file>.cjs` (lazy-file.ts). */
+export const LAZY_FILE = /^\.\/[^/]+\.lazy\/[^/]+\.cjs$/;
 
 /**
  * The ES modules a first build's bundle runs at start: those its entry reaches through `import`

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Plugin } from 'esbuild';
-import { escapeRegExp } from './lazy-require-plugin.js';
+import { LAZY_FILE } from './lazy-require-plugin.js';
 
 // zod 4 imports all of its 40-odd locales (`z.locales`), some 300 KB of source, though a server
 // runs only English (zod's default) unless it calls `z.config(z.locales.de())`. A bundle keeps
@@ -37,10 +37,9 @@ export function zodLocalesStandIn(
   return {
     name: 'mcp-fw-zod-locales',
     setup(build) {
-      build.onResolve({ filter: new RegExp(`^${escapeRegExp(file)}$`) }, (args) => ({
-        path: args.path,
-        external: true,
-      }));
+      build.onResolve({ filter: LAZY_FILE }, (args) =>
+        args.path === file ? { path: args.path, external: true } : undefined,
+      );
       build.onLoad({ filter: INDEX }, async (args) => {
         const locales = await zodLocales(args.path);
         if (!locales) return undefined;
